@@ -1,0 +1,255 @@
+"""Strict JSON values (RFC 8259 text, with the rules of the ``run()`` contract).
+
+A JSON value here is ``None``, ``bool``, ``int``, ``float``, ``str``, ``list`` or
+``dict`` with ``str`` keys.  Parsing is strict:
+
+* ``NaN``, ``Infinity`` and numbers that overflow to infinity are rejected;
+* integers and floats stay apart (``1.0`` is a float and prints as ``1.0``);
+* ``-0.0`` becomes ``0.0`` (documents never hold a negative zero);
+* an object with the same key twice is rejected (the last-wins habit of many
+  parsers hides a typo in a config, so we refuse to guess);
+* strings holding a lone surrogate (``"\\ud800"``) are rejected: they cannot be
+  written as UTF-8;
+* nesting deeper than :data:`MAX_DEPTH` is rejected, so no later step can run
+  into Python's recursion limit;
+* integers longer than :data:`MAX_INT_DIGITS` digits are rejected.
+
+Equality (:func:`equal`) is exact on type and number kind: ``1 != 1.0`` and
+``true != 1``.  Canonical text (:func:`canonical`) sorts keys, has no whitespace
+and writes non-ASCII characters as themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from .errors import INVALID_JSON, InvalidInput
+
+JSON = Any  # None | bool | int | float | str | list | dict
+
+#: Deepest nesting of arrays and objects accepted anywhere.
+MAX_DEPTH = 256
+#: Longest integer accepted (CPython refuses to convert longer ones by default).
+MAX_INT_DIGITS = 4300
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
+)
+
+
+class _Reject(Exception):
+    """Internal: a hook found something the strict rules refuse."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Reject(f"{name} is not a JSON number")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Reject(f"number {text[:40]} is too large for a 64-bit float")
+    if value == 0.0:
+        return 0.0
+    return value
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INT_DIGITS:
+        raise _Reject(f"integer with {digits} digits (at most {MAX_INT_DIGITS} are accepted)")
+    return int(text)
+
+
+def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Reject(f"duplicate key {json.dumps(key, ensure_ascii=False)} in an object")
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(
+    parse_float=_parse_float,
+    parse_int=_parse_int,
+    parse_constant=_reject_constant,
+    object_pairs_hook=_pairs_to_dict,
+)
+
+
+def parse(text: str | bytes) -> JSON:
+    """Parse JSON text strictly; raise :class:`InvalidInput` (``invalid json``).
+
+    >>> parse('{"b": 1.0, "a": [true, null]}')
+    {'b': 1.0, 'a': [True, None]}
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(
+                f"input is not UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start}",
+                code=INVALID_JSON,
+            ) from None
+    if not isinstance(text, str):
+        raise InvalidInput("JSON text must be a string", code=INVALID_JSON)
+    try:
+        value = _DECODER.decode(text)
+    except _Reject as exc:
+        raise InvalidInput(str(exc), code=INVALID_JSON) from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"{exc.msg} at line {exc.lineno} column {exc.colno}", code=INVALID_JSON
+        ) from None
+    except RecursionError:
+        raise InvalidInput(
+            f"nested too deeply (at most {MAX_DEPTH} levels are accepted)", code=INVALID_JSON
+        ) from None
+    except ValueError as exc:  # e.g. int conversion limits
+        raise InvalidInput(str(exc), code=INVALID_JSON) from None
+    _check_text_rules(value, text)
+    return value
+
+
+def _check_text_rules(value: JSON, text: str) -> None:
+    """Depth and lone-surrogate checks, done only where they can matter."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        check_depth(value)
+    if ("\\u" in text or _SURROGATE.search(text)) and _SURROGATE.search(
+        canonical_unchecked(value)
+    ):
+        raise InvalidInput(
+            "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
+            code=INVALID_JSON,
+        )
+
+
+def check_depth(value: JSON, limit: int = MAX_DEPTH) -> None:
+    """Raise ``invalid json`` if arrays/objects nest deeper than ``limit`` (iterative)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            raise InvalidInput(
+                f"nested too deeply (more than {limit} levels of arrays and objects)",
+                code=INVALID_JSON,
+            )
+        for child in children:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+
+
+def validate(value: Any, limit: int = MAX_DEPTH) -> None:
+    """Check that a Python value is a JSON value under our rules (iterative).
+
+    Raises :class:`InvalidInput` naming the offending location.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "", 1)]
+    while stack:
+        node, where, depth = stack.pop()
+        kind = type(node)
+        if node is None or kind in (bool, int, str):
+            if kind is str and _SURROGATE.search(node):
+                raise InvalidInput(f"lone surrogate in string at {where or '(root)'}")
+            continue
+        if kind is float:
+            if not math.isfinite(node):
+                raise InvalidInput(f"{node} is not a JSON number (at {where or '(root)'})")
+            continue
+        if kind not in (list, dict):
+            raise InvalidInput(f"{kind.__name__} is not a JSON value (at {where or '(root)'})")
+        if depth > limit:
+            raise InvalidInput(f"nested too deeply (more than {limit} levels)")
+        if kind is list:
+            for i, child in enumerate(node):
+                stack.append((child, f"{where}/{i}", depth + 1))
+        else:
+            for key, child in node.items():
+                if type(key) is not str:
+                    raise InvalidInput(f"object key {key!r} is not a string (at {where or '(root)'})")
+                stack.append((child, f"{where}/{escape(key)}", depth + 1))
+
+
+def escape(token: str) -> str:
+    """Escape one JSON Pointer reference token (``~`` -> ``~0``, ``/`` -> ``~1``)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def canonical_unchecked(value: JSON) -> str:
+    """Canonical text without validation (the value must already be valid)."""
+    return _ENCODER.encode(value)
+
+
+def canonical(value: JSON) -> str:
+    """Canonical text: sorted keys, no whitespace, non-ASCII as itself.
+
+    >>> canonical({"b": [1, 1.0], "a": "é"})
+    '{"a":"é","b":[1,1.0]}'
+    """
+    try:
+        return _ENCODER.encode(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"not a JSON value: {exc}") from None
+
+
+def equal(a: JSON, b: JSON) -> bool:
+    """Exact equality: same JSON type, same number kind, objects ignore key order.
+
+    >>> equal(1, 1.0), equal(True, 1), equal({"a": [1]}, {"a": [1]})
+    (False, False, True)
+    """
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        if len(a) != len(b):
+            return False
+        for key, value in a.items():
+            if key not in b or not equal(value, b[key]):
+                return False
+        return True
+    if kind is list:
+        if len(a) != len(b):
+            return False
+        return all(equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def deep_copy(value: JSON) -> JSON:
+    """An independent copy of a JSON value (no shared containers)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: deep_copy(child) for key, child in value.items()}
+    if kind is list:
+        return [deep_copy(child) for child in value]
+    return value
+
+
+def type_name(value: JSON) -> str:
+    """The JSON type name of a value, for messages."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    return {
+        bool: "boolean",
+        int: "integer",
+        float: "float",
+        str: "string",
+        list: "array",
+        dict: "object",
+    }.get(kind, kind.__name__)
