@@ -14,7 +14,8 @@ there is one, the pointer and token involved, and a human message.
     +-- TestFailed          test failed
     +-- MergeConflict       conflict (three-way merge / rebase)
     +-- KubeError           what kubectl would refuse (strategic merge and friends)
-    +-- StoreError          storage failures (concurrent update, limits)
+    +-- LimitExceeded       a document or patch beyond a configured limit
+    +-- StoreError          storage failures (concurrent update)
 
 ``str(error)`` is the wire form used by ``run()`` without the ``error: `` prefix:
 ``"path not found at op 2"``, ``"conflict at /b/x"`` or just ``"invalid json"``.
@@ -37,6 +38,7 @@ CANNOT_REMOVE_ROOT = "cannot remove root"
 INVALID_MOVE = "invalid move"
 TEST_FAILED = "test failed"
 CONFLICT = "conflict"
+LIMIT_EXCEEDED = "limit exceeded"
 
 ALL_CODES = (
     INVALID_ARGUMENTS,
@@ -53,6 +55,7 @@ ALL_CODES = (
     INVALID_MOVE,
     TEST_FAILED,
     CONFLICT,
+    LIMIT_EXCEEDED,
 )
 
 
@@ -171,6 +174,12 @@ class MergeConflict(CfgPatchError):
 
     def wire(self) -> str:
         return f"{self.code} at {self.pointer if self.pointer else '(root)'}"
+
+
+class LimitExceeded(CfgPatchError):
+    """Input beyond a limit: too deep, too large, too many operations."""
+
+    default_code = LIMIT_EXCEEDED
 
 
 class KubeError(CfgPatchError):

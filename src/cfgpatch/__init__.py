@@ -1,0 +1,80 @@
+"""cfgpatch: safe, explainable changes to JSON and Kubernetes configuration.
+
+The core (this package, minus ``server``, ``store.sqlite``/``store.postgres`` and
+``cli``) uses only the Python standard library, so it also runs in the browser.
+
+>>> from cfgpatch import run
+>>> run([["put", "cfg", '{"a":1}'], ["apply", "cfg", '[{"op":"replace","path":"/a","value":2}]'],
+...      ["get", "cfg"]])
+[1, 2, '{"a":2}']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import (
+    CfgPatchError,
+    InvalidInput,
+    KubeError,
+    LimitExceeded,
+    LookupFailed,
+    MergeConflict,
+    PatchFailed,
+    StoreError,
+    TestFailed,
+)
+from .jsonpatch import apply_patch
+from .jsonvalue import canonical, equal, parse
+from .mergepatch import apply_merge_patch, create_merge_patch
+from .pointer import escape_token, format_pointer, parse_pointer
+from .service import Service, run
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CfgPatchError",
+    "InvalidInput",
+    "KubeError",
+    "LimitExceeded",
+    "LookupFailed",
+    "MergeConflict",
+    "PatchFailed",
+    "Service",
+    "StoreError",
+    "TestFailed",
+    "apply_merge_patch",
+    "apply_patch",
+    "canonical",
+    "create_merge_patch",
+    "diff",
+    "equal",
+    "escape_token",
+    "format_pointer",
+    "merge",
+    "parse",
+    "parse_pointer",
+    "rebase",
+    "run",
+]
+
+
+def diff(a: Any, b: Any) -> list:
+    """The JSON Patch (list of operations) that turns ``a`` into ``b`` (see :mod:`cfgpatch.diff`)."""
+    from .diff import diff as _diff
+
+    return _diff(a, b)
+
+
+def rebase(base: Any, head: Any, patch: list) -> list:
+    """Rebase ``patch`` (written against ``base``) onto ``head`` (see :mod:`cfgpatch.rebase`)."""
+    from .rebase import rebase as _rebase
+
+    return _rebase(base, head, patch)
+
+
+def merge(base: Any, mine: Any, head: Any) -> Any:
+    """Three-way merge of JSON values; raises :class:`MergeConflict` (see :mod:`cfgpatch.rebase`)."""
+    from .rebase import merge as _merge
+
+    return _merge(base, mine, head)
