@@ -1,0 +1,196 @@
+"""PostgreSQL store: shared history for several ``cfgpatch serve`` replicas.
+
+Versions live in one table with primary key ``(name, version)``.  An append
+reads the head and inserts ``head + 1`` in one transaction; when two replicas
+race, the primary key lets exactly one insert win and the other gets
+:class:`~cfgpatch.store.base.ConcurrentUpdate` (the service then re-reads and
+retries).  Connections come from a ``psycopg_pool`` pool.  PostgreSQL's
+default ``synchronous_commit=on`` makes every acknowledged commit durable.
+Migrations take a transaction-level advisory lock, so replicas starting
+together migrate once.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg_pool import ConnectionPool
+
+from ..errors import StoreError
+from . import migrations
+from .base import ConcurrentUpdate, StoredVersion, VersionInfo
+
+#: Query parameters of a store URL that are ours, not libpq's.
+OWN_PARAMETERS = ("prefix", "pool_min", "pool_max")
+
+
+def _iso(stamp: datetime | None) -> str | None:
+    if stamp is None:
+        return None
+    return stamp.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def split_url(url: str) -> tuple[str, dict[str, str]]:
+    """Split our own parameters (``prefix``, ``pool_min``, ``pool_max``) off a libpq URL."""
+    parts = urlsplit(url)
+    ours: dict[str, str] = {}
+    theirs: list[tuple[str, str]] = []
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if key in OWN_PARAMETERS:
+            ours[key] = value
+        else:
+            theirs.append((key, value))
+    scheme = "postgresql" if parts.scheme == "postgres" else parts.scheme
+    return urlunsplit(parts._replace(scheme=scheme, query=urlencode(theirs))), ours
+
+
+class PostgresStore:
+    """Versioned documents in PostgreSQL (see the module docstring)."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        prefix: str = "",
+        min_size: int = 1,
+        max_size: int = 10,
+        schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS,
+    ) -> None:
+        self.prefix = migrations.check_prefix(prefix)
+        self._table = f"{self.prefix}versions"
+        self._pool = ConnectionPool(
+            conninfo,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True},
+            check=ConnectionPool.check_connection,
+            open=False,
+            name="cfgpatch",
+        )
+        try:
+            self._pool.open(wait=True, timeout=15)
+        except Exception as exc:  # psycopg_pool.PoolTimeout and connection errors
+            self._pool.close()
+            raise StoreError(f"cannot connect to PostgreSQL: {exc}") from None
+        self.migrate(schema)
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresStore:
+        """Open ``postgresql://user@host:port/db?prefix=p_&pool_max=10`` (libpq URL)."""
+        conninfo, ours = split_url(url)
+        try:
+            min_size = int(ours.get("pool_min", "1"))
+            max_size = int(ours.get("pool_max", "10"))
+        except ValueError:
+            raise ValueError(f"pool_min and pool_max must be integers in {url!r}") from None
+        if not 1 <= min_size <= max_size:
+            raise ValueError("need 1 <= pool_min <= pool_max")
+        return cls(conninfo, prefix=ours.get("prefix", ""), min_size=min_size, max_size=max_size)
+
+    def _run(self, work: Any, what: str) -> Any:
+        """Run ``work(conn)`` in one transaction on a pooled connection."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                return work(conn)
+        except pg_errors.UniqueViolation:
+            raise ConcurrentUpdate("the document changed while the patch was applied") from None
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL {what} failed: {exc}".strip()) from None
+
+    # -- schema --------------------------------------------------------------
+
+    def migrate(self, schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS) -> int:
+        """Apply the migrations this database lacks; return the schema version in force."""
+
+        def work(conn: psycopg.Connection) -> int:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"cfgpatch:{self.prefix}",)
+            )
+            conn.execute(migrations.ledger_sql("postgres", self.prefix))
+            applied = conn.execute(
+                f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"
+            ).fetchone()[0]
+            for step in migrations.pending(applied, schema):
+                for statement in step.statements("postgres", self.prefix):
+                    conn.execute(statement)
+                conn.execute(
+                    f"INSERT INTO {self.prefix}cfgpatch_migrations (number, description)"
+                    " VALUES (%s, %s)",
+                    (step.number, step.description),
+                )
+                applied = step.number
+            return applied
+
+        return self._run(work, "migration")
+
+    def schema_version(self) -> int:
+        """The number of the newest migration applied to this database."""
+        sql = f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"
+        return self._run(lambda conn: conn.execute(sql).fetchone()[0], "read")
+
+    # -- the Store protocol --------------------------------------------------
+
+    def head_version(self, name: str) -> int | None:
+        sql = f"SELECT max(version) FROM {self._table} WHERE name = %s"
+        return self._run(lambda conn: conn.execute(sql, (name,)).fetchone()[0], "read")
+
+    def get(self, name: str, version: int) -> StoredVersion | None:
+        sql = f"SELECT body FROM {self._table} WHERE name = %s AND version = %s"
+        row = self._run(lambda conn: conn.execute(sql, (name, version)).fetchone(), "read")
+        return StoredVersion(version, row[0]) if row else None
+
+    def append(
+        self,
+        name: str,
+        text: str,
+        *,
+        expected_head: int | None,
+        value: Any = None,
+        author: str | None = None,
+        message: str | None = None,
+    ) -> int:
+        def work(conn: psycopg.Connection) -> int:
+            head = conn.execute(
+                f"SELECT max(version) FROM {self._table} WHERE name = %s", (name,)
+            ).fetchone()[0]
+            if head != expected_head:
+                raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
+            version = (expected_head or 0) + 1
+            conn.execute(
+                f"INSERT INTO {self._table} (name, version, body, author, message)"
+                " VALUES (%s, %s, %s, %s, %s)",
+                (name, version, text, author, message),
+            )
+            return version
+
+        return self._run(work, "write")
+
+    def versions(self, name: str) -> list[VersionInfo]:
+        sql = (
+            f"SELECT version, created_at, author, message FROM {self._table}"
+            " WHERE name = %s ORDER BY version"
+        )
+        rows = self._run(lambda conn: conn.execute(sql, (name,)).fetchall(), "read")
+        return [VersionInfo(name, v, _iso(at), author, msg) for v, at, author, msg in rows]
+
+    def names(self) -> list[str]:
+        sql = f"SELECT DISTINCT name FROM {self._table}"
+        rows = self._run(lambda conn: conn.execute(sql).fetchall(), "read")
+        return sorted(row[0] for row in rows)
+
+    def drop_tables(self) -> None:
+        """Remove this store's tables (tests and throw-away stores only)."""
+
+        def work(conn: psycopg.Connection) -> None:
+            conn.execute(f"DROP TABLE IF EXISTS {self._table}")
+            conn.execute(f"DROP FUNCTION IF EXISTS {self.prefix}versions_append_only()")
+            conn.execute(f"DROP TABLE IF EXISTS {self.prefix}cfgpatch_migrations")
+
+        self._run(work, "drop")
+
+    def close(self) -> None:
+        self._pool.close()

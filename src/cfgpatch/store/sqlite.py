@@ -1,0 +1,213 @@
+"""SQLite store: the default durable backend of ``cfgpatch serve``.
+
+One file holds every version of every document (table ``versions``, primary
+key ``(name, version)``).  The database runs in WAL mode with
+``synchronous=FULL``, so a commit that returned has reached the disk and a
+killed process never leaves half a version behind.  Writers take SQLite's
+write lock up front (``BEGIN IMMEDIATE``), read the head and insert the next
+version in the same transaction: that is the ``expected_head`` check of
+:meth:`cfgpatch.store.base.Store.append`.  Each thread uses its own
+connection, so a threaded web server can read in parallel.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from ..errors import StoreError
+from . import migrations
+from .base import ConcurrentUpdate, StoredVersion, VersionInfo
+
+#: How long a writer waits for another writer's lock before giving up (seconds).
+BUSY_TIMEOUT = 30.0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class SQLiteStore:
+    """Versioned documents in one SQLite file (see the module docstring)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        prefix: str = "",
+        schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS,
+    ) -> None:
+        self.path = str(path)
+        self.prefix = migrations.check_prefix(prefix)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._closed = False
+        self._table = f"{self.prefix}versions"
+        self.migrate(schema)
+
+    @classmethod
+    def from_url(cls, url: str) -> SQLiteStore:
+        """Open ``sqlite:///relative/path.db`` or ``sqlite:////absolute/path.db``.
+
+        The query parameter ``prefix`` sets a table-name prefix.
+        """
+        parts = urlsplit(url)
+        if parts.scheme != "sqlite" or parts.netloc or not parts.path.startswith("/"):
+            raise ValueError(
+                f"bad SQLite URL {url!r}: use sqlite:///relative/file.db or sqlite:////abs/file.db"
+            )
+        path = unquote(parts.path[1:])
+        if not path:
+            raise ValueError(f"bad SQLite URL {url!r}: no file name")
+        prefix = parse_qs(parts.query).get("prefix", [""])[0]
+        return cls(path, prefix=prefix)
+
+    # -- connections ---------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        if self._closed:
+            raise StoreError("the store is closed")
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite database {self.path!r}: {exc}") from None
+        with self._lock:
+            self._connections.append(conn)
+        self._local.conn = conn
+        return conn
+
+    def _write(self, work: Any) -> Any:
+        """Run ``work(conn)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``."""
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite write lock not obtained: {exc}") from None
+        try:
+            result = work(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
+
+    def _read(self, sql: str, params: tuple) -> list[tuple]:
+        try:
+            return self._connect().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite read failed: {exc}") from None
+
+    # -- schema --------------------------------------------------------------
+
+    def migrate(self, schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS) -> int:
+        """Apply the migrations this file lacks; return the schema version now in force."""
+
+        def work(conn: sqlite3.Connection) -> int:
+            conn.execute(migrations.ledger_sql("sqlite", self.prefix))
+            row = conn.execute(
+                f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"
+            ).fetchone()
+            applied = row[0]
+            for step in migrations.pending(applied, schema):
+                for statement in step.statements("sqlite", self.prefix):
+                    conn.execute(statement)
+                conn.execute(
+                    f"INSERT INTO {self.prefix}cfgpatch_migrations VALUES (?, ?, ?)",
+                    (step.number, step.description, _now()),
+                )
+                applied = step.number
+            return applied
+
+        try:
+            return self._write(work)
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite migration failed on {self.path!r}: {exc}") from None
+
+    def schema_version(self) -> int:
+        """The number of the newest migration applied to this file."""
+        rows = self._read(
+            f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations", ()
+        )
+        return rows[0][0]
+
+    # -- the Store protocol --------------------------------------------------
+
+    def head_version(self, name: str) -> int | None:
+        rows = self._read(f"SELECT max(version) FROM {self._table} WHERE name = ?", (name,))
+        return rows[0][0]
+
+    def get(self, name: str, version: int) -> StoredVersion | None:
+        rows = self._read(
+            f"SELECT body FROM {self._table} WHERE name = ? AND version = ?", (name, version)
+        )
+        return StoredVersion(version, rows[0][0]) if rows else None
+
+    def append(
+        self,
+        name: str,
+        text: str,
+        *,
+        expected_head: int | None,
+        value: Any = None,
+        author: str | None = None,
+        message: str | None = None,
+    ) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            row = conn.execute(
+                f"SELECT max(version) FROM {self._table} WHERE name = ?", (name,)
+            ).fetchone()
+            if row[0] != expected_head:
+                raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
+            version = (expected_head or 0) + 1
+            conn.execute(
+                f"INSERT INTO {self._table} (name, version, body, created_at, author, message)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (name, version, text, _now(), author, message),
+            )
+            return version
+
+        try:
+            return self._write(work)
+        except sqlite3.IntegrityError:
+            raise ConcurrentUpdate(f"document {name!r} changed during the append") from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite write failed: {exc}") from None
+
+    def versions(self, name: str) -> list[VersionInfo]:
+        rows = self._read(
+            f"SELECT version, created_at, author, message FROM {self._table}"
+            " WHERE name = ? ORDER BY version",
+            (name,),
+        )
+        return [VersionInfo(name, *row) for row in rows]
+
+    def names(self) -> list[str]:
+        rows = self._read(f"SELECT DISTINCT name FROM {self._table}", ())
+        return sorted(row[0] for row in rows)
+
+    def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` answer (``"ok"`` when the file is sound)."""
+        rows = self._read("PRAGMA integrity_check", ())
+        return "; ".join(str(row[0]) for row in rows)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+        self._local = threading.local()

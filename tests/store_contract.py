@@ -1,0 +1,112 @@
+"""Behaviour every durable store shares, checked against the in-memory model.
+
+Imported by ``test_store_sqlite.py`` and ``test_store_postgres.py``; each passes
+a factory that opens a fresh, empty store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.store import ConcurrentUpdate, MemoryStore, Store
+
+
+def check_round_trip(store: Store) -> None:
+    assert store.head_version("cfg") is None
+    assert store.get("cfg", 1) is None
+    assert store.versions("cfg") == []
+    assert store.append("cfg", '{"a":1}', expected_head=None, author="ci", message="first") == 1
+    assert store.append("cfg", '{"a":"é\u2603"}', expected_head=1) == 2
+    assert store.head_version("cfg") == 2
+    assert store.get("cfg", 1).text == '{"a":1}'
+    assert store.get("cfg", 2).text == '{"a":"é\u2603"}'
+    assert store.get("cfg", 3) is None
+    assert store.get("cfg", 0) is None
+    infos = store.versions("cfg")
+    assert [(i.name, i.version, i.author, i.message) for i in infos] == [
+        ("cfg", 1, "ci", "first"),
+        ("cfg", 2, None, None),
+    ]
+    assert all(i.created_at and i.created_at.endswith("Z") for i in infos)
+    assert infos[0].created_at <= infos[1].created_at
+    store.append("b", "[]", expected_head=None)
+    assert store.names() == ["b", "cfg"]
+
+
+def check_stale_heads_refused(store: Store) -> None:
+    store.append("cfg", "1", expected_head=None)
+    for wrong in (None, 0, 2, 5):
+        with pytest.raises(ConcurrentUpdate):
+            store.append("cfg", "2", expected_head=wrong)
+    assert store.head_version("cfg") == 1
+    assert [i.version for i in store.versions("cfg")] == [1]
+
+
+def check_racing_writers(store: Store, threads: int = 8, rounds: int = 5) -> None:
+    """Writers that all saw the same head: exactly one wins each round."""
+    store.append("race", "0", expected_head=None)
+    for round_no in range(rounds):
+        head = store.head_version("race")
+        barrier = threading.Barrier(threads)
+        wins: list[int] = []
+        losses: list[int] = []
+
+        def write(
+            i: int, head: int = head, barrier=barrier, wins=wins, losses=losses
+        ) -> None:
+            barrier.wait()
+            try:
+                store.append("race", str(i), expected_head=head)
+                wins.append(i)
+            except ConcurrentUpdate:
+                losses.append(i)
+
+        workers = [threading.Thread(target=write, args=(i,)) for i in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert len(wins) == 1, (round_no, wins)
+        assert len(losses) == threads - 1
+        assert store.get("race", head + 1).text == str(wins[0])
+    assert [i.version for i in store.versions("race")] == list(range(1, rounds + 2))
+
+
+_actions = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c/d"]), st.integers(-1, 4), st.text(max_size=5)),
+    max_size=25,
+)
+
+
+def check_matches_memory_model(open_store: Callable[[], Store]) -> None:
+    """Any sequence of appends (right or wrong expected heads) matches MemoryStore."""
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_actions)
+    def run(actions: list[tuple[str, int, str]]) -> None:
+        store, model = open_store(), MemoryStore()
+        try:
+            for name, offset, text in actions:
+                head = model.head_version(name)
+                expected = None if offset < 0 else (head or 0) + offset - 1 or None
+                outcomes = []
+                for target in (store, model):
+                    try:
+                        outcomes.append(target.append(name, text, expected_head=expected))
+                    except ConcurrentUpdate:
+                        outcomes.append("stale")
+                assert outcomes[0] == outcomes[1]
+            for name in model.names():
+                assert store.head_version(name) == model.head_version(name)
+                for info in model.versions(name):
+                    assert store.get(name, info.version).text == model.get(name, info.version).text
+            assert store.names() == model.names()
+        finally:
+            store.close()
+
+    run()
