@@ -58,6 +58,7 @@ class PostgresStore:
         prefix: str = "",
         min_size: int = 1,
         max_size: int = 10,
+        open_timeout: float = 15.0,
         schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS,
     ) -> None:
         self.prefix = migrations.check_prefix(prefix)
@@ -72,7 +73,7 @@ class PostgresStore:
             name="cfgpatch",
         )
         try:
-            self._pool.open(wait=True, timeout=15)
+            self._pool.open(wait=True, timeout=open_timeout)
         except Exception as exc:  # psycopg_pool.PoolTimeout and connection errors
             self._pool.close()
             raise StoreError(f"cannot connect to PostgreSQL: {exc}") from None
