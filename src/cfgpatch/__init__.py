@@ -60,7 +60,7 @@ __all__ = [
 
 
 def diff(a: Any, b: Any) -> list:
-    """The JSON Patch (list of operations) that turns ``a`` into ``b`` (see :mod:`cfgpatch.diff`)."""
+    """The JSON Patch (a list of operations) turning ``a`` into ``b``; see ``cfgpatch.diff``."""
     from .diff import diff as _diff
 
     return _diff(a, b)
@@ -74,7 +74,7 @@ def rebase(base: Any, head: Any, patch: list) -> list:
 
 
 def merge(base: Any, mine: Any, head: Any) -> Any:
-    """Three-way merge of JSON values; raises :class:`MergeConflict` (see :mod:`cfgpatch.rebase`)."""
+    """Three-way merge of JSON values; raises :class:`MergeConflict`; see ``cfgpatch.rebase``."""
     from .rebase import merge as _merge
 
     return _merge(base, mine, head)

@@ -122,9 +122,7 @@ def _check_text_rules(value: JSON, text: str) -> None:
     """Depth and lone-surrogate checks, done only where they can matter."""
     if text.count("[") + text.count("{") > MAX_DEPTH:
         check_depth(value)
-    if ("\\u" in text or _SURROGATE.search(text)) and _SURROGATE.search(
-        canonical_unchecked(value)
-    ):
+    if ("\\u" in text or _SURROGATE.search(text)) and _SURROGATE.search(canonical_unchecked(value)):
         raise InvalidInput(
             "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
             code=INVALID_JSON,
@@ -179,7 +177,9 @@ def validate(value: Any, limit: int = MAX_DEPTH) -> None:
         else:
             for key, child in node.items():
                 if type(key) is not str:
-                    raise InvalidInput(f"object key {key!r} is not a string (at {where or '(root)'})")
+                    raise InvalidInput(
+                        f"object key {key!r} is not a string (at {where or '(root)'})"
+                    )
                 stack.append((child, f"{where}/{escape(key)}", depth + 1))
 
 

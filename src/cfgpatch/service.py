@@ -118,8 +118,9 @@ class Service:
     ) -> int:
         """Store a parsed value (it must not be mutated afterwards)."""
         text = canonical(value)
-        return self._write(name, lambda head: value, text=text, author=author, message=message,
-                           must_exist=False)
+        return self._write(
+            name, lambda head: value, text=text, author=author, message=message, must_exist=False
+        )
 
     def apply(
         self,
@@ -157,8 +158,10 @@ class Service:
         self.head(name)
         patch = parse(patch_text)
         return self._write(
-            name, lambda head: apply_merge_patch(self._value(name, head), patch),
-            author=author, message=message,
+            name,
+            lambda head: apply_merge_patch(self._value(name, head), patch),
+            author=author,
+            message=message,
         )
 
     def _write(
@@ -185,7 +188,7 @@ class Service:
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
     def rebase(self, name: str, patch_text: str, base_version: int) -> str:
-        """Canonical text of ``patch_text`` (written against ``base_version``) rebased onto the head."""
+        """Canonical text of ``patch_text``, written against ``base_version``, rebased on the head."""
         head = self.head(name)
         self.check_version(name, base_version)
         patch = parse_patch(patch_text)
@@ -196,16 +199,18 @@ class Service:
 
         return rebase(self._value(name, base_version), head_doc, patch)
 
-    def diff(self, name_a: str, name_b: str, version_a: int | None = None,
-             version_b: int | None = None) -> str:
+    def diff(
+        self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
+    ) -> str:
         """Canonical text of the patch turning ``name_a`` into ``name_b`` (heads by default)."""
         from .diff import diff
 
         a, b = self._pair(name_a, name_b, version_a, version_b)
         return canonical(diff(a, b))
 
-    def diff_stats(self, name_a: str, name_b: str, version_a: int | None = None,
-                   version_b: int | None = None) -> dict:
+    def diff_stats(
+        self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
+    ) -> dict:
         """The contract's statistics of ``diff``: counts, digest and round trip."""
         from .diff import diff
 
@@ -228,8 +233,9 @@ class Service:
             "roundtrip": roundtrip,
         }
 
-    def _pair(self, name_a: str, name_b: str, version_a: int | None,
-              version_b: int | None) -> tuple[JSON, JSON]:
+    def _pair(
+        self, name_a: str, name_b: str, version_a: int | None, version_b: int | None
+    ) -> tuple[JSON, JSON]:
         return self.get_value(name_a, version_a), self.get_value(name_b, version_b)
 
     def _text_of(self, name: str, version: int | None) -> str:
@@ -280,9 +286,7 @@ def _mutate(service: Service, source: str, target: str, params: dict) -> int:
 OPERATION_SPECS: dict[str, OperationSpec] = {
     "put": OperationSpec(((NAME, TEXT),), lambda s, name, text: s.put(name, text)),
     "get": OperationSpec(((NAME,), (NAME, VERSION)), lambda s, *args: s.get(*args)),
-    "apply": OperationSpec(
-        ((NAME, TEXT), (NAME, TEXT, VERSION)), lambda s, *args: s.apply(*args)
-    ),
+    "apply": OperationSpec(((NAME, TEXT), (NAME, TEXT, VERSION)), lambda s, *args: s.apply(*args)),
     "rebase": OperationSpec(((NAME, TEXT, VERSION),), lambda s, *args: s.rebase(*args)),
     "diff": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff(a, b)),
     "diff_stats": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff_stats(a, b)),

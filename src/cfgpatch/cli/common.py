@@ -47,7 +47,9 @@ def read_json(path: str) -> Any:
 
 def check_stdin_once(*paths: str) -> None:
     if sum(path == "-" for path in paths) > 1:
-        raise InvalidInput("only one input can be read from standard input ('-')", code="invalid input")
+        raise InvalidInput(
+            "only one input can be read from standard input ('-')", code="invalid input"
+        )
 
 
 def print_json(value: Any, *, pretty: bool = False) -> None:
