@@ -188,7 +188,7 @@ class Service:
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
     def rebase(self, name: str, patch_text: str, base_version: int) -> str:
-        """Canonical text of ``patch_text``, written against ``base_version``, rebased on the head."""
+        """Canonical text of ``patch_text`` (written against ``base_version``) rebased."""
         head = self.head(name)
         self.check_version(name, base_version)
         patch = parse_patch(patch_text)
