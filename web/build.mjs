@@ -1,0 +1,74 @@
+// Build the patch tester page into src/cfgpatch/web/static/ (or the directory in $OUT).
+//
+//   node build.mjs            (run by `npm run build` and by `make web`)
+//
+// 1. bundles src/main.js with CodeMirror 6 into app.js (esbuild);
+// 2. copies the Pyodide runtime from node_modules/pyodide into pyodide/;
+// 3. packs the core cfgpatch package and PyYAML's pure-Python part into py/
+//    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python);
+// 4. copies index.html and style.css, and writes build.json.
+// Everything the page loads comes from this directory: no CDN is involved.
+
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..");
+const out = resolve(process.env.OUT || join(root, "src", "cfgpatch", "web", "static"));
+const python = process.env.PYTHON || join(root, ".venv", "bin", "python");
+
+// The Pyodide files the page needs at run time (the npm package also ships
+// TypeScript declarations, source maps and a console page, which we leave out).
+const PYODIDE_FILES = [
+  "pyodide.mjs",
+  "pyodide.asm.mjs",
+  "pyodide.asm.wasm",
+  "python_stdlib.zip",
+  "pyodide-lock.json",
+];
+
+function main() {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, "pyodide"), { recursive: true });
+  mkdirSync(join(out, "py"), { recursive: true });
+
+  const pyodideDir = join(here, "node_modules", "pyodide");
+  const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, "package.json"))).version;
+  for (const name of PYODIDE_FILES) {
+    copyFileSync(join(pyodideDir, name), join(out, "pyodide", name));
+  }
+
+  esbuild.buildSync({
+    entryPoints: [join(here, "src", "main.js")],
+    bundle: true,
+    format: "esm",
+    minify: true,
+    target: ["es2022"],
+    outfile: join(out, "app.js"),
+    external: ["./pyodide/pyodide.mjs"],
+    define: { __PYODIDE_VERSION__: JSON.stringify(pyodideVersion) },
+    legalComments: "linked",
+    logLevel: "warning",
+  });
+
+  for (const name of ["index.html", "style.css"]) {
+    copyFileSync(join(here, "src", name), join(out, name));
+  }
+
+  execFileSync(python, [join(here, "pack_python.py"), join(out, "py")], { stdio: "inherit" });
+  const pythonInfo = JSON.parse(readFileSync(join(out, "py", "python.json")));
+
+  const info = {
+    pyodide: pyodideVersion,
+    pyyaml: pythonInfo.pyyaml,
+    cfgpatch_sources: pythonInfo.cfgpatch_sources,
+  };
+  writeFileSync(join(out, "build.json"), JSON.stringify(info, null, 2) + "\n");
+  if (!existsSync(join(out, "app.js"))) throw new Error("bundle missing");
+  console.log(`built the page into ${out} (Pyodide ${pyodideVersion})`);
+}
+
+main();

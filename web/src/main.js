@@ -1,0 +1,432 @@
+// The Kubernetes patch tester page. The Python engine (cfgpatch.kube, through
+// cfgpatch.web.bridge) runs in this tab under Pyodide; after the page has loaded,
+// editing and recomputing make no network request.
+
+import { EditorView, basicSetup } from "codemirror";
+import { yaml } from "@codemirror/lang-yaml";
+import { EXAMPLES } from "./examples.js";
+import { decodeState, encodeState } from "./share.js";
+
+const TYPES = ["strategic", "merge", "json"];
+const TYPE_LABEL = { strategic: "strategic", merge: "merge", json: "json" };
+const LANDING_SYMBOL = { kept: "=", merged: "~", changed: "~", inserted: "+", removed: "\u2212" };
+const RECOMPUTE_DELAY_MS = 120;
+
+const $ = (id) => document.getElementById(id);
+const page = { type: "strategic", data: null, bridge: null, timer: null, editors: {} };
+
+// ---------- small DOM helpers ----------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function short(value, limit = 60) {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length <= limit ? text : text.slice(0, limit - 3) + "...";
+}
+
+function elementName(item) {
+  if (item && typeof item === "object" && !Array.isArray(item) && typeof item.name === "string") {
+    return item.name;
+  }
+  return short(item);
+}
+
+function under(pointer, prefix) {
+  return pointer === prefix || pointer.startsWith(prefix + "/") || prefix === "";
+}
+
+function findingPointer(finding) {
+  return finding.pointer ?? finding.path ?? null;
+}
+
+// ---------- editors ----------
+
+function makeEditor(parent, label, onChange) {
+  return new EditorView({
+    parent,
+    doc: "",
+    extensions: [
+      basicSetup,
+      yaml(),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ "aria-label": label }),
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged && !page.settingInputs) onChange();
+      }),
+    ],
+  });
+}
+
+function setEditorText(view, text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+function editorText(view) {
+  return view.state.doc.toString();
+}
+
+// ---------- computing ----------
+
+function compute() {
+  clearTimeout(page.timer);
+  page.timer = null;
+  if (!page.bridge) return null;
+  const objectText = editorText(page.editors.object);
+  const patchText = editorText(page.editors.patch);
+  const started = performance.now();
+  page.data = JSON.parse(page.bridge.compute_json(objectText, patchText));
+  page.lastComputeMs = performance.now() - started;
+  render();
+  updateFragment();
+  return page.data;
+}
+
+function scheduleCompute() {
+  clearTimeout(page.timer);
+  page.timer = setTimeout(compute, RECOMPUTE_DELAY_MS);
+}
+
+// ---------- rendering ----------
+
+function renderLines(lines, marks) {
+  // marks(pointer) -> {cls, symbol, title} or null
+  const pre = el("pre", { class: "code", tabindex: "0" });
+  for (const [text, pointer] of lines) {
+    const mark = marks(pointer);
+    const row = el(
+      "span",
+      { class: "line" + (mark ? " " + mark.cls : ""), "data-pointer": pointer, title: mark?.title },
+      el("span", { class: "gutter", "aria-hidden": "true" }, mark ? mark.symbol : " "),
+      text,
+    );
+    pre.append(row, "\n");
+  }
+  return pre;
+}
+
+function changedPointers(changes) {
+  return changes.filter((c) => c.action !== "remove").map((c) => c.path);
+}
+
+function renderInputs(inputs) {
+  for (const which of ["object", "patch"]) {
+    const box = $(`${which}-error`);
+    const error = inputs[which];
+    box.textContent = error ? error.message : "";
+    box.hidden = !error;
+  }
+}
+
+function renderFinding(finding, text) {
+  const pointer = findingPointer(finding);
+  const item = el(
+    "li",
+    { class: "finding" + (finding.severity ? " sev-" + finding.severity : "") },
+    el("span", { class: "badge", title: "stable finding code" }, finding.code ?? "note"),
+    " ",
+    text,
+  );
+  if (pointer !== null && pointer !== undefined) {
+    item.append(
+      " ",
+      el("button", {
+        class: "link",
+        type: "button",
+        text: `show ${pointer || "(root)"}`,
+        onclick: () => revealPointer(pointer),
+      }),
+    );
+  }
+  return item;
+}
+
+function revealPointer(pointer) {
+  const rows = [...$("result-object").querySelectorAll(".line")];
+  const row = rows.find((r) => r.dataset.pointer === pointer) ||
+    rows.filter((r) => under(pointer, r.dataset.pointer)).pop();
+  if (!row) return;
+  row.scrollIntoView({ block: "center" });
+  row.classList.add("flash");
+  setTimeout(() => row.classList.remove("flash"), 1200);
+}
+
+function renderResult() {
+  const type = page.type;
+  const result = page.data.results[type];
+  const view = page.data.views[type];
+  $("result-type").textContent = TYPE_LABEL[type];
+  const verdict = $("verdict");
+  const box = $("result-object");
+  box.replaceChildren();
+  if (result.ok) {
+    verdict.className = "verdict ok";
+    const n = result.changes.length;
+    verdict.textContent = n === 0
+      ? "Accepted: the object is unchanged."
+      : `Accepted: ${n} change${n === 1 ? "" : "s"} (kubectl would exit 0).`;
+    const changed = changedPointers(result.changes);
+    const flagged = result.findings.map(findingPointer).filter((p) => p !== null && p !== undefined);
+    box.append(renderLines(view.lines, (pointer) => {
+      if (flagged.includes(pointer)) return { cls: "flagged", symbol: "!", title: "a warning concerns this place" };
+      if (changed.some((p) => under(pointer, p))) return { cls: "changed", symbol: "~", title: "changed by the patch" };
+      return null;
+    }));
+  } else {
+    verdict.className = "verdict failed";
+    verdict.textContent = "Rejected: " + result.error;
+    box.append(el("p", { class: "muted", text: "Nothing is applied: kubectl would exit 1 and leave the object as it was." }));
+  }
+  const list = $("findings");
+  list.replaceChildren(...result.findings.map((f, i) => renderFinding(f, view.findings_text[i] ?? f.message ?? "")));
+  $("findings-empty").hidden = result.findings.length > 0;
+}
+
+function renderLanding(landing) {
+  const key = landing.key === undefined ? "" : ` ${Array.isArray(landing.key) ? landing.key.map(short).join("/") : short(landing.key)}`;
+  let text;
+  if (landing.action === "inserted") text = `inserted${key} at ${landing.to}`;
+  else if (landing.action === "removed") text = `removed${key} from ${landing.from}`;
+  else if (landing.action === "merged") text = `merged by key${key}: ${landing.from} \u2192 ${landing.to}`;
+  else text = `${landing.action}${key}: ${landing.from} \u2192 ${landing.to}`;
+  return el("li", { class: "landing " + landing.action },
+    el("span", { class: "sym", "aria-hidden": "true" }, LANDING_SYMBOL[landing.action] ?? "\u2022"), " ", text);
+}
+
+function renderChange(change) {
+  const head = el("code", { class: "path" }, change.path || "(root)");
+  if (change.action === "list") {
+    const replaced = change.how === "replaced";
+    const item = el("li", { class: "change list" + (replaced ? " replaced" : "") },
+      head, " ", el("strong", {}, replaced ? "list replaced wholesale" : `list ${change.how}`));
+    if (change.landings?.length) {
+      item.append(el("ul", { class: "landings" }, change.landings.map(renderLanding)));
+    }
+    if (replaced && change.lost?.length) {
+      item.append(el("p", { class: "lost" },
+        el("span", { class: "sym", "aria-hidden": "true" }, "\u2212"), " lost: ",
+        change.lost.map((x, i) => [i ? ", " : "", el("strong", {}, elementName(x))])));
+    }
+    return item;
+  }
+  const symbol = { add: "+", remove: "\u2212", replace: "~" }[change.action] ?? "~";
+  let text;
+  if (change.action === "add") text = ` added ${short(change.after)}`;
+  else if (change.action === "remove") text = ` removed (was ${short(change.before)})`;
+  else text = ` ${short(change.before)} \u2192 ${short(change.after)}`;
+  return el("li", { class: "change " + change.action },
+    el("span", { class: "sym", "aria-hidden": "true" }, symbol), " ", head, text);
+}
+
+function renderChanges() {
+  const result = page.data.results[page.type];
+  const list = $("change-list");
+  list.replaceChildren();
+  const note = $("changes-note");
+  if (!result.ok) {
+    note.textContent = "No changes: the patch was rejected.";
+  } else if (result.changes.length === 0) {
+    note.textContent = "No path changed.";
+  } else {
+    note.textContent = "";
+    list.append(...result.changes.map(renderChange));
+  }
+}
+
+function renderCompare() {
+  const grid = $("compare-grid");
+  grid.replaceChildren();
+  for (const type of TYPES) {
+    const result = page.data.results[type];
+    const view = page.data.views[type];
+    const col = el("section", { class: "column" + (type === page.type ? " selected" : ""), "aria-label": `--type=${type}` });
+    const title = el("h3", {}, el("code", {}, `--type=${type}`));
+    col.append(title);
+    if (result.ok) {
+      const summary = view.same_as?.length
+        ? `same result as ${view.same_as.map((t) => "--type=" + t).join(" and ")}`
+        : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
+      col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
+      col.append(renderLines(view.lines, (pointer) =>
+        view.differs.some((p) => under(pointer, p))
+          ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
+          : null));
+    } else {
+      col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
+    }
+    if (result.findings.length) {
+      col.append(el("ul", { class: "mini-findings" }, result.findings.map((f) => el("li", {}, el("span", { class: "badge" }, f.code ?? "note")))));
+    }
+    grid.append(col);
+  }
+}
+
+function renderCommand() {
+  const view = page.data.views[page.type];
+  $("kubectl-command").textContent = view.command ?? "(fix the inputs first)";
+  $("kubectl-dry-run").textContent = view.dry_run ?? "";
+}
+
+function render() {
+  if (!page.data) return;
+  renderInputs(page.data.inputs);
+  renderResult();
+  renderChanges();
+  renderCompare();
+  renderCommand();
+}
+
+// ---------- type picker, examples, sharing, keyboard ----------
+
+function setType(type) {
+  if (!TYPES.includes(type)) return;
+  page.type = type;
+  for (const radio of document.querySelectorAll('input[name="type"]')) radio.checked = radio.value === type;
+  render();
+  updateFragment();
+}
+
+function loadExample(id) {
+  const example = EXAMPLES.find((e) => e.id === id);
+  if (!example) return;
+  $("example-note").textContent = example.note;
+  setInputs(example.object, example.patch, example.type);
+}
+
+function setInputs(objectText, patchText, type) {
+  page.settingInputs = true;
+  try {
+    setEditorText(page.editors.object, objectText);
+    setEditorText(page.editors.patch, patchText);
+  } finally {
+    page.settingInputs = false;
+  }
+  if (type) {
+    page.type = type;
+    for (const radio of document.querySelectorAll('input[name="type"]')) radio.checked = radio.value === type;
+  }
+  return compute();
+}
+
+let fragmentWrite = Promise.resolve();
+function updateFragment() {
+  const state = { type: page.type, object: editorText(page.editors.object), patch: editorText(page.editors.patch) };
+  fragmentWrite = fragmentWrite.then(async () => {
+    const hash = await encodeState(state);
+    history.replaceState(null, "", "#" + hash);
+  });
+  return fragmentWrite;
+}
+
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.dataset.done = "copied";
+  } catch {
+    button.dataset.done = "select and copy by hand";
+  }
+  setTimeout(() => delete button.dataset.done, 1500);
+}
+
+function wireControls() {
+  const select = $("example");
+  for (const example of EXAMPLES) select.append(el("option", { value: example.id }, example.title));
+  select.addEventListener("change", () => loadExample(select.value));
+  for (const radio of document.querySelectorAll('input[name="type"]')) {
+    radio.addEventListener("change", () => radio.checked && setType(radio.value));
+  }
+  $("share").addEventListener("click", async (event) => {
+    await updateFragment();
+    copyText(location.href, event.currentTarget);
+  });
+  $("copy-command").addEventListener("click", (event) => copyText($("kubectl-command").textContent, event.currentTarget));
+  $("copy-dry-run").addEventListener("click", (event) => copyText($("kubectl-dry-run").textContent, event.currentTarget));
+  document.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+      event.preventDefault();
+      compute();
+    } else if (event.altKey && ["1", "2", "3"].includes(event.key)) {
+      event.preventDefault();
+      setType(TYPES[Number(event.key) - 1]);
+    }
+  });
+}
+
+// ---------- the engine ----------
+
+async function loadEngine() {
+  const base = new URL("./", import.meta.url);
+  const archives = Promise.all(["py/cfgpatch.zip", "py/yaml.zip"].map(async (name) => {
+    const response = await fetch(new URL(name, base));
+    if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+    return response.arrayBuffer();
+  }));
+  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  const site = "/home/pyodide/cfgpatch-site";
+  for (const buffer of await archives) pyodide.unpackArchive(buffer, "zip", { extractDir: site });
+  pyodide.runPython(`import sys\nif ${JSON.stringify(site)} not in sys.path: sys.path.insert(0, ${JSON.stringify(site)})`);
+  return pyodide.pyimport("cfgpatch.web.bridge");
+}
+
+async function start() {
+  const started = performance.now();
+  page.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", scheduleCompute);
+  page.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", scheduleCompute);
+  wireControls();
+  const shared = await decodeState(location.hash);
+  const status = $("status");
+  try {
+    page.bridge = await loadEngine();
+  } catch (error) {
+    status.textContent = `The Python engine could not be loaded: ${error.message}`;
+    status.className = "status failed";
+    throw error;
+  }
+  if (shared) {
+    $("example").value = "";
+    setInputs(shared.object, shared.patch, TYPES.includes(shared.type) ? shared.type : "strategic");
+  } else {
+    $("example").value = EXAMPLES[0].id;
+    loadExample(EXAMPLES[0].id);
+  }
+  page.firstResultMs = performance.now() - started;
+  status.textContent = `Engine ready (Python in this tab, loaded in ${(page.firstResultMs / 1000).toFixed(1)} s). Nothing you type leaves the page.`;
+  status.className = "status ready";
+  document.body.dataset.ready = "true";
+}
+
+const ready = start();
+
+window.cfgpatch = {
+  ready: ready.then(() => true),
+  setInputs(objectText, patchText) {
+    return setInputs(objectText, patchText)?.results;
+  },
+  results() {
+    return page.data ? structuredClone(page.data.results) : null;
+  },
+  setType,
+  get type() {
+    return page.type;
+  },
+  examples: EXAMPLES.map((e) => ({ ...e })),
+  loadExample,
+  timings() {
+    return { firstResultMs: page.firstResultMs, lastComputeMs: page.lastComputeMs };
+  },
+  pyodideVersion: __PYODIDE_VERSION__,
+};
