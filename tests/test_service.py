@@ -1,0 +1,255 @@
+"""The ``run(operations)`` contract (Part 1) and the versioned service under it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch import run
+from cfgpatch.errors import CfgPatchError
+from cfgpatch.service import Service
+
+
+def p(*ops) -> str:
+    return json.dumps(list(ops))
+
+
+def test_worked_example_verbatim():
+    operations = [
+        ["put", "cfg", "{\"service\":\"gateway\",\"routes\":[\"a\",\"b\"],\"limits\":{\"rps\":100}}"],
+        ["apply", "cfg", "[{\"op\":\"add\",\"path\":\"/routes/1\",\"value\":\"x\"},{\"op\":\"replace\",\"path\":\"/limits/rps\",\"value\":250},{\"op\":\"test\",\"path\":\"/routes/1\",\"value\":\"x\"}]"],
+        ["get", "cfg"],
+        ["get", "cfg", 1],
+    ]
+    assert run(operations) == [
+        1,
+        2,
+        "{\"limits\":{\"rps\":250},\"routes\":[\"a\",\"x\",\"b\"],\"service\":\"gateway\"}",
+        "{\"limits\":{\"rps\":100},\"routes\":[\"a\",\"b\"],\"service\":\"gateway\"}",
+    ]
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        [],
+        "get",
+        ("get", "x"),
+        [1, "x"],
+        [None],
+        ["put", "", "{}"],
+        ["put", 1, "{}"],
+        ["put", "x", {}],
+        ["put", "x"],
+        ["put", "x", "{}", "extra"],
+        ["get", "x", True],
+        ["get", "x", 1.0],
+        ["get", "x", "1"],
+        ["apply", "x", ["op"]],
+        ["apply", "x", "[]", False],
+        ["get"],
+    ],
+)
+def test_invalid_arguments(operation):
+    assert run([operation]) == ["error: invalid arguments"]
+
+
+def test_unknown_operation_is_checked_before_the_argument_count():
+    assert run([["frobnicate"], ["frobnicate", 1, 2, 3], ["GET", "x"]]) == [
+        "error: unknown operation"
+    ] * 3
+
+
+def test_lookup_order():
+    results = run(
+        [
+            ["apply", "nope", "not json"],
+            ["put", "cfg", "{}"],
+            ["get", "cfg", 2],
+            ["get", "cfg", 0],
+            ["get", "cfg", -1],
+            ["apply", "cfg", "not json"],
+            ["apply", "cfg", "NaN"],
+            ["apply", "cfg", "{\"op\":\"add\"}"],
+            ["apply", "cfg", "[{\"op\":\"remove\",\"path\":\"/x\"}]"],
+            ["put", "cfg", "[Infinity]"],
+            ["get", "cfg"],
+        ]
+    )
+    assert results == [
+        "error: unknown document",
+        1,
+        "error: unknown version",
+        "error: unknown version",
+        "error: unknown version",
+        "error: invalid json",
+        "error: invalid json",
+        "error: invalid patch",
+        "error: path not found at op 0",
+        "error: invalid json",
+        "{}",
+    ]
+
+
+def test_versions_count_from_one_and_empty_patch_commits():
+    assert run(
+        [
+            ["put", "a", "1"],
+            ["put", "a", "2"],
+            ["apply", "a", "[]"],
+            ["get", "a", 1],
+            ["get", "a", 3],
+            ["put", "b", "[]"],
+        ]
+    ) == [1, 2, 3, "1", "2", 1]
+
+
+def test_failed_patch_leaves_every_version_untouched():  # incident symptom 1
+    results = run(
+        [
+            ["put", "cfg", '{"routes":["a"],"limits":{"rps":1}}'],
+            ["apply", "cfg", p({"op": "add", "path": "/routes/-", "value": "b"})],
+            [
+                "apply",
+                "cfg",
+                p(
+                    {"op": "replace", "path": "/limits/rps", "value": 9},
+                    {"op": "remove", "path": "/routes/0"},
+                    {"op": "test", "path": "/routes/0", "value": "zzz"},
+                ),
+            ],
+            ["get", "cfg"],
+            ["get", "cfg", 1],
+            ["get", "cfg", 3],
+        ]
+    )
+    assert results == [
+        1,
+        2,
+        "error: test failed at op 2",
+        '{"limits":{"rps":1},"routes":["a","b"]}',
+        '{"limits":{"rps":1},"routes":["a"]}',
+        "error: unknown version",
+    ]
+
+
+def test_no_shared_structure_between_versions():
+    results = run(
+        [
+            ["put", "cfg", '{"a":{"l":[1]}}'],
+            ["apply", "cfg", p({"op": "copy", "from": "/a", "path": "/b"})],
+            ["apply", "cfg", p({"op": "add", "path": "/b/l/-", "value": 2})],
+            ["apply", "cfg", p({"op": "add", "path": "/a/l/0", "value": 0})],
+            ["get", "cfg", 1],
+            ["get", "cfg", 2],
+            ["get", "cfg", 3],
+            ["get", "cfg"],
+        ]
+    )
+    assert results[4:] == [
+        '{"a":{"l":[1]}}',
+        '{"a":{"l":[1]},"b":{"l":[1]}}',
+        '{"a":{"l":[1]},"b":{"l":[1,2]}}',
+        '{"a":{"l":[0,1]},"b":{"l":[1,2]}}',
+    ]
+
+
+def test_incident_symptoms_through_run():
+    results = run(
+        [
+            ["put", "c", '{"routes":["r0","r1"],"~1":"tilde","a":{"x":1},"flag":true}'],
+            ["apply", "c", p({"op": "add", "path": "/routes/1", "value": "new"})],
+            ["apply", "c", p({"op": "replace", "path": "/~01", "value": "found"})],
+            ["apply", "c", p({"op": "move", "from": "/a", "path": "/a/old"})],
+            ["apply", "c", p({"op": "test", "path": "/flag", "value": 1})],
+            ["apply", "c", p({"op": "remove", "path": "/routes/-1"})],
+            ["apply", "c", p({"op": "remove", "path": "/routes/01"})],
+            ["get", "c"],
+        ]
+    )
+    assert results == [
+        1,
+        2,
+        3,
+        "error: invalid move at op 0",
+        "error: test failed at op 0",
+        "error: invalid index at op 0",
+        "error: invalid index at op 0",
+        '{"a":{"x":1},"flag":true,"routes":["r0","new","r1"],"~1":"found"}',
+    ]
+
+
+def test_floats_print_as_floats():
+    assert run([["put", "n", "[1.0, 1, 2.50, 1e3]"], ["get", "n"]]) == [1, "[1.0,1,2.5,1000.0]"]
+
+
+def test_bad_input_never_raises():
+    deep = "[" * 100_000 + "]" * 100_000
+    many = json.dumps([{"op": "add", "path": "/-", "value": i} for i in range(100_000)])
+    results = run(
+        [
+            ["put", "deep", deep],
+            ["put", "big", "1" * 5000],
+            ["put", "dup", '{"a":1,"a":2}'],
+            ["put", "sur", '"\\udc00"'],
+            ["put", "l", "[]"],
+            ["apply", "l", many],
+            ["apply", "l", p({"op": "add", "path": "/0", "value": 1})],
+        ]
+    )
+    assert results == [
+        "error: invalid json",
+        "error: invalid json",
+        "error: invalid json",
+        "error: invalid json",
+        1,
+        2,
+        3,
+    ]
+
+
+def test_service_api_raises_the_error_type():
+    service = Service()
+    service.put("cfg", '{"a":1}')
+    with pytest.raises(CfgPatchError) as info:
+        service.apply("cfg", p({"op": "remove", "path": "/b"}))
+    assert info.value.code == "path not found" and info.value.op_index == 0
+    assert service.apply_merge_patch("cfg", '{"a":null,"b":[1]}') == 2
+    assert service.get("cfg") == '{"b":[1]}'
+    assert [v.version for v in service.versions("cfg")] == [1, 2]
+
+
+ops_strategy = st.lists(
+    st.fixed_dictionaries(
+        {
+            "op": st.sampled_from(["add", "remove", "replace", "test", "move", "copy"]),
+            "path": st.sampled_from(["", "/a", "/a/0", "/a/-", "/b", "/b/c", "/x"]),
+        },
+        optional={
+            "value": st.sampled_from([1, 1.0, True, None, [1], {"c": 1}]),
+            "from": st.sampled_from(["/a", "/b", "/a/0", ""]),
+        },
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ops_strategy, min_size=1, max_size=6))
+def test_failed_patches_leave_all_versions_byte_identical(patches):
+    service = Service()
+    service.put("d", '{"a":[1,2],"b":{"c":1}}')
+    texts = [service.get("d", 1)]
+    for patch in patches:
+        before = [service.get("d", v) for v in range(1, len(texts) + 1)]
+        assert before == texts
+        try:
+            service.apply("d", json.dumps(patch))
+        except CfgPatchError:
+            assert service.head("d") == len(texts)
+        else:
+            texts.append(service.get("d"))
+    assert [service.get("d", v) for v in range(1, len(texts) + 1)] == texts
