@@ -117,3 +117,10 @@ def test_format_then_parse_round_trips(tokens):
 def test_escape_round_trips(token):
     assert unescape_token(escape_token(token)) == token
     assert "/" not in escape_token(token)
+
+
+def test_new_domain_key_split_by_slash_gets_a_hint():
+    tokens = parse_pointer("/metadata/labels/app.kubernetes.io/name")
+    with pytest.raises(CfgPatchError) as info:
+        resolve({"metadata": {"labels": {}}}, tokens)
+    assert "/metadata/labels/app.kubernetes.io~1name" in info.value.hint

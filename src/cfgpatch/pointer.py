@@ -144,8 +144,14 @@ def missing_key(obj: dict, tokens: list[str], depth: int) -> PatchFailed:
     )
     fixed = suggest_split_key(obj, tokens, depth)
     if fixed is not None:
+        error.hint = f"did you mean {fixed}? A '/' inside a key must be written '~1' in a pointer"
+    elif depth < len(tokens) - 1 and "." in token:
+        # Looks like a domain-prefixed key (kubernetes.io/..., app.kubernetes.io/...)
+        # split by an unescaped "/": say how to write it as one key.
+        joined = format_pointer([*tokens[:depth], "/".join(tokens[depth:])])
         error.hint = (
-            f"did you mean {fixed}? A '/' inside a key must be written '~1' in a pointer"
+            f'if "{"/".join(tokens[depth:])}" is one key, write {joined} '
+            "(a '/' inside a key must be written '~1')"
         )
     return error
 
