@@ -95,15 +95,21 @@ class Service:
 
     def _value(self, name: str, version: int) -> JSON:
         key = (name, version)
-        if key in self._values:
+        try:  # a server calls this from several threads: another may evict the key
+            value = self._values[key]
             self._values.move_to_end(key)
-            return self._values[key]
+            return value
+        except KeyError:
+            pass
         stored = self._stored(name, version)
         value = stored.value if stored.has_value else parse(stored.text)
         if not stored.has_value:
             self._values[key] = value
-            if len(self._values) > VALUE_CACHE_SIZE:
-                self._values.popitem(last=False)
+            while len(self._values) > VALUE_CACHE_SIZE:
+                try:
+                    self._values.popitem(last=False)
+                except KeyError:
+                    break
         return value
 
     # -- writing ---------------------------------------------------------------
