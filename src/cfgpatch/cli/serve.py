@@ -1,0 +1,92 @@
+"""``cfgpatch serve``: run the config service over HTTP (uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+
+DEFAULT_STORE = "sqlite:///cfgpatch.db"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the versioned config service over HTTP",
+        description=(
+            "Serve the REST API (OpenAPI at /v1/openapi.json) over a SQLite file (default) or "
+            "PostgreSQL. Without --tokens anyone who can reach the port may read and write, so "
+            "the server then only binds to a loopback address."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    parser.add_argument(
+        "--store",
+        default=DEFAULT_STORE,
+        help="sqlite:///relative.db, sqlite:////abs/path.db, postgresql://user@host/db "
+        f"or memory:// (default {DEFAULT_STORE})",
+    )
+    parser.add_argument("--tokens", metavar="FILE", help="JSON file of bearer tokens")
+    parser.add_argument("--max-body", type=int, default=4 * 1024 * 1024, metavar="BYTES",
+                        help="largest request body (default 4 MiB; larger: 413)")
+    parser.add_argument("--max-depth", type=int, default=64,
+                        help="deepest nesting of a document or patch (default 64, at most 256)")
+    parser.add_argument("--max-patch-ops", type=int, default=10_000,
+                        help="most operations in one JSON Patch (default 10000)")
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    parser.set_defaults(func=run_serve)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names only this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from ..server import Limits, create_app, load_tokens
+    except ModuleNotFoundError as exc:
+        sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
+                         f" {exc.name} is missing\n")
+        return 2
+    from ..errors import CfgPatchError
+    from ..service import Service
+    from ..store import open_store
+
+    if args.tokens is None and not is_loopback(args.host):
+        sys.stderr.write(
+            f"cfgpatch serve: refusing to bind {args.host} without --tokens: anyone could "
+            "write. Give a token file or bind 127.0.0.1.\n"
+        )
+        return 2
+    try:
+        limits = Limits(args.max_body, args.max_depth, args.max_patch_ops)
+        tokens = load_tokens(args.tokens) if args.tokens else None
+        store = open_store(args.store)
+    except (ValueError, CfgPatchError) as exc:
+        text = exc.describe() if isinstance(exc, CfgPatchError) else str(exc)
+        sys.stderr.write(f"cfgpatch serve: {text}\n")
+        return 2
+    app = create_app(Service(store), tokens=tokens, limits=limits, static_dir=_static_dir())
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                access_log=not args.no_access_log, server_header=False)
+    return 0
+
+
+def _static_dir():
+    """The built web page, if the web module is present and built."""
+    try:
+        from ..web import static_dir
+    except ImportError:
+        return None
+    return static_dir()

@@ -1,0 +1,140 @@
+"""Bearer tokens: who may read and write which documents.
+
+A token file is JSON::
+
+    {"tokens": [
+      {"name": "deployer", "sha256": "<hex of the token>", "read": [""], "write": ["team-a-"]},
+      {"name": "ci", "token": "plain-secret", "read": ["team-a-"], "write": []}
+    ]}
+
+Each entry has a ``name`` (recorded as the author of the versions it writes),
+the secret either in clear (``token``) or as the SHA-256 hex digest of it
+(``sha256``, so the file need not hold the secret), and the document-name
+prefixes it may ``read`` and ``write`` (``""`` means every document).  Write
+access implies read access to the same prefixes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CfgPatchError
+
+#: Author recorded when the server runs without a token file (loopback only).
+ANONYMOUS = "anonymous"
+
+
+class AuthError(CfgPatchError):
+    """A missing or unknown token (401) or a token without the needed access (403)."""
+
+    default_code = "unauthorized"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The holder of one token: a name and the prefixes it may read and write."""
+
+    name: str
+    read: tuple[str, ...]
+    write: tuple[str, ...]
+
+    def may_read(self, document: str) -> bool:
+        return any(document.startswith(p) for p in self.read + self.write)
+
+    def may_write(self, document: str) -> bool:
+        return any(document.startswith(p) for p in self.write)
+
+
+#: Everyone, when no token file is given.
+EVERYONE = Principal(ANONYMOUS, ("",), ("",))
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class TokenTable:
+    """Principals by the SHA-256 digest of their token."""
+
+    by_digest: dict[str, Principal]
+
+    def lookup(self, secret: str) -> Principal | None:
+        """The principal holding ``secret`` (compared in constant time per entry)."""
+        wanted = _digest(secret)
+        found = None
+        for digest, principal in self.by_digest.items():
+            if hmac.compare_digest(digest, wanted):
+                found = principal
+        return found
+
+    def authenticate(self, authorization: str | None) -> Principal:
+        """The principal of an ``Authorization: Bearer <token>`` header, or :class:`AuthError`."""
+        if not authorization:
+            raise AuthError("this server needs 'Authorization: Bearer <token>'")
+        scheme, _, secret = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not secret.strip():
+            raise AuthError("use 'Authorization: Bearer <token>'")
+        principal = self.lookup(secret.strip())
+        if principal is None:
+            raise AuthError("unknown token")
+        return principal
+
+
+def _prefixes(entry: dict, key: str, where: str) -> tuple[str, ...]:
+    value = entry.get(key, [])
+    if type(value) is not list or not all(type(p) is str for p in value):
+        raise ValueError(f"{where}: {key!r} must be a list of name prefixes (strings)")
+    return tuple(value)
+
+
+def parse_tokens(text: str, where: str = "token file") -> TokenTable:
+    """Read a token file's text; raise ``ValueError`` naming the bad entry."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{where} is not JSON: {exc}") from None
+    entries = data.get("tokens") if type(data) is dict else None
+    if type(entries) is not list or not entries:
+        raise ValueError(f'{where} must be {{"tokens": [ ... ]}} with at least one entry')
+    table: dict[str, Principal] = {}
+    names: set[str] = set()
+    for i, entry in enumerate(entries):
+        spot = f"{where}: tokens[{i}]"
+        if type(entry) is not dict or type(entry.get("name")) is not str or not entry["name"]:
+            raise ValueError(f"{spot} needs a non-empty string 'name'")
+        digest = _entry_digest(entry, spot)
+        if digest in table or entry["name"] in names:
+            raise ValueError(f"{spot} repeats a token or a name")
+        names.add(entry["name"])
+        table[digest] = Principal(
+            entry["name"], _prefixes(entry, "read", spot), _prefixes(entry, "write", spot)
+        )
+    return TokenTable(table)
+
+
+def _entry_digest(entry: dict, spot: str) -> str:
+    if ("token" in entry) == ("sha256" in entry):
+        raise ValueError(f"{spot} needs exactly one of 'token' and 'sha256'")
+    if "token" in entry:
+        secret = entry["token"]
+        if type(secret) is not str or len(secret) < 16:
+            raise ValueError(f"{spot}: 'token' must be a string of at least 16 characters")
+        return _digest(secret)
+    digest = entry["sha256"]
+    if type(digest) is not str or len(digest) != 64 or set(digest) - set("0123456789abcdef"):
+        raise ValueError(f"{spot}: 'sha256' must be 64 lower-case hex digits")
+    return digest
+
+
+def load_tokens(path: str | Path) -> TokenTable:
+    """Read and check the token file at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read token file {path}: {exc}") from None
+    return parse_tokens(text, str(path))
