@@ -42,7 +42,8 @@ def _emit(value: JSON, pointer: str, indent: str, label: str, tail: str, out: li
         items = list(value.items())
         for i, (key, child) in enumerate(items):
             comma = "," if i < len(items) - 1 else ""
-            _emit(child, f"{pointer}/{escape(key)}", indent + INDENT, f"{_scalar(key)}: ", comma, out)
+            label_text = f"{_scalar(key)}: "
+            _emit(child, f"{pointer}/{escape(key)}", indent + INDENT, label_text, comma, out)
         out.append([f"{indent}}}{tail}", pointer])
     elif isinstance(value, list) and value:
         out.append([f"{indent}{label}[", pointer])
@@ -51,7 +52,10 @@ def _emit(value: JSON, pointer: str, indent: str, label: str, tail: str, out: li
             _emit(child, f"{pointer}/{i}", indent + INDENT, "", comma, out)
         out.append([f"{indent}]{tail}", pointer])
     else:
-        text = "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else _scalar(value)
+        if isinstance(value, (dict, list)):
+            text = "{}" if isinstance(value, dict) else "[]"
+        else:
+            text = _scalar(value)
         out.append([f"{indent}{label}{text}{tail}", pointer])
 
 

@@ -1,0 +1,72 @@
+"""Tests for cfgpatch.web.site and ``cfgpatch site build``: exporting the built page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cfgpatch.cli import main
+from cfgpatch.web import static_dir
+from cfgpatch.web.site import SiteError, export_site
+
+
+@pytest.fixture
+def fake_build(tmp_path: Path) -> Path:
+    source = tmp_path / "static"
+    (source / "py").mkdir(parents=True)
+    (source / "index.html").write_text("<!doctype html>")
+    (source / "app.js").write_text("// app")
+    (source / "build.json").write_text("{}")
+    (source / "py" / "cfgpatch.zip").write_bytes(b"PK")
+    return source
+
+
+def test_export_copies_every_file(fake_build: Path, tmp_path: Path):
+    index = export_site(tmp_path / "out", source=fake_build)
+    assert index == tmp_path / "out" / "index.html"
+    copied = sorted(p.relative_to(tmp_path / "out").as_posix() for p in index.parent.rglob("*"))
+    assert copied == ["app.js", "build.json", "index.html", "py", "py/cfgpatch.zip"]
+
+
+def test_export_replaces_a_previous_export(fake_build: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    export_site(out, source=fake_build)
+    (out / "stale.txt").write_text("old")
+    export_site(out, source=fake_build)
+    assert not (out / "stale.txt").exists()
+
+
+def test_export_refuses_a_folder_that_is_not_ours(fake_build: Path, tmp_path: Path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(SiteError) as info:
+        export_site(out, source=fake_build)
+    assert "not empty" in info.value.message
+    assert (out / "notes.txt").read_text() == "keep me"
+    with pytest.raises(SiteError) as info:
+        export_site(out / "notes.txt", source=fake_build)
+    assert "not a folder" in info.value.message
+
+
+def test_export_without_a_build_names_the_fix(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr("cfgpatch.web.site.static_dir", lambda: None)
+    with pytest.raises(SiteError) as info:
+        export_site(tmp_path / "out")
+    assert "make web" in info.value.describe()
+
+
+def test_cli_reports_errors_without_a_traceback(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.setattr("cfgpatch.web.site.static_dir", lambda: None)
+    assert main(["site", "build", str(tmp_path / "out")]) == 1
+    assert "the page is not built" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(static_dir() is None, reason="the page is not built (make web)")
+def test_cli_exports_the_real_build(tmp_path: Path, capsys):
+    assert main(["site", "build", str(tmp_path / "site")]) == 0
+    assert "http.server" in capsys.readouterr().out
+    for name in ("index.html", "app.js", "py/cfgpatch.zip", "py/yaml.zip",
+                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
+        assert (tmp_path / "site" / name).is_file(), name
