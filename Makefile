@@ -24,3 +24,18 @@ test: install lint
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache
+
+# The patch tester page (web/, docs/web.md): npm ci, then bundle + Pyodide + packed Python into
+# src/cfgpatch/web/static/. Rebuilt only when its inputs change (build.json is the stamp).
+WEB_STAMP := src/cfgpatch/web/static/build.json
+WEB_INPUTS := web/package-lock.json web/build.mjs web/pack_python.py $(wildcard web/src/*) \
+	$(shell find src/cfgpatch -name '*.py' -not -path '*/web/static/*' 2>/dev/null)
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB_STAMP): web/node_modules/.installed $(WEB_INPUTS) | install
+	cd web && PYTHON=$(CURDIR)/$(PY) node build.mjs
+
+web: $(WEB_STAMP)
