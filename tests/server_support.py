@@ -1,0 +1,85 @@
+"""Helpers for the server tests: in-process clients and real uvicorn processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from starlette.testclient import TestClient
+
+from cfgpatch.server import Limits, create_app, parse_tokens
+from cfgpatch.service import Service
+from cfgpatch.store.sqlite import SQLiteStore
+
+JSON = {"content-type": "application/json"}
+JSON_PATCH = {"content-type": "application/json-patch+json"}
+MERGE_PATCH = {"content-type": "application/merge-patch+json"}
+
+
+def client_for(tmp_path: Path, *, tokens: str | None = None, limits: Limits | None = None
+               ) -> TestClient:
+    """A test client over a fresh SQLite-backed app."""
+    store = SQLiteStore(tmp_path / "api.db")
+    table = parse_tokens(tokens) if tokens else None
+    app = create_app(Service(store), tokens=table, limits=limits)
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerProcess:
+    """``cfgpatch serve`` in a child process on a free loopback port."""
+
+    def __init__(self, store_url: str, *extra: str, port: int | None = None,
+                 log: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cfgpatch", "serve", "--port", str(self.port),
+             "--store", store_url, "--log-level", "warning", "--no-access-log", *extra],
+            stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        if log:
+            out.close()
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                detail = self.log.read_text() if self.log else ""
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {detail}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server on port {self.port} did not come up in {timeout}s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush beyond what was committed."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
