@@ -1,0 +1,204 @@
+"""Deterministic diff of two JSON values, with move detection (contract Parts 2-4).
+
+:func:`diff` returns the JSON Patch that turns ``a`` into ``b``:
+
+* objects: the keys of both, in sorted order; a key only in ``a`` is removed,
+  a key only in ``b`` is added, a key in both is compared recursively;
+* arrays: aligned by :func:`cfgpatch.lcs.align` (prefix, suffix, then the
+  longest common subsequence walk with its tie-break); between matches the
+  unmatched elements are paired in order and compared recursively, and the
+  rest are removed or added;
+* anything else that differs: one ``replace`` with ``b``'s value.
+
+The patch has two phases: every ``remove`` (in traversal order, with indices
+counting the surviving elements to the left), then every ``add`` and
+``replace`` (in traversal order, with indices that are final positions in
+``b``; never ``-``).  :func:`cfgpatch.moves.place_moves` then turns matching
+remove/add pairs into ``move`` operations (Part 3a).
+
+Speed (Part 4): array elements are compared through interned canonical text
+(computed once per element, cached by object identity), the alignment runs in
+``O((N+M)·D)``, and the traversal is iterative, so depth never touches Python's
+recursion limit.  ``tests/reference_diff.py`` is a literal, slow second
+reading of the same rules; property tests require byte-identical output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from json.encoder import encode_basestring
+from typing import Any
+
+from .jsonvalue import JSON, canonical_unchecked, deep_copy, escape
+from .lcs import align
+from .moves import Change, Removal, place_moves
+
+_SCALAR_TEXT = {type(None): lambda v: "null", bool: lambda v: "true" if v else "false"}
+
+
+class TextCache:
+    """Canonical text of values, computed once per object (keyed by identity).
+
+    Equal values have equal text and unequal values different text (number
+    kinds included: ``1``, ``1.0`` and ``true`` print differently).  Texts are
+    interned, so equal texts are the same string object and compare in O(1).
+    The cache holds a reference to every value it has seen, so an ``id`` is
+    never reused while its entry lives; share one cache only between calls on
+    values that are never mutated (stored versions are not).
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Any, str]] = {}
+        self._interned: dict[str, str] = {}
+
+    def text(self, value: JSON) -> str:
+        """Canonical text of ``value`` (scalars are not cached)."""
+        kind = type(value)
+        if kind is dict or kind is list:
+            entry = self._by_id.get(id(value))
+            if entry is not None:
+                return entry[1]
+            text = canonical_unchecked(value)
+            text = self._interned.setdefault(text, text)
+            self._by_id[id(value)] = (value, text)
+            return text
+        if kind is str:
+            return encode_basestring(value)
+        if kind is float:
+            return float.__repr__(value)
+        if kind is int:
+            return int.__repr__(value)
+        return _SCALAR_TEXT[kind](value)
+
+    def keys(self, values: list) -> list[str]:
+        """Interned texts of the elements of an array."""
+        text, intern = self.text, self._interned.setdefault
+        out = []
+        for value in values:
+            kind = type(value)
+            if kind is dict or kind is list:
+                out.append(text(value))
+            else:
+                key = text(value)
+                out.append(intern(key, key))
+        return out
+
+    def same(self, x: JSON, y: JSON) -> bool:
+        """Exact equality of two values of one container type."""
+        return x is y or self.text(x) is self.text(y)
+
+
+class _Builder:
+    """Iterative traversal that collects the two phases of the patch."""
+
+    def __init__(self, cache: TextCache) -> None:
+        self.cache = cache
+        self.removals: list[Removal] = []
+        self.changes: list[Change] = []
+        self.stack: list[tuple] = []
+
+    def run(self, a: JSON, b: JSON) -> None:
+        self.stack.append(("diff", a, b, "", "", None))
+        stack, removals, changes = self.stack, self.removals, self.changes
+        while stack:
+            item = stack.pop()
+            tag = item[0]
+            if tag == "diff":
+                self._expand(*item[1:])
+            elif tag == "remove":
+                removals.append(item[1:])
+            else:
+                changes.append(item[1:])
+
+    def _expand(self, x: JSON, y: JSON, p1: str, p2: str, group: str | None) -> None:
+        kx, ky = type(x), type(y)
+        if kx is dict and ky is dict:
+            items = self._object_items(x, y, p1, p2, group)
+        elif kx is list and ky is list:
+            items = self._array_items(x, y, p1, p2, group if group is not None else p1)
+        elif kx is ky and x == y:
+            return
+        else:
+            self.changes.append(("replace", p2, y, group))
+            return
+        items.reverse()
+        self.stack.extend(items)
+
+    def _object_items(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> list:
+        items: list[tuple] = []
+        same = self.cache.same
+        for key in sorted(x.keys() | y.keys()):
+            token = "/" + escape(key)
+            if key not in y:
+                items.append(("remove", p1 + token, x[key], group))
+            elif key not in x:
+                items.append(("change", "add", p2 + token, y[key], group))
+            else:
+                xv, yv = x[key], y[key]
+                kind = type(xv)
+                if kind is type(yv) and xv == yv and (kind not in (dict, list) or same(xv, yv)):
+                    continue
+                items.append(("diff", xv, yv, p1 + token, p2 + token, group))
+        return items
+
+    def _array_items(self, x: list, y: list, p1: str, p2: str, group: str) -> list:
+        keys = self.cache.keys
+        runs = align(keys(x), keys(y))
+        runs.append((len(x), len(y), 0))
+        items: list[tuple] = []
+        survivors = pi = pj = 0
+        for i, j, length in runs:
+            paired = min(i - pi, j - pj)
+            for q in range(paired):
+                items.append(("diff", x[pi + q], y[pj + q], f"{p1}/{survivors}",
+                              f"{p2}/{pj + q}", group))
+                survivors += 1
+            removed = f"{p1}/{survivors}"
+            for q in range(pi + paired, i):
+                items.append(("remove", removed, x[q], group))
+            for q in range(pj + paired, j):
+                items.append(("change", "add", f"{p2}/{q}", y[q], group))
+            survivors += length
+            pi, pj = i + length, j + length
+        return items
+
+
+def diff_ops(a: JSON, b: JSON, cache: TextCache | None = None) -> list[dict]:
+    """The patch as operation dicts whose values are ``b``'s own objects (no copies)."""
+    cache = cache if cache is not None else TextCache()
+    builder = _Builder(cache)
+    builder.run(a, b)
+    return place_moves(builder.removals, builder.changes, cache.text)
+
+
+def diff(a: JSON, b: JSON) -> list[dict]:
+    """The JSON Patch that turns ``a`` into ``b`` (values are independent copies).
+
+    >>> diff({"ttl": 30, "tags": ["a"]}, {"ttl": 60, "tags": ["a", "b"]})
+    [{'op': 'add', 'path': '/tags/1', 'value': 'b'}, {'op': 'replace', 'path': '/ttl', 'value': 60}]
+    >>> diff({"db": {"host": "h"}}, {"database": {"host": "h"}})
+    [{'op': 'move', 'from': '/db', 'path': '/database'}]
+    """
+    ops = diff_ops(a, b)
+    for op in ops:
+        if "value" in op:
+            op["value"] = deep_copy(op["value"])
+    return ops
+
+
+def patch_text(ops: list[dict]) -> str:
+    """Canonical text of a patch (keys sorted, no whitespace)."""
+    return canonical_unchecked(ops)
+
+
+def digest(text: str) -> str:
+    """The contract's digest: the first 12 hex digits of SHA-1 of the UTF-8 text."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def count_ops(ops: list[dict]) -> dict[str, int]:
+    """How many operations of each generated kind a patch has."""
+    counts = {"add": 0, "remove": 0, "replace": 0, "move": 0}
+    for op in ops:
+        counts[op["op"]] = counts.get(op["op"], 0) + 1
+    return counts
