@@ -115,10 +115,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
 
 def _decoded(result: Any) -> Any:
     """kubectl's final decode of the patched document (kind check, number forms)."""
-    try:
-        from .yamlio import decode_result
-    except ImportError:  # PyYAML absent (e.g. a minimal page build): skip the check
-        return result
+    from .gojson import decode_result
     return decode_result(result)
 
 

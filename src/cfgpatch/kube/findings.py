@@ -632,9 +632,11 @@ def _json_departures(s: Situation) -> Iterator[Finding]:
         path = op.get("path")
         name = op.get("op")
         if isinstance(path, str) and path and not path.startswith("/"):
+            effect = ("fails" if "/" not in path else
+                      f"drops the first segment and writes {path[path.index('/'):]}")
             yield make("kubectl-json-departure", path,
-                       f"op {i}: a path without a leading '/' is silently ignored by kubectl; "
-                       f"RFC 6901 makes it an error. Did you mean /{path} ?")
+                       f"op {i}: a path without a leading '/' is not a JSON Pointer (RFC 6901 "
+                       f"rejects it); kubectl {effect}. Did you mean /{path} ?")
             continue
         if name == "add" and "value" not in op:
             yield make("kubectl-json-departure", str(path),

@@ -1,0 +1,189 @@
+"""``cfgpatch kube patch``: ``kubectl patch --local``, with the reasons.
+
+Flags are named as kubectl names them, so a command line can be swapped::
+
+    cfgpatch kube patch -f deploy.yaml --type merge -p '{"spec":{...}}' -o json
+
+The result goes to standard output exactly as kubectl prints it (``-o json``,
+``-o yaml``, ``-o name``, or ``<kind>/<name> patched``).  When kubectl would fail,
+standard error starts with kubectl's own ``error: ...`` line, followed by our
+explanation; the exit code is 1 (2 where kubectl itself crashes).  ``--explain``
+also writes the changes and findings of a successful patch to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from ..errors import CfgPatchError, KubeError
+
+CRASH = "kubectl crash"
+KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
+                   "jsonpath-file", "name", "template", "templatefile", "yaml")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    kube = subparsers.add_parser(
+        "kube", help="Kubernetes patches exactly as kubectl applies them, explained",
+        description="Kubernetes patches exactly as kubectl applies them, explained.")
+    sub = kube.add_subparsers(dest="kube_command", metavar="SUBCOMMAND")
+    parser = sub.add_parser(
+        "patch", help="apply a strategic, merge or json patch to one object (no cluster)",
+        description="Apply a patch to the object in FILE as `kubectl patch --local` does, and "
+                    "print the result. kubectl's flags are accepted under their kubectl names.")
+    parser.add_argument("-f", "--filename", required=True, metavar="FILE",
+                        help="the object, JSON or YAML ('-' for standard input)")
+    parser.add_argument("--type", default="strategic", metavar="TYPE",
+                        help="strategic (default), merge or json")
+    parser.add_argument("-p", "--patch", metavar="PATCH", help="the patch text (JSON or YAML)")
+    parser.add_argument("--patch-file", metavar="F", help="a file holding the patch")
+    parser.add_argument("-o", "--output", metavar="FORMAT",
+                        help="json, yaml or name (default: '<kind>/<name> patched')")
+    parser.add_argument("--explain", action="store_true",
+                        help="also write the changes and findings to standard error")
+    parser.add_argument("--as", dest="view", default="kubectl", choices=("kubectl", "kustomize"),
+                        help="whose strategic merge to apply (default kubectl)")
+    parser.add_argument("--schema", metavar="F",
+                        help="OpenAPI v2/v3 document of your cluster, for the merge keys")
+    parser.add_argument("--crd", metavar="F",
+                        help="the CustomResourceDefinition, to show server-side apply's merge")
+    parser.add_argument("--local", action="store_true", default=True,
+                        help="accepted for kubectl compatibility (always local)")
+    parser.set_defaults(func=run_patch)
+    kube.set_defaults(func=lambda _args: _usage(kube))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def run_patch(args: argparse.Namespace) -> int:
+    try:
+        obj, notes, patch, patch_notes = _read_inputs(args)
+        outcome = _patch(args, obj, patch, [*notes, *patch_notes])
+        text = _render(outcome.object, obj, args.output)
+    except KubeError as error:
+        return _fail(error)
+    except CfgPatchError as error:
+        sys.stderr.write(f"error: {error.message}\n")
+        if error.hint:
+            sys.stderr.write(f"cfgpatch: {error.hint}\n")
+        return 1
+    sys.stdout.write(text)
+    if args.explain:
+        _explain(outcome.changes, outcome.findings)
+    return 0
+
+
+def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
+    from ..kube import yamlio
+
+    if args.type not in ("strategic", "merge", "json"):
+        raise KubeError(f'--type must be one of [json merge strategic], not "{args.type}"')
+    if args.output not in (None, "json", "yaml", "name"):
+        if args.output.split("=", 1)[0] in KUBECTL_FORMATS:
+            raise KubeError(f"output format {args.output} is not supported",
+                            code="invalid arguments", hint="cfgpatch prints json, yaml or name")
+        raise KubeError(
+            f'unable to match a printer suitable for the output format "{args.output}", '
+            f"allowed formats are: {','.join(KUBECTL_FORMATS)}")
+    object_text = _read_object_file(args.filename)
+    if args.patch is not None and args.patch_file is not None:
+        raise KubeError("cannot specify --patch and --patch-file together")
+    if args.patch_file is not None:
+        patch_text = _read_file(args.patch_file, "unable to read patch file: open {path}: "
+                                "no such file or directory")
+    else:
+        patch_text = args.patch or ""
+    if not patch_text:
+        raise KubeError("must specify --patch or --patch-file containing the contents of "
+                        "the patch")
+    obj, notes = yamlio.load_object(object_text, args.filename)
+    patch, patch_notes = yamlio.load_patch(patch_text, args.type)
+    return obj, list(notes), patch, list(patch_notes)
+
+
+def _read_object_file(path: str) -> str:
+    return _read_file(path, 'the path "{path}" does not exist')
+
+
+def _read_file(path: str, missing: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    if not os.path.exists(path):
+        raise KubeError(missing.format(path=path))
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KubeError(f"cannot read {path}: {exc}", code="invalid arguments") from None
+
+
+def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list) -> Any:
+    from .. import kube
+    from ..kube import yamlio
+
+    schema = crd = None
+    if args.schema:
+        from ..kube.openapi import load_openapi
+        schema = load_openapi(_read_file(args.schema, 'the path "{path}" does not exist'))
+    if args.crd:
+        crd, _ = yamlio.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
+                                    args.crd)
+    return kube.patch(obj, patch, args.type, schema=schema, crd=crd, as_=args.view,
+                      notes=notes)
+
+
+def resource_name(obj: Any) -> str:
+    """kubectl's ``<kind>.<group>/<name>`` for an object.
+
+    >>> resource_name({"apiVersion": "apps/v1", "kind": "Deployment",
+    ...                "metadata": {"name": "web"}})
+    'deployment.apps/web'
+    """
+    api_version = obj.get("apiVersion") if isinstance(obj, dict) else None
+    group = api_version.rsplit("/", 1)[0] if isinstance(api_version, str) and \
+        "/" in api_version else ""
+    kind = str(obj.get("kind", "")).lower() if isinstance(obj, dict) else ""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    name = meta.get("name", "") if isinstance(meta, dict) else ""
+    return f"{kind}.{group}/{name}" if group else f"{kind}/{name}"
+
+
+def _render(result: Any, original: Any, output: str | None) -> str:
+    from ..jsonvalue import equal
+    from ..kube import yamlio
+
+    if output in ("json", "yaml"):
+        return yamlio.dump(result, output)
+    if output == "name":
+        return resource_name(result) + "\n"
+    suffix = " (no change)" if equal(result, original) else ""
+    return f"{resource_name(result)} patched{suffix}\n"
+
+
+def _fail(error: KubeError) -> int:
+    if error.code == CRASH:
+        sys.stderr.write(f"{error.message}\n")
+    else:
+        sys.stderr.write(f"error: {error.message}\n")
+    if error.hint:
+        sys.stderr.write(f"cfgpatch: {error.hint}\n")
+    for finding in getattr(error, "findings", None) or ():
+        sys.stderr.write(f"cfgpatch: {finding.describe()}\n")
+    return 2 if error.code == CRASH else 1
+
+
+def _explain(changes: list, findings: list) -> None:
+    out = sys.stderr
+    out.write("cfgpatch: changes:\n" if changes else "cfgpatch: no change\n")
+    for change in changes:
+        out.write(f"  {change.describe()}\n")
+    if findings:
+        out.write("cfgpatch: findings:\n")
+        for finding in findings:
+            out.write(f"  {finding.describe()}\n")
