@@ -64,7 +64,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     if as_ not in VIEWS:
         raise KubeError(f"unknown view {as_!r}", code="invalid arguments",
                         hint="--as takes kubectl or kustomize")
-    node = _kind_node(obj, schema) if type == "strategic" or schema is not None else None
+    node = _kind_node(obj, schema)
     shapes = _shapes_for(node, obj, crd)
     situation = Situation(obj, patch, type, shapes=shapes, kind=_kind_label(obj))
     situation.before_op = _prefix_applier(obj, patch) if type == "json" else None
@@ -73,7 +73,8 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
         result = _apply(obj, patch, type, node, shapes, as_, crd)
     except KubeError as exc:
         situation.error = exc
-        found = extra + detect(situation) + list(getattr(exc, "findings", None) or ())
+        explained = detect(situation) if node is not None or type != "strategic" else []
+        found = extra + explained + list(getattr(exc, "findings", None) or ())
         exc.findings = _unique(found + _error_findings(exc, obj, patch, type, crd))
         raise
     situation.result = result

@@ -313,12 +313,13 @@ def _retain_keys(s: Situation) -> Iterator[Finding]:
     if s.result is None:
         return
     for visit in _walk_strategic(s.obj, s.patch, s.shapes):
-        if not isinstance(visit.value, dict) or "$retainKeys" in visit.value:
-            continue
-        if visit.value.get("$patch") in ("replace", "delete"):
-            continue
-        if isinstance(visit.before, dict) and s.shapes.retains_keys(visit.shape):
+        if (isinstance(visit.value, dict) and isinstance(visit.before, dict)
+                and "$retainKeys" not in visit.value
+                and visit.value.get("$patch") not in ("replace", "delete")
+                and s.shapes.retains_keys(visit.shape)):
             yield from _leftover(visit.tokens, visit.before, visit.value, visit.key)
+        if not isinstance(visit.value, list):
+            continue
         rule = s.shapes.list_rule(visit.shape)
         if (rule and rule.kind == KEYED and isinstance(visit.before, list)
                 and s.shapes.retains_keys((*visit.shape, "[]"))):
@@ -336,6 +337,8 @@ def _leftover(tokens: list[str], before: dict, patch: dict, name: str,
               skip: tuple[str, ...] = ()) -> Iterator[Finding]:
     added = [k for k in patch if not k.startswith("$") and k not in before
              and patch[k] is not None]
+    if "type" in patch and "type" in before and not equal(patch["type"], before["type"]):
+        added.append(f"type {canonical_unchecked(patch['type'])}")
     if not added:
         return
     stale = [k for k in before if k not in patch and k not in skip]
