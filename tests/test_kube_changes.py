@@ -68,9 +68,10 @@ def test_merge_type_replaces_wholesale_and_names_lost():
     after = {"spec": {"containers": [{"name": "app", "image": "app:2"}]}}
     change = compute_changes(before, after, mode="merge", shapes=SHAPES)[0]
     assert change.how == "replaced"
-    assert [c["name"] for c in change.lost] == ["app", "metrics"]
-    assert "lost app, metrics" in change.describe()
-    assert change.to_dict()["lost"][1] == {"name": "metrics", "image": "metrics:1"}
+    assert [c["name"] for c in change.lost] == ["metrics"]
+    assert [ld.action for ld in change.landings] == ["changed", "removed"]
+    assert "lost metrics" in change.describe()
+    assert change.to_dict()["lost"] == [{"name": "metrics", "image": "metrics:1"}]
 
 
 def test_atomic_list_under_strategic_is_replaced():

@@ -10,7 +10,9 @@ list is explained according to how the patch type treats it:
 * primitive union lists (strategic ``merge`` on scalars, e.g. ``finalizers``):
   paired by value;
 * atomic lists, and every list under ``--type merge``: the list is *replaced
-  wholesale* and the elements that are gone are named (``lost``);
+  wholesale* and the elements that are gone are named (``lost``: for a keyed list
+  the elements whose key is gone, otherwise every element not found unchanged);
+  an element restated with other content is *changed*;
 * ``--type json`` on a list without a key: paired positionally by equality.
 
 The list shape at a path comes from a :class:`Shapes` lookup, so this module never knows
@@ -220,8 +222,11 @@ def _diff_lists(before: list, after: list, tokens: list[str], shape: tuple[str, 
         pairs = _pair_in_order(before, after)
         how, key_of = "positional", lambda item: None
     replaced = ctx.mode == "merge" or (ctx.mode == "strategic" and rule.kind == ATOMIC)
-    landings = _landings(before, after, pairs, key_of)
-    lost = tuple(item for item in before if not any(equal(item, new) for new in after))
+    landings = _landings(before, after, pairs, key_of, merged=not replaced)
+    if how.startswith("merged by key"):
+        lost = tuple(item for i, item in enumerate(before) if i not in pairs)
+    else:
+        lost = tuple(item for item in before if not any(equal(item, new) for new in after))
     out.append(Change("list", format_pointer(tokens), before, after,
                       how="replaced" if replaced else how, landings=landings,
                       lost=lost if replaced else ()))
@@ -230,7 +235,7 @@ def _diff_lists(before: list, after: list, tokens: list[str], shape: tuple[str, 
 
 
 def _landings(before: list, after: list, pairs: dict[int, int],
-              key_of: Callable[[Any], Any]) -> tuple[Landing, ...]:
+              key_of: Callable[[Any], Any], merged: bool = True) -> tuple[Landing, ...]:
     targets = {target: source for source, target in pairs.items()}
     items: list[Landing] = []
     for j, item in enumerate(after):
@@ -240,7 +245,7 @@ def _landings(before: list, after: list, pairs: dict[int, int],
         elif equal(before[i], item):
             items.append(Landing(KEPT, i, j, key_of(item)))
         else:
-            action = CHANGED if key_of(item) is None else MERGED
+            action = MERGED if merged and key_of(item) is not None else CHANGED
             items.append(Landing(action, i, j, key_of(item)))
     for i, item in enumerate(before):
         if i not in pairs:
