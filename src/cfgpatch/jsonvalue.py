@@ -76,12 +76,13 @@ def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict:
     return obj
 
 
-_DECODER = json.JSONDecoder(
+_STRICT_DECODER = json.JSONDecoder(
     parse_float=_parse_float,
     parse_int=_parse_int,
     parse_constant=_reject_constant,
     object_pairs_hook=_pairs_to_dict,
 )
+_FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def parse(text: str | bytes) -> JSON:
@@ -90,9 +91,48 @@ def parse(text: str | bytes) -> JSON:
     >>> parse('{"b": 1.0, "a": [true, null]}')
     {'b': 1.0, 'a': [True, None]}
     """
+    return parse_with_text(text)[0]
+
+
+def parse_with_text(text: str | bytes) -> tuple[JSON, str]:
+    """Parse strictly and return the value together with its canonical text.
+
+    The common case runs at C speed: the standard decoder, then the canonical
+    encoder (which refuses infinities).  A key that occurs twice in one object
+    disappears from the parsed value, so the canonical text then holds fewer
+    ``:`` separators than the input; only when that count differs (or the input
+    spells a colon as ``\\u003a``, or holds ``-0.0``) is the slower decoder with
+    per-object hooks run, which finds the duplicate and names it.
+    """
+    text = _as_text(text)
+    value = _decode(_FAST_DECODER, text)
+    try:
+        canon = _ENCODER.encode(value)
+    except ValueError:  # an infinity: let the strict decoder say which number
+        canon = ""
+    if (
+        not canon
+        or text.count(":") != canon.count(":")
+        or "-0.0" in canon
+        or "\\u003a" in text
+        or "\\u003A" in text
+    ):
+        value = _decode(_STRICT_DECODER, text)
+        canon = _ENCODER.encode(value)
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        check_depth(value)
+    if _SURROGATE.search(canon):
+        raise InvalidInput(
+            "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
+            code=INVALID_JSON,
+        )
+    return value, canon
+
+
+def _as_text(text: str | bytes) -> str:
     if isinstance(text, (bytes, bytearray)):
         try:
-            text = bytes(text).decode("utf-8")
+            return bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidInput(
                 f"input is not UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start}",
@@ -100,8 +140,12 @@ def parse(text: str | bytes) -> JSON:
             ) from None
     if not isinstance(text, str):
         raise InvalidInput("JSON text must be a string", code=INVALID_JSON)
+    return text
+
+
+def _decode(decoder: json.JSONDecoder, text: str) -> JSON:
     try:
-        value = _DECODER.decode(text)
+        return decoder.decode(text)
     except _Reject as exc:
         raise InvalidInput(str(exc), code=INVALID_JSON) from None
     except json.JSONDecodeError as exc:
@@ -112,21 +156,14 @@ def parse(text: str | bytes) -> JSON:
         raise InvalidInput(
             f"nested too deeply (at most {MAX_DEPTH} levels are accepted)", code=INVALID_JSON
         ) from None
-    except ValueError as exc:  # e.g. int conversion limits
+    except ValueError as exc:  # CPython's limit on digits in an integer
+        if decoder is _FAST_DECODER:
+            return _decode(_STRICT_DECODER, text)  # names the digit count
+        if "digits" in str(exc):
+            raise InvalidInput(
+                f"an integer has more than {MAX_INT_DIGITS} digits", code=INVALID_JSON
+            ) from None
         raise InvalidInput(str(exc), code=INVALID_JSON) from None
-    _check_text_rules(value, text)
-    return value
-
-
-def _check_text_rules(value: JSON, text: str) -> None:
-    """Depth and lone-surrogate checks, done only where they can matter."""
-    if text.count("[") + text.count("{") > MAX_DEPTH:
-        check_depth(value)
-    if ("\\u" in text or _SURROGATE.search(text)) and _SURROGATE.search(canonical_unchecked(value)):
-        raise InvalidInput(
-            "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
-            code=INVALID_JSON,
-        )
 
 
 def check_depth(value: JSON, limit: int = MAX_DEPTH) -> None:

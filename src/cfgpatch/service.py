@@ -34,7 +34,7 @@ from .errors import (
     LookupFailed,
 )
 from .jsonpatch import apply_patch, parse_patch
-from .jsonvalue import JSON, canonical, parse
+from .jsonvalue import JSON, canonical, parse, parse_with_text
 from .mergepatch import apply_merge_patch
 from .store.base import ConcurrentUpdate, Store, VersionInfo
 from .store.memory import MemoryStore
@@ -117,13 +117,24 @@ class Service:
         self, name: str, text: str, *, author: str | None = None, message: str | None = None
     ) -> int:
         """Store ``text`` (any JSON) as the next version of ``name``."""
-        return self.put_value(name, parse(text), author=author, message=message)
+        value, canon = parse_with_text(text)
+        return self.put_value(name, value, author=author, message=message, text=canon)
 
     def put_value(
-        self, name: str, value: JSON, *, author: str | None = None, message: str | None = None
+        self,
+        name: str,
+        value: JSON,
+        *,
+        author: str | None = None,
+        message: str | None = None,
+        text: str | None = None,
     ) -> int:
-        """Store a parsed value (it must not be mutated afterwards)."""
-        text = canonical(value)
+        """Store a parsed value (it must not be mutated afterwards).
+
+        ``text`` is its canonical text when the caller already has it.
+        """
+        if text is None:
+            text = canonical(value)
         return self._write(
             name, lambda head: value, text=text, author=author, message=message, must_exist=False
         )
