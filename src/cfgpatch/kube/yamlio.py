@@ -37,3 +37,627 @@ is the RFC 6901 pointer of the value (for a key: of the member it names, after
 conversion), ``written`` the text as written, ``value`` what kubectl made of it
 (for a key, the key string it became) and ``where`` is ``"value"`` or ``"key"``.
 """
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cmp_to_key
+from typing import Any
+
+from ..errors import KubeError
+from . import gojson
+from .gojson import decode_result
+
+__all__ = ["TypeNote", "load_object", "load_patch", "dump", "decode_result", "resolve_plain"]
+
+_STR = object()  # resolve_plain: "stays a string"
+_PLAIN = "!cfgpatch/plain"  # the tag our loader gives untagged plain scalars
+
+
+@dataclass(frozen=True)
+class TypeNote:
+    """An unquoted YAML scalar that kubectl reads as something other than its text."""
+
+    pointer: str
+    written: str
+    value: Any
+    where: str = "value"
+
+
+# --- go-yaml v2's plain scalar resolution -----------------------------------------------
+
+_BOOL_NULL = {
+    **{w: True for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
+                         "on", "On", "ON")},
+    **{w: False for w in ("n", "N", "no", "No", "NO", "false", "False", "FALSE",
+                          "off", "Off", "OFF")},
+    **{w: None for w in ("", "~", "null", "Null", "NULL")},
+    **{w: math.nan for w in (".nan", ".NaN", ".NAN")},
+    **{w: math.inf for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
+    **{w: -math.inf for w in ("-.inf", "-.Inf", "-.INF")},
+}
+_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_GO_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(?i:inf|infinity|nan)")
+_BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{1,2}-\d{1,2}"
+    r"(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))"
+    r"|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?"
+)
+_UINT64_MAX = 2**64 - 1
+
+
+def _go_parse_int(text: str) -> int | None:
+    """Go's ``strconv.ParseInt(text, 0, 64)`` (then ``ParseUint``): base prefixes
+    ``0x``, ``0o``, ``0b`` and a leading ``0`` for octal; ``None`` if it fails."""
+    sign, body = (text[0], text[1:]) if text[:1] in "+-" and text else ("", text)
+    base = 10
+    lower = body[:2].lower()
+    if lower in ("0x", "0o", "0b"):
+        base, body = {"0x": 16, "0o": 8, "0b": 2}[lower], body[2:]
+    elif len(body) > 1 and body[0] == "0":
+        base, body = 8, body[1:]
+    if not body or not all(c in "0123456789abcdefABCDEF"[: base + (6 if base == 16 else 0)]
+                           for c in body):
+        return None
+    value = int(body, base)
+    value = -value if sign == "-" else value
+    if gojson.INT64_MIN <= value <= gojson.INT64_MAX:
+        return value
+    if sign != "-" and value <= _UINT64_MAX:
+        return value
+    return None
+
+
+def resolve_plain(text: str) -> Any:
+    """What go-yaml v2 makes of an unquoted scalar; ``_STR`` when it stays a string.
+
+    >>> [resolve_plain(t) for t in ("on", "010", "0x1F", "1e3", "1_000", "08")]
+    [True, 8, 31, 1000.0, 1000, 8.0]
+    """
+    hint = text[:1]
+    if text == "" or hint in "yYnNtTfFoO~":
+        return _BOOL_NULL.get(text, _STR)
+    if hint == ".":
+        if text in _BOOL_NULL:
+            return _BOOL_NULL[text]
+        return _go_parse_float(text)
+    if hint in "+-0123456789":
+        if text in _BOOL_NULL:
+            return _BOOL_NULL[text]
+        if _TIMESTAMP.fullmatch(text):
+            return _STR
+        plain = text.replace("_", "")
+        number = _go_parse_int(plain)
+        if number is not None:
+            return number
+        if _YAML_FLOAT.fullmatch(plain):
+            return _go_parse_float(plain)
+        return _STR
+    return _STR
+
+
+def _go_parse_float(text: str) -> Any:
+    if not _GO_FLOAT.fullmatch(text):
+        return _STR
+    value = float(text)
+    if math.isinf(value) and "inf" not in text.lower():
+        return _STR  # out of range: Go returns an error, the scalar stays a string
+    return value
+
+
+def is_plain_string(text: str) -> bool:
+    """Would go-yaml v2 write ``text`` without quotes (it reads back as the same string)?"""
+    return (resolve_plain(text) is _STR and not _BASE60.fullmatch(text)
+            and not (text[:1].isdigit() and _TIMESTAMP.fullmatch(text)))
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _yaml():
+    try:
+        import yaml
+    except ImportError as err:  # pragma: no cover - PyYAML is a declared dependency
+        raise KubeError("reading YAML needs PyYAML (pip install 'cfgpatch[yaml]')") from err
+    return yaml
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+class _Reader:
+    """Turns composed PyYAML nodes into kubectl's values, collecting type notes."""
+
+    def __init__(self) -> None:
+        self.notes: list[TypeNote] = []
+
+    def value(self, node: Any, pointer: str) -> Any:
+        yaml = _yaml()
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, pointer)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.value(item, f"{pointer}/{i}") for i, item in enumerate(node.value)]
+        return self.scalar(node, pointer, "value")
+
+    def scalar(self, node: Any, pointer: str, where: str) -> Any:
+        text, tag = node.value, node.tag
+        if tag == _PLAIN:
+            value = resolve_plain(text)
+            if value is _STR:
+                return text
+            if where == "value":
+                self.note(pointer, text, value, where)
+            return value
+        short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
+        if short in ("int", "float", "bool", "null"):
+            return self.tagged(text, short)
+        return text
+
+    def tagged(self, text: str, short: str) -> Any:
+        value = resolve_plain(text)
+        got = "str" if value is _STR else _kind(value)
+        if got == short:
+            return value
+        if short == "float" and got == "int":
+            return float(value)
+        raise _ConvertError(f"yaml: cannot decode !!{got} `{text}` as a !!{short}")
+
+    def note(self, pointer: str, text: str, value: Any, where: str) -> None:
+        if value is None and text == "null" or value is True and text == "true":
+            return
+        if value is False and text == "false":
+            return
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            plain = re.fullmatch(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?", text)
+            if plain and (plain.group(2) or plain.group(3) or
+                          gojson.INT64_MIN <= int(text) <= gojson.INT64_MAX):
+                return
+        self.notes.append(TypeNote(pointer, text, value, where))
+
+    def mapping(self, node: Any, pointer: str) -> dict:
+        result: dict = {}
+        for key_node, value_node in self.pairs(node):
+            key = self.key(key_node, value_node, pointer)
+            result[key] = self.value(value_node, f"{pointer}/{_escape(key)}")
+        return result
+
+    def pairs(self, node: Any) -> list:
+        """Members in order, with ``<<`` merge keys expanded (explicit keys win)."""
+        yaml = _yaml()
+        merged: list = []
+        own: list = []
+        for key_node, value_node in node.value:
+            if (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
+                    and key_node.tag == _PLAIN):
+                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) \
+                    else [value_node]
+                for source in sources:
+                    if not isinstance(source, yaml.MappingNode):
+                        raise _ConvertError("map merge requires map or sequence of maps as "
+                                            "the value")
+                    merged.extend(self.pairs(source))
+            else:
+                own.append((key_node, value_node))
+        return merged + own
+
+    def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
+        yaml = _yaml()
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise _ConvertError("unsupported map key of type: map[interface {}]interface {}")
+        key = self.scalar(key_node, pointer, "key")
+        if isinstance(key, str):
+            return key
+        if key is None:
+            shown = value_node.value if isinstance(value_node, yaml.ScalarNode) else "..."
+            raise _ConvertError(f"unsupported map key of type: %!s(<nil>), key: <nil>, "
+                                f"value: {gojson.go_quote(str(shown))}")
+        if isinstance(key, bool):
+            text = "true" if key else "false"
+        elif isinstance(key, int):
+            if key > gojson.INT64_MAX:
+                raise _ConvertError(f"unsupported map key of type: uint64, key: 0x{key:x}")
+            text = str(key)
+        else:
+            text = {math.inf: ".inf", -math.inf: "-.inf"}.get(key, "") or (
+                ".nan" if key != key else gojson.go_float_g(key))
+        if key_node.tag == _PLAIN and text != key_node.value:
+            self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
+        return text
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "float"
+
+
+class _ConvertError(Exception):
+    """go-yaml / sigs.k8s.io/yaml refused the document; ``str()`` is its text."""
+
+
+def _loader_class() -> type:
+    """PyYAML's pure-Python composer; untagged plain scalars get the tag ``_PLAIN`` so
+    that go-yaml's resolution can be applied to exactly those."""
+    yaml = _yaml()
+
+    class Loader(yaml.BaseLoader):
+        def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+            if kind is yaml.ScalarNode and implicit and implicit[0]:
+                return _PLAIN
+            return super().resolve(kind, value, implicit)
+
+    return Loader
+
+
+def _compose_all(text: str) -> list:
+    yaml = _yaml()
+    try:
+        return list(yaml.compose_all(text, Loader=_loader_class()))
+    except yaml.MarkedYAMLError as err:
+        line = (err.problem_mark.line + 1) if err.problem_mark else 1
+        raise _ConvertError(f"yaml: line {line}: {err.problem}") from None
+    except yaml.YAMLError as err:
+        raise _ConvertError(f"yaml: {err}") from None
+
+
+def _to_json_value(node: Any, reader: _Reader) -> Any:
+    value = reader.value(node, "")
+    _check_finite(value)
+    return value
+
+
+def _check_finite(value: Any) -> None:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        raise _ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
+    if isinstance(value, list):
+        for item in value:
+            _check_finite(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_finite(item)
+
+
+def _is_empty(node: Any) -> bool:
+    yaml = _yaml()
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _PLAIN
+                            and resolve_plain(node.value) is None)
+
+
+def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
+    """Read the ``-f`` file as kubectl does; see the module docstring."""
+    if gojson.first_non_space(text) == "{":
+        return _load_json_object(text, source), []
+    reader = _Reader()
+    try:
+        docs = [doc for doc in _compose_all(text) if not _is_empty(doc)]
+        values = [_to_json_value(doc, reader) for doc in docs]
+    except _ConvertError as err:
+        raise KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
+                        hint="the file is not YAML kubectl can read") from None
+    return _one_object(values, source), reader.notes
+
+
+def _load_json_object(text: str, source: str) -> dict:
+    raw = text.encode("utf-8", "surrogatepass")
+    err = gojson.syntax_error(raw)
+    if err is not None and "after top-level value" in err.message:
+        raise _multi_document(source)
+    if err is not None:
+        raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
+                        hint="the file is not valid JSON")
+    return _one_object([gojson.decode(raw)], source)
+
+
+def _multi_document(source: str) -> KubeError:
+    return KubeError(
+        f"{source} holds more than one object; cfgpatch patches one object at a time",
+        code="multiple documents",
+        hint="kubectl would patch and print each object in turn; split the file and "
+        "patch each object separately",
+    )
+
+
+def _one_object(values: list, source: str) -> dict:
+    values = [v for v in values if v is not None]
+    if not values:
+        raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
+    if len(values) > 1:
+        raise _multi_document(source)
+    value = values[0]
+    if not isinstance(value, dict):
+        kind = "array" if isinstance(value, list) else _go_kind(value)
+        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
+                        "value of type unstructured.detector",
+                        hint="the file must hold one Kubernetes object (a mapping)")
+    value = gojson.normalize(value)
+    kind = value.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
+                        f"'{gojson.encode(value)}'",
+                        hint="every Kubernetes object needs apiVersion and kind")
+    _check_metadata(value, source)
+    return value
+
+
+def _go_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    return "string" if isinstance(value, str) else "number"
+
+
+_META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
+                 "selfLink", "creationTimestamp")
+
+
+def _check_metadata(obj: dict, source: str) -> None:
+    """kubectl reads ``metadata`` into its typed ObjectMeta: wrong types are refused."""
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        return
+    problems = []
+    for field in sorted(meta):
+        value = meta[field]
+        if field in ("labels", "annotations"):
+            if isinstance(value, dict):
+                problems.extend((f"ObjectMeta.metadata.{field}", value[key], "string")
+                                for key in sorted(value)
+                                if value[key] is not None and not isinstance(value[key], str))
+            elif value is not None:
+                problems.append((f"ObjectMeta.metadata.{field}", value, "map[string]string"))
+        elif field in _META_STRINGS and value is not None and not isinstance(value, str):
+            problems.append((f"ObjectMeta.metadata.{field}", value, "string"))
+    if problems:
+        where, value, want = problems[0]
+        kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
+        raise KubeError(
+            f'unable to decode "{source}": json: cannot unmarshal {kind} into Go struct '
+            f"field {where} of type {want}",
+            hint="label and annotation values must be strings: quote them in YAML "
+            "(\"true\", \"8080\")",
+        )
+
+
+def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[TypeNote]]:
+    """Read the ``-p`` text as kubectl does; see the module docstring."""
+    if text == "":
+        raise KubeError("must specify --patch or --patch-file containing the contents of "
+                        "the patch", hint="the patch is empty")
+    if gojson.first_non_space(text) == "{":
+        return _load_json_patch(text, patch_type), []
+    reader = _Reader()
+    try:
+        docs = _compose_all(text)
+        node = docs[0] if docs else None
+        value = None if node is None else _to_json_value(node, reader)
+    except _ConvertError as err:
+        raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
+                        hint="the patch is neither JSON nor YAML kubectl can read") from None
+    return value, reader.notes
+
+
+def _load_json_patch(text: str, patch_type: str) -> Any:
+    raw = text.encode("utf-8", "surrogatepass")
+    err = gojson.syntax_error(raw)
+    if err is None:
+        try:
+            return gojson.decode(raw)
+        except gojson.GoJSONError as exc:
+            err = exc
+    message = {"strategic": "invalid JSON document", "merge": "Invalid JSON Patch"}.get(
+        patch_type, err.message)
+    raise KubeError(message, hint=f"the patch is not valid JSON: {err.message} "
+                    f"(at byte {err.offset})")
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def dump(obj: Any, fmt: str) -> str:
+    """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out).
+
+    >>> print(dump({"kind": "K", "data": {"k9": "y", "k10": "<b>"}}, "json"), end="")
+    {
+        "data": {
+            "k10": "\\u003cb\\u003e",
+            "k9": "y"
+        },
+        "kind": "K"
+    }
+    >>> print(dump({"kind": "K", "data": {"k9": "y", "k10": "<b>"}}, "yaml"), end="")
+    data:
+      k9: "y"
+      k10: <b>
+    kind: K
+    """
+    obj = _without_managed_fields(obj)
+    if fmt == "json":
+        return gojson.encode(obj, "    ") + "\n"
+    if fmt == "yaml":
+        return _dump_yaml(obj)
+    raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
+                    hint="use -o json or -o yaml")
+
+
+def _without_managed_fields(obj: Any) -> Any:
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict) and "managedFields" in meta:
+        return {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
+    return obj
+
+
+_NOT_YAML = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_NEL_RUN = re.compile("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
+
+
+def _yaml_text(text: str) -> str:
+    """The string go-yaml reads back from Go's JSON text: a raw NEL (U+0085) is a line
+    break inside a double-quoted scalar, so it folds to a space (n breaks: n-1 newlines)."""
+    if _NOT_YAML.search(text):
+        raise KubeError("yaml: control characters are not allowed",
+                        hint="kubectl cannot print this string as YAML; use -o json")
+    if "\x85" not in text:
+        return text
+    return _NEL_RUN.sub(lambda m: " " if m.group().count("\x85") == 1
+                        else "\n" * (m.group().count("\x85") - 1), text)
+
+
+def _yaml_number(value: int | float) -> str:
+    text = gojson.number_text(value)
+    if re.fullmatch(r"-?\d+", text):
+        number = int(text)
+        if gojson.INT64_MIN <= number <= _UINT64_MAX:
+            return str(number)
+    return gojson.go_float_g(float(text))
+
+
+def _is_digit(ch: str) -> bool:
+    return unicodedata.category(ch) == "Nd"
+
+
+def _key_cmp(a: str, b: str) -> int:
+    """go-yaml v2's key order: letters by code point, digit runs by numeric value."""
+    if a == b:
+        return 0
+    return -1 if _key_less(a, b) else 1
+
+
+def _key_less(a: str, b: str) -> bool:
+    for i in range(min(len(a), len(b))):
+        if a[i] == b[i]:
+            continue
+        a_letter, b_letter = a[i].isalpha(), b[i].isalpha()
+        if a_letter and b_letter:
+            return a[i] < b[i]
+        if a_letter or b_letter:
+            return b_letter
+        an = bn = 0
+        if a[i] == "0" or b[i] == "0":
+            j = i - 1
+            while j >= 0 and _is_digit(a[j]):
+                if a[j] != "0":
+                    an = bn = 1
+                    break
+                j -= 1
+        ai = i
+        while ai < len(a) and _is_digit(a[ai]):
+            an = an * 10 + int(a[ai])
+            ai += 1
+        bi = i
+        while bi < len(b) and _is_digit(b[bi]):
+            bn = bn * 10 + int(b[bi])
+            bi += 1
+        if an != bn:
+            return an < bn
+        if ai != bi:
+            return ai < bi
+        return a[i] < b[i]
+    return len(a) < len(b)
+
+
+def _node(value: Any) -> Any:
+    yaml = _yaml()
+    str_tag = "tag:yaml.org,2002:str"
+    if isinstance(value, dict):
+        keys = sorted(value, key=cmp_to_key(_key_cmp))
+        pairs = [(_node(key), _node(value[key])) for key in keys]
+        return yaml.MappingNode("tag:yaml.org,2002:map", pairs, flow_style=not pairs)
+    if isinstance(value, list):
+        items = [_node(item) for item in value]
+        return yaml.SequenceNode("tag:yaml.org,2002:seq", items, flow_style=not items)
+    if value is None:
+        return yaml.ScalarNode(str_tag, "null")
+    if isinstance(value, bool):
+        return yaml.ScalarNode(str_tag, "true" if value else "false")
+    if isinstance(value, (int, float)):
+        return yaml.ScalarNode(str_tag, _yaml_number(value))
+    text = _yaml_text(value)
+    if "\n" in text:
+        style = "|"
+    elif is_plain_string(text):
+        style = None
+    else:
+        style = '"'
+    return yaml.ScalarNode(str_tag, text, style=style)
+
+
+def _dumper_class() -> type:
+    """PyYAML's emitter set up like go-yaml v2's: 80 columns, 2-space indent, Unicode
+    written as is except characters beyond U+FFFF, which go-yaml escapes."""
+    yaml = _yaml()
+
+    class Dumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.resolver.BaseResolver):
+        def __init__(self, stream: Any, **kwargs: Any) -> None:
+            yaml.emitter.Emitter.__init__(self, stream, canonical=False, indent=2, width=80,
+                                          allow_unicode=True, line_break="\n")
+            yaml.serializer.Serializer.__init__(self, explicit_start=False,
+                                                explicit_end=False, version=None, tags=None)
+            yaml.resolver.BaseResolver.__init__(self)
+
+        def analyze_scalar(self, scalar: str) -> Any:
+            analysis = super().analyze_scalar(scalar)
+            if any(ord(ch) > 0xFFFF for ch in scalar):
+                analysis.allow_flow_plain = analysis.allow_block_plain = False
+                analysis.allow_single_quoted = analysis.allow_block = False
+            return analysis
+
+        def write_double_quoted(self, text: str, split: bool = True) -> None:
+            """go-yaml's double-quoted writer: escapes what it cannot print, and folds
+            at the first space after column 80 (a following space is escaped)."""
+            self.write_indicator('"', True)
+            spaces = False
+            last = len(text) - 1
+            for i, ch in enumerate(text):
+                if _needs_escape(ch):
+                    self._write("\\" + _ESCAPES.get(ch) if ch in _ESCAPES else _hex_escape(ch))
+                    spaces = False
+                elif ch == " ":
+                    if split and not spaces and self.column > self.best_width and 0 < i < last:
+                        self.write_indent()
+                        if text[i + 1] == " ":
+                            self._write("\\")
+                    else:
+                        self._write(" ")
+                    spaces = True
+                else:
+                    self._write(ch)
+                    spaces = False
+            self.write_indicator('"', False)
+
+        def _write(self, data: str) -> None:
+            self.column += len(data)
+            self.stream.write(data)
+
+    return Dumper
+
+
+_ESCAPES = {"\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f",
+            "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L",
+            "\u2029": "P"}
+
+
+def _needs_escape(ch: str) -> bool:
+    code = ord(ch)
+    printable = (0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF
+                 or (0xE000 <= code <= 0xFFFD and code != 0xFEFF))
+    return not printable or ch in '"\\\u2028\u2029'
+
+
+def _hex_escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02X}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04X}"
+    return f"\\U{code:08X}"
+
+
+def _dump_yaml(obj: Any) -> str:
+    yaml = _yaml()
+    return yaml.serialize(_node(obj), Dumper=_dumper_class())
