@@ -29,7 +29,8 @@ clean:
 # src/cfgpatch/web/static/. Rebuilt only when its inputs change (build.json is the stamp).
 WEB_STAMP := src/cfgpatch/web/static/build.json
 WEB_INPUTS := web/package-lock.json web/build.mjs web/pack_python.py $(wildcard web/src/*) \
-	$(shell find src/cfgpatch -name '*.py' -not -path '*/web/static/*' 2>/dev/null)
+	$(shell find src/cfgpatch \( -name '*.py' -o -name '*.json' -o -name '*.tsv' \) \
+		-not -path '*/web/static/*' -not -path '*/__pycache__/*' 2>/dev/null)
 
 web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund

@@ -143,4 +143,14 @@ def _mark_differences(results: dict, views: dict) -> None:
 
 def compute_json(object_text: str, patch_text: str) -> str:
     """:func:`compute` as JSON text (what the page's JavaScript receives)."""
-    return json.dumps(compute(object_text, patch_text), ensure_ascii=False)
+    try:
+        data = compute(object_text, patch_text)
+    except Exception as exc:  # a bug outside the per-type guard: report it, keep the page
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        empty = {"findings_text": [], "differs": [], "same_as": []}
+        data = {
+            "inputs": {"object": None, "patch": None},
+            "results": {t: {"ok": False, "error": message, "findings": []} for t in TYPES},
+            "views": {t: dict(empty) for t in TYPES},
+        }
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,182 @@
+"""Benchmark of the patch tester page in headless Chromium (Debian's /usr/bin/chromium).
+
+Measures, in one run and side by side:
+
+* first result: time from navigation start to the first computed result on a cold
+  cache (a fresh browser context for every load), median of ``--loads`` loads;
+  target under 4 s;
+* recompute: after an edit of a 300-line Deployment, the time to recompute and
+  redraw all three types (``window.cfgpatch.setInputs``), median of ``--edits``
+  edits; target under 50 ms.  The same computation in CPython (``bridge.compute``)
+  is timed on the same inputs, to show what running in WebAssembly costs.
+
+Prints each measurement with its ratio to the target (below 1.0 meets it).
+Needs the built page (``make web``), Playwright and Chromium.
+
+Usage: .venv/bin/python benchmarks/bench_page.py [--loads 5] [--edits 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import statistics
+import sys
+import threading
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+FIRST_RESULT_TARGET_MS = 4000.0
+RECOMPUTE_TARGET_MS = 50.0
+
+
+def deployment_yaml(lines: int = 300) -> str:
+    """A Deployment of about ``lines`` lines: containers with ports, env and mounts."""
+    head = [
+        "apiVersion: apps/v1", "kind: Deployment", "metadata:", "  name: big",
+        "  namespace: bench", "  labels: {app: big}", "spec:", "  replicas: 3",
+        "  selector:", "    matchLabels: {app: big}", "  template:", "    metadata:",
+        "      labels: {app: big}", "    spec:",
+        "      tolerations:", "      - {key: a, operator: Exists}",
+        "      containers:",
+    ]
+    body: list[str] = []
+    n = 0
+    while len(head) + len(body) < lines:
+        body += [
+            f"      - name: c{n}", f"        image: registry.example/c{n}:1.{n}",
+            "        ports:", f"        - {{containerPort: {8000 + n}, name: p{n}}}",
+            "        env:",
+        ]
+        body += [f"        - {{name: VAR_{k}, value: \"{n}-{k}\"}}" for k in range(8)]
+        body += ["        volumeMounts:", f"        - {{name: v{n}, mountPath: /data/{n}}}"]
+        n += 1
+    return "\n".join(head + body[: lines - len(head)]) + "\n"
+
+
+PATCH = """spec:
+  template:
+    spec:
+      containers:
+      - name: c1
+        image: registry.example/c1:2.0
+        env:
+        - {name: VAR_0, value: changed}
+"""
+
+
+def serve(directory: str) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=directory)
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def first_result_ms(browser, url: str) -> float:
+    context = browser.new_context()  # a new context starts with an empty cache
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.evaluate("window.cfgpatch.ready")
+        return page.evaluate("window.cfgpatch.timings().firstResultAt")
+    finally:
+        context.close()
+
+
+def recompute_ms(browser, url: str, obj: str, edits: int) -> list[float]:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.evaluate("window.cfgpatch.ready")
+        return page.evaluate(
+            """([obj, patch, edits]) => {
+                const times = [];
+                window.cfgpatch.setInputs(obj, patch);  // warm up
+                for (let i = 0; i < edits; i++) {
+                  const edited = obj.replace('replicas: 3', `replicas: ${4 + i}`);
+                  const start = performance.now();
+                  window.cfgpatch.setInputs(edited, patch);
+                  times.push(performance.now() - start);
+                }
+                const r = window.cfgpatch.results();
+                if (!r.strategic.ok || !r.merge.ok) throw new Error('the patch did not apply');
+                return times;
+            }""",
+            [obj, PATCH, edits],
+        )
+    finally:
+        context.close()
+
+
+def cpython_ms(obj: str, edits: int) -> list[float]:
+    from cfgpatch.web.bridge import compute
+
+    compute(obj, PATCH)
+    times = []
+    for i in range(edits):
+        edited = obj.replace("replicas: 3", f"replicas: {4 + i}")
+        start = time.perf_counter()
+        compute(edited, PATCH)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def line(label: str, value: float, target: float | None = None) -> str:
+    text = f"{label:<48} {value:9.1f} ms"
+    if target:
+        text += f"   target {target:.0f} ms   ratio {value / target:.2f}"
+    return text
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=30)
+    args = parser.parse_args(argv)
+
+    from cfgpatch.web import static_dir
+
+    site = static_dir()
+    if site is None:
+        print("the page is not built: run `make web` first", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    obj = deployment_yaml()
+    server, url = serve(str(site))
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            loads = [first_result_ms(browser, url) for _ in range(args.loads)]
+            browser_times = recompute_ms(browser, url, obj, args.edits)
+            version = browser.version
+            browser.close()
+    finally:
+        server.shutdown()
+    native = cpython_ms(obj, args.edits)
+
+    print(f"Chromium {version}; object: Deployment of {obj.count(chr(10))} lines")
+    print(line(f"first result, cold cache (median of {len(loads)})",
+               statistics.median(loads), FIRST_RESULT_TARGET_MS))
+    print(f"{'  each load':<48} " + ", ".join(f"{t:.0f}" for t in loads) + " ms")
+    page_median = statistics.median(browser_times)
+    print(line(f"recompute 3 types + redraw (median of {len(browser_times)})",
+               page_median, RECOMPUTE_TARGET_MS))
+    print(line("  slowest edit", max(browser_times), RECOMPUTE_TARGET_MS))
+    native_median = statistics.median(native)
+    print(line("same computation in CPython, no drawing (median)", native_median))
+    print(f"{'  page / CPython':<48} {page_median / native_median:9.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
