@@ -1,0 +1,161 @@
+"""``cfgpatch kube patch``: kubectl's flags, kubectl's output, our explanation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cfgpatch.cli import main
+
+DEPLOY = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+        env: [{name: LOG_LEVEL, value: info}]
+      - name: metrics
+        image: statsd:v0.26
+"""
+PROM = """apiVersion: monitoring.coreos.com/v1
+kind: Prometheus
+metadata: {name: main}
+spec:
+  containers: [{name: prometheus, image: p:1}, {name: sidecar, image: s:1}]
+"""
+CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: prometheuses.monitoring.coreos.com}
+spec:
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              containers:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items: {type: object}
+"""
+ONE_CONTAINER = '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'
+
+
+@pytest.fixture()
+def files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deploy.yaml").write_text(DEPLOY)
+    (tmp_path / "prom.yaml").write_text(PROM)
+    (tmp_path / "crd.yaml").write_text(CRD)
+    return tmp_path
+
+
+def cli(capsys, *argv):
+    code = main(["kube", "patch", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_merge_json_output_and_explain_names_lost_metrics(files, capsys):
+    code, out, err = cli(capsys, "-f", "deploy.yaml", "--type", "merge", "-p", ONE_CONTAINER,
+                         "-o", "json", "--explain")
+    assert code == 0
+    assert out.startswith('{\n    "apiVersion": "apps/v1",')
+    assert [c["name"] for c in json.loads(out)["spec"]["template"]["spec"]["containers"]] == \
+        ["app"]
+    assert "lost metrics" in err and "[merge-list-replaced]" in err
+
+
+def test_default_output_is_kubectls_patched_line(files, capsys):
+    assert cli(capsys, "-f", "deploy.yaml", "-p", '{"spec":{"replicas":3}}') == \
+        (0, "deployment.apps/web patched\n", "")
+    assert cli(capsys, "-f", "deploy.yaml", "-p", '{"spec":{"replicas":2}}') == \
+        (0, "deployment.apps/web patched (no change)\n", "")
+    assert cli(capsys, "-f", "deploy.yaml", "-p", "{}", "-o", "name")[1] == \
+        "deployment.apps/web\n"
+
+
+def test_yaml_output_and_yaml_patch(files, capsys):
+    code, out, _ = cli(capsys, "-f", "deploy.yaml", "-p", "spec: {replicas: 5}", "-o", "yaml")
+    assert code == 0 and "  replicas: 5\n" in out and out.startswith("apiVersion: apps/v1\n")
+
+
+def test_patch_file_and_stdin_object(files, capsys, monkeypatch):
+    (files / "p.json").write_text('{"spec":{"replicas":4}}')
+    monkeypatch.setattr(sys, "stdin", open(files / "deploy.yaml"))  # noqa: SIM115
+    code, out, _ = cli(capsys, "-f", "-", "--patch-file", "p.json", "-o", "json")
+    assert code == 0 and json.loads(out)["spec"]["replicas"] == 4
+
+
+def test_custom_resource_error_then_explanation(files, capsys):
+    code, out, err = cli(capsys, "-f", "prom.yaml", "-p", '{"spec":{"containers":[]}}')
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[0] == ("error: strategic merge patch is not supported for "
+                        "monitoring.coreos.com/v1, Kind=Prometheus locally, try --type merge")
+    assert any("[fallback-view]" in line for line in lines[1:])
+
+
+def test_crd_flag_adds_the_server_side_apply_view(files, capsys):
+    body = '{"spec":{"containers":[{"name":"prometheus","image":"p:2"}]}}'
+    code, _, err = cli(capsys, "-f", "prom.yaml", "-p", body, "--crd", "crd.yaml")
+    assert code == 1 and "[server-side-apply-view]" in err and "merges /spec/containers" in err
+
+
+def test_as_kustomize(files, capsys):
+    body = '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"s"}]}}}}'
+    code, out, _ = cli(capsys, "-f", "deploy.yaml", "-p", body, "--as", "kustomize", "-o", "json")
+    assert code == 0
+    assert [c["name"] for c in json.loads(out)["spec"]["template"]["spec"]["containers"]] == \
+        ["side", "app", "metrics"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-f", "nope.yaml", "-p", "{}"], 'error: the path "nope.yaml" does not exist'),
+    (["-f", "deploy.yaml"],
+     "error: must specify --patch or --patch-file containing the contents of the patch"),
+    (["-f", "deploy.yaml", "-p", "{}", "--patch-file", "x"],
+     "error: cannot specify --patch and --patch-file together"),
+    (["-f", "deploy.yaml", "--patch-file", "nope"],
+     "error: unable to read patch file: open nope: no such file or directory"),
+    (["-f", "deploy.yaml", "-p", "{}", "--type", "foo"],
+     'error: --type must be one of [json merge strategic], not "foo"'),
+    (["-f", "deploy.yaml", "-p", "{}", "-o", "xml"],
+     'error: unable to match a printer suitable for the output format "xml", allowed formats '
+     "are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,"
+     "template,templatefile,yaml"),
+    (["-f", "deploy.yaml", "-p", '{"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}}'],
+     "error: map: map[image:x] does not contain declared merge key: name"),
+])
+def test_kubectl_error_lines(files, capsys, argv, message):
+    code, out, err = cli(capsys, *argv)
+    assert (code, out, err.splitlines()[0]) == (1, "", message)
+
+
+def test_crash_exit_code_two(files, capsys):
+    (files / "t.yaml").write_text(DEPLOY.replace("      containers:", "      tolerations: "
+                                                 "[{key: k1}]\n      containers:"))
+    code, out, err = cli(capsys, "-f", "t.yaml", "-p", '{"spec":{"template":{"spec":'
+                         '{"$setElementOrder/tolerations":[{"key":"k1"}]}}}}')
+    assert code == 2 and out == "" and err.startswith("panic: ")
+
+
+def test_python_dash_m_works_the_same(files):
+    proc = subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "patch", "-f",
+                           "deploy.yaml", "--type", "json", "-p",
+                           '[{"op":"replace","path":"/spec/replicas","value":7}]', "-o", "json"],
+                          capture_output=True, text=True, cwd=files, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["spec"]["replicas"] == 7
