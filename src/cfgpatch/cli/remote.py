@@ -1,0 +1,205 @@
+"""``cfgpatch remote``: a small client of the config service for scripts.
+
+``cfgpatch remote get|put|apply|rebase|diff|history --server URL ...`` talks to
+``cfgpatch serve`` over HTTP (standard library only).  The server comes from
+``--server``, else ``$CFGPATCH_SERVER``, else ``http://127.0.0.1:8080``; the
+bearer token from ``--token``, else ``$CFGPATCH_TOKEN``.  ``put`` and ``apply``
+print the new version number; errors go to standard error with the server's
+code and message (exit 1), connection problems exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+
+from ..errors import CfgPatchError
+from .common import read_bytes
+
+DEFAULT_SERVER = "http://127.0.0.1:8080"
+TIMEOUT = 60
+
+
+class RemoteError(Exception):
+    """The server refused (``status`` set) or could not be reached (``status`` 0)."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Remote:
+    """One server and token."""
+
+    server: str
+    token: str | None
+
+    def call(self, method: str, path: str, *, query: dict | None = None, body: bytes | None = None,
+             headers: dict | None = None) -> tuple[bytes, dict]:
+        """Send one request; return the body and headers of a 2xx answer, else RemoteError."""
+        url = self.server.rstrip("/") + path
+        if query:
+            url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
+        request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                return answer.read(), dict(answer.headers)
+        except urllib.error.HTTPError as error:
+            raise RemoteError(error.code, _describe(error.code, error.read())) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise RemoteError(0, f"cannot reach {self.server}: {reason}") from None
+
+
+def _describe(status: int, body: bytes) -> str:
+    try:
+        data = json.loads(body)
+        text = f"{data['error']}: {data['message']}" if data["message"] != data["code"] \
+            else data["error"]
+        if data.get("hint"):
+            text += f"; {data['hint']}"
+        return f"{text} (HTTP {status})"
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {status}: {body[:200].decode('utf-8', 'replace')}"
+
+
+def _doc_path(name: str, *rest: str) -> str:
+    return "/v1/documents/" + urllib.parse.quote(name, safe="") + "".join(rest)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--server", default=argparse.SUPPRESS,
+                        help=f"service URL (default $CFGPATCH_SERVER or {DEFAULT_SERVER})")
+    common.add_argument("--token", default=argparse.SUPPRESS,
+                        help="bearer token (default $CFGPATCH_TOKEN)")
+    parser = subparsers.add_parser(
+        "remote", parents=[common], help="read and change documents on a cfgpatch server",
+        description="A client of `cfgpatch serve` for scripts.",
+    )
+    commands = parser.add_subparsers(dest="remote_command", metavar="ACTION", required=True)
+
+    get = commands.add_parser("get", parents=[common], help="print a document (head or version)")
+    get.add_argument("name")
+    get.add_argument("--version", type=int, help="an older version")
+    get.set_defaults(func=_run(_get))
+
+    put = commands.add_parser("put", parents=[common], help="create or replace a document")
+    put.add_argument("name")
+    put.add_argument("file", help="the JSON document ('-' for stdin)")
+    put.add_argument("--message", help="note recorded with the version")
+    put.add_argument("--if-match", type=int, metavar="N", help="only if the head is version N")
+    put.add_argument("--create", action="store_true", help="only if the document is new")
+    put.set_defaults(func=_run(_put))
+
+    apply = commands.add_parser("apply", parents=[common], help="apply a patch on the server")
+    apply.add_argument("name")
+    apply.add_argument("file", help="the patch ('-' for stdin)")
+    apply.add_argument("--type", choices=("json", "merge"), default="json",
+                       help="json: RFC 6902 JSON Patch (default); merge: RFC 7386 merge patch")
+    apply.add_argument("--base", type=int, metavar="N",
+                       help="the version the patch was written against (rebased if older)")
+    apply.add_argument("--message", help="note recorded with the version")
+    apply.set_defaults(func=_run(_apply))
+
+    rebase = commands.add_parser("rebase", parents=[common],
+                                 help="print a patch rebased onto the head (stores nothing)")
+    rebase.add_argument("name")
+    rebase.add_argument("file", help="the JSON Patch ('-' for stdin)")
+    rebase.add_argument("--base", type=int, required=True, metavar="N")
+    rebase.set_defaults(func=_run(_rebase))
+
+    diff = commands.add_parser("diff", parents=[common],
+                               help="print the patch from one document version to another")
+    diff.add_argument("source", metavar="FROM", help="name or name@version")
+    diff.add_argument("target", metavar="TO", help="name or name@version")
+    diff.add_argument("--stats", action="store_true", help="print the statistics instead")
+    diff.set_defaults(func=_run(_diff))
+
+    history = commands.add_parser("history", parents=[common], help="list a document's versions")
+    history.add_argument("name")
+    history.add_argument("--json", action="store_true", help="print the server's JSON answer")
+    history.set_defaults(func=_run(_history))
+
+
+def _run(action):
+    def run(args: argparse.Namespace) -> int:
+        server = getattr(args, "server", None) or os.environ.get("CFGPATCH_SERVER") \
+            or DEFAULT_SERVER
+        token = getattr(args, "token", None) or os.environ.get("CFGPATCH_TOKEN") or None
+        try:
+            output = action(Remote(server, token), args)
+        except CfgPatchError as error:
+            sys.stderr.write(f"cfgpatch: {error.describe()}\n")
+            return 2
+        except RemoteError as error:
+            sys.stderr.write(f"cfgpatch: {error}\n")
+            return 1 if error.status else 2
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+        return 0
+
+    return run
+
+
+def _text(body: bytes) -> str:
+    return body.decode("utf-8")
+
+
+def _get(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("GET", _doc_path(args.name), query={"version": args.version})
+    return _text(body)
+
+
+def _put(remote: Remote, args: argparse.Namespace) -> str:
+    headers = {"Content-Type": "application/json"}
+    if args.if_match is not None:
+        headers["If-Match"] = f'"{args.if_match}"'
+    if args.create:
+        headers["If-None-Match"] = "*"
+    body, _ = remote.call("PUT", _doc_path(args.name), query={"message": args.message},
+                          body=read_bytes(args.file), headers=headers)
+    return str(json.loads(body)["version"])
+
+
+def _apply(remote: Remote, args: argparse.Namespace) -> str:
+    kind = "json-patch" if args.type == "json" else "merge-patch"
+    headers = {"Content-Type": f"application/{kind}+json"}
+    if args.base is not None:
+        headers["If-Match"] = f'"{args.base}"'
+    body, _ = remote.call("PATCH", _doc_path(args.name), query={"message": args.message},
+                          body=read_bytes(args.file), headers=headers)
+    return str(json.loads(body)["version"])
+
+
+def _rebase(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("POST", _doc_path(args.name, "/rebase"), query={"base": args.base},
+                          body=read_bytes(args.file),
+                          headers={"Content-Type": "application/json-patch+json"})
+    return _text(body)
+
+
+def _diff(remote: Remote, args: argparse.Namespace) -> str:
+    query = {"from": args.source, "to": args.target, "stats": "1" if args.stats else None}
+    body, _ = remote.call("GET", "/v1/diff", query=query)
+    return _text(body)
+
+
+def _history(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("GET", _doc_path(args.name, "/versions"))
+    if args.json:
+        return _text(body)
+    rows = [
+        "\t".join([str(v["version"]), v["created_at"] or "-", v["author"] or "-",
+                   v["message"] or ""])
+        for v in json.loads(body)["versions"]
+    ]
+    return "\n".join(["version\tcreated_at\tauthor\tmessage", *rows])

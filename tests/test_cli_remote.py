@@ -1,0 +1,110 @@
+"""``cfgpatch remote`` against a real ``cfgpatch serve`` process (SQLite, tokens)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cfgpatch.cli import main
+from server_support import ServerProcess
+
+TOKEN = "remote-test-token-0123456789"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("remote")
+    tokens = folder / "tokens.json"
+    tokens.write_text(json.dumps({"tokens": [
+        {"name": "scripts", "token": TOKEN, "read": [""], "write": ["app-"]}]}))
+    process = ServerProcess(f"sqlite:///{folder / 'remote.db'}", "--tokens", str(tokens),
+                            log=folder / "server.log")
+    yield process
+    process.stop()
+
+
+def remote(server, capsys, *args, token=TOKEN):
+    code = main(["remote", "--server", server.url, "--token", token, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path, name, value):
+    path = tmp_path / name
+    path.write_text(json.dumps(value) if not isinstance(value, str) else value)
+    return str(path)
+
+
+def test_put_get_apply_history_diff(server, capsys, tmp_path):
+    doc = write(tmp_path, "doc.json", {"a": 1, "b": {"x": 1}})
+    assert remote(server, capsys, "put", "app-cfg", doc, "--message", "first") == (0, "1\n", "")
+    code, out, _ = remote(server, capsys, "get", "app-cfg")
+    assert (code, out) == (0, '{"a":1,"b":{"x":1}}\n')
+    patch = write(tmp_path, "p.json", [{"op": "replace", "path": "/b/x", "value": 2}])
+    assert remote(server, capsys, "apply", "app-cfg", patch)[:2] == (0, "2\n")
+    stale = write(tmp_path, "s.json", [{"op": "replace", "path": "/a", "value": 5}])
+    assert remote(server, capsys, "rebase", "app-cfg", stale, "--base", "1")[1] == (
+        '[{"op":"replace","path":"/a","value":5}]\n'
+    )
+    assert remote(server, capsys, "apply", "app-cfg", stale, "--base", "1")[:2] == (0, "3\n")
+    merge = write(tmp_path, "m.json", {"b": None})
+    assert remote(server, capsys, "apply", "app-cfg", merge, "--type", "merge")[:2] == (0, "4\n")
+    assert remote(server, capsys, "get", "app-cfg")[1] == '{"a":5}\n'
+    assert remote(server, capsys, "get", "app-cfg", "--version", "2")[1] == (
+        '{"a":1,"b":{"x":2}}\n'
+    )
+    code, out, _ = remote(server, capsys, "history", "app-cfg")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("version") and len(lines) == 5
+    assert lines[1].split("\t")[2:] == ["scripts", "first"]
+    code, out, _ = remote(server, capsys, "history", "app-cfg", "--json")
+    assert json.loads(out)["head"] == 4
+    code, out, _ = remote(server, capsys, "diff", "app-cfg@1", "app-cfg")
+    assert json.loads(out) == [{"op": "remove", "path": "/b"},
+                               {"op": "replace", "path": "/a", "value": 5}]
+    code, out, _ = remote(server, capsys, "diff", "app-cfg@1", "app-cfg@4", "--stats")
+    assert json.loads(out)["ops"] == 2
+
+
+def test_refusals_are_reported_with_code_and_exit_1(server, capsys, tmp_path):
+    doc = write(tmp_path, "doc.json", {"a": 1})
+    remote(server, capsys, "put", "app-x", doc)
+    bad = write(tmp_path, "bad.json", [{"op": "test", "path": "/a", "value": 2}])
+    code, out, err = remote(server, capsys, "apply", "app-x", bad)
+    assert code == 1 and out == ""
+    assert "test failed at op 0" in err and "HTTP 409" in err
+    code, _, err = remote(server, capsys, "put", "other", doc)
+    assert code == 1 and "forbidden" in err and "HTTP 403" in err
+    code, _, err = remote(server, capsys, "get", "app-x", token="wrong-token-0000000000")
+    assert code == 1 and "unauthorized" in err
+    code, _, err = remote(server, capsys, "get", "app-missing")
+    assert code == 1 and "unknown document" in err and "HTTP 404" in err
+    code, _, err = remote(server, capsys, "put", "app-x", doc, "--create")
+    assert code == 1 and "precondition failed" in err
+    broken = write(tmp_path, "broken.json", "{")
+    code, _, err = remote(server, capsys, "put", "app-x", broken)
+    assert code == 1 and "invalid json" in err
+
+
+def test_unreachable_server_exits_2(capsys, tmp_path):
+    from server_support import free_port
+
+    code = main(["remote", "--server", f"http://127.0.0.1:{free_port()}", "get", "x"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "cannot reach" in err
+
+
+def test_unreadable_file_exits_2(server, capsys, tmp_path):
+    code, _, err = remote(server, capsys, "put", "app-y", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_serve_refuses_public_bind_without_tokens(capsys):
+    assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
+    assert "refusing to bind" in capsys.readouterr().err
+
+
+def test_serve_reports_bad_store_url(capsys):
+    assert main(["serve", "--store", "mysql://x", "--port", "1"]) == 2
+    assert "unknown store URL" in capsys.readouterr().err
