@@ -1,0 +1,116 @@
+"""cfgpatch.moves: Part 3a's move post-pass, including the blocked-pair rule."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.diff import TextCache, diff
+from cfgpatch.jsonpatch import apply_patch
+from cfgpatch.jsonvalue import canonical
+from cfgpatch.moves import place_moves
+from reference_diff import detect_moves, diff_without_moves, reference_diff
+
+X, Y, Z, W, N = {"x": 1}, {"y": 1}, {"z": 1}, {"w": [1]}, {"n": 1}
+
+
+def kinds(ops):
+    return [op["op"] for op in ops]
+
+
+def test_rotation_is_one_move():
+    assert diff([X, Y, Z], [Y, Z, X]) == [{"op": "move", "from": "/0", "path": "/2"}]
+
+
+def test_an_insert_between_blocks_the_pair():
+    assert kinds(diff([X, Y, Z], [Y, N, Z, X])) == ["remove", "add", "add"]
+
+
+def test_scalars_and_empty_containers_are_never_moved():
+    assert kinds(diff({"a": 1}, {"b": 1})) == ["remove", "add"]
+    assert kinds(diff({"a": {}}, {"b": {}})) == ["remove", "add"]
+    assert kinds(diff({"a": []}, {"b": []})) == ["remove", "add"]
+    assert kinds(diff({"a": [0]}, {"b": [0]})) == ["move"]
+
+
+def test_number_kind_prevents_a_move():
+    assert kinds(diff({"a": {"v": 1}}, {"b": {"v": 1.0}})) == ["remove", "add"]
+    assert kinds(diff({"a": {"v": 1}}, {"b": {"v": 1}})) == ["move"]
+
+
+def test_move_between_arrays_and_objects():
+    a = {"l": [X, Y], "m": {}}
+    b = {"l": [Y], "m": {"k": X}}
+    got = diff(a, b)
+    assert got == [{"op": "move", "from": "/l/0", "path": "/m/k"}]
+    assert apply_patch(a, got) == b
+
+
+def test_only_the_last_removal_of_an_array_can_pair():
+    # Both X and Y leave /l for /m; the removal of X is followed by the removal
+    # of Y (inside /l), so only Y pairs first; then X may pair too.
+    a = {"l": [X, Y, N], "m": []}
+    b = {"l": [N], "m": [X, Y]}
+    got = diff(a, b)
+    assert got == reference_diff(a, b)
+    assert kinds(got) == ["move", "move"]
+    assert canonical(apply_patch(a, got)) == canonical(b)
+
+
+def test_a_move_from_the_array_blocks_earlier_removals_behind_it():
+    a = {"l": [X, Y, N], "m": [], "n": []}
+    b = {"l": [N], "m": [Y], "n": [X]}
+    got = diff(a, b)
+    assert got == reference_diff(a, b)
+    assert canonical(apply_patch(a, got)) == canonical(b)
+
+
+def test_containment_is_token_wise():
+    # An add at /lx is not inside the array /l (it only shares a string prefix).
+    a = {"l": [X, N], "lx": 0}
+    b = {"l": [N], "lx": 1, "z": X}
+    got = diff(a, b)
+    assert got == [
+        {"op": "replace", "path": "/lx", "value": 1},
+        {"op": "move", "from": "/l/0", "path": "/z"},
+    ]
+    assert got == reference_diff(a, b)
+
+
+def test_a_removal_outside_arrays_is_never_blocked():
+    a = {"a": X, "l": [1, 2, 3]}
+    b = {"l": [9, 1, 3, 4], "z": X}
+    got = diff(a, b)
+    assert got == reference_diff(a, b)
+    assert got[-1] == {"op": "move", "from": "/a", "path": "/z"}
+
+
+def test_place_moves_directly():
+    removals = [("/a", X, None), ("/l/0", Y, "/l")]
+    changes = [("add", "/l/1", N, "/l"), ("add", "/b", Y, None), ("add", "/c", X, None)]
+    cache = TextCache()
+    got = place_moves(removals, changes, cache.text)
+    # /l/0 is blocked by the add at /l/1; /a pairs with the add of X.
+    assert got == [
+        {"op": "remove", "path": "/l/0"},
+        {"op": "add", "path": "/l/1", "value": N},
+        {"op": "add", "path": "/b", "value": Y},
+        {"op": "move", "from": "/a", "path": "/c"},
+    ]
+
+
+POOL = [X, Y, Z, W, {"x": 1.0}, [X], 1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]),
+                    st.lists(st.sampled_from(POOL), max_size=6), max_size=4),
+    st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]),
+                    st.lists(st.sampled_from(POOL), max_size=6), max_size=4),
+)
+def test_fast_pass_equals_the_literal_rescan(a, b):
+    ops, removed = diff_without_moves(a, b)
+    expected = detect_moves(a, ops, removed)
+    assert canonical(diff(a, b)) == canonical(expected)
+    assert canonical(apply_patch(a, diff(a, b))) == canonical(b)
