@@ -202,3 +202,25 @@ def count_ops(ops: list[dict]) -> dict[str, int]:
     for op in ops:
         counts[op["op"]] = counts.get(op["op"], 0) + 1
     return counts
+
+
+def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
+               cache: TextCache | None = None) -> dict:
+    """The contract's statistics: op counts, digest of the patch text, round trip.
+
+    ``roundtrip`` says whether applying the patch to ``a`` gives text equal to
+    ``b``'s canonical text (``b_text``, computed if not given).
+    """
+    from .errors import CfgPatchError
+    from .jsonpatch import apply_patch
+
+    ops = diff_ops(a, b, cache)
+    text = patch_text(ops)
+    try:
+        result = apply_patch(a, ops, share_unchanged=True, trusted=True)
+        roundtrip = canonical_unchecked(result) == (
+            b_text if b_text is not None else canonical_unchecked(b)
+        )
+    except CfgPatchError:
+        roundtrip = False
+    return {"ops": len(ops), **count_ops(ops), "digest": digest(text), "roundtrip": roundtrip}
