@@ -301,10 +301,43 @@ def _compose_all(text: str) -> list:
     try:
         return list(yaml.compose_all(text, Loader=_loader_class()))
     except yaml.MarkedYAMLError as err:
-        line = (err.problem_mark.line + 1) if err.problem_mark else 1
-        raise _ConvertError(f"yaml: line {line}: {err.problem}") from None
+        raise _ConvertError(_go_yaml_message(err)) from None
     except yaml.YAMLError as err:
         raise _ConvertError(f"yaml: {err}") from None
+
+
+_PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
+    ("expected ',' or ']'", "did not find expected ',' or ']'"),
+    ("expected ',' or '}'", "did not find expected ',' or '}'"),
+    ("expected the node content", "did not find expected node content"),
+    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("that cannot start any token", "found character that cannot start any token"),
+    ("could not find expected ':'", "could not find expected ':'"),
+    ("found unexpected end of stream", "found unexpected end of stream"),
+)
+
+
+def _go_yaml_message(err: Any) -> str:
+    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort)."""
+    yaml = _yaml()
+    problem = err.problem or ""
+    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
+    if alias:
+        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
+    text = next((go for py, go in _PROBLEMS if py in problem), problem)
+    if problem.startswith("expected <block end>"):
+        text = ("did not find expected '-' indicator" if "collection" in (err.context or "")
+                else "did not find expected key")
+    scanner = isinstance(err, yaml.scanner.ScannerError)
+    line = 0
+    mark = err.problem_mark
+    at_end = mark is not None and mark.column and mark.index >= len(mark.buffer or "") - 1
+    if mark is not None and (mark.line or at_end):
+        # libyaml starts a new line at the end of a stream that does not end with one
+        line = mark.line + (1 if scanner or at_end else 0)
+    elif err.context_mark is not None:
+        line = err.context_mark.line
+    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
 
 
 def _to_json_value(node: Any, reader: _Reader) -> Any:
