@@ -102,6 +102,14 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL {what} failed: {exc}".strip()) from None
 
+    def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """One read statement in autocommit mode (one round trip, no BEGIN/COMMIT)."""
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).fetchall()
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL read failed: {exc}".strip()) from None
+
     # -- schema --------------------------------------------------------------
 
     def migrate(self, schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS) -> int:
@@ -131,18 +139,18 @@ class PostgresStore:
     def schema_version(self) -> int:
         """The number of the newest migration applied to this database."""
         sql = f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"
-        return self._run(lambda conn: conn.execute(sql).fetchone()[0], "read")
+        return self._query(sql)[0][0]
 
     # -- the Store protocol --------------------------------------------------
 
     def head_version(self, name: str) -> int | None:
-        sql = f"SELECT max(version) FROM {self._table} WHERE name = %s"
-        return self._run(lambda conn: conn.execute(sql, (name,)).fetchone()[0], "read")
+        return self._query(f"SELECT max(version) FROM {self._table} WHERE name = %s", (name,))[0][0]
 
     def get(self, name: str, version: int) -> StoredVersion | None:
-        sql = f"SELECT body FROM {self._table} WHERE name = %s AND version = %s"
-        row = self._run(lambda conn: conn.execute(sql, (name, version)).fetchone(), "read")
-        return StoredVersion(version, row[0]) if row else None
+        rows = self._query(
+            f"SELECT body FROM {self._table} WHERE name = %s AND version = %s", (name, version)
+        )
+        return StoredVersion(version, rows[0][0]) if rows else None
 
     def append(
         self,
@@ -154,33 +162,38 @@ class PostgresStore:
         author: str | None = None,
         message: str | None = None,
     ) -> int:
-        def work(conn: psycopg.Connection) -> int:
-            head = conn.execute(
-                f"SELECT max(version) FROM {self._table} WHERE name = %s", (name,)
-            ).fetchone()[0]
-            if head != expected_head:
-                raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
-            version = (expected_head or 0) + 1
-            conn.execute(
-                f"INSERT INTO {self._table} (name, version, body, author, message)"
-                " VALUES (%s, %s, %s, %s, %s)",
-                (name, version, text, author, message),
-            )
-            return version
-
-        return self._run(work, "write")
+        version = (expected_head or 0) + 1
+        # One statement, one round trip: insert only if the head is still
+        # ``expected_head``; a racing insert of the same version hits the primary key.
+        sql = (
+            f"INSERT INTO {self._table} (name, version, body, author, message)"
+            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s"
+            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = %(name)s)"
+            " IS NOT DISTINCT FROM %(head)s"
+        )
+        params = {"name": name, "version": version, "body": text, "author": author,
+                  "message": message, "head": expected_head}
+        try:
+            with self._pool.connection() as conn:
+                inserted = conn.execute(sql, params).rowcount
+        except pg_errors.UniqueViolation:
+            inserted = 0
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL write failed: {exc}".strip()) from None
+        if inserted != 1:
+            raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
+        return version
 
     def versions(self, name: str) -> list[VersionInfo]:
         sql = (
             f"SELECT version, created_at, author, message FROM {self._table}"
             " WHERE name = %s ORDER BY version"
         )
-        rows = self._run(lambda conn: conn.execute(sql, (name,)).fetchall(), "read")
+        rows = self._query(sql, (name,))
         return [VersionInfo(name, v, _iso(at), author, msg) for v, at, author, msg in rows]
 
     def names(self) -> list[str]:
-        sql = f"SELECT DISTINCT name FROM {self._table}"
-        rows = self._run(lambda conn: conn.execute(sql).fetchall(), "read")
+        rows = self._query(f"SELECT DISTINCT name FROM {self._table}")
         return sorted(row[0] for row in rows)
 
     def drop_tables(self) -> None:

@@ -45,6 +45,7 @@ class SQLiteStore:
         self.prefix = migrations.check_prefix(prefix)
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
         self._table = f"{self.prefix}versions"
@@ -90,20 +91,26 @@ class SQLiteStore:
         return conn
 
     def _write(self, work: Any) -> Any:
-        """Run ``work(conn)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``."""
+        """Run ``work(conn)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``.
+
+        Writers of this process queue on a lock first: SQLite's own busy handler
+        polls with sleeps, which wastes most of the time when many threads write.
+        The busy timeout still covers writers in other processes.
+        """
         conn = self._connect()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite write lock not obtained: {exc}") from None
-        try:
-            result = work(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        return result
+        with self._write_lock:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"SQLite write lock not obtained: {exc}") from None
+            try:
+                result = work(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            return result
 
     def _read(self, sql: str, params: tuple) -> list[tuple]:
         try:
