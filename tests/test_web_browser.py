@@ -93,8 +93,9 @@ def browser():
             launched.close()
 
 
-@pytest.fixture
-def page(browser, site_url):
+@pytest.fixture(scope="module")
+def loaded(browser, site_url):
+    """One tab with the page loaded (loading Pyodide takes seconds, so tests share it)."""
     url, _ = site_url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     tab = context.new_page()
@@ -104,9 +105,15 @@ def page(browser, site_url):
     tab.on("pageerror", lambda error: tab.errors.append(str(error)))
     tab.goto(url)
     tab.evaluate("window.cfgpatch.ready")
+    tab.load_requests = list(tab.requests)
     yield tab
     context.close()
-    assert tab.errors == []
+
+
+@pytest.fixture
+def page(loaded):
+    yield loaded
+    assert loaded.errors == []
 
 
 def _engine(object_text: str, patch_text: str, patch_type: str) -> dict:
@@ -186,8 +193,8 @@ def test_merge_patch_example_names_the_lost_containers(page):
 
 def test_no_request_leaves_the_origin_and_none_while_editing(page, site_url):
     url, served = site_url
-    assert page.requests, "the page loaded nothing?"
-    assert all(request.startswith(url) for request in page.requests), page.requests
+    assert page.load_requests, "the page loaded nothing?"
+    assert all(request.startswith(url) for request in page.load_requests), page.load_requests
     page.requests.clear()
     for example in page.evaluate("window.cfgpatch.examples.map((e) => e.id)"):
         page.select_option("#example", example)
@@ -208,12 +215,13 @@ def test_typing_recomputes_and_a_shared_link_restores_the_inputs(page, browser):
     page.select_option("#example", "service-port")
     page.click("#patch-editor .cm-content")
     page.keyboard.press("Control+a")
-    page.keyboard.type('{"spec": {"selector": {"app": "dns2"}}}')
+    page.keyboard.insert_text('{"spec": {"selector": {"app": "dns2"}}}')  # no auto-closing
     page.wait_for_timeout(400)
     results = page.evaluate("window.cfgpatch.results()")
     assert results["strategic"]["object"]["spec"]["selector"] == {"app": "dns2"}
     page.keyboard.press("Alt+2")
-    link = page.evaluate("location.href")
+    link = page.evaluate("window.cfgpatch.link()")
+    assert page.evaluate("location.href") == link
     assert "#s=" in link or "#j=" in link
     other = browser.new_context().new_page()
     other.goto(link)
@@ -243,7 +251,11 @@ def test_keyboard_reaches_every_control(page):
 
 
 def _screenshot(page, name: str) -> None:
+    """The result panel of every example; the whole page for the first one."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / f"example-{name}.png"), full_page=True)
+    if name == "merge-one-container":
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "page.png"), full_page=True)
+        page.locator("#compare").screenshot(path=str(SCREENSHOTS / "three-types.png"))
+    page.locator("#result").screenshot(path=str(SCREENSHOTS / f"example-{name}.png"))
 

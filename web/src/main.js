@@ -26,7 +26,7 @@ function el(tag, attrs = {}, ...children) {
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -113,9 +113,15 @@ function renderLines(lines, marks) {
       el("span", { class: "gutter", "aria-hidden": "true" }, mark ? mark.symbol : " "),
       text,
     );
-    pre.append(row, "\n");
+    pre.append(row);
   }
   return pre;
+}
+
+// Scroll a code box so that its first marked line is in view (the box is drawn first).
+function scrollToFirst(pre, selector) {
+  const first = pre.querySelector(selector);
+  if (first) pre.scrollTop = Math.max(0, first.offsetTop - 3 * first.offsetHeight);
 }
 
 function changedPointers(changes) {
@@ -131,26 +137,24 @@ function renderInputs(inputs) {
   }
 }
 
-function renderFinding(finding, text) {
+function renderFinding(finding, canReveal) {
   const pointer = findingPointer(finding);
+  const severity = finding.severity ?? "note";
   const item = el(
     "li",
-    { class: "finding" + (finding.severity ? " sev-" + finding.severity : "") },
-    el("span", { class: "badge", title: "stable finding code" }, finding.code ?? "note"),
+    { class: "finding sev-" + severity },
+    el("span", { class: "severity" }, severity),
     " ",
-    text,
+    el("span", { class: "badge", title: "stable finding code" }, finding.code ?? "note"),
   );
   if (pointer !== null && pointer !== undefined) {
-    item.append(
-      " ",
-      el("button", {
-        class: "link",
-        type: "button",
-        text: `show ${pointer || "(root)"}`,
-        onclick: () => revealPointer(pointer),
-      }),
-    );
+    const label = pointer || "(root)";
+    item.append(" ", canReveal
+      ? el("button", { class: "link path", type: "button", title: "show this place in the result",
+        onclick: () => revealPointer(pointer) }, label)
+      : el("code", { class: "path" }, label));
   }
+  item.append(el("div", { class: "message" }, finding.message ?? ""));
   return item;
 }
 
@@ -180,18 +184,20 @@ function renderResult() {
       : `Accepted: ${n} change${n === 1 ? "" : "s"} (kubectl would exit 0).`;
     const changed = changedPointers(result.changes);
     const flagged = result.findings.map(findingPointer).filter((p) => p !== null && p !== undefined);
-    box.append(renderLines(view.lines, (pointer) => {
+    const pre = renderLines(view.lines, (pointer) => {
       if (flagged.includes(pointer)) return { cls: "flagged", symbol: "!", title: "a warning concerns this place" };
       if (changed.some((p) => under(pointer, p))) return { cls: "changed", symbol: "~", title: "changed by the patch" };
       return null;
-    }));
+    });
+    box.append(pre);
+    scrollToFirst(pre, ".changed, .flagged");
   } else {
     verdict.className = "verdict failed";
     verdict.textContent = "Rejected: " + result.error;
     box.append(el("p", { class: "muted", text: "Nothing is applied: kubectl would exit 1 and leave the object as it was." }));
   }
   const list = $("findings");
-  list.replaceChildren(...result.findings.map((f, i) => renderFinding(f, view.findings_text[i] ?? f.message ?? "")));
+  list.replaceChildren(...result.findings.map((f) => renderFinding(f, result.ok)));
   $("findings-empty").hidden = result.findings.length > 0;
 }
 
@@ -249,6 +255,7 @@ function renderChanges() {
 function renderCompare() {
   const grid = $("compare-grid");
   grid.replaceChildren();
+  const later = [];
   for (const type of TYPES) {
     const result = page.data.results[type];
     const view = page.data.views[type];
@@ -260,10 +267,12 @@ function renderCompare() {
         ? `same result as ${view.same_as.map((t) => "--type=" + t).join(" and ")}`
         : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
       col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
-      col.append(renderLines(view.lines, (pointer) =>
+      const pre = renderLines(view.lines, (pointer) =>
         view.differs.some((p) => under(pointer, p))
           ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
-          : null));
+          : null);
+      col.append(pre);
+      later.push(() => scrollToFirst(pre, ".differs"));
     } else {
       col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
     }
@@ -272,6 +281,7 @@ function renderCompare() {
     }
     grid.append(col);
   }
+  for (const scroll of later) scroll();
 }
 
 function renderCommand() {
@@ -421,6 +431,11 @@ window.cfgpatch = {
     return page.data ? structuredClone(page.data.results) : null;
   },
   setType,
+  // The shareable URL of the current inputs (waits for the fragment to be written).
+  async link() {
+    await updateFragment();
+    return location.href;
+  },
   get type() {
     return page.type;
   },
