@@ -39,6 +39,21 @@ from .gojson import decode_result
 CRASH = "kubectl crash"
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
 _ABSENT = object()
+
+
+class _RawNull:
+    """A ``null`` stored by ``add``/``replace`` with ``"value": null``.
+
+    The library keeps it as a node without text, unlike a ``null`` read from the object
+    (no node at all): walking a path through it crashes kubectl, and ``test`` treats it
+    apart.  It prints as ``null``.
+    """
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return "RAW_NULL"
+
+
+_RAW_NULL = _RawNull()
 _GO_TYPE = {dict: "object", list: "array", str: "string", bool: "bool", int: "number",
             float: "number"}
 
@@ -72,7 +87,27 @@ def apply(obj: dict, ops: Any) -> Any:
             hint="kubectl itself crashes on this patch (exit code 2); "
             "there is no result to show",
         ) from None
-    return decode_result(root[0])
+    return decode_result(_plain(root[0]))
+
+
+def _plain(value: Any) -> Any:
+    """The value as JSON: stored nulls become ordinary ``None``."""
+    if value is _RAW_NULL:
+        return None
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _stored(value: Any) -> Any:
+    """What ``add``/``replace`` store for the operation's ``value``."""
+    if value is _ABSENT:
+        return None
+    if value is None:
+        return _RAW_NULL
+    return copy.deepcopy(value)
 
 
 def _kube_error(text: str) -> KubeError:
@@ -248,6 +283,8 @@ def _find(root: list, path: str) -> tuple[dict | list, str] | None:
             node = _get(node, decode_key(part))
         except _GoError:
             return None
+        if node is _RAW_NULL:
+            raise _Panic()
         if not isinstance(node, (dict, list)):
             return None
     return node, decode_key(split[-1])
@@ -275,7 +312,7 @@ def _op_add(root: list, op: dict) -> None:
                        "missing value")
     value = _value(op)
     try:
-        _add(*found, None if value is _ABSENT else copy.deepcopy(value))
+        _add(*found, _stored(value))
     except _GoError as err:
         raise _GoError(f"error in add for path: '{path}': {err}") from None
 
@@ -316,7 +353,7 @@ def _op_replace(root: list, op: dict) -> None:
     except _GoError:
         raise _GoError(f"replace operation does not apply: doc is missing key: {path}: "
                        "missing value") from None
-    _set(*found, None if value is _ABSENT else copy.deepcopy(value))
+    _set(*found, _stored(value))
 
 
 def _op_move(root: list, op: dict) -> None:
@@ -370,7 +407,7 @@ def _op_copy(root: list, op: dict) -> None:
         raise _GoError(f"copy operation does not apply: doc is missing destination path: "
                        f"{path}: missing value")
     try:
-        _add(*found, copy.deepcopy(value))
+        _add(*found, _plain(value))
     except _GoError as err:
         raise _GoError(f"error while adding value during copy: {err}") from None
 
@@ -409,6 +446,8 @@ def go_equal(current: Any, wanted: Any) -> bool:
     ``current`` is never ``None`` (the caller handles a missing or null member).  A
     ``null`` inside arrays being compared is a nil pointer in Go: kubectl panics.
     """
+    if current is _RAW_NULL:
+        return wanted is None
     if isinstance(current, dict):
         if not isinstance(wanted, dict) or len(current) != len(wanted):
             return False

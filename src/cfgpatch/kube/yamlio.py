@@ -253,9 +253,10 @@ class _Reader:
         if isinstance(key, str):
             return key
         if key is None:
-            shown = value_node.value if isinstance(value_node, yaml.ScalarNode) else "..."
+            shown = _go_syntax(value_node)
+            shown = "<nil>" if shown == "interface {}(nil)" else shown
             raise _ConvertError(f"unsupported map key of type: %!s(<nil>), key: <nil>, "
-                                f"value: {gojson.go_quote(str(shown))}")
+                                f"value: {shown}")
         if isinstance(key, bool):
             text = "true" if key else "false"
         elif isinstance(key, int):
@@ -268,6 +269,28 @@ class _Reader:
         if key_node.tag == _PLAIN and text != key_node.value:
             self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
         return text
+
+
+def _go_syntax(node: Any) -> str:
+    """Go's ``%#v`` of a YAML node as go-yaml decodes it (sigs.k8s.io/yaml prints it in
+    errors): keys keep their YAML type, map members sorted (a nil key first; keys of
+    different types come in an order Go does not fix, here by text)."""
+    yaml = _yaml()
+    if isinstance(node, yaml.SequenceNode):
+        return "[]interface {}{" + ", ".join(_go_syntax(item) for item in node.value) + "}"
+    if isinstance(node, yaml.MappingNode):
+        items = sorted((not _go_syntax(k).startswith("interface {}(nil)"),
+                        f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
+        items = [text for _, text in items]
+        return "map[interface {}]interface {}{" + ", ".join(items) + "}"
+    value = resolve_plain(node.value) if node.tag == _PLAIN else node.value
+    if value is _STR or isinstance(value, str):
+        return gojson.go_quote(node.value)
+    if value is None:
+        return "interface {}(nil)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else gojson.go_float_g(value)
 
 
 def _kind(value: Any) -> str:
@@ -300,6 +323,8 @@ def _compose_all(text: str) -> list:
     yaml = _yaml()
     try:
         return list(yaml.compose_all(text, Loader=_loader_class()))
+    except yaml.reader.ReaderError:
+        raise _ConvertError("yaml: control characters are not allowed") from None
     except yaml.MarkedYAMLError as err:
         raise _ConvertError(_go_yaml_message(err)) from None
     except yaml.YAMLError as err:
@@ -663,6 +688,32 @@ def _dumper_class() -> type:
                     spaces = False
             self.write_indicator('"', False)
 
+        def write_single_quoted(self, text: str, split: bool = True) -> None:
+            """go-yaml's single-quoted writer (indents after a line break only when more
+            text follows, unlike PyYAML's)."""
+            self.write_indicator("'", True)
+            spaces = breaks = False
+            last = len(text) - 1
+            for i, ch in enumerate(text):
+                if ch == " ":
+                    if (split and not spaces and self.column > self.best_width and 0 < i < last
+                            and text[i + 1] != " "):
+                        self.write_indent()
+                    else:
+                        self._write(" ")
+                    spaces = True
+                elif ch in _BREAKS:
+                    if not breaks and ch == "\n":
+                        self.write_line_break()
+                    self.write_line_break(None if ch == "\n" else ch)
+                    self.indention = breaks = True
+                else:
+                    if breaks:
+                        self.write_indent()
+                    self._write("''" if ch == "'" else ch)
+                    self.indention = spaces = breaks = False
+            self.write_indicator("'", False)
+
         def _write(self, data: str) -> None:
             self.column += len(data)
             self.stream.write(data)
@@ -670,6 +721,7 @@ def _dumper_class() -> type:
     return Dumper
 
 
+_BREAKS = "\r\n\x85\u2028\u2029"
 _ESCAPES = {"\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f",
             "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L",
             "\u2029": "P"}
