@@ -79,6 +79,7 @@ def test_public_endpoints_need_no_token(api):
         ('{"tokens": [{"token": "0123456789abcdef"}]}', "'name'"),
         ('{"tokens": [{"name": "a", "token": "short"}]}', "16 characters"),
         ('{"tokens": [{"name": "a"}]}', "exactly one"),
+        ('{"tokens": [{"name": "a\\u0000", "token": "0123456789abcdef"}]}', "printable"),
         ('{"tokens": [{"name": "a", "sha256": "zz"}]}', "64 lower-case hex"),
         ('{"tokens": [{"name": "a", "token": "0123456789abcdef", "read": "x"}]}', "list"),
         ('{"tokens": [{"name": "a", "token": "0123456789abcdef"},'

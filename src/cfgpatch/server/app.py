@@ -24,6 +24,7 @@ from collections.abc import Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -58,6 +59,7 @@ _NAME = re.compile(NAME_PATTERN)
 _VERSION = re.compile(r"[1-9][0-9]{0,17}")
 _ETAG = re.compile(r'"([1-9][0-9]{0,17})"|([1-9][0-9]{0,17})')
 _RAW_PATH_FORBIDDEN = re.compile(rb"%2[fF]|%5[cC]|%00|(^|/)\.\.?(/|$)")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 JSON_PATCH = "application/json-patch+json"
 MERGE_PATCH = "application/merge-patch+json"
@@ -156,6 +158,9 @@ class Api:
         if text is not None and len(text) > self.limits.max_message:
             raise InvalidInput(f"message longer than {self.limits.max_message} characters",
                                code=INVALID_ARGUMENTS)
+        if text is not None and _CONTROL.search(text):
+            raise InvalidInput("message holds control characters (only tab and newline are "
+                               "allowed)", code=INVALID_ARGUMENTS)
         return text or None
 
     async def json_body(self, request: Request) -> tuple[JSON, str]:
@@ -334,12 +339,26 @@ class RawPathGuard:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and _RAW_PATH_FORBIDDEN.search(scope.get("raw_path") or b""):
-            error = HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
-                                code=INVALID_NAME)
+        error = _raw_target_error(scope) if scope["type"] == "http" else None
+        if error is not None:
             await problem_response(error)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def _raw_target_error(scope: dict) -> HttpProblem | None:
+    """Why the raw request target is refused, or ``None``."""
+    raw_path = scope.get("raw_path") or b""
+    if _RAW_PATH_FORBIDDEN.search(raw_path):
+        return HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
+                           code=INVALID_NAME)
+    for part, what in ((raw_path, "path"), (scope.get("query_string") or b"", "query")):
+        try:
+            unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            return HttpProblem(f"the {what} is not UTF-8 once percent-decoded",
+                               code=INVALID_ARGUMENTS)
+    return None
 
 
 def index_page(static_dir: Path | None) -> Route | Mount:

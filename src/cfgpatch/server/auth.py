@@ -107,6 +107,8 @@ def parse_tokens(text: str, where: str = "token file") -> TokenTable:
         spot = f"{where}: tokens[{i}]"
         if type(entry) is not dict or type(entry.get("name")) is not str or not entry["name"]:
             raise ValueError(f"{spot} needs a non-empty string 'name'")
+        if not entry["name"].isprintable() or len(entry["name"]) > 100:
+            raise ValueError(f"{spot}: 'name' must be printable, at most 100 characters")
         digest = _entry_digest(entry, spot)
         if digest in table or entry["name"] in names:
             raise ValueError(f"{spot} repeats a token or a name")
