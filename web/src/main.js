@@ -124,8 +124,22 @@ function scrollToFirst(pre, selector) {
   if (first) pre.scrollTop = Math.max(0, first.offsetTop - 3 * first.offsetHeight);
 }
 
-function changedPointers(changes) {
-  return changes.filter((c) => c.action !== "remove").map((c) => c.path);
+// Which result lines a change marks: a whole value that was added or replaced, but only
+// the brackets of a list whose elements moved (its elements carry their own changes).
+function changedPlaces(changes) {
+  const subtrees = [];
+  const exact = new Set();
+  for (const change of changes) {
+    if (change.action === "add" || change.action === "replace") subtrees.push(change.path);
+    if (change.action !== "list") continue;
+    exact.add(change.path);
+    for (const landing of change.landings ?? []) {
+      const at = `${change.path}/${landing.to}`;
+      if (landing.action === "inserted") subtrees.push(at);
+      else if (landing.to !== undefined && landing.from !== landing.to) exact.add(at);
+    }
+  }
+  return (pointer) => exact.has(pointer) || subtrees.some((p) => under(pointer, p));
 }
 
 function renderInputs(inputs) {
@@ -182,11 +196,11 @@ function renderResult() {
     verdict.textContent = n === 0
       ? "Accepted: the object is unchanged."
       : `Accepted: ${n} change${n === 1 ? "" : "s"} (kubectl would exit 0).`;
-    const changed = changedPointers(result.changes);
+    const isChanged = changedPlaces(result.changes);
     const flagged = result.findings.map(findingPointer).filter((p) => p !== null && p !== undefined);
     const pre = renderLines(view.lines, (pointer) => {
       if (flagged.includes(pointer)) return { cls: "flagged", symbol: "!", title: "a warning concerns this place" };
-      if (changed.some((p) => under(pointer, p))) return { cls: "changed", symbol: "~", title: "changed by the patch" };
+      if (isChanged(pointer)) return { cls: "changed", symbol: "~", title: "changed by the patch" };
       return null;
     });
     box.append(pre);

@@ -1,0 +1,134 @@
+"""Tests for cfgpatch.web.bridge: what the page computes, against the engine itself.
+
+Every example of the page's menu (web/src/examples.json) is computed through the
+bridge and compared, type by type, with the command line's path on the same texts
+(``kube.yamlio`` to read, ``kube.patch`` to apply).  No browser is involved.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch import kube
+from cfgpatch.errors import CfgPatchError
+from cfgpatch.jsonvalue import equal
+from cfgpatch.kube import yamlio
+from cfgpatch.web.bridge import TYPES, compute, compute_json
+from cfgpatch.web.render import differing_paths, render_lines
+from conftest import ROOT
+
+EXAMPLES = json.loads((ROOT / "web" / "src" / "examples.json").read_text())
+IDS = [example["id"] for example in EXAMPLES]
+
+
+def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
+    obj, notes = yamlio.load_object(object_text)
+    try:
+        body, patch_notes = yamlio.load_patch(patch_text, patch_type)
+        outcome = kube.patch(obj, body, patch_type, notes=[*notes, *patch_notes])
+    except CfgPatchError as exc:
+        findings = getattr(exc, "findings", None) or ()
+        return {"ok": False, "error": exc.describe(), "findings": [f.to_dict() for f in findings]}
+    return {"ok": True, "object": outcome.object,
+            "changes": [c.to_dict() for c in outcome.changes],
+            "findings": [f.to_dict() for f in outcome.findings]}
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_each_type_matches_the_engine(example):
+    data = compute(example["object"], example["patch"])
+    assert data["inputs"] == {"object": None, "patch": None}
+    for patch_type in TYPES:
+        expected = engine(example["object"], example["patch"], patch_type)
+        got = data["results"][patch_type]
+        assert got == expected or (
+            got["ok"] and expected["ok"] and equal(got["object"], expected["object"])
+            and got["changes"] == expected["changes"] and got["findings"] == expected["findings"]
+        ), patch_type
+        view = data["views"][patch_type]
+        if got["ok"]:
+            assert view["lines"] == render_lines(got["object"])
+            assert len(view["findings_text"]) == len(got["findings"])
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_differences_between_types_are_marked(example):
+    data = compute(example["object"], example["patch"])
+    ok = [t for t in TYPES if data["results"][t]["ok"]]
+    for patch_type in ok:
+        expected: set[str] = set()
+        for other in ok:
+            if other != patch_type:
+                expected |= set(differing_paths(data["results"][patch_type]["object"],
+                                                data["results"][other]["object"]))
+        assert set(data["views"][patch_type]["differs"]) == expected
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_the_kubectl_command_carries_the_patch(example):
+    data = compute(example["object"], example["patch"])
+    patch_type = example["type"]
+    argv = shlex.split(data["views"][patch_type]["command"])
+    assert argv[:2] == ["kubectl", "patch"]
+    assert f"--type={patch_type}" in argv
+    body, _ = yamlio.load_patch(example["patch"], patch_type)
+    assert json.loads(argv[argv.index("-p") + 1]) == body
+    assert "--dry-run=server" in shlex.split(data["views"][patch_type]["dry_run"])
+
+
+def test_merge_patch_example_names_the_lost_container():
+    example = next(e for e in EXAMPLES if e["id"] == "merge-one-container")
+    merge = compute(example["object"], example["patch"])["results"]["merge"]
+    lists = [c for c in merge["changes"] if c["path"] == "/spec/template/spec/containers"]
+    assert lists and lists[0]["how"] == "replaced"
+    assert [item["name"] for item in lists[0]["lost"]] == ["metrics"]
+    strategic = compute(example["object"], example["patch"])["results"]["strategic"]
+    names = [c["name"] for c in strategic["object"]["spec"]["template"]["spec"]["containers"]]
+    assert names == ["app", "metrics"]
+
+
+def test_unreadable_object_is_an_input_error_for_every_type():
+    data = compute("kind: [unclosed", "{}")
+    assert data["inputs"]["object"]["message"]
+    for patch_type in TYPES:
+        assert data["results"][patch_type]["ok"] is False
+        assert "object" in data["results"][patch_type]["error"]
+
+
+def test_unreadable_patch_is_an_input_error():
+    data = compute("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "a: [")
+    assert data["inputs"]["object"] is None
+    assert data["inputs"]["patch"]["message"]
+    assert all(not data["results"][t]["ok"] for t in TYPES)
+
+
+def test_a_patch_one_type_cannot_read_fails_only_that_type():
+    data = compute("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n",
+                   '[{"op": "add", "path": "/data/x", "value": "y"}]')
+    assert data["inputs"]["patch"] is None
+    assert data["results"]["json"]["ok"]
+    assert data["results"]["json"]["object"]["data"] == {"a": "b", "x": "y"}
+    assert not data["results"]["merge"]["ok"] and not data["results"]["strategic"]["ok"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_any_text_gives_an_answer_never_an_exception(object_text, patch_text):
+    data = json.loads(compute_json(object_text, patch_text))
+    assert set(data["results"]) == set(TYPES)
+    for patch_type in TYPES:
+        result = data["results"][patch_type]
+        assert "internal error" not in result.get("error", ""), result["error"]
+        assert set(result) in ({"ok", "object", "changes", "findings"}, {"ok", "error", "findings"})
+
+
+def test_compute_json_round_trips():
+    example = EXAMPLES[0]
+    assert json.loads(compute_json(example["object"], example["patch"])) == json.loads(
+        json.dumps(compute(example["object"], example["patch"]))
+    )
