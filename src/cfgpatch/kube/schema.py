@@ -146,8 +146,8 @@ class Node:
         return self._schema.node(spec[0]), PatchMeta(parse_strategy(spec[1]), merge_key)
 
     def lookup_struct(self, key: str) -> tuple[Node, PatchMeta]:
-        """What kubectl looks up when both sides hold a map at ``key``."""
-        if self.kind in ("struct", "map", "open"):
+        """What kubectl looks up when both sides hold a map (or a list) at ``key``."""
+        if self.kind in ("struct", "open"):
             found = self.field(key)
             if found is not None:
                 return found
@@ -156,10 +156,9 @@ class Node:
                 hint=f"{self.name} has no field {key!r} in kubectl's schema, so kubectl "
                      f"cannot tell how to merge it")
         raise KubeError(
-            f"merging an object in json but data type is not map or struct, instead is: "
-            f"{self.kind}",
-            hint=f"the field holds a {self.kind} in the schema, but both the object and "
-                 f"the patch give an object")
+            f"merging an object in json but data type is not struct, instead is: {self.kind}",
+            hint=f"the schema says this value is a {self.kind}, but both the object and the "
+                 f"patch hold an object or a list inside it, which kubectl cannot merge")
 
     def lookup_slice(self, key: str) -> tuple[Node, PatchMeta]:
         """What kubectl looks up when both sides hold a list at ``key``: element and tags."""
