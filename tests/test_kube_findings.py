@@ -110,6 +110,13 @@ def test_delete_matched_nothing_for_element_and_primitive_list():
     assert codes(found) == ["delete-matched-nothing", "delete-matched-nothing"]
 
 
+def test_delete_and_add_same_value_is_nondeterministic_in_kubectl():
+    body = {"metadata": {"$deleteFromPrimitiveList/finalizers": ["a.example/one"],
+                         "finalizers": ["z", "a.example/one"]}}
+    (f,) = detect(situation(deployment(), body))
+    assert f.code == "kubectl-nondeterministic" and f.path == "/metadata/finalizers"
+
+
 def test_retain_keys_leftovers_volume_source_and_rolling_update():
     found = detect(situation(deployment(), {
         "spec": {"strategy": {"type": "Recreate"},

@@ -72,6 +72,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "duplicates-order": (INFO, "The list holds duplicates; kubectl's de-duplication moves "
                          "elements in ways that depend on its internal slice capacity."),
     "kustomize-differs": (INFO, "kustomize merges this differently from kubectl patch."),
+    "kubectl-nondeterministic": (WARNING, "kubectl's result here depends on the order in which "
+                                 "Go walks a map, which changes from run to run."),
 }
 
 DIRECTIVE_PREFIXES = ("$patch", "$retainKeys", "$setElementOrder/", "$deleteFromPrimitiveList/")
@@ -294,6 +296,22 @@ def _delete_primitive_nothing(s: Situation) -> Iterator[Finding]:
                 if not any(equal(value, h) for h in have):
                     yield make("delete-matched-nothing", [*tokens, name],
                                f"{canonical_unchecked(value)} is not in {name}")
+
+
+def _delete_and_add(s: Situation) -> Iterator[Finding]:
+    for tokens, _before, patch in _patch_maps(s.obj, s.patch):
+        for key, values in patch.items():
+            if not key.startswith("$deleteFromPrimitiveList/") or not isinstance(values, list):
+                continue
+            name = key.split("/", 1)[1]
+            added = patch.get(name)
+            both = [v for v in values if isinstance(added, list)
+                    and any(equal(v, a) for a in added)]
+            if both:
+                yield make("kubectl-nondeterministic", [*tokens, name],
+                           f"{', '.join(canonical_unchecked(v) for v in both)} is both deleted "
+                           f"and added; kubectl keeps or drops it depending on which of the two "
+                           f"keys it happens to handle first (the result shown keeps it)")
 
 
 def _patch_maps(before: Any, patch: Any, tokens: list[str] | None = None
@@ -693,8 +711,8 @@ def _index_meaning(token: str, length: int, op: Any) -> str:
 
 _DETECTORS: dict[str, tuple[Callable[[Situation], Iterator[Finding]], ...]] = {
     "strategic": (_atomic_replaced, _finalizers_empty, _shared_key, _key_type,
-                  _delete_nothing, _retain_keys, _duplicates, _directives_in_atomic, _nulls,
-                  _unknown_fields),
+                  _delete_nothing, _delete_and_add, _retain_keys, _duplicates,
+                  _directives_in_atomic, _nulls, _unknown_fields),
     "merge": (_merge_replaced, _directives_as_data, _merge_departures, _nulls,
               _unknown_fields),
     "json": (_json_map_replace, _json_index_into_keyed, _json_unescaped, _json_departures,
