@@ -42,18 +42,27 @@ class ServerProcess:
 
     def __init__(self, store_url: str, *extra: str, port: int | None = None,
                  log: Path | None = None) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+        for attempt in range(3):  # a free port can be taken before the server binds it
+            self.port = port or free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            self._start(store_url, extra)
+            try:
+                self.wait_ready()
+                return
+            except RuntimeError:
+                if port is not None or attempt == 2 or self.proc.poll() is None:
+                    raise
+
+    def _start(self, store_url: str, extra: tuple[str, ...]) -> None:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cfgpatch", "serve", "--port", str(self.port),
              "--store", store_url, "--log-level", "warning", "--no-access-log", *extra],
             stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        if log:
+        if self.log:
             out.close()
-        self.wait_ready()
 
     def wait_ready(self, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout

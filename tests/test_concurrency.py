@@ -14,6 +14,7 @@ from load_support import run_load, verify_history
 from server_support import ServerProcess
 
 CLIENTS = 16
+pytestmark = pytest.mark.timeout(240)
 ATTEMPTS = int(os.environ.get("CFGPATCH_LOAD_ATTEMPTS", "200"))
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 import pg_support
 from cfgpatch.store.postgres import PostgresStore
 from cfgpatch.store.sqlite import SQLiteStore
@@ -14,6 +16,7 @@ from load_support import Outcome, run_load, verify_history
 from server_support import ServerProcess
 
 CLIENTS = 16
+pytestmark = pytest.mark.timeout(240)
 
 
 def load_until_killed(servers: list[ServerProcess], victims: list[ServerProcess], name: str,
