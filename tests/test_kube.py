@@ -91,6 +91,18 @@ def test_patch_that_removes_kind_fails_like_kubectl():
     assert info.value.message.startswith("Object 'Kind' is missing in '{")
 
 
+@pytest.mark.parametrize("obj, message", [
+    ([1], "json: cannot unmarshal array into Go value of type unstructured.detector"),
+    ("x", "json: cannot unmarshal string into Go value of type unstructured.detector"),
+    ({"a": 1}, "Object 'Kind' is missing in '{\"a\":1}'"),
+])
+def test_object_must_be_a_kubernetes_object(obj, message):
+    for patch_type in ("strategic", "merge", "json"):
+        with pytest.raises(KubeError) as info:
+            patch(obj, {}, patch_type)
+        assert info.value.message == message
+
+
 def test_user_schema_replaces_the_builtin_table():
     doc = {"definitions": {
         "io.k8s.api.apps.v1.Deployment": {
@@ -140,3 +152,31 @@ def test_property_inputs_untouched_and_changes_consistent(body, patch_type):
     result = patch(original, body, patch_type)
     assert original == DEPLOY and body == frozen
     assert (result.changes == []) == (result.object == DEPLOY)
+
+
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "$patch", "delete",
+                                                                        "replace", "/a", "-1"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["kind", "apiVersion", "metadata", "spec", "containers", "name", "op",
+                         "path", "value", "from", "$patch", "$retainKeys", "finalizers",
+                         "$setElementOrder/containers", "$deleteFromPrimitiveList/finalizers"]),
+        inner, max_size=4),
+    max_leaves=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(junk, junk, st.sampled_from(["strategic", "merge", "json"]),
+       st.sampled_from(["kubectl", "kustomize"]))
+def test_property_bad_input_is_a_kube_error_never_a_crash(body, extra, patch_type, view):
+    obj = copy.deepcopy(DEPLOY)
+    if isinstance(extra, dict):
+        obj["spec"]["template"]["spec"].update(extra)
+    try:
+        result = patch(obj, body, patch_type, as_=view)
+    except KubeError as exc:
+        assert isinstance(exc.message, str) and exc.message
+        for finding in getattr(exc, "findings", []):
+            finding.to_dict()
+        return
+    json.dumps(result.to_dict())

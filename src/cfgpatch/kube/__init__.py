@@ -64,6 +64,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     if as_ not in VIEWS:
         raise KubeError(f"unknown view {as_!r}", code="invalid arguments",
                         hint="--as takes kubectl or kustomize")
+    obj = _decoded(obj)  # kubectl reads the object through the same decoder
     node = _kind_node(obj, schema)
     shapes = _shapes_for(node, obj, crd)
     situation = Situation(obj, patch, type, shapes=shapes, kind=_kind_label(obj))
