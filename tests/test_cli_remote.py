@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -108,3 +109,33 @@ def test_serve_refuses_public_bind_without_tokens(capsys):
 def test_serve_reports_bad_store_url(capsys):
     assert main(["serve", "--store", "mysql://x", "--port", "1"]) == 2
     assert "unknown store URL" in capsys.readouterr().err
+
+
+def test_serve_defaults_to_sqlite_in_the_current_folder(tmp_path):
+    """`make serve` needs no set-up: ./cfgpatch.db on 127.0.0.1."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    from server_support import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cfgpatch", "serve", "--port", str(port),
+                             "--log-level", "warning"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(400):
+            try:
+                if httpx.get(url + "/healthz", timeout=1).json()["store"] == "SQLiteStore":
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        answer = httpx.put(url + "/v1/documents/x", content="{}",
+                           headers={"content-type": "application/json"})
+        assert answer.status_code == 201
+        assert (tmp_path / "cfgpatch.db").is_file()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

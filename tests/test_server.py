@@ -209,3 +209,12 @@ def test_index_page_lists_the_api(api):
     assert page.status_code == 200
     if page.headers["content-type"].startswith("text/html") and "openapi" in page.text:
         assert "/v1/documents/{name}" in page.text
+
+
+def test_conditional_get(api):
+    put(api, "cfg", {"a": 1})
+    same = api.get("/v1/documents/cfg", headers={"if-none-match": '"1"'})
+    assert same.status_code == 304 and same.headers["etag"] == '"1"' and same.content == b""
+    put(api, "cfg", {"a": 2})
+    changed = api.get("/v1/documents/cfg", headers={"if-none-match": '"1"'})
+    assert changed.status_code == 200 and changed.text == '{"a":2}'

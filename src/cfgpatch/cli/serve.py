@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="deepest nesting of a document or patch (default 64, at most 256)")
     parser.add_argument("--max-patch-ops", type=int, default=10_000,
                         help="most operations in one JSON Patch (default 10000)")
+    parser.add_argument("--limit-concurrency", type=int, metavar="N",
+                        help="answer 503 beyond N requests in progress (default: no limit)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
@@ -79,7 +81,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     app = create_app(Service(store), tokens=tokens, limits=limits, static_dir=_static_dir())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                access_log=not args.no_access_log, server_header=False)
+                access_log=not args.no_access_log, server_header=False,
+                limit_concurrency=args.limit_concurrency)
     return 0
 
 

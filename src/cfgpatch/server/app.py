@@ -98,6 +98,13 @@ def parse_if_match(header: str | None) -> int | None:
     return int(match.group(1) or match.group(2))
 
 
+def _tags(header: str | None) -> list[str]:
+    """The entity tags of an ``If-None-Match`` header (weak ones compare as strong)."""
+    if not header:
+        return []
+    return [tag.strip().removeprefix("W/") for tag in header.split(",")]
+
+
 def media_type(request: Request) -> str:
     """The request's media type, lower case; 415 if a charset other than UTF-8 is named."""
     raw = request.headers.get("content-type", "")
@@ -218,6 +225,8 @@ class Api:
             return self.service.get(name, number), number
 
         text, number = await run_in_threadpool(read)
+        if f'"{number}"' in _tags(request.headers.get("if-none-match")):
+            return Response(status_code=304, headers=etag(number))
         return Response(text, media_type=JSON_TYPE, headers=etag(number))
 
     async def list_versions(self, request: Request) -> Response:

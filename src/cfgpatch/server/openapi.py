@@ -74,8 +74,13 @@ def _paths() -> dict:
             "get": {
                 "summary": "The head (or ?version=n) as canonical JSON text.",
                 "parameters": [{"name": "version", "in": "query", "required": False,
-                                "schema": {"type": "integer", "minimum": 1}}],
+                                "schema": {"type": "integer", "minimum": 1}},
+                               {"name": "If-None-Match", "in": "header", "required": False,
+                                "schema": {"type": "string"},
+                                "description": 'A version the caller holds ("3"): 304 if '
+                                               "it is still the one asked for."}],
                 "responses": {"200": _ok("The document.", _ANY_JSON, with_etag=True),
+                              "304": {"description": "Not modified.", "headers": _ETAG},
                               **_errors(*doc_errors)},
             },
             "put": {
