@@ -4,7 +4,9 @@ kubectl decodes JSON into Go ``interface{}`` values: ``map[string]interface {}``
 ``[]interface {}``, ``string``, ``int64`` (integers within int64), ``float64``,
 ``bool`` and ``nil``.  Strategic merge compares them with Go's ``==``, uses them as
 map keys, sorts with ``sort.SliceStable`` and prints them with ``%v`` in its error
-messages.  This module reproduces those four behaviours for the Python values
+messages; it edits lists in place through slices that share one array
+(:class:`GoSlice`, :func:`append_unique`).  This module reproduces those
+behaviours for the Python values
 cfgpatch uses (``int`` for int64, ``float`` for float64), including the cases
 where Go panics (comparing or hashing a map or a list), which kubectl reports as
 a crash with exit code 2.
@@ -253,3 +255,68 @@ def _round_to_size_class(size: int) -> int:
             return klass
     page = 8192
     return (size + page - 1) // page * page
+
+
+class GoSlice:
+    """A Go slice over the caller's list, for kubectl's in-place list edits.
+
+    Deleting an element shifts the rest left inside the same array and ``append``
+    writes into spare capacity, so the caller's view of the original list (used
+    later for ordering by ``$setElementOrder``) sees those writes, as in Go.
+    """
+
+    def __init__(self, view: list) -> None:
+        self.view = view
+        self.array = list(view)
+        self.cap = append_capacity(len(view))
+        self.length = len(view)
+        self.shared = True
+
+    def items(self) -> list:
+        return self.array[:self.length]
+
+    def set(self, index: int, value: Any) -> None:
+        self.array[index] = value
+        if self.shared and index < len(self.view):
+            self.view[index] = value
+
+    def delete_at(self, index: int) -> None:
+        for k in range(index, self.length - 1):
+            self.set(k, self.array[k + 1])
+        self.length -= 1
+
+    def append(self, value: Any) -> None:
+        if self.length >= self.cap:
+            self.array = self.array[:self.length]
+            self.cap = grow_capacity(self.cap, self.length + 1)
+            self.shared = False
+        if self.length < len(self.array):
+            self.set(self.length, value)
+        else:
+            self.array.append(value)
+        self.length += 1
+
+
+def append_unique(current: list, given: list) -> list:
+    """``deduplicateScalars(append(current, given...))`` with Go's aliasing.
+
+    When the decoded list has spare capacity, ``append`` writes into its array and
+    the de-duplication's swaps then overwrite the original list in place, which
+    later decides the order of the result (kubectl's duplicates quirk).
+    """
+    shared = append_capacity(len(current)) >= len(current) + len(given)
+    array = current + given
+    last = len(array) - 1
+    i = 0
+    while i < last:
+        j = i + 1
+        while j <= last:
+            if go_equal(array[i], array[j]):
+                array[j] = array[last]
+                last -= 1
+                j -= 1
+            j += 1
+        i += 1
+    if shared:
+        current[:] = array[:len(current)]
+    return array[:last + 1]

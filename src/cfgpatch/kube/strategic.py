@@ -40,14 +40,21 @@ from ..pointer import format_pointer
 from .goruntime import (
     MAP_TYPE,
     SLICE_TYPE,
-    append_capacity,
-    crash,
+    GoSlice,
+    append_unique,
     go_equal,
     go_format,
     go_type,
-    grow_capacity,
     hash_key,
-    stable_sort,
+)
+from .listorder import (
+    bad_arg_type,
+    element_type,
+    find_by_key,
+    no_merge_key,
+    normalize_order,
+    partition,
+    split_deletes,
 )
 from .schema import Node, PatchMeta
 
@@ -83,18 +90,6 @@ def strategic_merge(original: Any, patch: Any, node: Node) -> Any:
 def _fail(message: str, hint: str, path: list | None = None) -> KubeError:
     pointer = None if path is None else format_pointer([str(t) for t in path])
     return KubeError(message, hint=hint, pointer=pointer)
-
-
-def _no_merge_key(item: dict, key: str) -> KubeError:
-    return KubeError(f"map: {go_format(item)} does not contain declared merge key: {key}",
-                     hint=f"every element of this list is identified by its {key!r}; "
-                          f"kubectl refuses the whole patch when an element lacks it")
-
-
-def _bad_arg_type(expected: str, value: Any) -> KubeError:
-    actual = go_type(value) or "%!s(<nil>)"
-    return KubeError(f"expected a {expected}, but received a {actual}",
-                     hint="the value has a different JSON type than strategic merge expects here")
 
 
 def _bad_patch_type(directive: Any, item: dict) -> KubeError:
@@ -245,13 +240,13 @@ def _merge_ordered_lists(original: dict, patch: dict, node: Node, path: list) ->
 def _merge_ordered_list(original: dict, patch: dict, key: str, order: Any, node: Node,
                         path: list) -> None:
     if not isinstance(order, list):
-        raise _bad_arg_type(SLICE_TYPE, order)
+        raise bad_arg_type(SLICE_TYPE, order)
     field = _extract_key(key, SET_ELEMENT_ORDER)
     found_original, found_patch = field in original, field in patch
     current, given = original.get(field), patch.get(field)
     for present, value in ((found_original, current), (found_patch, given)):
         if present and not isinstance(value, list):
-            raise _bad_arg_type(SLICE_TYPE, value)
+            raise bad_arg_type(SLICE_TYPE, value)
     elem, meta = node.lookup_slice(field)
     meta.check()
     current = current if found_original else []
@@ -265,9 +260,9 @@ def _merge_ordered_list(original: dict, patch: dict, key: str, order: Any, node:
         merged = _merge_list_field(current, given, elem, meta, False, [*path, field])
     else:
         return
-    patch_items, server_items = _partition(merged, order, meta.merge_key)
-    kind = _element_type(current, given)
-    original[field] = _normalize_order(patch_items, server_items, order, current,
+    patch_items, server_items = partition(merged, order, meta.merge_key)
+    kind = element_type(current, given)
+    original[field] = normalize_order(patch_items, server_items, order, current,
                                        meta.merge_key, kind)
     patch.pop(field, None)
 
@@ -275,7 +270,7 @@ def _merge_ordered_list(original: dict, patch: dict, key: str, order: Any, node:
 def _check_order(given: list, order: list, merge_key: str) -> None:
     if not order or not given:
         return
-    items = _split_deletes(given)[0] if merge_key else given
+    items = split_deletes(given)[0] if merge_key else given
     i = j = 0
     while i < len(items) and j < len(order):
         if isinstance(items[i], dict) and DIRECTIVE in items[i]:
@@ -297,9 +292,9 @@ def _merge_key_equal(left: Any, right: Any, merge_key: str) -> bool:
         return go_equal(left, right)
     for item in (left, right):
         if not isinstance(item, dict):
-            raise _bad_arg_type(MAP_TYPE, item)
+            raise bad_arg_type(MAP_TYPE, item)
         if merge_key not in item:
-            raise _no_merge_key(item, merge_key)
+            raise no_merge_key(item, merge_key)
     return go_equal(left[merge_key], right[merge_key])
 
 
@@ -312,116 +307,29 @@ def _merge_list_field(current: list, given: list, elem: Node, meta: PatchMeta,
         return given
     if not current and not given:
         return current
-    kind = _element_type(current, given)
+    kind = element_type(current, given)
     merge_key = meta.merge_key
     if kind != MAP_TYPE:
         if delete_list:
             drop = {hash_key(item) for item in given}
             return [item for item in current if hash_key(item) not in drop]
-        merged = _union(current, given)
+        merged = append_unique(current, given)
     else:
         if not merge_key:
             raise KubeError(f"cannot merge lists without merge key for {elem.kind}",
                             hint="the schema marks this list merge but names no merge key")
         live, given = _apply_list_directives(current, given, merge_key)
-        current = live.items() if isinstance(live, _GoSlice) else live
+        current = live.items() if isinstance(live, GoSlice) else live
         merged = _merge_by_key(live, given, merge_key, elem, path)
-    patch_items, server_items = _partition(merged, given, merge_key)
-    return _normalize_order(patch_items, server_items, given, current, merge_key, kind)
-
-
-def _element_type(*lists: list) -> str:
-    first: str | None = None
-    for items in lists:
-        for item in items:
-            kind = go_type(item)
-            if first is None:
-                if kind is None:
-                    raise crash("invalid memory address or nil pointer dereference")
-                if kind == SLICE_TYPE:
-                    raise KubeError("lists of lists are not supported",
-                                    hint="strategic merge cannot merge a list of lists")
-                first = kind
-            elif first != kind:
-                raise KubeError(f"list element types are not identical: {go_format(list(lists))}",
-                                hint="all elements of the object's list and the patch's list "
-                                     "must have the same JSON type")
-    if first is None:
-        raise KubeError("no elements in any of the given slices",
-                        hint="$setElementOrder names a list that is empty on both sides")
-    return first
-
-
-def _union(current: list, given: list) -> list:
-    """``deduplicateScalars(append(current, given...))`` with Go's aliasing.
-
-    When the decoded list has spare capacity, ``append`` writes into its array and
-    the de-duplication's swaps then overwrite the original list in place, which
-    later decides the order of the result (kubectl's duplicates quirk).
-    """
-    shared = append_capacity(len(current)) >= len(current) + len(given)
-    array = current + given
-    last = len(array) - 1
-    i = 0
-    while i < last:
-        j = i + 1
-        while j <= last:
-            if go_equal(array[i], array[j]):
-                array[j] = array[last]
-                last -= 1
-                j -= 1
-            j += 1
-        i += 1
-    if shared:
-        current[:] = array[:len(current)]
-    return array[:last + 1]
-
-
-class _GoSlice:
-    """A Go slice over the caller's list, for kubectl's in-place list edits.
-
-    Deleting an element shifts the rest left inside the same array and ``append``
-    writes into spare capacity, so the caller's view of the original list (used
-    later for ordering by ``$setElementOrder``) sees those writes, as in Go.
-    """
-
-    def __init__(self, view: list) -> None:
-        self.view = view
-        self.array = list(view)
-        self.cap = append_capacity(len(view))
-        self.length = len(view)
-        self.shared = True
-
-    def items(self) -> list:
-        return self.array[:self.length]
-
-    def set(self, index: int, value: Any) -> None:
-        self.array[index] = value
-        if self.shared and index < len(self.view):
-            self.view[index] = value
-
-    def delete_at(self, index: int) -> None:
-        for k in range(index, self.length - 1):
-            self.set(k, self.array[k + 1])
-        self.length -= 1
-
-    def append(self, value: Any) -> None:
-        if self.length >= self.cap:
-            self.array = self.array[:self.length]
-            self.cap = grow_capacity(self.cap, self.length + 1)
-            self.shared = False
-        if self.length < len(self.array):
-            self.set(self.length, value)
-        else:
-            self.array.append(value)
-        self.length += 1
+    patch_items, server_items = partition(merged, given, merge_key)
+    return normalize_order(patch_items, server_items, given, current, merge_key, kind)
 
 
 def _apply_list_directives(current: list, given: list,
-                           merge_key: str) -> tuple[_GoSlice | list, list]:
+                           merge_key: str) -> tuple[GoSlice | list, list]:
     plain: list = []
     replace = False
-    live = _GoSlice(current)
+    live = GoSlice(current)
     for item in given:
         if DIRECTIVE not in item:
             plain.append(item)
@@ -429,7 +337,7 @@ def _apply_list_directives(current: list, given: list,
         directive = item[DIRECTIVE]
         if directive == DELETE and isinstance(directive, str):
             if merge_key not in item:
-                raise _no_merge_key(item, merge_key)
+                raise no_merge_key(item, merge_key)
             _delete_matching(live, merge_key, item[merge_key])
         elif directive == REPLACE and isinstance(directive, str):
             replace = True
@@ -444,33 +352,23 @@ def _apply_list_directives(current: list, given: list,
     return live, plain
 
 
-def _delete_matching(live: _GoSlice, merge_key: str, value: Any) -> None:
+def _delete_matching(live: GoSlice, merge_key: str, value: Any) -> None:
     """Remove every element whose key equals ``value``, shifting in place like Go."""
     while True:
-        index = _find_by_key(live.items(), merge_key, value)
+        index = find_by_key(live.items(), merge_key, value)
         if index < 0:
             return
         live.delete_at(index)
 
 
-def _find_by_key(items: list, merge_key: str, value: Any) -> int:
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise KubeError(f"value for key {index} is not a map.",
-                            hint="a merge-keyed list may only hold objects")
-        if merge_key in item and go_equal(item[merge_key], value):
-            return index
-    return -1
-
-
-def _merge_by_key(live: _GoSlice | list, given: list, merge_key: str, elem: Node,
+def _merge_by_key(live: GoSlice | list, given: list, merge_key: str, elem: Node,
                   path: list) -> list:
     if isinstance(live, list):
-        live = _GoSlice(list(live))
+        live = GoSlice(list(live))
     for item in given:
         if merge_key not in item:
-            raise _no_merge_key(item, merge_key)
-        index = _find_by_key(live.items(), merge_key, item[merge_key])
+            raise no_merge_key(item, merge_key)
+        index = find_by_key(live.items(), merge_key, item[merge_key])
         if index >= 0:
             live.set(index, _merge_map(live.items()[index], item, elem, [*path, index]))
         else:
@@ -478,94 +376,3 @@ def _merge_by_key(live: _GoSlice | list, given: list, merge_key: str, elem: Node
     return live.items()
 
 
-def _partition(merged: list, reference: list, merge_key: str) -> tuple[list, list]:
-    """Split into items named by ``reference`` (patch items) and the rest."""
-    named: list = []
-    rest: list = []
-    if not merge_key:
-        keys = {hash_key(item) for item in reference}
-        for item in merged:
-            (named if hash_key(item) in keys else rest).append(item)
-        return named, rest
-    for item in merged:
-        if not isinstance(item, dict):
-            raise _bad_arg_type(MAP_TYPE, item)
-        if merge_key not in item:
-            raise _no_merge_key(item, merge_key)
-        found = _find_by_key(reference, merge_key, item[merge_key]) >= 0
-        (named if found else rest).append(item)
-    return named, rest
-
-
-def _split_deletes(items: list) -> tuple[list, list]:
-    keep: list = []
-    deletes: list = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise _bad_arg_type(MAP_TYPE, item)
-        directive = item.get(DIRECTIVE, None)
-        is_delete = DIRECTIVE in item and directive == DELETE and isinstance(directive, str)
-        (deletes if is_delete else keep).append(item)
-    return keep, deletes
-
-
-def _index(items: list, value: Any, merge_key: str, kind: str | None) -> int:
-    def pick(item: Any) -> Any:
-        if kind == MAP_TYPE:
-            return item.get(merge_key) if isinstance(item, dict) else None
-        return item
-
-    wanted = pick(value)
-    for index, item in enumerate(items):
-        if go_equal(wanted, pick(item)):
-            return index
-    return -1
-
-
-def _sort_by(items: list, order: list, merge_key: str, kind: str | None) -> list:
-    deletes: list = []
-    if kind == MAP_TYPE:
-        for group in (items, order):
-            for item in group:
-                if not isinstance(item, dict):
-                    raise _bad_arg_type(MAP_TYPE, item)
-                if merge_key not in item:
-                    raise _no_merge_key(item, merge_key)
-        items, deletes = _split_deletes(items)
-    items = list(items)
-
-    def less(a: Any, b: Any) -> bool:
-        ia = _index(order, a, merge_key, kind)
-        if ia >= 0:
-            ib = _index(order, b, merge_key, kind)
-            if ib >= 0:
-                return ia < ib
-        return True
-
-    stable_sort(items, less)
-    return items + deletes
-
-
-def _normalize_order(patch_items: list, server_items: list, patch_order: list,
-                     server_order: list, merge_key: str, kind: str | None) -> list:
-    patch_items = _sort_by(patch_items, patch_order, merge_key, kind)
-    server_items = _sort_by(server_items, server_order, merge_key, kind)
-    out: list = []
-    i = j = 0
-    while i < len(server_items) or j < len(patch_items):
-        if j >= len(patch_items):
-            out.append(server_items[i])
-            i += 1
-        elif i >= len(server_items):
-            out.append(patch_items[j])
-            j += 1
-        else:
-            left = _index(server_order, server_items[i], merge_key, kind)
-            right = _index(server_order, patch_items[j], merge_key, kind)
-            if left >= 0 and right >= 0 and left < right:
-                out.append(server_items[i])
-                i += 1
-            else:
-                out.append(patch_items[j])
-                j += 1
-    return out
