@@ -474,14 +474,19 @@ def first_non_space(data: str) -> str:
 # --- kubectl's view of a patched object ------------------------------------------------
 
 
-def normalize(value: Any) -> Any:
+def normalize(value: Any, literal: bool = False) -> Any:
     """Numbers as kubectl holds them after decoding its own JSON text: a number whose Go
     text is an integer within int64 is an ``int``, any other number a ``float``.
 
-    >>> normalize({"a": [1.0, 2**63, 1.5]})
-    {'a': [1, 9.223372036854776e+18, 1.5]}
+    ``literal=True`` is for values whose JSON text kubectl kept as typed (a ``{...}``
+    merge patch): there a float ``-0.0`` stays a float (it prints ``-0``).
+
+    >>> normalize({"a": [1.0, 2**63, 1.5, -0.0]})
+    {'a': [1, 9.223372036854776e+18, 1.5, 0]}
     """
     if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if literal and isinstance(value, float) and value == 0 and math.copysign(1, value) < 0:
         return value
     if isinstance(value, (int, float)):
         text = number_text(value)
@@ -491,15 +496,16 @@ def normalize(value: Any) -> Any:
                 return number
         return float(text)
     if isinstance(value, list):
-        return [normalize(item) for item in value]
-    return {key: normalize(item) for key, item in value.items()}
+        return [normalize(item, literal) for item in value]
+    return {key: normalize(item, literal) for key, item in value.items()}
 
 
-def decode_result(value: Any) -> dict:
+def decode_result(value: Any, literal: bool = False) -> dict:
     """What kubectl does with a patched document before printing it.
 
     A result that is not an object, or has no non-empty string ``kind``, raises the
-    ``KubeError`` kubectl prints; numbers are brought back to int64/float64 form.
+    ``KubeError`` kubectl prints; numbers are brought back to int64/float64 form
+    (``literal`` as in :func:`normalize`).
     """
     from ..errors import KubeError
 
@@ -511,7 +517,7 @@ def decode_result(value: Any) -> dict:
         raise KubeError(f"json: cannot unmarshal {kind} into Go value of type "
                         "unstructured.detector",
                         hint="the patch turned the object into a JSON " + kind)
-    value = normalize(value)
+    value = normalize(value, literal)
     kind = value.get("kind")
     if not isinstance(kind, str) or not kind:
         raise KubeError(f"Object 'Kind' is missing in '{encode(value)}'",

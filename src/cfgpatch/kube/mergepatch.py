@@ -36,9 +36,9 @@ def apply(obj: dict, patch: Any) -> dict:
     if isinstance(patch, dict):
         doc = copy.deepcopy(obj)
         _merge_docs(doc, copy.deepcopy(patch))
-        return decode_result(doc)
+        return decode_result(doc, literal=True)
     if isinstance(patch, list):
-        return decode_result(prune_nulls(copy.deepcopy(patch)))
+        return decode_result(prune_nulls(copy.deepcopy(patch)), literal=True)
     raise KubeError(
         "Invalid JSON Patch",
         hint="a merge patch must be a JSON object such as {\"spec\":{\"replicas\":3}}",

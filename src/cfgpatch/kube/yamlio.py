@@ -493,7 +493,7 @@ def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[Type
     try:
         docs = _compose_all(text)
         node = docs[0] if docs else None
-        value = None if node is None else _to_json_value(node, reader)
+        value = None if node is None else gojson.normalize(_to_json_value(node, reader))
     except _ConvertError as err:
         raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
                         hint="the patch is neither JSON nor YAML kubectl can read") from None
@@ -671,8 +671,9 @@ def _dumper_class() -> type:
             self.write_indicator('"', True)
             spaces = False
             last = len(text) - 1
+            bom = text.startswith("\ufeff")  # go-yaml then escapes every character
             for i, ch in enumerate(text):
-                if _needs_escape(ch):
+                if bom or _needs_escape(ch):
                     self._write("\\" + _ESCAPES.get(ch) if ch in _ESCAPES else _hex_escape(ch))
                     spaces = False
                 elif ch == " ":
