@@ -218,3 +218,19 @@ def test_conditional_get(api):
     put(api, "cfg", {"a": 2})
     changed = api.get("/v1/documents/cfg", headers={"if-none-match": '"1"'})
     assert changed.status_code == 200 and changed.text == '{"a":2}'
+
+
+def test_memory_store_is_serialized_for_the_thread_pool():
+    """Racing appends through SerializedStore: exactly one winner per head."""
+    import sys
+
+    import store_contract
+    from cfgpatch.server.serialized import SerializedStore
+    from cfgpatch.store import MemoryStore
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: the bare MemoryStore then fails this
+    try:
+        store_contract.check_racing_writers(SerializedStore(MemoryStore()), threads=8, rounds=20)
+    finally:
+        sys.setswitchinterval(interval)

@@ -79,6 +79,12 @@ def run_serve(args: argparse.Namespace) -> int:
         text = exc.describe() if isinstance(exc, CfgPatchError) else str(exc)
         sys.stderr.write(f"cfgpatch serve: {text}\n")
         return 2
+    from ..store import MemoryStore
+
+    if isinstance(store, MemoryStore):  # not thread-safe on its own
+        from ..server.serialized import SerializedStore
+
+        store = SerializedStore(store)
     app = create_app(Service(store), tokens=tokens, limits=limits, static_dir=_static_dir())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=not args.no_access_log, server_header=False,
