@@ -26,7 +26,7 @@ def ports(body):
         "spec"]["ports"]
 
 
-@pytest.mark.parametrize("body, expected", [
+SERVICE_PORT_CASES = [
     ([{"port": 53, "protocol": "UDP", "targetPort": 5353}],
      [TCP, {**UDP, "targetPort": 5353}, METRICS]),
     ([{"containerPort": 9153, "name": "m2"}], []),
@@ -43,7 +43,10 @@ def ports(body):
     ([{"$patch": "replace"}, {"port": 1, "protocol": "TCP"}], [{"port": 1, "protocol": "TCP"}]),
     ([{"port": "9153", "protocol": "TCP", "name": "s"}],
      [TCP, UDP, {"name": "s", "port": "9153", "protocol": "TCP"}]),
-])
+]
+
+
+@pytest.mark.parametrize("body, expected", SERVICE_PORT_CASES)
 def test_service_ports_keyed_on_port_and_protocol(body, expected):
     assert ports(body) == expected
 
@@ -76,8 +79,8 @@ def test_deployment_like_kubectl_for_names_and_union():
     spec = out["spec"]["template"]["spec"]
     assert out["metadata"]["finalizers"] == ["c.example/three", "a.example/one",
                                              "b.example/two"]
-    assert [c["name"] for c in spec["containers"]] == ["side", "app", "metrics"]
-    assert [e["name"] for e in spec["containers"][1]["env"]] == ["NEW", "LOG_LEVEL", "MODE"]
+    assert [c["name"] for c in spec["containers"]] == ["app", "side", "metrics"]
+    assert [e["name"] for e in spec["containers"][0]["env"]] == ["NEW", "LOG_LEVEL", "MODE"]
     assert spec["tolerations"] == [{"key": "k3", "operator": "Exists"}]
     assert [s["name"] for s in spec["imagePullSecrets"]] == ["reg3", "reg1", "reg2"]
 
@@ -88,14 +91,17 @@ def container_ports(body):
     return out["spec"]["template"]["spec"]["containers"][0]["ports"]
 
 
-@pytest.mark.parametrize("body, expected", [
+CONTAINER_PORT_CASES = [
     ([{"containerPort": 80, "name": "web"}],
      [{"containerPort": 80, "name": "web"}, {"containerPort": 443, "name": "https"}]),
     ([{"containerPort": 80, "protocol": "TCP", "name": "web"}],
      [{"containerPort": 80, "name": "http"}, {"containerPort": 443, "name": "https"}]),
     ([{"containerPort": 8080}], [{"containerPort": 8080}, {"containerPort": 80, "name": "http"},
                                  {"containerPort": 443, "name": "https"}]),
-])
+]
+
+
+@pytest.mark.parametrize("body, expected", CONTAINER_PORT_CASES)
 def test_container_ports_keyed_on_container_port_and_protocol(body, expected):
     assert container_ports(body) == expected
 
@@ -105,6 +111,64 @@ def test_new_containers_go_first_in_patch_order():
         {"name": "b", "image": "b"}, {"name": "a", "image": "a"}]}}}})
     assert [c["name"] for c in out["spec"]["template"]["spec"]["containers"]] == \
         ["b", "a", "app", "metrics"]
+
+
+CONTAINER_CASES = [
+    ([{"name": "metrics", "image": "m2"}, {"name": "app", "image": "a2"}],
+     [("metrics", "m2"), ("app", "a2")]),
+    ([{"name": "metrics", "image": "m2"}], [("metrics", "m2"), ("app", "nginx:1.25")]),
+    ([{"name": "metrics", "$patch": "delete"}, {"name": "new"}],
+     [("new", None), ("app", "nginx:1.25")]),
+    ([{"image": "x"}], []),
+    ([{"name": "app", "$patch": "replace", "image": "z"}],
+     [("app", "nginx:1.25"), ("metrics", "statsd:v0.26")]),
+]
+
+
+@pytest.mark.parametrize("body, expected", CONTAINER_CASES)
+def test_single_key_list_patch_elements_first(body, expected):
+    out = deploy_patch({"spec": {"template": {"spec": {"containers": body}}}})
+    assert [(c["name"], c.get("image")) for c in out["spec"]["template"]["spec"]["containers"]] \
+        == expected
+
+
+def test_env_null_value_moves_the_element_first():
+    out = deploy_patch({"spec": {"template": {"spec": {"containers": [
+        {"name": "app", "env": [{"name": "MODE", "value": None}]}]}}}})
+    assert out["spec"]["template"]["spec"]["containers"][0]["env"] == [
+        {"name": "MODE"}, {"name": "LOG_LEVEL", "value": "info"}]
+
+
+def test_primitive_list_patch_values_first():
+    out = deploy_patch({"metadata": {"finalizers": ["b.example/two", "c"]}})
+    assert out["metadata"]["finalizers"] == ["b.example/two", "c", "a.example/one"]
+
+
+def test_directives_other_than_patch_are_stored_as_data():
+    body = {"metadata": {"$deleteFromPrimitiveList/finalizers": ["a.example/one"]},
+            "spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "metrics"}]}}}}
+    out = deploy_patch(body)
+    assert out["metadata"]["finalizers"] == ["a.example/one", "b.example/two"]
+    assert out["metadata"]["$deleteFromPrimitiveList/finalizers"] == ["a.example/one"]
+    assert [c["name"] for c in out["spec"]["template"]["spec"]["containers"]] == ["app",
+                                                                                   "metrics"]
+
+
+def test_map_directives():
+    obj = copy.deepcopy(DEPLOY)
+    obj["spec"]["strategy"] = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}
+    deleted = patch(copy.deepcopy(obj), {"spec": {"strategy": {"$patch": "delete"}}},
+                    as_="kustomize").object
+    assert "strategy" not in deleted["spec"]
+    replaced = patch(copy.deepcopy(obj), {"spec": {"strategy": {"$patch": "replace",
+                                                                "type": "Recreate"}}},
+                     as_="kustomize").object
+    assert replaced["spec"]["strategy"] == {"type": "Recreate"}
+    kept = patch(copy.deepcopy(obj), {"spec": {"strategy": {"$retainKeys": ["type"],
+                                                            "type": "Recreate"}}},
+                 as_="kustomize").object
+    assert kept["spec"]["strategy"] == {"$retainKeys": ["type"], "type": "Recreate",
+                                        "rollingUpdate": {"maxSurge": 1}}
 
 
 def test_custom_resource_every_list_replaced_finalizers_too():

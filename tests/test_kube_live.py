@@ -30,6 +30,13 @@ from hypothesis import strategies as st
 from cfgpatch.kube.schema import SCALAR_KINDS, builtin_schema
 from conftest import require
 from test_kube_corpus import CASES, Case, run_cli
+from test_kube_kustomize import (
+    CONTAINER_CASES,
+    CONTAINER_PORT_CASES,
+    DEPLOY,
+    DNS,
+    SERVICE_PORT_CASES,
+)
 
 VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33")
 
@@ -331,3 +338,56 @@ def test_generator_is_deterministic_and_builds_directives():
     for directive in ("$patch", "$setElementOrder/", "$retainKeys", "$deleteFromPrimitiveList/",
                       "null"):
         assert directive in text, directive
+
+
+# ------------------------------------------------------------ kustomize view, live
+
+
+def kustomize_pairs() -> list[tuple[str, dict, dict]]:
+    """(id, resource, patch body) for every recorded kustomize case."""
+    pairs = [(f"svc-{i}", DNS, {"spec": {"ports": body}})
+             for i, (body, _) in enumerate(SERVICE_PORT_CASES)]
+    pairs += [(f"cport-{i}", DEPLOY, {"spec": {"template": {"spec": {"containers": [
+        {"name": "app", "ports": body}]}}}}) for i, (body, _) in enumerate(CONTAINER_PORT_CASES)]
+    pairs += [(f"containers-{i}", DEPLOY, {"spec": {"template": {"spec": {"containers": body}}}})
+              for i, (body, _) in enumerate(CONTAINER_CASES)]
+    pairs += [("finalizers", DEPLOY, {"metadata": {"finalizers": ["b.example/two", "c"]}}),
+              ("env-null", DEPLOY, {"spec": {"template": {"spec": {"containers": [
+                  {"name": "app", "env": [{"name": "MODE", "value": None}]}]}}}}),
+              ("directives", DEPLOY, {"metadata": {
+                  "$deleteFromPrimitiveList/finalizers": ["a.example/one"]}, "spec": {
+                  "template": {"spec": {"$setElementOrder/containers": [{"name": "metrics"}]}}}})]
+    return pairs
+
+
+def run_kustomize(binary: str, resource: dict, body: dict) -> dict | str:
+    import yaml
+
+    head = {"apiVersion": resource["apiVersion"], "kind": resource["kind"]}
+    document = {**head, **body, "metadata": {"name": resource["metadata"]["name"],
+                                             **body.get("metadata", {})}}
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "res.json").write_text(json.dumps(resource))
+        Path(folder, "patch.json").write_text(json.dumps(document))
+        Path(folder, "kustomization.yaml").write_text(
+            "resources: [res.json]\npatches:\n- path: patch.json\n")
+        proc = subprocess.run([binary, "kustomize", folder], capture_output=True, text=True,
+                              timeout=60)
+    return yaml.safe_load(proc.stdout) if proc.returncode == 0 else proc.stderr
+
+
+def test_kustomize_view_against_kubectl_kustomize():
+    _need_kubectl()
+    from cfgpatch.kube import patch
+
+    binary = BINARIES.get("1.32") or next(iter(BINARIES.values()))
+    failures = []
+    for name, resource, body in kustomize_pairs():
+        head = {"apiVersion": resource["apiVersion"], "kind": resource["kind"],
+                "metadata": {"name": resource["metadata"]["name"]}}
+        full = {**head, **body, "metadata": {**head["metadata"], **body.get("metadata", {})}}
+        ours = patch(json.loads(json.dumps(resource)), full, as_="kustomize").object
+        theirs = run_kustomize(binary, resource, body)
+        if ours != theirs:
+            failures.append(f"{name}: kustomize {theirs}\n    engine {ours}")
+    assert not failures, "\n".join(failures)

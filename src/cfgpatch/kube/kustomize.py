@@ -12,7 +12,13 @@ resource with rules of its own.  The differences modelled here were observed wit
   a key the other lacks (``{port: 53}`` against ``53/TCP``), and added otherwise;
 * a patch element that carries none of the keys empties the list (the other patch
   elements stay);
-* new elements go first, in patch order; matched elements stay where they are;
+* order: with one merge key (``containers``, ``env``) and in primitive lists
+  (``finalizers``) the patch's elements come first, in patch order, matched ones
+  included, then the untouched ones; with several keys new elements go first and
+  matched ones stay where they are;
+* ``$retainKeys``, ``$setElementOrder/...`` and ``$deleteFromPrimitiveList/...`` are
+  not interpreted: they are stored in the result as data; an element carrying
+  ``$patch: replace`` next to other keys is ignored;
 * without a schema (a custom resource) every list is replaced, ``finalizers`` too.
 
 Not modelled: kustomize's own openapi overrides, its 3-way merges, anchors and
@@ -93,8 +99,6 @@ def _merge_map(base: dict, patch: dict, shape: tuple[str, ...], shapes: Shapes |
     body = {k: v for k, v in patch.items() if k != "$patch"}
     out = {} if directive == "replace" else {k: v for k, v in base.items()}
     for key, value in body.items():
-        if key.startswith("$"):
-            continue
         merged = _merge_value(out.get(key), value, (*shape, key), shapes, key in out)
         if merged is None:
             out.pop(key, None)
@@ -136,13 +140,14 @@ def _relation(element: Any, item: dict, keys: tuple[str, ...]) -> str:
 
 def _merge_keyed(old: list, items: list, shape: tuple[str, ...], shapes: Shapes,
                  keys: tuple[str, ...]) -> list:
-    if any(isinstance(i, dict) and i.get("$patch") == "replace" for i in items):
+    if any(isinstance(i, dict) and i == {"$patch": "replace"} for i in items):
         return [deep_copy(i) for i in items if not (isinstance(i, dict) and "$patch" in i)]
+    items = [i for i in items if isinstance(i, dict) and i.get("$patch") != "replace"]
+    if len(keys) == 1:
+        return _merge_single_key(old, items, shape, shapes, keys[0])
     result: list = [deep_copy(e) for e in old]
     added: list = []
     for item in items:
-        if not isinstance(item, dict):
-            continue
         if not any(key in item for key in keys):
             result = []
             continue
@@ -158,6 +163,26 @@ def _merge_keyed(old: list, items: list, shape: tuple[str, ...], shapes: Shapes,
     return [e for e in added if e is not None] + result
 
 
+def _merge_single_key(old: list, items: list, shape: tuple[str, ...], shapes: Shapes,
+                      key: str) -> list:
+    """One merge key: the patch's elements first, in patch order, then the others."""
+    rest: list = [deep_copy(e) for e in old]
+    front: list = []
+    for item in items:
+        if key not in item:
+            rest, front = [], []
+            continue
+        index = next((i for i, e in enumerate(rest) if _relation(e, item, (key,)) == "exact"),
+                     None)
+        base = rest.pop(index) if index is not None else None
+        if item.get("$patch") == "delete":
+            rest = [e for e in rest if _relation(e, item, (key,)) != "exact"]
+            continue
+        front.append(_merge_map(base if isinstance(base, dict) else {}, item, (*shape, "[]"),
+                                shapes))
+    return front + rest
+
+
 def _new_element(item: dict, shape: tuple[str, ...], shapes: Shapes) -> Any:
     if item.get("$patch") == "delete":
         return None
@@ -165,13 +190,14 @@ def _new_element(item: dict, shape: tuple[str, ...], shapes: Shapes) -> Any:
 
 
 def _merge_set(old: list, items: list) -> list:
-    seen = {_text(v) for v in old}
-    new: list = []
-    for value in items:
+    """A primitive merge list: the patch's values first, then the others (no duplicates)."""
+    out: list = []
+    seen: set[str] = set()
+    for value in [*items, *old]:
         if _text(value) not in seen:
             seen.add(_text(value))
-            new.append(deep_copy(value))
-    return new + [deep_copy(v) for v in old]
+            out.append(deep_copy(value))
+    return out
 
 
 def differences(kubectl_result: Any, kustomize_result: Any) -> list[Finding]:
