@@ -26,66 +26,151 @@ reading of the same rules; property tests require byte-identical output.
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
+from itertools import repeat
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
-from .jsonvalue import JSON, canonical_unchecked, deep_copy, escape
+from .jsonvalue import JSON, MAX_DEPTH, canonical_unchecked, check_depth, deep_copy, escape
 from .lcs import align
 from .moves import Change, Removal, place_moves
 
-_SCALAR_TEXT = {type(None): lambda v: "null", bool: lambda v: "true" if v else "false"}
+#: Arrays at least this long are written element by element (texts cached).
+BIG_ARRAY = 32
+#: Objects nested deeper than this are written in one piece by the C encoder.
+OBJECT_WALK_DEPTH = 8
+
+
+def _make_encoders() -> tuple[Callable[[JSON], str], Callable[[list], list[str]]]:
+    """Canonical encoders for one value and for many (C speed when available)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return canonical_unchecked, lambda values: list(map(canonical_unchecked, values))
+    encoder = make(None, None, encode_basestring, None, ":", ",", True, False, False)
+    join = "".join
+    return (lambda value: join(encoder(value, 0)),
+            lambda values: list(map(join, map(encoder, values, repeat(0)))))
+
+
+_encode, _encode_many = _make_encoders()
+_second = itemgetter(1)
 
 
 class TextCache:
     """Canonical text of values, computed once per object (keyed by identity).
 
     Equal values have equal text and unequal values different text (number
-    kinds included: ``1``, ``1.0`` and ``true`` print differently).  Texts are
-    interned, so equal texts are the same string object and compare in O(1).
-    The cache holds a reference to every value it has seen, so an ``id`` is
-    never reused while its entry lives; share one cache only between calls on
-    values that are never mutated (stored versions are not).
+    kinds included: ``1``, ``1.0`` and ``true`` print differently).  Texts of
+    containers are interned, so equal texts are the same string object and
+    compare in O(1).  The cache holds a reference to every container it has
+    seen, so an ``id`` is never reused while its entry lives: share one cache
+    only between calls on values that are never mutated (stored versions).
+
+    A cache made with ``parent`` reads the parent's entries but writes its own,
+    so temporary values never land in a long-lived cache.  ``limit`` bounds the
+    number of entries (the cache is emptied when it is exceeded).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, parent: TextCache | None = None, limit: int = 4_000_000) -> None:
         self._by_id: dict[int, tuple[Any, str]] = {}
-        self._interned: dict[str, str] = {}
+        self._interned: dict[str, str] = parent._interned if parent is not None else {}
+        self._parent = parent._by_id if parent is not None else None
+        self._limit = limit
+
+    def _lookup(self, value: JSON) -> str | None:
+        entry = self._by_id.get(id(value))
+        if entry is None and self._parent is not None:
+            entry = self._parent.get(id(value))
+        return entry[1] if entry is not None else None
+
+    def _store(self, value: JSON, text: str) -> str:
+        if len(self._by_id) >= self._limit:
+            self._by_id.clear()
+            self._interned.clear()
+        text = self._interned.setdefault(text, text)
+        self._by_id[id(value)] = (value, text)
+        return text
 
     def text(self, value: JSON) -> str:
-        """Canonical text of ``value`` (scalars are not cached)."""
+        """Canonical text of ``value`` (containers are cached)."""
         kind = type(value)
         if kind is dict or kind is list:
-            entry = self._by_id.get(id(value))
-            if entry is not None:
-                return entry[1]
-            text = canonical_unchecked(value)
-            text = self._interned.setdefault(text, text)
-            self._by_id[id(value)] = (value, text)
-            return text
-        if kind is str:
-            return encode_basestring(value)
-        if kind is float:
-            return float.__repr__(value)
-        if kind is int:
-            return int.__repr__(value)
-        return _SCALAR_TEXT[kind](value)
+            text = self._lookup(value)
+            return text if text is not None else self._store(value, _encode(value))
+        return _encode(value)
 
     def keys(self, values: list) -> list[str]:
-        """Interned texts of the elements of an array."""
-        text, intern = self.text, self._interned.setdefault
-        out = []
-        for value in values:
-            kind = type(value)
-            if kind is dict or kind is list:
-                out.append(text(value))
+        """Texts of the elements of an array, interned (equal texts are one object).
+
+        Whole arrays are looked up and encoded with C-level ``map`` calls; only
+        arrays that are partly cached take a per-element loop.
+        """
+        ids = list(map(id, values))
+        found = list(map(self._by_id.get, ids))
+        parent = self._parent
+        if parent is not None and None in found:
+            if self._by_id:
+                found = [entry if entry is not None else parent.get(key)
+                         for entry, key in zip(found, ids)]
             else:
-                key = text(value)
-                out.append(intern(key, key))
+                found = list(map(parent.get, ids))
+        if None not in found:
+            return list(map(_second, found))
+        if len(self._by_id) + len(values) > self._limit:
+            self._by_id.clear()
+        intern = self._interned.setdefault
+        if not any(found):
+            texts = _encode_many(values)
+            texts = list(map(intern, texts, texts))
+            self._by_id.update(zip(ids, zip(values, texts)))
+            return texts
+        out = []
+        for value, entry in zip(values, found):
+            if entry is None:
+                text = _encode(value)
+                text = intern(text, text)
+                self._by_id[id(value)] = (value, text)
+                out.append(text)
+            else:
+                out.append(entry[1])
         return out
 
     def same(self, x: JSON, y: JSON) -> bool:
         """Exact equality of two values of one container type."""
         return x is y or self.text(x) is self.text(y)
+
+    def document_text(self, value: JSON) -> str:
+        """Canonical text of a whole document, caching the elements of long arrays.
+
+        Identical to :func:`cfgpatch.jsonvalue.canonical_unchecked` (and raises
+        ``ValueError`` for infinities like it); the cached element texts make
+        later diffs and round trips of the same stored values cheap.  It also
+        enforces :data:`~cfgpatch.jsonvalue.MAX_DEPTH` (``invalid json``): a
+        piece written as text ``t`` at nesting level ``k`` is at most
+        ``k + len(t) // 2`` deep, so only long pieces are ever walked.
+        """
+        return self._document_text(value, 0)
+
+    def _document_text(self, value: JSON, level: int) -> str:
+        kind = type(value)
+        if kind is list and len(value) >= BIG_ARRAY:
+            texts = self.keys(value)
+            if level + 1 + max(map(len, texts)) // 2 > MAX_DEPTH:
+                for element in value:
+                    check_depth(element, MAX_DEPTH - level - 1)
+            return "[" + ",".join(texts) + "]"
+        if kind is dict and level < OBJECT_WALK_DEPTH:
+            text = self._document_text
+            return "{" + ",".join(
+                [encode_basestring(key) + ":" + text(value[key], level + 1)
+                 for key in sorted(value)]
+            ) + "}"
+        text = self.text(value)
+        if level + len(text) // 2 > MAX_DEPTH:
+            check_depth(value, MAX_DEPTH - level)
+        return text
 
 
 class _Builder:
@@ -214,12 +299,13 @@ def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
     from .errors import CfgPatchError
     from .jsonpatch import apply_patch
 
+    cache = cache if cache is not None else TextCache()
     ops = diff_ops(a, b, cache)
     text = patch_text(ops)
     try:
         result = apply_patch(a, ops, share_unchanged=True, trusted=True)
-        roundtrip = canonical_unchecked(result) == (
-            b_text if b_text is not None else canonical_unchecked(b)
+        roundtrip = cache.document_text(result) == (
+            b_text if b_text is not None else cache.document_text(b)
         )
     except CfgPatchError:
         roundtrip = False

@@ -94,8 +94,13 @@ def parse(text: str | bytes) -> JSON:
     return parse_with_text(text)[0]
 
 
-def parse_with_text(text: str | bytes) -> tuple[JSON, str]:
+def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     """Parse strictly and return the value together with its canonical text.
+
+    ``encode`` (optional) replaces the canonical encoder in the common case; it
+    must give the same text, raise ``ValueError`` for infinities and enforce
+    :data:`MAX_DEPTH` itself (the whole-value depth walk is then skipped; the
+    service passes :meth:`cfgpatch.diff.TextCache.document_text`).
 
     The common case runs at C speed: the standard decoder, then the canonical
     encoder (which refuses infinities).  A key that occurs twice in one object
@@ -106,8 +111,10 @@ def parse_with_text(text: str | bytes) -> tuple[JSON, str]:
     """
     text = _as_text(text)
     value = _decode(_FAST_DECODER, text)
+    depth_checked = False
     try:
-        canon = _ENCODER.encode(value)
+        canon = (encode or _ENCODER.encode)(value)
+        depth_checked = encode is not None
     except ValueError:  # an infinity: let the strict decoder say which number
         canon = ""
     if (
@@ -119,7 +126,7 @@ def parse_with_text(text: str | bytes) -> tuple[JSON, str]:
     ):
         value = _decode(_STRICT_DECODER, text)
         canon = _ENCODER.encode(value)
-    if text.count("[") + text.count("{") > MAX_DEPTH:
+    if not depth_checked and text.count("[") + text.count("{") > MAX_DEPTH:
         check_depth(value)
     if _SURROGATE.search(canon):
         raise InvalidInput(

@@ -17,12 +17,12 @@ then lookups (unknown document, unknown version, invalid json), then the patch.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .diff import TextCache, diff_ops, diff_stats, patch_text
 from .errors import (
     INVALID_ARGUMENTS,
     UNKNOWN_DOCUMENT,
@@ -41,6 +41,8 @@ from .store.memory import MemoryStore
 
 #: How often a write is recomputed when other writers keep moving the head.
 MAX_WRITE_ATTEMPTS = 1000
+#: Most array elements whose canonical text the service caches (then it starts over).
+SERVICE_TEXT_CACHE_SIZE = 500_000
 #: Parsed versions kept in memory for stores that keep only text.
 VALUE_CACHE_SIZE = 256
 
@@ -51,6 +53,9 @@ class Service:
     def __init__(self, store: Store | None = None) -> None:
         self.store: Store = store if store is not None else MemoryStore()
         self._values: OrderedDict[tuple[str, int], JSON] = OrderedDict()
+        #: Canonical text of the elements of long arrays in stored values, by
+        #: identity (filled when a version is written; diff and round trips reuse it).
+        self.texts = TextCache(limit=SERVICE_TEXT_CACHE_SIZE)
 
     # -- reading ---------------------------------------------------------------
     def head(self, name: str) -> int:
@@ -117,7 +122,7 @@ class Service:
         self, name: str, text: str, *, author: str | None = None, message: str | None = None
     ) -> int:
         """Store ``text`` (any JSON) as the next version of ``name``."""
-        value, canon = parse_with_text(text)
+        value, canon = parse_with_text(text, encode=self.texts.document_text)
         return self.put_value(name, value, author=author, message=message, text=canon)
 
     def put_value(
@@ -134,7 +139,7 @@ class Service:
         ``text`` is its canonical text when the caller already has it.
         """
         if text is None:
-            text = canonical(value)
+            text = self._canonical(value)
         return self._write(
             name, lambda head: value, text=text, author=author, message=message, must_exist=False
         )
@@ -194,7 +199,7 @@ class Service:
         for _ in range(MAX_WRITE_ATTEMPTS):
             head = self.head(name) if must_exist else self.store.head_version(name)
             value = compute(head)
-            new_text = text if text is not None else canonical(value)
+            new_text = text if text is not None else self._canonical(value)
             try:
                 return self.store.append(
                     name, new_text, expected_head=head, value=value, author=author, message=message
@@ -220,35 +225,23 @@ class Service:
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
     ) -> str:
         """Canonical text of the patch turning ``name_a`` into ``name_b`` (heads by default)."""
-        from .diff import diff
-
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        return canonical(diff(a, b))
+        return patch_text(diff_ops(a, b, TextCache(parent=self.texts)))
 
     def diff_stats(
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
     ) -> dict:
         """The contract's statistics of ``diff``: counts, digest and round trip."""
-        from .diff import diff
-
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        patch = diff(a, b)
-        text = canonical(patch)
-        counts = {kind: 0 for kind in ("add", "remove", "replace", "move")}
-        for op in patch:
-            counts[op["op"]] = counts.get(op["op"], 0) + 1
+        return diff_stats(a, b, b_text=self._text_of(name_b, version_b),
+                          cache=TextCache(parent=self.texts))
+
+    def _canonical(self, value: JSON) -> str:
+        """Canonical text of a value about to be stored (long arrays' elements cached)."""
         try:
-            roundtrip = canonical(apply_patch(a, patch, share_unchanged=True, trusted=True)) == (
-                self._text_of(name_b, version_b)
-            )
-        except CfgPatchError:
-            roundtrip = False
-        return {
-            "ops": len(patch),
-            **counts,
-            "digest": hashlib.sha1(text.encode("utf-8")).hexdigest()[:12],
-            "roundtrip": roundtrip,
-        }
+            return self.texts.document_text(value)
+        except (TypeError, ValueError):
+            return canonical(value)  # raises the precise invalid-input error
 
     def _pair(
         self, name_a: str, name_b: str, version_a: int | None, version_b: int | None

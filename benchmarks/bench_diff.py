@@ -1,0 +1,250 @@
+"""How fast the diff is on big route tables, next to its floor and to python-json-patch.
+
+For every N in {1000, 5000, 20000, 100000} and E in {10, 50, 500}, a pair of
+documents is built with ``gen``/``mutate`` and measured side by side, in this
+one process, with interleaved repetitions (the minimum of each is kept, so
+other load on the machine hurts every column alike):
+
+* ``floor``: ``json.loads`` of the two documents' texts;
+* ``run``: ``run([put a, put b, diff_stats a b])``: strict parsing, canonical
+  text of both versions, the diff, its digest and the round trip;
+* ``stats``: ``diff_stats a b`` alone on a service that already holds both;
+* ``make_patch``: python-json-patch's ``make_patch`` on the same parsed pair
+  (its op count is shown too; it does not detect moves the same way, nor
+  distinguish ``1`` from ``1.0``).
+
+Then: the growth exponent of ``run`` and ``stats`` from N=1000 to N=20000 at
+E=50, E=50 against E=10 at N=20000, an all-or-nothing ``apply`` of a
+50-operation patch to the N=20000 document (with the new version's canonical
+text) against one ``json.loads``, and the peak memory (tracemalloc) of
+``run`` at N=100000, E=50 against the two documents' parsed size.  Times are
+CPU time of this process (``time.process_time``), which shared machines
+disturb less than wall time (``--wall`` switches to wall time), with the garbage
+collector paused inside each timed call, as ``timeit`` does.
+
+    .venv/bin/python benchmarks/bench_diff.py [--quick] [--wall] [--plot docs/bench_diff.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import platform
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from cfgpatch import run
+from cfgpatch.fixtures import generate, mutate
+from cfgpatch.jsonvalue import canonical
+from cfgpatch.service import Service
+
+ROOT = Path(__file__).resolve().parent.parent
+
+try:
+    import jsonpatch  # benchmark-only dependency (extra "bench")
+except ImportError:  # pragma: no cover - shown in the output instead
+    jsonpatch = None
+
+
+def clock_factory(wall: bool):
+    return time.perf_counter if wall else time.process_time
+
+
+def measure(funcs: dict, reps: int, clock) -> dict:
+    """Minimum time of each function over ``reps`` interleaved rounds."""
+    best = {name: math.inf for name in funcs}
+    for _ in range(reps):
+        for name, func in funcs.items():
+            gc.collect()
+            gc.disable()  # as timeit does: collections triggered by earlier garbage
+            try:          # would land on whichever column happens to run next
+                start = clock()
+                func()
+                best[name] = min(best[name], clock() - start)
+            finally:
+                gc.enable()
+    return best
+
+
+def build_pair(n: int, edits: int) -> tuple[str, str]:
+    a = generate({"n": n, "seed": 1})
+    b = mutate(a, {"seed": 2, "edits": edits})
+    return canonical(a), canonical(b)
+
+
+def loaded_service(text_a: str, text_b: str) -> Service:
+    service = Service()
+    service.put("a", text_a)
+    service.put("b", text_b)
+    return service
+
+
+def bench_pair(n: int, edits: int, reps: int, clock) -> dict:
+    text_a, text_b = build_pair(n, edits)
+    parsed = (json.loads(text_a), json.loads(text_b))
+    service = loaded_service(text_a, text_b)
+    ops = [["put", "a", text_a], ["put", "b", text_b], ["diff_stats", "a", "b"]]
+    funcs = {
+        "floor": lambda: (json.loads(text_a), json.loads(text_b)),
+        "run": lambda: run(ops),
+        "stats": lambda: service.diff_stats("a", "b"),
+    }
+    if jsonpatch is not None and n <= 20000:
+        funcs["make_patch"] = lambda: jsonpatch.make_patch(*parsed)
+    times = measure(funcs, reps, clock)
+    if jsonpatch is not None and n > 20000:
+        times.update(measure({"make_patch": lambda: jsonpatch.make_patch(*parsed)}, 1, clock))
+    stats = run(ops)[2]
+    assert stats["roundtrip"] is True, stats
+    times["ops"] = stats["ops"]
+    times["moves"] = stats["move"]
+    times["digest"] = stats["digest"]
+    times["mp_ops"] = len(list(jsonpatch.make_patch(*parsed))) if jsonpatch else None
+    return times
+
+
+def fifty_op_patch(doc: dict) -> str:
+    """A valid 50-operation patch spread over the route table."""
+    routes = len(doc["routes"])
+    ops = []
+    for k in range(25):
+        ops.append({"op": "replace", "path": f"/routes/{(k * 7919) % routes}/timeout_ms",
+                    "value": 1234 + k})
+    for k in range(15):
+        ops.append({"op": "add", "path": f"/routes/{(k * 104729) % routes}",
+                    "value": {"path": f"/new/{k}", "methods": ["GET"], "weight": 1.0}})
+    for k in range(10):
+        ops.append({"op": "remove", "path": f"/routes/{(k * 15485863) % (routes - 20)}"})
+    return json.dumps(ops)
+
+
+def bench_apply(n: int, reps: int, clock) -> dict:
+    text_a, _ = build_pair(n, 0)
+    patch = fifty_op_patch(json.loads(text_a))
+    service = Service()
+    service.put("a", text_a)
+
+    def apply_once():
+        service.apply("a", patch)
+
+    times = measure({"loads": lambda: json.loads(text_a), "apply": apply_once}, reps, clock)
+    return times
+
+
+def bench_memory(n: int, edits: int) -> dict:
+    text_a, text_b = build_pair(n, edits)
+    gc.collect()
+    tracemalloc.start()
+    parsed = (json.loads(text_a), json.loads(text_b))
+    parsed_size = tracemalloc.get_traced_memory()[0]
+    del parsed
+    gc.collect()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    result = run([["put", "a", text_a], ["put", "b", text_b], ["diff_stats", "a", "b"]])
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    assert result[2]["roundtrip"] is True
+    return {"parsed": parsed_size, "peak": peak, "text": len(text_a) + len(text_b)}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:9.1f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
+    parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
+    parser.add_argument("--plot", default=str(ROOT / "docs" / "bench_diff.png"),
+                        help="where to save the plot ('' for none)")
+    args = parser.parse_args(argv)
+    clock = clock_factory(args.wall)
+    sizes = (1000, 5000, 20000) if args.quick else (1000, 5000, 20000, 100000)
+    edit_counts = (10, 50) if args.quick else (10, 50, 500)
+    reps_for = {1000: 15, 5000: 9, 20000: 7, 100000: 3}
+
+    print(f"# cfgpatch diff benchmark ({'wall' if args.wall else 'CPU'} time, min of reps)")
+    print(f"# Python {platform.python_version()} on {platform.machine()}, "
+          f"{platform.system()} {platform.release()}; jsonpatch "
+          f"{getattr(jsonpatch, '__version__', 'absent')}")
+    header = (f"{'N':>7} {'E':>4} {'ops':>5} {'moves':>5} {'floor ms':>9} {'run ms':>9} "
+              f"{'run/fl':>7} {'stats ms':>9} {'st/fl':>6} {'mk_patch':>9} {'mp ops':>7} "
+              f"{'run/mp':>7}  digest")
+    print(header)
+    results: dict[tuple[int, int], dict] = {}
+    for n in sizes:
+        for edits in edit_counts:
+            t = bench_pair(n, edits, reps_for[n], clock)
+            results[(n, edits)] = t
+            mp = t.get("make_patch")
+            print(f"{n:>7} {edits:>4} {t['ops']:>5} {t['moves']:>5} {ms(t['floor'])} "
+                  f"{ms(t['run'])} {t['run'] / t['floor']:>7.2f} {ms(t['stats'])} "
+                  f"{t['stats'] / t['floor']:>6.2f} {ms(mp) if mp else '        -'} "
+                  f"{t['mp_ops'] if t['mp_ops'] is not None else '-':>7} "
+                  f"{(t['run'] / mp) if mp else float('nan'):>7.2f}  {t['digest']}")
+            sys.stdout.flush()
+
+    print()
+    small, big = results[(1000, 50)], results[(20000, 50)]
+    for key in ("run", "stats", "floor"):
+        exponent = math.log(big[key] / small[key]) / math.log(20)
+        print(f"growth exponent N=1000 -> 20000, E=50, {key:>5}: {exponent:.3f}")
+    e10, e50 = results[(20000, 10)], results[(20000, 50)]
+    print(f"N=20000: run E=50 / E=10 = {e50['run'] / e10['run']:.3f}, "
+          f"stats E=50 / E=10 = {e50['stats'] / e10['stats']:.3f}")
+    if "make_patch" in big:
+        print(f"N=20000, E=50: run / make_patch = {big['run'] / big['make_patch']:.3f}, "
+              f"stats / make_patch = {big['stats'] / big['make_patch']:.3f}")
+
+    applied = bench_apply(20000, 9, clock)
+    print(f"apply of a 50-op patch at N=20000 (with canonical text): {ms(applied['apply'])} ms"
+          f" vs json.loads {ms(applied['loads'])} ms: ratio "
+          f"{applied['apply'] / applied['loads']:.3f}")
+
+    if not args.quick:
+        memory = bench_memory(100000, 50)
+        print(f"N=100000, E=50: peak {memory['peak'] / 2**20:.1f} MiB over the parsed size "
+              f"{memory['parsed'] / 2**20:.1f} MiB of both documents: ratio "
+              f"{memory['peak'] / memory['parsed']:.2f} (texts {memory['text'] / 2**20:.1f} MiB)")
+
+    if args.plot:
+        plot(results, sizes, Path(args.plot))
+    return 0
+
+
+def plot(results: dict, sizes: tuple, path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib absent: no plot")
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, label in (("run", "cfgpatch: put a, put b, diff_stats"),
+                       ("stats", "cfgpatch: diff_stats alone"),
+                       ("floor", "json.loads of both texts (floor)"),
+                       ("make_patch", "python-json-patch make_patch")):
+        xs = [n for n in sizes if key in results[(n, 50)]]
+        ax.plot(xs, [results[(n, 50)][key] * 1000 for n in xs], marker="o", label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("routes (N), E = 50 edits")
+    ax.set_ylabel("time (ms, CPU, min of repetitions)")
+    ax.set_title("Diff of gen/mutate route tables")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"plot saved to {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
