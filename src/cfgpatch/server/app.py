@@ -19,12 +19,9 @@ the event loop keeps serving other clients.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote_to_bytes
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -41,95 +38,28 @@ from ..service import Service
 from ..store.base import ConcurrentUpdate
 from . import openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
+from .inputs import (
+    JSON_PATCH,
+    JSON_TYPE,
+    MERGE_PATCH,
+    RawPathGuard,
+    check_message,
+    check_name,
+    entity_tags,
+    etag,
+    parse_if_match,
+    parse_version,
+    require_type,
+)
 from .limits import Limits
 from .problems import (
     FORBIDDEN,
-    INVALID_NAME,
     METHOD_NOT_ALLOWED,
     NOT_FOUND,
     PRECONDITION_FAILED,
-    UNSUPPORTED_MEDIA_TYPE,
     HttpProblem,
     problem_response,
 )
-
-#: Document names: a letter or digit, then letters, digits, ``.``, ``_`` and ``-``.
-NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}"
-_NAME = re.compile(NAME_PATTERN)
-_VERSION = re.compile(r"[1-9][0-9]{0,17}")
-_ETAG = re.compile(r'"([1-9][0-9]{0,17})"|([1-9][0-9]{0,17})')
-_RAW_PATH_FORBIDDEN = re.compile(rb"%2[fF]|%5[cC]|%00|(^|/)\.\.?(/|$)")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
-
-JSON_PATCH = "application/json-patch+json"
-MERGE_PATCH = "application/merge-patch+json"
-JSON_TYPE = "application/json"
-
-
-def check_name(name: str) -> str:
-    """``name`` if it is a valid document name, else a 400 naming the rule."""
-    if not _NAME.fullmatch(name):
-        raise HttpProblem(
-            f"document name {name[:80]!r} is not allowed: use 1-200 letters, digits, '.', '_' "
-            "or '-', starting with a letter or digit",
-            code=INVALID_NAME,
-        )
-    return name
-
-
-def parse_version(text: str, what: str) -> int:
-    """A version number from a query parameter (positive integer)."""
-    if not _VERSION.fullmatch(text):
-        raise InvalidInput(f"{what} must be a positive integer, not {text[:40]!r}",
-                           code=INVALID_ARGUMENTS)
-    return int(text)
-
-
-def parse_if_match(header: str | None) -> int | None:
-    """The version named by ``If-Match`` (``"n"``), ``None`` for absent or ``*``."""
-    if header is None or header.strip() == "*":
-        return None
-    match = _ETAG.fullmatch(header.strip())
-    if not match:
-        raise InvalidInput(
-            f'If-Match must be one version in quotes, such as "3" (got {header[:40]!r})',
-            code=INVALID_ARGUMENTS,
-        )
-    return int(match.group(1) or match.group(2))
-
-
-def _tags(header: str | None) -> list[str]:
-    """The entity tags of an ``If-None-Match`` header (weak ones compare as strong)."""
-    if not header:
-        return []
-    return [tag.strip().removeprefix("W/") for tag in header.split(",")]
-
-
-def media_type(request: Request) -> str:
-    """The request's media type, lower case; 415 if a charset other than UTF-8 is named."""
-    raw = request.headers.get("content-type", "")
-    kind, *params = (part.strip().lower() for part in raw.split(";"))
-    for param in params:
-        key, _, value = param.partition("=")
-        if key.strip() == "charset" and value.strip().strip('"') not in ("utf-8", "utf8"):
-            raise HttpProblem(f"bodies must be UTF-8, not {value.strip()}",
-                              code=UNSUPPORTED_MEDIA_TYPE)
-    return kind
-
-
-def require_type(request: Request, allowed: tuple[str, ...]) -> str:
-    kind = media_type(request)
-    if kind not in allowed:
-        raise HttpProblem(
-            f"Content-Type {kind or '(none)'!r} is not accepted here; use "
-            + " or ".join(allowed),
-            code=UNSUPPORTED_MEDIA_TYPE,
-        )
-    return kind
-
-
-def etag(version: int) -> dict[str, str]:
-    return {"ETag": f'"{version}"'}
 
 
 class Api:
@@ -161,14 +91,7 @@ class Api:
             raise AuthError(f"token {who.name!r} may not {verb} {name!r}", code=FORBIDDEN)
 
     def message(self, request: Request) -> str | None:
-        text = request.query_params.get("message")
-        if text is not None and len(text) > self.limits.max_message:
-            raise InvalidInput(f"message longer than {self.limits.max_message} characters",
-                               code=INVALID_ARGUMENTS)
-        if text is not None and _CONTROL.search(text):
-            raise InvalidInput("message holds control characters (only tab and newline are "
-                               "allowed)", code=INVALID_ARGUMENTS)
-        return text or None
+        return check_message(request.query_params.get("message"), self.limits.max_message)
 
     async def json_body(self, request: Request) -> tuple[JSON, str]:
         """The parsed body and its text, within the size and depth limits."""
@@ -225,7 +148,7 @@ class Api:
             return self.service.get(name, number), number
 
         text, number = await run_in_threadpool(read)
-        if f'"{number}"' in _tags(request.headers.get("if-none-match")):
+        if f'"{number}"' in entity_tags(request.headers.get("if-none-match")):
             return Response(status_code=304, headers=etag(number))
         return Response(text, media_type=JSON_TYPE, headers=etag(number))
 
@@ -339,35 +262,6 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     # Starlette re-raises after this answer, so uvicorn logs the traceback.
     return problem_response(HttpProblem("internal server error (logged on the server)",
                                         code="internal error"), 500)
-
-
-class RawPathGuard:
-    """Refuse encoded slashes, backslashes, NUL and dot segments in the raw path (400)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        error = _raw_target_error(scope) if scope["type"] == "http" else None
-        if error is not None:
-            await problem_response(error)(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-
-def _raw_target_error(scope: dict) -> HttpProblem | None:
-    """Why the raw request target is refused, or ``None``."""
-    raw_path = scope.get("raw_path") or b""
-    if _RAW_PATH_FORBIDDEN.search(raw_path):
-        return HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
-                           code=INVALID_NAME)
-    for part, what in ((raw_path, "path"), (scope.get("query_string") or b"", "query")):
-        try:
-            unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
-        except UnicodeDecodeError:
-            return HttpProblem(f"the {what} is not UTF-8 once percent-decoded",
-                               code=INVALID_ARGUMENTS)
-    return None
 
 
 def index_page(static_dir: Path | None) -> Route | Mount:
