@@ -234,3 +234,18 @@ def test_memory_store_is_serialized_for_the_thread_pool():
         store_contract.check_racing_writers(SerializedStore(MemoryStore()), threads=8, rounds=20)
     finally:
         sys.setswitchinterval(interval)
+
+
+def test_health_fails_when_the_store_does(tmp_path):
+    from starlette.testclient import TestClient
+
+    from cfgpatch.server import create_app
+    from cfgpatch.service import Service
+    from cfgpatch.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "h.db")
+    client = TestClient(create_app(Service(store), close_store=False))
+    assert client.get("/healthz").json() == {"ok": True, "store": "SQLiteStore"}
+    store.close()
+    broken = client.get("/healthz")
+    assert broken.status_code == 503 and broken.json()["code"] == "store error"

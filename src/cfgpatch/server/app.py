@@ -230,6 +230,8 @@ class Api:
         return Response(text, media_type=JSON_PATCH)
 
     async def health(self, request: Request) -> Response:
+        """Up, and the store answers (a store error makes it a 503, for load balancers)."""
+        await run_in_threadpool(self.service.store.head_version, "healthz")
         return JSONResponse({"ok": True, "store": type(self.service.store).__name__})
 
     async def openapi_document(self, request: Request) -> Response:

@@ -136,8 +136,9 @@ def _paths() -> dict:
         }},
         "/v1/openapi.json": {"get": {"summary": "This document.",
                                      "responses": {"200": _ok("OpenAPI.", {"type": "object"})}}},
-        "/healthz": {"get": {"summary": "Liveness.",
-                             "responses": {"200": _ok("Up.", {"type": "object"})}}},
+        "/healthz": {"get": {"summary": "Up and the store answers.",
+                             "responses": {"200": _ok("Up.", {"type": "object"}),
+                                           **_errors(503)}}},
     }
 
 
