@@ -111,14 +111,14 @@ class RawPathGuard:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        error = _raw_target_error(scope) if scope["type"] == "http" else None
+        error = raw_target_error(scope) if scope["type"] == "http" else None
         if error is not None:
             await problem_response(error)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
 
-def _raw_target_error(scope: dict) -> HttpProblem | None:
+def raw_target_error(scope: dict) -> HttpProblem | None:
     """Why the raw request target is refused, or ``None``."""
     raw_path = scope.get("raw_path") or b""
     if _RAW_PATH_FORBIDDEN.search(raw_path):
