@@ -109,13 +109,17 @@ class Service:
         stored = self._stored(name, version)
         value = stored.value if stored.has_value else parse(stored.text)
         if not stored.has_value:
-            self._values[key] = value
-            while len(self._values) > VALUE_CACHE_SIZE:
-                try:
-                    self._values.popitem(last=False)
-                except KeyError:
-                    break
+            self._remember(key, value)
         return value
+
+    def _remember(self, key: tuple[str, int], value: JSON) -> None:
+        """Keep a parsed version (versions never change, so the entry never goes stale)."""
+        self._values[key] = value
+        while len(self._values) > VALUE_CACHE_SIZE:
+            try:
+                self._values.popitem(last=False)
+            except KeyError:
+                break
 
     # -- writing ---------------------------------------------------------------
     def put(
@@ -201,11 +205,13 @@ class Service:
             value = compute(head)
             new_text = text if text is not None else self._canonical(value)
             try:
-                return self.store.append(
+                version = self.store.append(
                     name, new_text, expected_head=head, value=value, author=author, message=message
                 )
             except ConcurrentUpdate:
                 continue
+            self._remember((name, version), value)  # the next patch starts from it
+            return version
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
