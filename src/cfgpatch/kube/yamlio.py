@@ -186,6 +186,9 @@ class _Reader:
 
     def scalar(self, node: Any, pointer: str, where: str) -> Any:
         text, tag = node.value, node.tag
+        if any("\ud800" <= ch <= "\udfff" for ch in text):  # a \uD83D-style escape
+            raise _ConvertError(f"yaml: line {node.start_mark.line + 1}: found invalid "
+                                "Unicode character escape code")
         if tag == _PLAIN:
             value = resolve_plain(text)
             if value is _STR:
@@ -457,20 +460,31 @@ _META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
 def _check_metadata(obj: dict, source: str) -> None:
     """kubectl reads ``metadata`` into its typed ObjectMeta: wrong types are refused."""
     meta = obj.get("metadata")
-    if not isinstance(meta, dict):
+    if meta is None:
         return
+    if not isinstance(meta, dict):
+        kind = "array" if isinstance(meta, list) else _go_kind(meta)
+        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
+                        "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
+                        hint="metadata must be a mapping")
     problems = []
     for field in sorted(meta):
         value = meta[field]
+        where = f"ObjectMeta.metadata.{field}"
         if field in ("labels", "annotations"):
             if isinstance(value, dict):
-                problems.extend((f"ObjectMeta.metadata.{field}", value[key], "string")
-                                for key in sorted(value)
+                problems.extend((where, value[key], "string") for key in sorted(value)
                                 if value[key] is not None and not isinstance(value[key], str))
             elif value is not None:
-                problems.append((f"ObjectMeta.metadata.{field}", value, "map[string]string"))
+                problems.append((where, value, "map[string]string"))
+        elif field == "finalizers":
+            if isinstance(value, list):
+                problems.extend((where, item, "string") for item in value
+                                if item is not None and not isinstance(item, str))
+            elif value is not None:
+                problems.append((where, value, "[]string"))
         elif field in _META_STRINGS and value is not None and not isinstance(value, str):
-            problems.append((f"ObjectMeta.metadata.{field}", value, "string"))
+            problems.append((where, value, "string"))
     if problems:
         where, value, want = problems[0]
         kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
