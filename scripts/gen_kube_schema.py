@@ -46,6 +46,64 @@ META_KINDS = ("WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "Creat
 GROUP_DONORS = {"extensions": ("apps", "networking", "policy")}
 VERSION_ORDER = ("v1", "v2", "v1beta3", "v1beta2", "v1beta1", "v1alpha3", "v1alpha2",
                  "v1alpha1", "v2beta2", "v2beta1")
+_TYPE_META = {"apiVersion": "string", "kind": "string"}
+_SUBMIT = {**_TYPE_META, "dryRun": "[]string", "fieldManager": "string",
+           "fieldValidation": "string"}
+_ROLLBACK = {**_TYPE_META, "name": "string", "updatedAnnotations": "map[string]string",
+             "rollbackTo": "{pkg}.RollbackConfig"}
+_SCALE = {**_TYPE_META, "metadata": "meta/v1.ObjectMeta", "spec": "{pkg}.ScaleSpec",
+          "status": "{pkg}.ScaleStatus"}
+#: Go types kubectl 1.32 registers that no OpenAPI document describes (facts about
+#: the Go API types: json field name -> type).
+GO_FACTS: dict[str, dict[str, str]] = {
+    "meta/v1.ListOptions": {**_TYPE_META, "labelSelector": "string", "fieldSelector": "string",
+                            "watch": "bool", "allowWatchBookmarks": "bool",
+                            "resourceVersion": "string", "resourceVersionMatch": "string",
+                            "timeoutSeconds": "int64", "limit": "int64", "continue": "string",
+                            "sendInitialEvents": "bool"},
+    "meta/v1.GetOptions": {**_TYPE_META, "resourceVersion": "string"},
+    "meta/v1.CreateOptions": _SUBMIT,
+    "meta/v1.UpdateOptions": _SUBMIT,
+    "meta/v1.PatchOptions": {**_SUBMIT, "force": "bool"},
+    "core/v1.PodLogOptions": {**_TYPE_META, "container": "string", "follow": "bool",
+                              "previous": "bool", "sinceSeconds": "int64",
+                              "sinceTime": "meta/v1.Time", "timestamps": "bool",
+                              "tailLines": "int64", "limitBytes": "int64",
+                              "insecureSkipTLSVerifyBackend": "bool", "stream": "string"},
+    "core/v1.PodExecOptions": {**_TYPE_META, "stdin": "bool", "stdout": "bool",
+                               "stderr": "bool", "tty": "bool", "container": "string",
+                               "command": "[]string"},
+    "core/v1.PodAttachOptions": {**_TYPE_META, "stdin": "bool", "stdout": "bool",
+                                 "stderr": "bool", "tty": "bool", "container": "string"},
+    "core/v1.PodPortForwardOptions": {**_TYPE_META, "ports": "[]int32"},
+    "core/v1.PodProxyOptions": {**_TYPE_META, "path": "string"},
+    "core/v1.NodeProxyOptions": {**_TYPE_META, "path": "string"},
+    "core/v1.ServiceProxyOptions": {**_TYPE_META, "path": "string"},
+    "core/v1.SerializedReference": {**_TYPE_META, "reference": "core/v1.ObjectReference"},
+    "core/v1.RangeAllocation": {**_TYPE_META, "metadata": "meta/v1.ObjectMeta",
+                                "range": "string", "data": "[]uint8"},
+    "core/v1.PodStatusResult": {**_TYPE_META, "metadata": "meta/v1.ObjectMeta",
+                                "status": "core/v1.PodStatus"},
+    "core/v1.List": {**_TYPE_META, "metadata": "meta/v1.ListMeta",
+                     "items": "[]runtime.RawExtension"},
+    "apps/v1beta1.DeploymentRollback": _ROLLBACK,
+    "extensions/v1beta1.DeploymentRollback": _ROLLBACK,
+    "apps/v1beta1.RollbackConfig": {"revision": "int64"},
+    "extensions/v1beta1.RollbackConfig": {"revision": "int64"},
+    "apps/v1beta1.Scale": _SCALE,
+    "apps/v1beta2.Scale": _SCALE,
+    "extensions/v1beta1.Scale": _SCALE,
+    "apps/v1beta1.ScaleSpec": {"replicas": "int32"},
+    "apps/v1beta2.ScaleSpec": {"replicas": "int32"},
+    "extensions/v1beta1.ScaleSpec": {"replicas": "int32"},
+    "apps/v1beta1.ScaleStatus": {"replicas": "int32", "selector": "map[string]string",
+                                 "targetSelector": "string"},
+    "apps/v1beta2.ScaleStatus": {"replicas": "int32", "selector": "map[string]string",
+                                 "targetSelector": "string"},
+    "extensions/v1beta1.ScaleStatus": {"replicas": "int32", "selector": "map[string]string",
+                                       "targetSelector": "string"},
+    "discovery/v1beta1.ForNode": {"name": "string"},
+}
 SCALARS = {"string", "bool", "int", "int32", "int64", "uint8", "float64", "float32",
            "uint16", "uint32", "uint64", "int16", "int8", "byte"}
 
@@ -123,8 +181,11 @@ class Builder:
         spec = self.doc_types.get(key)
         if spec is not None:
             return self.with_tags(key, spec)
-        donor = self.donor(key)
         package, name = key.rsplit(".", 1)
+        if key in GO_FACTS:
+            fields = {f: t.replace("{pkg}", package) for f, t in GO_FACTS[key].items()}
+            return self.with_tags(key, {"name": name, "fields": fields})
+        donor = self.donor(key)
         fields: dict = {}
         if donor is not None:
             donor_package = donor.rsplit(".", 1)[0]

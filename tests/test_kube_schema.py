@@ -13,15 +13,20 @@ import pytest
 from cfgpatch.errors import KubeError
 from cfgpatch.kube.changes import ATOMIC_RULE, ListRule
 from cfgpatch.kube.schema import Schema, builtin_schema, load_table, node_shapes
+from cfgpatch.kube.strategic import strategic_merge
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "k8s"
 KNOWN_KINDS = ROOT / "scripts" / "data" / "kubectl-1.32-kinds.tsv"
 
 
-def known_kinds() -> list[tuple[str, str]]:
+def probe_rows() -> list[list[str]]:
     lines = KNOWN_KINDS.read_text().splitlines()
-    return [tuple(line.split("\t")[:2]) for line in lines if line and not line.startswith("#")]
+    return [line.split("\t") for line in lines if line and not line.startswith("#")]
+
+
+def known_kinds() -> list[tuple[str, str]]:
+    return [(row[0], row[1]) for row in probe_rows()]
 
 
 def fact_rows(name: str) -> list[dict]:
@@ -45,6 +50,24 @@ def test_every_kind_kubectl_knows_is_in_the_table():
     assert len(kinds) > 700
     missing = [k for k in kinds if schema.for_kind(*k) is None]
     assert missing == []
+
+
+def test_every_kind_answers_a_metadata_patch_as_kubectl_did():
+    """kubectl's answer per kind was recorded by scripts/probe_kube_kinds.sh."""
+    schema = builtin_schema()
+    disagree = []
+    for api_version, kind, answer in probe_rows():
+        obj = {"apiVersion": api_version, "kind": kind,
+               "metadata": {"name": "x", "labels": {"a": "b"}}}
+        try:
+            out = strategic_merge(obj, {"metadata": {"labels": {"c": "d"}}},
+                                  schema.for_kind(api_version, kind))
+            ours = "ok" if out["metadata"]["labels"] == {"a": "b", "c": "d"} else repr(out)
+        except KubeError as exc:
+            ours = exc.message
+        if ours != answer:
+            disagree.append((api_version, kind, answer, ours))
+    assert disagree == []
 
 
 def test_kinds_kubectl_does_not_know_have_no_node():
