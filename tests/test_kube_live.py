@@ -298,6 +298,8 @@ def random_case(seed: int) -> tuple[str, str]:
     obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}}
     for name in gen.fields(node, gen.r.randint(2, 3)):
         obj[name] = gen.value(*node.field(name), 1)
+    if isinstance(obj.get("metadata"), dict):
+        obj["metadata"]["name"] = "x"
     patch = gen.patch(node, obj)
     return json.dumps(obj), json.dumps(patch)
 

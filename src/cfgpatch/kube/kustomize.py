@@ -89,7 +89,41 @@ def strategic_merge(obj: Any, patch: Any, shapes: Shapes | None) -> Any:
     """
     if not isinstance(patch, dict):
         return deep_copy(patch)
-    return _merge_map(obj if isinstance(obj, dict) else {}, patch, (), shapes)
+    base = obj if isinstance(obj, dict) else {}
+    merged = _merge_map(base, patch, (), shapes)
+    _keep_identity(base, merged)
+    return _normalize(merged, (), shapes) if shapes is not None else merged
+
+
+def _keep_identity(obj: dict, merged: dict) -> None:
+    """A patch cannot rename or drop the resource it targets: its name stays."""
+    name = obj.get("metadata", {}).get("name") if isinstance(obj.get("metadata"), dict) else None
+    if name is None:
+        return
+    meta = merged.get("metadata")
+    merged["metadata"] = {**(meta if isinstance(meta, dict) else {}), "name": name}
+
+
+def _normalize(value: Any, shape: tuple[str, ...], shapes: Shapes) -> Any:
+    """kustomize walks the whole resource: every merge list loses its duplicates."""
+    if isinstance(value, dict):
+        return {k: _normalize(v, (*shape, k), shapes) for k, v in value.items()}
+    if not isinstance(value, list):
+        return value
+    rule = shapes.list_rule(shape)
+    items = [_normalize(v, (*shape, "[]"), shapes) for v in value]
+    if rule is None or rule.kind not in (KEYED, SET):
+        return items
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        ident = (_text(item) if rule.kind == SET else
+                 "|".join(_text(item.get(k, "")) for k in rule.keys)
+                 if isinstance(item, dict) else _text(item))
+        if ident not in seen:
+            seen.add(ident)
+            out.append(item)
+    return out
 
 
 def _merge_map(base: dict, patch: dict, shape: tuple[str, ...], shapes: Shapes | None) -> Any:
@@ -113,7 +147,8 @@ def _merge_value(old: Any, value: Any, shape: tuple[str, ...], shapes: Shapes | 
         return None
     if isinstance(value, dict):
         return _merge_map(old if isinstance(old, dict) and present else {}, value, shape, shapes)
-    if isinstance(value, list) and isinstance(old, list) and shapes is not None:
+    if isinstance(value, list) and shapes is not None:
+        old = old if isinstance(old, list) and present else []
         rule = shapes.list_rule(shape)
         if rule is not None and rule.kind == KEYED:
             return _merge_keyed(old, value, shape, shapes, rule.keys)
@@ -155,6 +190,10 @@ def _merge_keyed(old: list, items: list, shape: tuple[str, ...], shapes: Shapes,
         if "exact" in relations:
             if item.get("$patch") == "delete":
                 result = [e for e, r in zip(result, relations) if r != "exact"]
+            elif sum(key in item for key in keys) == 1:
+                # keyed on one field only, it behaves like a one-key list: it moves first
+                element = result.pop(relations.index("exact"))
+                added.append(_merge_map(element, item, (*shape, "[]"), shapes))
             else:
                 index = relations.index("exact")
                 result[index] = _merge_map(result[index], item, (*shape, "[]"), shapes)
