@@ -132,3 +132,12 @@ def test_compute_json_round_trips():
     assert json.loads(compute_json(example["object"], example["patch"])) == json.loads(
         json.dumps(compute(example["object"], example["patch"]))
     )
+
+
+def test_reading_the_same_object_twice_gives_independent_results():
+    example = next(e for e in EXAMPLES if e["id"] == "merge-one-container")
+    first = compute(example["object"], example["patch"])
+    first["results"]["merge"]["object"]["spec"]["replicas"] = 99  # a caller scribbling
+    second = compute(example["object"], example["patch"])
+    assert second["results"]["merge"]["object"]["spec"]["replicas"] == 2
+    assert second == compute(example["object"], example["patch"])

@@ -39,13 +39,13 @@ pytestmark = pytest.mark.timeout(300)
 
 
 def _site_is_current(site: Path) -> bool:
+    """Whether the packed Python in the built page matches src/cfgpatch now."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("pack_python", ROOT / "web" / "pack_python.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    built = json.loads((site / "build.json").read_text())
-    return built.get("cfgpatch_sources") == module.sources_digest()
+    return module.is_current(site / "py")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -149,6 +149,8 @@ def _codes(findings: list[dict]) -> list[str]:
 def test_every_example_shows_what_the_engine_computes(page):
     examples = page.evaluate("window.cfgpatch.examples")
     assert len(examples) >= 7
+    page.click("#whole-objects")  # unfold the side-by-side columns, to read them whole
+    assert page.get_attribute("#whole-objects", "aria-pressed") == "true"
     for example in examples:
         page.select_option("#example", example["id"])
         assert page.evaluate("window.cfgpatch.type") == example["type"]
@@ -175,6 +177,30 @@ def test_every_example_shows_what_the_engine_computes(page):
         else:
             assert selected["error"] in page.inner_text("#verdict")
         _screenshot(page, example["id"])
+    page.click("#whole-objects")
+    assert page.get_attribute("#whole-objects", "aria-pressed") == "false"
+
+
+def test_folded_columns_show_every_difference(page):
+    from cfgpatch.web.render import differing_paths, render_lines
+
+    page.select_option("#example", "merge-one-container")
+    example = next(e for e in page.evaluate("window.cfgpatch.examples")
+                   if e["id"] == "merge-one-container")
+    strategic = _engine(example["object"], example["patch"], "strategic")["object"]
+    merge = _engine(example["object"], example["patch"], "merge")["object"]
+    differs = differing_paths(strategic, merge)
+    for index, obj in ((1, strategic), (2, merge)):
+        column = f"#compare-grid .column:nth-child({index})"
+        expected = [
+            text for text, pointer in render_lines(obj)
+            if any(pointer == p or pointer.startswith(p + "/") for p in differs)
+        ]
+        shown = page.evaluate(
+            "(sel) => [...document.querySelectorAll(sel + ' .line.differs')]"
+            ".map((line) => line.lastChild.textContent)", column)
+        assert shown == expected
+        assert page.locator(f"{column} .line.fold").count() >= 1
 
 
 def test_merge_patch_example_names_the_lost_containers(page):

@@ -61,11 +61,8 @@ function main() {
   execFileSync(python, [join(here, "pack_python.py"), join(out, "py")], { stdio: "inherit" });
   const pythonInfo = JSON.parse(readFileSync(join(out, "py", "python.json")));
 
-  const info = {
-    pyodide: pyodideVersion,
-    pyyaml: pythonInfo.pyyaml,
-    cfgpatch_sources: pythonInfo.cfgpatch_sources,
-  };
+  // py/python.json also records a digest of the packed sources (see pack_python.py).
+  const info = { pyodide: pyodideVersion, pyyaml: pythonInfo.pyyaml };
   writeFileSync(join(out, "build.json"), JSON.stringify(info, null, 2) + "\n");
   if (!existsSync(join(out, "app.js"))) throw new Error("bundle missing");
   console.log(`built the page into ${out} (Pyodide ${pyodideVersion})`);

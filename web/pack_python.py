@@ -13,7 +13,11 @@ The archives are reproducible: entries are sorted and carry a fixed timestamp.
 A ``python.json`` manifest records the PyYAML version and a digest of the packed
 sources, so a test can tell whether the built site matches the source tree.
 
-Usage: python web/pack_python.py OUT_DIR
+With ``--if-stale`` nothing is written when ``OUT_DIR/python.json`` already
+records the current sources (``make web`` runs it on every call: it also catches
+deleted or renamed modules, which file times alone do not).
+
+Usage: python web/pack_python.py [--if-stale] OUT_DIR
 """
 
 from __future__ import annotations
@@ -77,11 +81,24 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
+def is_current(out: Path) -> bool:
+    """Whether ``out/python.json`` records the sources as they are now."""
+    try:
+        recorded = json.loads((out / "python.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return recorded.get("cfgpatch_sources") == sources_digest()
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    if_stale = "--if-stale" in argv
+    args = [arg for arg in argv if arg != "--if-stale"]
+    if len(args) != 1:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    out = Path(argv[0])
+    out = Path(args[0])
+    if if_stale and is_current(out):
+        return 0
     out.mkdir(parents=True, exist_ok=True)
     core_digest = write_zip(out / "cfgpatch.zip", core_files())
     yaml_version, files = yaml_files()

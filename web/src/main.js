@@ -88,9 +88,11 @@ function compute() {
   const objectText = editorText(page.editors.object);
   const patchText = editorText(page.editors.patch);
   const started = performance.now();
-  page.data = JSON.parse(page.bridge.compute_json(objectText, patchText));
-  page.lastComputeMs = performance.now() - started;
+  const json = page.bridge.compute_json(objectText, patchText);
+  page.lastPythonMs = performance.now() - started;
+  page.data = JSON.parse(json);
   render();
+  page.lastComputeMs = performance.now() - started;
   updateFragment();
   return page.data;
 }
@@ -102,19 +104,53 @@ function scheduleCompute() {
 
 // ---------- rendering ----------
 
-function renderLines(lines, marks) {
+const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
+
+// One <pre> holding a result, a line per span; drawn as one HTML string because a
+// 300-line object times four boxes is too many elements to create one by one.
+// With `fold`, runs of unmarked lines farther than FOLD_CONTEXT from a marked line
+// are folded into one "... n lines" row.
+const FOLD_CONTEXT = 3;
+const FOLD_MIN = 4;
+
+function renderLines(lines, marks, fold = false) {
   // marks(pointer) -> {cls, symbol, title} or null
-  const pre = el("pre", { class: "code", tabindex: "0" });
-  for (const [text, pointer] of lines) {
-    const mark = marks(pointer);
-    const row = el(
-      "span",
-      { class: "line" + (mark ? " " + mark.cls : ""), "data-pointer": pointer, title: mark?.title },
-      el("span", { class: "gutter", "aria-hidden": "true" }, mark ? mark.symbol : " "),
-      text,
-    );
-    pre.append(row);
+  const found = lines.map(([, pointer]) => marks(pointer));
+  let show = null;
+  if (fold) {
+    show = new Array(lines.length).fill(false);
+    found.forEach((mark, i) => {
+      if (!mark) return;
+      for (let j = Math.max(0, i - FOLD_CONTEXT); j <= Math.min(lines.length - 1, i + FOLD_CONTEXT); j++) show[j] = true;
+    });
   }
+  const parts = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (show && !show[i]) {
+      let j = i;
+      while (j < lines.length && !show[j]) j++;
+      if (j - i >= FOLD_MIN) {
+        parts.push(`<span class="line fold"><span class="gutter" aria-hidden="true">\u22ee</span>` +
+          `\u2026 ${j - i} line${j - i === 1 ? "" : "s"} not shown</span>`);
+        i = j;
+        continue;
+      }
+    }
+    const [text, pointer] = lines[i];
+    const mark = found[i];
+    const cls = mark ? `line ${mark.cls}` : "line";
+    const title = mark ? ` title="${escapeHtml(mark.title)}"` : "";
+    parts.push(
+      `<span class="${cls}" data-pointer="${escapeHtml(pointer)}"${title}>` +
+        `<span class="gutter" aria-hidden="true">${mark ? mark.symbol : " "}</span>` +
+        `${escapeHtml(text)}</span>`,
+    );
+    i++;
+  }
+  const pre = el("pre", { class: "code", tabindex: "0" });
+  pre.innerHTML = parts.join("");
   return pre;
 }
 
@@ -204,7 +240,7 @@ function renderResult() {
       return null;
     });
     box.append(pre);
-    scrollToFirst(pre, ".changed, .flagged");
+    page.afterRender.push(() => scrollToFirst(pre, ".changed, .flagged"));
   } else {
     verdict.className = "verdict failed";
     verdict.textContent = "Rejected: " + result.error;
@@ -269,7 +305,6 @@ function renderChanges() {
 function renderCompare() {
   const grid = $("compare-grid");
   grid.replaceChildren();
-  const later = [];
   for (const type of TYPES) {
     const result = page.data.results[type];
     const view = page.data.views[type];
@@ -281,12 +316,11 @@ function renderCompare() {
         ? `same result as ${view.same_as.map((t) => "--type=" + t).join(" and ")}`
         : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
       col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
-      const pre = renderLines(view.lines, (pointer) =>
+      const fold = !page.wholeObjects && view.differs.length > 0;
+      col.append(renderLines(view.lines, (pointer) =>
         view.differs.some((p) => under(pointer, p))
           ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
-          : null);
-      col.append(pre);
-      later.push(() => scrollToFirst(pre, ".differs"));
+          : null, fold));
     } else {
       col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
     }
@@ -295,7 +329,6 @@ function renderCompare() {
     }
     grid.append(col);
   }
-  for (const scroll of later) scroll();
 }
 
 function renderCommand() {
@@ -304,13 +337,28 @@ function renderCommand() {
   $("kubectl-dry-run").textContent = view.dry_run ?? "";
 }
 
+function toggleWholeObjects() {
+  page.wholeObjects = !page.wholeObjects;
+  $("whole-objects").setAttribute("aria-pressed", String(page.wholeObjects));
+  render();
+}
+
 function render() {
   if (!page.data) return;
+  page.afterRender = [];
+  const t = [performance.now()];
   renderInputs(page.data.inputs);
   renderResult();
+  t.push(performance.now());
   renderChanges();
+  t.push(performance.now());
   renderCompare();
+  t.push(performance.now());
   renderCommand();
+  t.push(performance.now());
+  for (const task of page.afterRender) task(); // layout is read once, after every write
+  t.push(performance.now());
+  page.phases = t.slice(1).map((x, i) => x - t[i]);
 }
 
 // ---------- type picker, examples, sharing, keyboard ----------
@@ -376,6 +424,7 @@ function wireControls() {
     await updateFragment();
     copyText(location.href, event.currentTarget);
   });
+  $("whole-objects").addEventListener("click", toggleWholeObjects);
   $("copy-command").addEventListener("click", (event) => copyText($("kubectl-command").textContent, event.currentTarget));
   $("copy-dry-run").addEventListener("click", (event) => copyText($("kubectl-dry-run").textContent, event.currentTarget));
   document.addEventListener("keydown", (event) => {
@@ -445,6 +494,7 @@ window.cfgpatch = {
     return page.data ? structuredClone(page.data.results) : null;
   },
   setType,
+  phases: () => page.phases,
   // The shareable URL of the current inputs (waits for the fragment to be written).
   async link() {
     await updateFragment();
@@ -459,7 +509,8 @@ window.cfgpatch = {
     return {
       firstResultAt: page.firstResultAt,
       firstResultMs: page.firstResultMs,
-      lastComputeMs: page.lastComputeMs,
+      lastComputeMs: page.lastComputeMs, // Python + drawing
+      lastPythonMs: page.lastPythonMs, // the bridge call alone
     };
   },
   pyodideVersion: __PYODIDE_VERSION__,

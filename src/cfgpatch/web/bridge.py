@@ -25,7 +25,7 @@ import json
 from typing import Any
 
 from ..errors import CfgPatchError
-from ..jsonvalue import JSON
+from ..jsonvalue import JSON, deep_copy
 from . import command, render
 
 TYPES = ("strategic", "merge", "json")
@@ -84,13 +84,12 @@ def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) ->
 
 def compute(object_text: str, patch_text: str) -> dict:
     """Everything the page shows for one pair of inputs (see the module docstring)."""
-    from ..kube import yamlio
 
     inputs: dict[str, Any] = {"object": None, "patch": None}
     results: dict[str, dict] = {}
     views: dict[str, dict] = {}
     try:
-        obj, object_notes = yamlio.load_object(object_text)
+        obj, object_notes = _read_object(object_text)
     except CfgPatchError as exc:
         inputs["object"] = exc.to_dict()
         for patch_type in TYPES:
@@ -108,6 +107,21 @@ def compute(object_text: str, patch_text: str) -> dict:
     return {"inputs": inputs, "results": results, "views": views}
 
 
+#: The last object text read and what it gave: editing only the patch, the common
+#: case, then skips reading the object again (pure-Python YAML is the slowest step).
+_LAST_OBJECT: list = []
+
+
+def _read_object(text: str) -> tuple[JSON, list]:
+    """``yamlio.load_object``, remembering the last text; callers get their own copy."""
+    from ..kube import yamlio
+
+    if not _LAST_OBJECT or _LAST_OBJECT[0] != text:
+        _LAST_OBJECT[:] = [text, yamlio.load_object(text)]
+    obj, notes = _LAST_OBJECT[1]
+    return deep_copy(obj), list(notes)
+
+
 def _guarded(obj: JSON, notes: list, patch_text: str, patch_type: str) -> tuple[dict, dict]:
     """:func:`run_type`, turning an unexpected failure into an error entry."""
     try:
@@ -118,27 +132,26 @@ def _guarded(obj: JSON, notes: list, patch_text: str, patch_type: str) -> tuple[
 
 
 def _mark_differences(results: dict, views: dict) -> None:
-    """Per type, the pointers where its result differs from another type's result."""
+    """Per type, the pointers where its result differs from another type's result,
+    and the types whose result is the same."""
     done = [t for t in TYPES if results[t]["ok"]]
+    pairs = {
+        (a, b): render.differing_paths(results[a]["object"], results[b]["object"])
+        for i, a in enumerate(done)
+        for b in done[i + 1 :]
+    }
     for patch_type in TYPES:
         differs: list[str] = []
-        if results[patch_type]["ok"]:
-            for other in done:
-                if other == patch_type:
-                    continue
-                for pointer in render.differing_paths(
-                    results[patch_type]["object"], results[other]["object"]
-                ):
-                    if pointer not in differs:
-                        differs.append(pointer)
+        same_as: list[str] = []
+        for other in done:
+            if other == patch_type or patch_type not in done:
+                continue
+            found = pairs.get((patch_type, other)) or pairs.get((other, patch_type)) or []
+            differs += [pointer for pointer in found if pointer not in differs]
+            if not found:
+                same_as.append(other)
         views[patch_type]["differs"] = differs
-        views[patch_type]["same_as"] = [
-            other
-            for other in done
-            if other != patch_type
-            and results[patch_type]["ok"]
-            and not render.differing_paths(results[patch_type]["object"], results[other]["object"])
-        ]
+        views[patch_type]["same_as"] = same_as
 
 
 def compute_json(object_text: str, patch_text: str) -> str:
