@@ -256,6 +256,18 @@ def test_yaml_type_change_from_notes():
     note = SimpleNamespace(pointer="/spec/enabled", written="on", value=True, where="value")
     (f,) = type_findings([note])
     assert f.code == "yaml-type-change" and f.path == "/spec/enabled" and '"on"' in f.message
+    assert f.message.startswith("in the object, the unquoted value on was read as true")
+
+
+def test_yaml_type_change_in_the_patch_and_number_forms():
+    big = SimpleNamespace(pointer="/spec/n", written="12345678901234567890",
+                          value=1.2345678901234567e19, where="value")
+    empty = SimpleNamespace(pointer="/spec/e", written="", value=None, where="value")
+    result = patch(deployment(), {"spec": {"paused": True}}, "merge", patch_notes=[big, empty])
+    found = [f for f in result.findings if f.code == "yaml-type-change"]
+    assert [f.detail["source"] for f in found] == ["patch", "patch"]
+    assert "read as 1.2345678901234567e+19" in found[0].message
+    assert found[1].message.startswith("in the patch, the empty value was read as null")
 
 
 def test_every_catalogue_code_is_tested_here():

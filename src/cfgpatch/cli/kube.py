@@ -64,7 +64,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def run_patch(args: argparse.Namespace) -> int:
     try:
         obj, notes, patch, patch_notes = _read_inputs(args)
-        outcome = _patch(args, obj, patch, [*notes, *patch_notes])
+        outcome = _patch(args, obj, patch, notes, patch_notes)
         text = _render(outcome.object, obj, args.output)
     except KubeError as error:
         return _fail(error)
@@ -123,7 +123,8 @@ def _read_file(path: str, missing: str) -> str:
         raise KubeError(f"cannot read {path}: {exc}", code="invalid arguments") from None
 
 
-def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list) -> Any:
+def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
+           patch_notes: list) -> Any:
     from .. import kube
     from ..kube import yamlio
 
@@ -135,7 +136,7 @@ def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list) -> Any:
         crd, _ = yamlio.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
                                     args.crd)
     return kube.patch(obj, patch, args.type, schema=schema, crd=crd, as_=args.view,
-                      notes=notes)
+                      notes=notes, patch_notes=patch_notes)
 
 
 def resource_name(obj: Any) -> str:

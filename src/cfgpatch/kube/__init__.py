@@ -47,14 +47,16 @@ class KubeResult:
 
 
 def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None,  # noqa: A002
-          crd: Any = None, as_: str = "kubectl", notes: Any = ()) -> KubeResult:
+          crd: Any = None, as_: str = "kubectl", notes: Any = (),
+          patch_notes: Any = ()) -> KubeResult:
     """Apply ``patch`` to ``obj`` as ``kubectl patch --local --type <type>`` would.
 
     ``schema``: a merge schema loaded from the user's OpenAPI document (``--schema``)
     instead of the built-in table; ``crd``: the CustomResourceDefinition of a custom
     resource (``--crd``), used to show how server-side apply would merge; ``as_``:
-    ``"kubectl"`` or ``"kustomize"`` (kustomize's strategic merge); ``notes``: the
-    YAML type notes of the inputs (from ``yamlio``), reported as findings.
+    ``"kubectl"`` or ``"kustomize"`` (kustomize's strategic merge); ``notes`` and
+    ``patch_notes``: the YAML type notes of the object and of the patch (from
+    ``yamlio``), reported as findings (their pointers point into that input).
 
     Raises :class:`KubeError` (with ``findings``) where kubectl fails.
     """
@@ -69,7 +71,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     shapes = _shapes_for(node, obj, crd)
     situation = Situation(obj, patch, type, shapes=shapes, kind=_kind_label(obj))
     situation.before_op = _prefix_applier(obj, patch) if type == "json" else None
-    extra = _note_findings(notes)
+    extra = _note_findings(notes) + _note_findings(patch_notes, "patch")
     try:
         result = _apply(obj, patch, type, node, shapes, as_, crd)
     except KubeError as exc:
@@ -86,9 +88,9 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     return KubeResult(result, changes, _unique(found))
 
 
-def type_findings(notes: Any) -> list[Finding]:
-    """Findings for the YAML type notes returned by ``yamlio``."""
-    return _note_findings(notes)
+def type_findings(notes: Any, source: str = "object") -> list[Finding]:
+    """Findings for the YAML type notes returned by ``yamlio`` for ``source``."""
+    return _note_findings(notes, source)
 
 
 # ------------------------------------------------------------------ applying
@@ -206,18 +208,19 @@ def _kustomize_comparison(obj: Any, body: Any, node: Any, result: Any) -> list[F
     return differences(kubectl_result, result)
 
 
-def _note_findings(notes: Any) -> list[Finding]:
+def _note_findings(notes: Any, source: str = "object") -> list[Finding]:
+    from .gojson import encode
+
     out: list[Finding] = []
     for note in notes or ():
         pointer = getattr(note, "pointer", "")
         written = getattr(note, "written", "")
-        value = getattr(note, "value", None)
         where = getattr(note, "where", "value")
-        from ..jsonvalue import canonical_unchecked
-        shown = canonical_unchecked(value)
-        text = (f"the unquoted {where} {written} was read as {shown}; quote it "
+        shown = encode(getattr(note, "value", None))
+        what = f"the unquoted {where} {written}" if written else f"the empty {where}"
+        text = (f"in the {source}, {what} was read as {shown}; quote it "
                 f"(\"{written}\") to keep the string")
-        out.append(make("yaml-type-change", pointer, text, written=written))
+        out.append(make("yaml-type-change", pointer, text, written=written, source=source))
     return out
 
 

@@ -678,10 +678,12 @@ def _token_departures(s: Situation, i: int, op: dict, path: str) -> Iterator[Fin
     tokens = kubectl_tokens(path)
     parent = _lookup(doc, tokens[:-1]) if tokens else _ABSENT
     last = tokens[-1] if tokens else ""
-    if isinstance(parent, list) and last != "-" and not _rfc_index(last):
-        yield make("kubectl-json-departure", path,
-                   f"op {i}: index '{last}' is not an RFC 6901 array index; kubectl accepts "
-                   f"it ({_index_meaning(last, len(parent), op.get('op'))})")
+    if isinstance(parent, list) and last != "-" and not _rfc_index(last) and _go_atoi(last):
+        meaning = _index_meaning(last, len(parent), op.get("op"))
+        if meaning:
+            yield make("kubectl-json-departure", path,
+                       f"op {i}: index '{last}' is not an RFC 6901 array index; kubectl "
+                       f"accepts it ({meaning})")
     if op.get("op") == "replace" and isinstance(parent, dict) and last not in parent:
         yield make("kubectl-json-departure", path,
                    f"op {i}: replace of the missing key {last} adds it in kubectl; RFC 6902 "
@@ -697,15 +699,21 @@ def _rfc_index(token: str) -> bool:
     return token == "0" or (token.isdigit() and token.isascii() and not token.startswith("0"))
 
 
+def _go_atoi(token: str) -> bool:
+    """Whether Go's ``strconv.Atoi`` reads ``token`` (optional sign, ASCII digits)."""
+    body = token[1:] if token[:1] in "+-" else token
+    return bool(body) and body.isascii() and body.isdigit()
+
+
 def _index_meaning(token: str, length: int, op: Any) -> str:
-    try:
-        number = int(token)
-    except ValueError:
-        return "as kubectl reads it"
+    number = int(token)
     if number < 0:
+        position = length + 1 + number if op == "add" else length + number
+        if position < 0:
+            return ""
         if op == "add":
-            return f"add at {token} inserts at position {length + 1 + number}"
-        return f"{token} counts from the end: element {length + number}"
+            return f"add at {token} inserts at position {position}"
+        return f"{token} counts from the end: element {position}"
     return f"read as index {number}"
 
 
