@@ -13,13 +13,13 @@ and is not touched).  What kubectl does differently from the RFC:
   the top level, a path with no ``/`` fails, and an invalid escape such as ``~2`` is
   kept literally (``~01`` decodes to ``~1``);
 * ``test`` compares scalars by their JSON text after kubectl re-encoded them, so
-  ``1`` equals ``1.0``; a missing member equals ``null``; ``test`` with no ``value``
-  passes on a missing member;
+  ``1`` equals ``1.0``; a missing member equals ``null``;
 * ``add`` without ``value`` stores ``null``; ``replace`` of the root (``""``) by a
   scalar silently does nothing;
 * nulls met while walking a path count as missing members;
 * some inputs crash kubectl (exit code 2): a ``test`` comparing arrays that hold
-  ``null``, a root ``replace`` without ``value``, a root ``test`` without ``value``.
+  ``null``, a ``test`` without ``value`` on a missing or null member, a root ``replace``
+  or ``test`` without ``value``, a path through a ``null`` the patch itself stored.
 
 :func:`apply` returns the patched object, or raises ``KubeError`` whose ``message``
 is kubectl's text without ``error: `` (``code="kubectl crash"`` for a crash).
@@ -433,7 +433,9 @@ def _op_test(root: list, op: dict) -> None:
     except _GoError as err:
         raise _GoError(f"error in test for path: '{path}': {err}") from None
     if current is None:
-        if value is _ABSENT or value is None:
+        if value is _ABSENT:
+            raise _Panic()  # the library reads the missing value's text: nil pointer
+        if value is None:
             return
         raise failed
     if value is _ABSENT or not go_equal(current, value):

@@ -187,8 +187,9 @@ class _Reader:
     def scalar(self, node: Any, pointer: str, where: str) -> Any:
         text, tag = node.value, node.tag
         if any("\ud800" <= ch <= "\udfff" for ch in text):  # a \uD83D-style escape
-            raise _ConvertError(f"yaml: line {node.start_mark.line + 1}: found invalid "
-                                "Unicode character escape code")
+            line = node.start_mark.line
+            where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
+            raise _ConvertError(f"yaml: {where}found invalid Unicode character escape code")
         if tag == _PLAIN:
             value = resolve_plain(text)
             if value is _STR:
