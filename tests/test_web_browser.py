@@ -280,8 +280,10 @@ def _screenshot(page, name: str) -> None:
     """The result panel of every example; the whole page for the first one."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if name == "merge-one-container":
+        page.click("#whole-objects")  # the default, folded view
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENSHOTS / "page.png"), full_page=True)
         page.locator("#compare").screenshot(path=str(SCREENSHOTS / "three-types.png"))
+        page.click("#whole-objects")
     page.locator("#result").screenshot(path=str(SCREENSHOTS / f"example-{name}.png"))
 

@@ -317,10 +317,12 @@ function renderCompare() {
         : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
       col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
       const fold = !page.wholeObjects && view.differs.length > 0;
-      col.append(renderLines(view.lines, (pointer) =>
+      const pre = renderLines(view.lines, (pointer) =>
         view.differs.some((p) => under(pointer, p))
           ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
-          : null, fold));
+          : null, fold);
+      col.append(pre);
+      if (!fold) page.afterRender.push(() => scrollToFirst(pre, ".differs"));
     } else {
       col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
     }
