@@ -63,6 +63,16 @@ def test_missing_merge_key_error_text():
     assert info.value.hint
 
 
+def test_failed_patch_reports_no_effects():
+    body = {"spec": {"template": {"spec": {"tolerations": [{"key": "k9"}],
+                                           "containers": [{"image": "x"}]}}}}
+    with pytest.raises(KubeError) as info:
+        run(body)
+    assert "atomic-list-replaced" not in [f.code for f in info.value.findings]
+    assert "atomic-list-replaced" in [f.code for f in run({"spec": {"template": {"spec": {
+        "tolerations": [{"key": "k9"}]}}}}).findings]
+
+
 def test_set_element_order_on_atomic_list_is_a_crash():
     with pytest.raises(KubeError) as info:
         run({"spec": {"template": {"spec": {

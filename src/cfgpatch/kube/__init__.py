@@ -25,6 +25,11 @@ from .changes import Change, Shapes, compute_changes
 from .findings import Finding, Situation, detect, make
 
 PATCH_TYPES = ("strategic", "merge", "json")
+#: Findings that describe what a successful patch did; left out when kubectl fails.
+_EFFECT_CODES = frozenset({
+    "atomic-list-replaced", "merge-list-replaced", "null-deletes", "shared-merge-key",
+    "finalizers-empty-noop", "retain-keys-leftover", "delete-matched-nothing",
+    "duplicates-order", "add-replaces-map", "kubectl-nondeterministic"})
 VIEWS = ("kubectl", "kustomize")
 
 __all__ = ["PATCH_TYPES", "KubeResult", "patch", "type_findings"]
@@ -76,7 +81,8 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
         result = _apply(obj, patch, type, node, shapes, as_, crd)
     except KubeError as exc:
         situation.error = exc
-        explained = detect(situation) if node is not None or type != "strategic" else []
+        explained = [f for f in detect(situation) if f.code not in _EFFECT_CODES] \
+            if node is not None or type != "strategic" else []
         found = extra + explained + list(getattr(exc, "findings", None) or ())
         exc.findings = _unique(found + _error_findings(exc, obj, patch, type, crd))
         raise
