@@ -198,3 +198,10 @@ def test_differences_with_kubectl_are_findings():
 def test_schemaless_merge_is_plain():
     assert strategic_merge({"a": {"b": 1}, "l": [1]}, {"a": {"c": None, "b": 2}, "l": None},
                            None) == {"a": {"b": 2}}
+
+
+def test_top_level_delete_drops_the_resource():
+    from cfgpatch.errors import KubeError
+    with pytest.raises(KubeError) as info:
+        patch(copy.deepcopy(DNS), {"$patch": "delete"}, as_="kustomize")
+    assert info.value.code == "kustomize deletes"

@@ -113,7 +113,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
     if as_ == "kustomize":
         from . import kustomize
         view = kustomize.KustomizeShapes(node, shapes) if node is not None else None
-        return kustomize.strategic_merge(obj, body, view)
+        return _decoded(kustomize.strategic_merge(obj, body, view))
     if not isinstance(body, dict):
         raise KubeError("invalid JSON document",
                         hint="a strategic merge patch is a JSON object, not a list or a scalar")
@@ -172,18 +172,20 @@ def _shapes_for(node: Any, obj: Any, crd: Any) -> Shapes:
 
 
 def _prefix_applier(obj: Any, ops: Any):
-    """The document before operation ``i`` (for detectors), or a sentinel when unknown."""
-    cache: dict[int, Any] = {0: obj}
+    """The document before operation ``i`` (for detectors); None once an operation fails."""
+    states: list[Any] = [obj]
 
     def before(index: int) -> Any:
-        if index in cache:
-            return cache[index]
         from . import jsonpatch
-        try:
-            cache[index] = jsonpatch.apply(obj, ops[:index])
-        except KubeError:
-            cache[index] = None
-        return cache[index]
+        while len(states) <= index:
+            previous = states[-1]
+            step = len(states) - 1
+            try:
+                states.append(None if previous is None or not isinstance(ops, list)
+                              else jsonpatch.apply(previous, ops[step:step + 1]))
+            except KubeError:
+                states.append(None)
+        return states[index]
 
     return before
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import KubeError
 from ..jsonvalue import canonical_unchecked, deep_copy, equal
 from ..pointer import format_pointer
 from .changes import KEYED, SET, ListRule, Shapes
@@ -91,6 +92,10 @@ def strategic_merge(obj: Any, patch: Any, shapes: Shapes | None) -> Any:
         return deep_copy(patch)
     base = obj if isinstance(obj, dict) else {}
     merged = _merge_map(base, patch, (), shapes)
+    if merged is None:
+        raise KubeError("the patch deletes the whole resource ($patch: delete at the top)",
+                        code="kustomize deletes",
+                        hint="kustomize leaves such a resource out of its output")
     _keep_identity(base, merged)
     return _normalize(merged, (), shapes) if shapes is not None else merged
 
