@@ -200,6 +200,128 @@ class Generator:
         return item
 
 
+class Mutator:
+    """Realistic strategic patches for a real manifest: mostly its own keys and elements."""
+
+    def __init__(self, seed: int) -> None:
+        self.rnd = random.Random(seed)
+
+    def patch(self, obj: dict, node: Node) -> dict:
+        tops = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
+        out = self.map_patch(tops, node, 0)
+        out.pop("$patch", None)  # these would drop apiVersion and kind, which kubectl
+        out.pop("$retainKeys", None)  # then refuses to print (not strategic merge's doing)
+        return {k: v for k, v in out.items() if k not in ("apiVersion", "kind")} or {
+            "metadata": {"labels": {"patched": "yes"}}}
+
+    def map_patch(self, value: dict, node: Node, depth: int) -> dict:
+        rnd = self.rnd
+        out: dict = {}
+        keys = list(value)
+        extra = [f for f in node.field_names() if f not in value]
+        picks = rnd.sample(keys, min(len(keys), rnd.randint(1, 2))) if keys else []
+        if extra and rnd.random() < 0.2:
+            picks.append(rnd.choice(extra))
+        for key in picks:
+            found = node.field(key) if node.kind in ("struct", "map", "open") else None
+            child, meta = found if found else (node, None)
+            out[key] = self.value_patch(value.get(key), child, meta, depth + 1)
+        roll = rnd.random()
+        if roll < 0.04:
+            out["$patch"] = rnd.choice(["replace", "delete"])
+        elif roll < 0.1 and keys:
+            out["$retainKeys"] = rnd.sample(keys, rnd.randint(0, len(keys))) + [
+                k for k in out if rnd.random() < 0.9]
+        return out
+
+    def value_patch(self, current: object, node: Node, meta, depth: int) -> object:
+        rnd = self.rnd
+        if rnd.random() < 0.07 or depth > 6:
+            return None
+        if isinstance(current, dict) and node.kind in ("struct", "map", "open"):
+            return self.map_patch(current, node, depth)
+        if isinstance(current, list) and node.kind == "slice":
+            return self.list_patch(current, node, meta, depth)
+        if current is None and node.kind == "struct":
+            return self.map_patch({}, node, depth)
+        if isinstance(current, bool):
+            return not current
+        if isinstance(current, int):
+            return current + rnd.choice([1, -1, 100])
+        return rnd.choice(["x", "y", str(current) + "-2" if current is not None else "z"])
+
+    def list_patch(self, current: list, node: Node, meta, depth: int) -> list:
+        rnd = self.rnd
+        key = meta.merge_key if meta else ""
+        strategy = meta.strategy if meta else ""
+        if strategy != "merge":
+            items = list(current)
+            if items and rnd.random() < 0.5:
+                items.pop(rnd.randrange(len(items)))
+            if rnd.random() < 0.5 and items:
+                items.append(items[0])
+            return items
+        if not key:
+            pool = [v for v in current if not isinstance(v, (dict, list))] + ["new-1", "new-2"]
+            return [rnd.choice(pool) for _ in range(rnd.randint(0, 3))]
+        out = []
+        existing = [item for item in current if isinstance(item, dict) and key in item]
+        for _ in range(rnd.randint(1, 3)):
+            roll = rnd.random()
+            if existing and roll < 0.6:
+                base = rnd.choice(existing)
+                item = self.map_patch(base, node.elem, depth + 1)
+                item.pop("$patch", None)
+                item[key] = base[key]
+                if rnd.random() < 0.15:
+                    item = {key: base[key], "$patch": rnd.choice(["delete", "replace"])}
+            else:
+                item = {key: f"new-{rnd.randint(1, 3)}" if not existing or
+                        isinstance(existing[0][key], str) else rnd.randint(1, 9000)}
+            out.append(item)
+        return out
+
+    def case(self, manifests: dict[str, dict]) -> tuple[dict, dict]:
+        schema = builtin_schema()
+        name = self.rnd.choice(sorted(manifests))
+        obj = manifests[name]
+        node = schema.for_kind(obj["apiVersion"], obj["kind"])
+        return obj, self._orders(obj, self.patch(obj, node), node)
+
+    def _orders(self, obj: dict, patch: dict, node: Node) -> dict:
+        """Sometimes add a $setElementOrder for a keyed list the patch touches."""
+        if self.rnd.random() > 0.25:
+            return patch
+        stack = [(obj, patch, node)]
+        while stack:
+            current, part, where = stack.pop()
+            if not isinstance(current, dict) or not isinstance(part, dict):
+                continue
+            for key, value in list(part.items()):
+                found = where.field(key) if where.kind == "struct" else None
+                if found is None or key.startswith("$"):
+                    continue
+                child, meta = found
+                if isinstance(value, list) and meta.merge_key and isinstance(
+                        current.get(key), list):
+                    keys = [i[meta.merge_key] for i in current[key]
+                            if isinstance(i, dict) and meta.merge_key in i]
+                    keys += [i[meta.merge_key] for i in value
+                             if isinstance(i, dict) and meta.merge_key in i
+                             and i.get("$patch") != "delete" and i[meta.merge_key] not in keys]
+                    self.rnd.shuffle(keys)
+                    part[f"$setElementOrder/{key}"] = [{meta.merge_key: k} for k in keys]
+                    return patch
+                stack.append((current.get(key), value, child))
+        return patch
+
+
+def manifests() -> dict[str, dict]:
+    """The corpus manifests of kinds kubectl knows, as kubectl reads them."""
+    path = ROOT / "tests" / "data" / "kube_strategic" / "manifests.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def lab_cases() -> list[tuple[str, dict, dict]]:
     """The strategic cases of the lab notes, on their fixtures (as kubectl reads them)."""
     path = ROOT / "tests" / "data" / "kube_strategic" / "lab_cases.json"
@@ -212,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kubectl", default="kubectl")
     parser.add_argument("--count", type=int, default=300, help="random schema cases")
     parser.add_argument("--list-count", type=int, default=200, help="random list cases")
+    parser.add_argument("--mutation-count", type=int, default=300,
+                        help="realistic patches of the corpus manifests")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path,
                         default=ROOT / "tests" / "data" / "kube_strategic" / "cases.jsonl")
@@ -222,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.list_count):
         pool, size = (POOL + ["d", "e"], 6) if i % 3 else (LETTERS, 30)
         cases.append((f"lists-{i}", *gen.list_case(pool, size)))
+    mutator = Mutator(args.seed)
+    objects = manifests()
+    cases += [(f"manifest-{i}", *mutator.case(objects)) for i in range(args.mutation_count)]
     kept = 0
     with args.output.open("w", encoding="utf-8") as out:
         for cid, obj, patch in cases:
