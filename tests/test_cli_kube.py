@@ -87,6 +87,19 @@ def test_default_output_is_kubectls_patched_line(files, capsys):
         "deployment.apps/web\n"
 
 
+def test_kubectl_flag_spellings(files, capsys):
+    assert cli(capsys, "-f=deploy.yaml", "--local=true", "--dry-run=client", "--type=json",
+               "-p=[]", "-o=name") == (0, "deployment.apps/web\n", "")
+    assert cli(capsys, "--filename", "deploy.yaml", "--patch", "{}", "-oname", "-n", "x")[1] == \
+        "deployment.apps/web\n"
+    (files / "ns.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, "
+                                   "namespace: a}\n")
+    code, _, err = cli(capsys, "-f", "ns.yaml", "-n", "foo", "-p", "{}")
+    assert code == 1 and err.splitlines()[0] == (
+        'error: the namespace from the provided object "a" does not match the namespace "foo". '
+        "You must pass '--namespace=a' to perform this operation.")
+
+
 def test_yaml_output_and_yaml_patch(files, capsys):
     code, out, _ = cli(capsys, "-f", "deploy.yaml", "-p", "spec: {replicas: 5}", "-o", "yaml")
     assert code == 0 and "  replicas: 5\n" in out and out.startswith("apiVersion: apps/v1\n")

@@ -34,13 +34,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "patch", help="apply a strategic, merge or json patch to one object (no cluster)",
         description="Apply a patch to the object in FILE as `kubectl patch --local` does, and "
                     "print the result. kubectl's flags are accepted under their kubectl names.")
-    parser.add_argument("-f", "--filename", required=True, metavar="FILE",
+    parser.add_argument("-f", "--filename", required=True, type=_flag_value, metavar="FILE",
                         help="the object, JSON or YAML ('-' for standard input)")
     parser.add_argument("--type", default="strategic", metavar="TYPE",
                         help="strategic (default), merge or json")
-    parser.add_argument("-p", "--patch", metavar="PATCH", help="the patch text (JSON or YAML)")
+    parser.add_argument("-p", "--patch", type=_flag_value, metavar="PATCH",
+                        help="the patch text (JSON or YAML)")
     parser.add_argument("--patch-file", metavar="F", help="a file holding the patch")
-    parser.add_argument("-o", "--output", metavar="FORMAT",
+    parser.add_argument("-o", "--output", type=_flag_value, metavar="FORMAT",
                         help="json, yaml or name (default: '<kind>/<name> patched')")
     parser.add_argument("--explain", action="store_true",
                         help="also write the changes and findings to standard error")
@@ -50,10 +51,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="OpenAPI v2/v3 document of your cluster, for the merge keys")
     parser.add_argument("--crd", metavar="F",
                         help="the CustomResourceDefinition, to show server-side apply's merge")
-    parser.add_argument("--local", action="store_true", default=True,
+    parser.add_argument("-n", "--namespace", type=_flag_value, metavar="NS",
+                        help="as kubectl: must match the object's namespace when it has one")
+    parser.add_argument("--local", nargs="?", const="true", default="true", metavar="BOOL",
                         help="accepted for kubectl compatibility (always local)")
+    parser.add_argument("--dry-run", nargs="?", const="client", metavar="MODE",
+                        help="accepted for kubectl compatibility (nothing is ever sent)")
     parser.set_defaults(func=run_patch)
     kube.set_defaults(func=lambda _args: _usage(kube))
+
+
+def _flag_value(text: str) -> str:
+    """kubectl's short flags accept ``-o=json``; argparse would keep the ``=``."""
+    return text[1:] if text.startswith("=") else text
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -103,8 +113,18 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
         raise KubeError("must specify --patch or --patch-file containing the contents of "
                         "the patch")
     obj, notes = yamlio.load_object(object_text, args.filename)
+    _check_namespace(obj, args.namespace)
     patch, patch_notes = yamlio.load_patch(patch_text, args.type)
     return obj, list(notes), patch, list(patch_notes)
+
+
+def _check_namespace(obj: Any, namespace: str | None) -> None:
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    own = meta.get("namespace") if isinstance(meta, dict) else None
+    if namespace and isinstance(own, str) and own and own != namespace:
+        raise KubeError(
+            f'the namespace from the provided object "{own}" does not match the namespace '
+            f'"{namespace}". You must pass \'--namespace={own}\' to perform this operation.')
 
 
 def _read_object_file(path: str) -> str:
