@@ -300,3 +300,27 @@ def test_live_reading_and_printing_match_kubectl() -> None:
             case = {"type": "merge", "object": text, "manifest": "doc.yaml", "patch": "{}",
                     "output": output}
             assert _replay(case) == (proc.stdout, proc.stderr, proc.returncode), text
+
+
+@pytest.mark.parametrize("text", ["kind: K\nx: " + "[" * 3000 + "]" * 3000,
+                                  '{"kind":"K","x":' + "[" * 3000 + "]" * 3000 + "}"])
+def test_very_deep_nesting_is_a_clear_error(text: str) -> None:
+    for load in (lambda: yamlio.load_object(text), lambda: yamlio.load_patch(text, "merge")):
+        with pytest.raises(KubeError) as info:
+            load()
+        assert info.value.code == "nesting too deep"
+
+
+def test_junk_input_raises_only_kube_errors() -> None:
+    rnd = random.Random(7)
+    pieces = list("ab:{}[]-,#&*!|>'\"%@` \n\t~0189.eE+_x\\") + [
+        "yes", "kind: K\n", "<<", "---\n", "\u2028", "\x85", "\x7f", "\ufeff", "? "]
+    for _ in range(400):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        for load, args in ((yamlio.load_object, (text,)), (yamlio.load_patch, (text, "json"))):
+            try:
+                value = load(*args)[0]
+            except KubeError:
+                continue
+            if isinstance(value, dict):
+                yamlio.dump(value, "yaml")

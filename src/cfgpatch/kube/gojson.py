@@ -474,6 +474,26 @@ def first_non_space(data: str) -> str:
 # --- kubectl's view of a patched object ------------------------------------------------
 
 
+def too_deep(func: Any) -> Any:
+    """Turn Python's recursion limit into a clear ``KubeError`` (kubectl itself accepts up
+    to 10000 levels; real manifests stay far below the few hundred handled here)."""
+    import functools
+
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RecursionError:
+            from ..errors import KubeError
+
+            raise KubeError("the input is nested too deeply for cfgpatch",
+                            code="nesting too deep",
+                            hint="cfgpatch handles a few hundred levels of nesting; kubectl "
+                            "would go on up to 10000") from None
+
+    return guarded
+
+
 def normalize(value: Any, literal: bool = False) -> Any:
     """Numbers as kubectl holds them after decoding its own JSON text: a number whose Go
     text is an integer within int64 is an ``int``, any other number a ``float``.
@@ -500,6 +520,7 @@ def normalize(value: Any, literal: bool = False) -> Any:
     return {key: normalize(item, literal) for key, item in value.items()}
 
 
+@too_deep
 def decode_result(value: Any, literal: bool = False) -> dict:
     """What kubectl does with a patched document before printing it.
 

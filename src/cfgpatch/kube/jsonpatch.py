@@ -66,6 +66,7 @@ class _Panic(Exception):
     """A nil pointer dereference in the Go library: kubectl crashes."""
 
 
+@gojson.too_deep
 def apply(obj: dict, ops: Any) -> Any:
     """Apply ``ops`` (the decoded ``-p`` value) to ``obj`` as ``kubectl patch --type json``.
 

@@ -24,9 +24,10 @@ import copy
 from typing import Any
 
 from ..errors import KubeError
-from .gojson import decode_result
+from .gojson import decode_result, too_deep
 
 
+@too_deep
 def apply(obj: dict, patch: Any) -> dict:
     """Apply ``patch`` (the decoded ``-p`` value) as ``kubectl patch --type merge``.
 

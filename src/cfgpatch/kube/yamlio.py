@@ -392,6 +392,7 @@ def _is_empty(node: Any) -> bool:
                             and resolve_plain(node.value) is None)
 
 
+@gojson.too_deep
 def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if gojson.first_non_space(text) == "{":
@@ -497,6 +498,7 @@ def _check_metadata(obj: dict, source: str) -> None:
         )
 
 
+@gojson.too_deep
 def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[TypeNote]]:
     """Read the ``-p`` text as kubectl does; see the module docstring."""
     if text == "":
@@ -532,6 +534,7 @@ def _load_json_patch(text: str, patch_type: str) -> Any:
 # --- writing -------------------------------------------------------------------------------
 
 
+@gojson.too_deep
 def dump(obj: Any, fmt: str) -> str:
     """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out).
 
