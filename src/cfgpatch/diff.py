@@ -16,7 +16,7 @@ counting the surviving elements to the left), then every ``add`` and
 ``b``; never ``-``).  :func:`cfgpatch.moves.place_moves` then turns matching
 remove/add pairs into ``move`` operations (Part 3a).
 
-Speed (Part 4): array elements are compared through interned canonical text
+Speed (Part 4): array elements are compared through their canonical text
 (computed once per element, cached by object identity), the alignment runs in
 ``O((N+M)·D)``, and the traversal is iterative, so depth never touches Python's
 recursion limit.  ``tests/reference_diff.py`` is a literal, slow second
@@ -30,8 +30,6 @@ import json
 from collections.abc import Callable
 from itertools import repeat
 from json.encoder import encode_basestring
-from operator import itemgetter
-from typing import Any
 
 from .jsonvalue import JSON, MAX_DEPTH, canonical_unchecked, check_depth, deep_copy, escape
 from .lcs import align
@@ -55,18 +53,16 @@ def _make_encoders() -> tuple[Callable[[JSON], str], Callable[[list], list[str]]
 
 
 _encode, _encode_many = _make_encoders()
-_second = itemgetter(1)
 
 
 class TextCache:
     """Canonical text of values, computed once per object (keyed by identity).
 
     Equal values have equal text and unequal values different text (number
-    kinds included: ``1``, ``1.0`` and ``true`` print differently).  Texts of
-    containers are interned, so equal texts are the same string object and
-    compare in O(1).  The cache holds a reference to every container it has
-    seen, so an ``id`` is never reused while its entry lives: share one cache
-    only between calls on values that are never mutated (stored versions).
+    kinds included: ``1``, ``1.0`` and ``true`` print differently).  The cache
+    holds a reference to every container it has seen, so an ``id`` is never
+    reused while its entry lives: share one cache only between calls on values
+    that are never mutated (stored versions).
 
     A cache made with ``parent`` reads the parent's entries but writes its own,
     so temporary values never land in a long-lived cache.  ``limit`` bounds the
@@ -74,74 +70,77 @@ class TextCache:
     """
 
     def __init__(self, parent: TextCache | None = None, limit: int = 4_000_000) -> None:
-        self._by_id: dict[int, tuple[Any, str]] = {}
-        self._interned: dict[str, str] = parent._interned if parent is not None else {}
+        self._by_id: dict[int, str] = {}
+        self._keep: list = []  # the values of the entries, so that no id is reused
         self._parent = parent._by_id if parent is not None else None
         self._limit = limit
 
-    def _lookup(self, value: JSON) -> str | None:
-        entry = self._by_id.get(id(value))
-        if entry is None and self._parent is not None:
-            entry = self._parent.get(id(value))
-        return entry[1] if entry is not None else None
-
-    def _store(self, value: JSON, text: str) -> str:
-        if len(self._by_id) >= self._limit:
+    def _make_room(self, count: int) -> None:
+        if len(self._by_id) + count > self._limit:
             self._by_id.clear()
-            self._interned.clear()
-        text = self._interned.setdefault(text, text)
-        self._by_id[id(value)] = (value, text)
-        return text
+            self._keep.clear()
 
     def text(self, value: JSON) -> str:
         """Canonical text of ``value`` (containers are cached)."""
         kind = type(value)
-        if kind is dict or kind is list:
-            text = self._lookup(value)
-            return text if text is not None else self._store(value, _encode(value))
-        return _encode(value)
+        if kind is not dict and kind is not list:
+            return _encode(value)
+        key = id(value)
+        text = self._by_id.get(key)
+        if text is None and self._parent is not None:
+            text = self._parent.get(key)
+        if text is None:
+            self._make_room(1)
+            text = _encode(value)
+            self._by_id[key] = text
+            self._keep.append(value)
+        return text
 
-    def keys(self, values: list) -> list[str]:
-        """Texts of the elements of an array, interned (equal texts are one object).
+    def keys(self, values: list, fresh: bool = False) -> list[str]:
+        """Canonical texts of the elements of an array.
 
         Whole arrays are looked up and encoded with C-level ``map`` calls; only
-        arrays that are partly cached take a per-element loop.
+        arrays that are partly cached take a per-element loop.  ``fresh`` says
+        the values were just parsed, so there is nothing to look up.
         """
         ids = list(map(id, values))
-        found = list(map(self._by_id.get, ids))
-        parent = self._parent
-        if parent is not None and None in found:
-            if self._by_id:
-                found = [entry if entry is not None else parent.get(key)
-                         for entry, key in zip(found, ids)]
-            else:
-                found = list(map(parent.get, ids))
+        own = self._by_id
+        if fresh:
+            found = [None]
+        elif self._parent is None:
+            found = list(map(own.get, ids))
+        else:
+            found = list(map(self._parent.get, ids))
+            if own and None in found:  # look up only the misses in our own entries
+                index = found.index(None)
+                while True:
+                    found[index] = own.get(ids[index])
+                    try:
+                        index = found.index(None, index + 1)
+                    except ValueError:
+                        break
         if None not in found:
-            return list(map(_second, found))
-        if len(self._by_id) + len(values) > self._limit:
-            self._by_id.clear()
-        intern = self._interned.setdefault
-        if not any(found):
+            return found
+        self._make_room(len(values))
+        if fresh or not any(found):
             texts = _encode_many(values)
-            texts = list(map(intern, texts, texts))
-            self._by_id.update(zip(ids, zip(values, texts)))
+            self._by_id.update(zip(ids, texts))
+            self._keep.extend(values)
             return texts
-        out = []
-        for value, entry in zip(values, found):
-            if entry is None:
+        for index, text in enumerate(found):
+            if text is None:
+                value = values[index]
                 text = _encode(value)
-                text = intern(text, text)
-                self._by_id[id(value)] = (value, text)
-                out.append(text)
-            else:
-                out.append(entry[1])
-        return out
+                found[index] = text
+                self._by_id[ids[index]] = text
+                self._keep.append(value)
+        return found
 
     def same(self, x: JSON, y: JSON) -> bool:
         """Exact equality of two values of one container type."""
-        return x is y or self.text(x) is self.text(y)
+        return x is y or self.text(x) == self.text(y)
 
-    def document_text(self, value: JSON) -> str:
+    def document_text(self, value: JSON, fresh: bool = False) -> str:
         """Canonical text of a whole document, caching the elements of long arrays.
 
         Identical to :func:`cfgpatch.jsonvalue.canonical_unchecked` (and raises
@@ -150,13 +149,18 @@ class TextCache:
         enforces :data:`~cfgpatch.jsonvalue.MAX_DEPTH` (``invalid json``): a
         piece written as text ``t`` at nesting level ``k`` is at most
         ``k + len(t) // 2`` deep, so only long pieces are ever walked.
+        ``fresh=True`` (a value just parsed, in no cache yet) skips the lookups.
         """
-        return self._document_text(value, 0)
+        return self._document_text(value, 0, fresh)
 
-    def _document_text(self, value: JSON, level: int) -> str:
+    def fresh_document_text(self, value: JSON) -> str:
+        """:meth:`document_text` of a value that was just parsed (for ``parse_with_text``)."""
+        return self._document_text(value, 0, True)
+
+    def _document_text(self, value: JSON, level: int, fresh: bool = False) -> str:
         kind = type(value)
         if kind is list and len(value) >= BIG_ARRAY:
-            texts = self.keys(value)
+            texts = self.keys(value, fresh)
             if level + 1 + max(map(len, texts)) // 2 > MAX_DEPTH:
                 for element in value:
                     check_depth(element, MAX_DEPTH - level - 1)
@@ -164,7 +168,7 @@ class TextCache:
         if kind is dict and level < OBJECT_WALK_DEPTH:
             text = self._document_text
             return "{" + ",".join(
-                [encode_basestring(key) + ":" + text(value[key], level + 1)
+                [encode_basestring(key) + ":" + text(value[key], level + 1, fresh)
                  for key in sorted(value)]
             ) + "}"
         text = self.text(value)

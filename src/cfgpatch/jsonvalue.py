@@ -128,7 +128,7 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
         canon = _ENCODER.encode(value)
     if not depth_checked and text.count("[") + text.count("{") > MAX_DEPTH:
         check_depth(value)
-    if _SURROGATE.search(canon):
+    if not canon.isascii() and _SURROGATE.search(canon):  # isascii() is O(1) on str
         raise InvalidInput(
             "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
             code=INVALID_JSON,

@@ -111,7 +111,7 @@ def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
     result: list[list[int]] = []
     for d in range(n + m + 1):
         for k in range(-d, d + 1, 2):
-            x = _furthest_start(frontier, offset, k, d, n, m)
+            x = _furthest_start(frontier, offset, k, d, n, m) if d else 0
             if x >= 0:
                 y = x - k
                 if x < n and y < m and ra[x] == rb[y]:
@@ -124,25 +124,25 @@ def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
 
 
 def _furthest_start(frontier: list[int], offset: int, k: int, d: int, n: int, m: int) -> int:
-    """Best start on diagonal ``k`` at cost ``d``: one step from diagonal ``k+1`` or ``k-1``.
+    """Best start on diagonal ``k`` at cost ``d >= 1``: one step from diagonal ``k±1``.
 
     Points within a cost form a prefix of each diagonal, so a neighbour's
     frontier may be clamped to the grid before stepping.
     """
-    if d == 0:
-        return 0
     best = -1
     if k < d:  # a step in y, from diagonal k+1
         x = frontier[offset + k + 1]
         if x >= 0:
-            x = min(x, m + k)
-            if x >= max(0, k + 1):
+            if x > m + k:
+                x = m + k
+            if x >= 0 and x >= k + 1:
                 best = x
     if k > -d:  # a step in x, from diagonal k-1
         x = frontier[offset + k - 1]
         if x >= 0:
-            x = min(x, n - 1)
-            if x >= max(0, k - 1) and x + 1 > best:
+            if x > n - 1:
+                x = n - 1
+            if x >= 0 and x >= k - 1 and x + 1 > best:
                 best = x + 1
     return best
 

@@ -58,7 +58,7 @@ class _Merger:
         kind = type(x)
         if kind is not type(y) or x != y:
             return False
-        return kind not in (dict, list) or self.cache.text(x) is self.cache.text(y)
+        return kind not in (dict, list) or self.cache.text(x) == self.cache.text(y)
 
     def merge(self, base: Any, mine: Any, head: Any, pointer: str) -> Any:
         if self.equal(mine, base):

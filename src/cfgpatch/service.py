@@ -126,7 +126,7 @@ class Service:
         self, name: str, text: str, *, author: str | None = None, message: str | None = None
     ) -> int:
         """Store ``text`` (any JSON) as the next version of ``name``."""
-        value, canon = parse_with_text(text, encode=self.texts.document_text)
+        value, canon = parse_with_text(text, encode=self.texts.fresh_document_text)
         return self.put_value(name, value, author=author, message=message, text=canon)
 
     def put_value(
