@@ -40,4 +40,5 @@ $(WEB_STAMP): web/node_modules/.installed $(WEB_INPUTS) | install
 	cd web && PYTHON=$(CURDIR)/$(PY) node build.mjs
 
 web: $(WEB_STAMP)
-	@$(PY) web/pack_python.py --if-stale src/cfgpatch/web/static/py
+	@$(PY) web/pack_python.py --check src/cfgpatch/web/static/py || \
+		(cd web && PYTHON=$(CURDIR)/$(PY) node build.mjs)

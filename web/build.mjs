@@ -5,7 +5,8 @@
 // 1. bundles src/main.js with CodeMirror 6 into app.js (esbuild);
 // 2. copies the Pyodide runtime from node_modules/pyodide into pyodide/;
 // 3. packs the core cfgpatch package and PyYAML's pure-Python part into py/
-//    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python);
+//    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python), and adds
+//    their bytecode compiled by Pyodide itself (precompile.mjs);
 // 4. copies index.html and style.css, and writes build.json.
 // Everything the page loads comes from this directory: no CDN is involved.
 
@@ -14,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { precompile } from "./precompile.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -30,7 +32,7 @@ const PYODIDE_FILES = [
   "pyodide-lock.json",
 ];
 
-function main() {
+async function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, "pyodide"), { recursive: true });
   mkdirSync(join(out, "py"), { recursive: true });
@@ -59,6 +61,7 @@ function main() {
   }
 
   execFileSync(python, [join(here, "pack_python.py"), join(out, "py")], { stdio: "inherit" });
+  await precompile(join(out, "py"));
   const pythonInfo = JSON.parse(readFileSync(join(out, "py", "python.json")));
 
   // py/python.json also records a digest of the packed sources (see pack_python.py).
@@ -68,4 +71,4 @@ function main() {
   console.log(`built the page into ${out} (Pyodide ${pyodideVersion})`);
 }
 
-main();
+await main();

@@ -13,11 +13,12 @@ The archives are reproducible: entries are sorted and carry a fixed timestamp.
 A ``python.json`` manifest records the PyYAML version and a digest of the packed
 sources, so a test can tell whether the built site matches the source tree.
 
-With ``--if-stale`` nothing is written when ``OUT_DIR/python.json`` already
-records the current sources (``make web`` runs it on every call: it also catches
-deleted or renamed modules, which file times alone do not).
+``--check`` writes nothing and exits 1 when ``OUT_DIR/python.json`` does not record
+the current sources (``make web`` runs it on every call, to rebuild when a module
+was deleted or renamed, which file times alone do not show).  The full build
+(``build.mjs``) then adds bytecode to the archives (``precompile.mjs``).
 
-Usage: python web/pack_python.py [--if-stale] OUT_DIR
+Usage: python web/pack_python.py [--check] OUT_DIR
 """
 
 from __future__ import annotations
@@ -91,14 +92,14 @@ def is_current(out: Path) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    if_stale = "--if-stale" in argv
-    args = [arg for arg in argv if arg != "--if-stale"]
+    check = "--check" in argv
+    args = [arg for arg in argv if arg != "--check"]
     if len(args) != 1:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     out = Path(args[0])
-    if if_stale and is_current(out):
-        return 0
+    if check:
+        return 0 if is_current(out) else 1
     out.mkdir(parents=True, exist_ok=True)
     core_digest = write_zip(out / "cfgpatch.zip", core_files())
     yaml_version, files = yaml_files()

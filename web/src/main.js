@@ -13,7 +13,7 @@ const LANDING_SYMBOL = { kept: "=", merged: "~", changed: "~", inserted: "+", re
 const RECOMPUTE_DELAY_MS = 120;
 
 const $ = (id) => document.getElementById(id);
-const page = { type: "strategic", data: null, bridge: null, timer: null, editors: {} };
+const page = { type: "strategic", data: null, bridge: null, timer: null, editors: {}, stages: {} };
 
 // ---------- small DOM helpers ----------
 
@@ -451,10 +451,13 @@ async function loadEngine() {
   }));
   const { loadPyodide } = await import("./pyodide/pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  page.stages.pyodide = performance.now();
   const site = "/home/pyodide/cfgpatch-site";
   for (const buffer of await archives) pyodide.unpackArchive(buffer, "zip", { extractDir: site });
   pyodide.runPython(`import sys\nif ${JSON.stringify(site)} not in sys.path: sys.path.insert(0, ${JSON.stringify(site)})`);
-  return pyodide.pyimport("cfgpatch.web.bridge");
+  const bridge = pyodide.pyimport("cfgpatch.web.bridge");
+  page.stages.imported = performance.now();
+  return bridge;
 }
 
 async function start() {
@@ -510,6 +513,9 @@ window.cfgpatch = {
   timings() {
     return {
       firstResultAt: page.firstResultAt,
+      // ms since navigation: Pyodide started, our Python imported
+      pyodideReadyAt: page.stages.pyodide,
+      importedAt: page.stages.imported,
       firstResultMs: page.firstResultMs,
       lastComputeMs: page.lastComputeMs, // Python + drawing
       lastPythonMs: page.lastPythonMs, // the bridge call alone
