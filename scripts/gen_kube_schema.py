@@ -9,22 +9,25 @@ Two uses:
        python scripts/gen_kube_schema.py --openapi openapi.json -o my-cluster.json
 
 2. The built-in table ``src/cfgpatch/kube/data/builtin.json``, from the Kubernetes
-   fact tables (``list-fields.tsv``, ``kinds.tsv``: the Go struct tags, which are
-   what kubectl applies), the list of kinds kubectl 1.32 knows (recorded from
-   kubectl itself by ``scripts/probe_kube_kinds.sh``) and OpenAPI documents of the
-   same release for the struct graph (which field has which type)::
+   fact tables (``list-fields.tsv``, ``kinds.tsv``), the list of kinds kubectl 1.32
+   knows (recorded from kubectl itself by ``scripts/probe_kube_kinds.sh``) and the
+   struct graph: best from the kubectl binary itself (``--kubectl-binary``, read by
+   ``scripts/go_types.py``: every field's JSON name, Go type, pointer-ness and
+   tags, exactly what ``kubectl patch`` reflects on), else from OpenAPI documents
+   of the same release::
 
        python scripts/gen_kube_schema.py --tsv-dir ../shared/k8s \\
-           --kubectl-kinds tests/data/kube/kubectl-1.32-kinds.tsv \\
-           --openapi v1.32.0/_definitions.json --openapi v1.31.0/_definitions.json ... \\
+           --kubectl-kinds scripts/data/kubectl-1.32-kinds.tsv \\
+           --kubectl-binary "$(dirname "$(readlink -f "$(which kubectl)")")/kubectl.1.32" \\
            -o src/cfgpatch/kube/data/builtin.json
 
-   The first ``--openapi`` wins for a type; later ones (older releases) supply
-   types of API versions no longer served.  A type no document describes is
-   built from a same-named type of another version of its group plus its
-   list/map rows in ``list-fields.tsv``, and is marked ``open`` (fields it does
-   not list are not reported as unknown).  Tags come from ``list-fields.tsv``
-   where it has the field, else from the document; disagreements are printed.
+   Types from the binary are exact; their tags are checked against
+   ``list-fields.tsv`` and disagreements printed.  With ``--openapi`` instead, the
+   first document wins for a type, later ones (older releases) supply types of
+   API versions no longer served; a type no document describes is built from a
+   same-named type of another version of its group plus its rows in
+   ``list-fields.tsv`` and marked ``open`` (fields it does not list are not
+   reported as unknown); tags come from ``list-fields.tsv``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from cfgpatch.kube.openapi import table_from_openapi  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from go_types import Binary, TableBuilder  # noqa: E402
 
 META_KINDS = ("WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "CreateOptions",
               "UpdateOptions", "PatchOptions", "Status", "APIVersions")
@@ -142,7 +148,9 @@ def go_expr(resolved: str) -> str:
 class Builder:
     """Assembles the built-in table from the fact tables and OpenAPI tables."""
 
-    def __init__(self, rows: list[dict], kind_rows: list[dict], docs: list[dict]) -> None:
+    def __init__(self, rows: list[dict], kind_rows: list[dict], docs: list[dict],
+                 go_types: TableBuilder | None = None) -> None:
+        self.go_types = go_types
         self.tags = {(r["go_package"], r["go_type"], r["json_field"]): r for r in rows}
         self.tsv_types: dict[str, list[dict]] = {}
         for row in rows:
@@ -173,11 +181,19 @@ class Builder:
                 continue
             self.types[key] = self.struct(key)
             queue.extend(_struct_refs(self.types[key]))
-        return {"source": "kubectl 1.32 kinds; Go struct tags from kubernetes/api v0.36.3 "
-                          "fact tables; struct graph from the release's OpenAPI schema",
+        source = ("struct types and tags read from the kubectl binary's Go type data"
+                  if self.go_types is not None else
+                  "Go struct tags from kubernetes/api v0.36.3 fact tables; struct graph from "
+                  "the release's OpenAPI schema")
+        return {"source": f"kinds kubectl 1.32 knows; {source}",
                 "kinds": kinds, "types": dict(sorted(self.types.items()))}
 
     def struct(self, key: str) -> dict:
+        if self.go_types is not None and key in self.go_types.by_key:
+            self.go_types.add(key)
+            return self.with_tags(key, self.go_types.types[key], trust=True)
+        if self.go_types is not None and key in self.go_types.types:
+            return self.with_tags(key, self.go_types.types[key], trust=True)
         spec = self.doc_types.get(key)
         if spec is not None:
             return self.with_tags(key, spec)
@@ -208,7 +224,7 @@ class Builder:
                 candidates.append(f"{donor_group}/{version}.{name}")
         return next((c for c in candidates if c != key and c in self.doc_types), None)
 
-    def with_tags(self, key: str, spec: dict) -> dict:
+    def with_tags(self, key: str, spec: dict, trust: bool = False) -> dict:
         package, name = key.rsplit(".", 1)
         fields = {}
         for field, value in spec.get("fields", {}).items():
@@ -218,9 +234,9 @@ class Builder:
                 fields[field] = value
                 continue
             tagged = _tagged(expr, row["patch_strategy"], row["patch_merge_key"])
-            if not isinstance(value, str) and tagged != value:
-                self.report.append(f"tag differs {key}.{field}: doc {value} tsv {tagged}")
-            fields[field] = tagged
+            if tagged != value and (trust or not isinstance(value, str)):
+                self.report.append(f"tag differs {key}.{field}: source {value} tsv {tagged}")
+            fields[field] = value if trust else tagged
         out = {"name": spec.get("name", name), "fields": fields}
         if spec.get("open"):
             out["open"] = True
@@ -249,7 +265,9 @@ def _struct_refs(spec: dict) -> list[str]:
     for value in spec["fields"].values():
         expr = value if isinstance(value, str) else value[0]
         while True:
-            if expr.startswith("[]"):
+            if expr.startswith("*"):
+                expr = expr[1:]
+            elif expr.startswith("[]"):
                 expr = expr[2:]
             elif expr.startswith("map[string]"):
                 expr = expr[len("map[string]"):]
@@ -276,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="OpenAPI v2/v3 document or $defs bundle (repeatable)")
     parser.add_argument("--tsv-dir", type=Path, help="folder with list-fields.tsv, kinds.tsv")
     parser.add_argument("--kubectl-kinds", type=Path, help="apiVersion<TAB>kind known to kubectl")
+    parser.add_argument("--kubectl-binary", type=Path,
+                        help="read the struct graph from this kubectl's Go type data")
     parser.add_argument("-o", "--output", type=Path, required=True)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -293,8 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if args.kubectl_kinds is None:
             parser.error("--tsv-dir needs --kubectl-kinds")
+        go_types = (TableBuilder(Binary(str(args.kubectl_binary)))
+                    if args.kubectl_binary else None)
         builder = Builder(read_tsv(args.tsv_dir / "list-fields.tsv"),
-                          read_tsv(args.tsv_dir / "kinds.tsv"), docs)
+                          read_tsv(args.tsv_dir / "kinds.tsv"), docs, go_types)
         table = builder.build(read_known(args.kubectl_kinds))
         for line in builder.report if args.verbose else ():
             print(line, file=sys.stderr)

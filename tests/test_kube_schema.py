@@ -135,11 +135,30 @@ def message_of(function, *args) -> str:
     return caught.value.message
 
 
-def test_open_types_never_fail_a_lookup():
+def test_old_api_versions_are_exact_too():
     spec, _ = walk("spec", kind=("apps/v1beta1", "Deployment"))
-    node, meta = spec.lookup_struct("somethingOld")
-    assert node.kind == "open" and meta.strategies == ()
-    assert node.lookup_slice("x")[0].kind == "open"
+    assert spec.name == "DeploymentSpec"
+    assert "rollbackTo" in spec.field_names()  # only in the old versions
+    assert "unable to find api field" in message_of(spec.lookup_struct, "somethingOld")
+
+
+def test_pointer_fields_take_a_list_as_atomic():
+    spec, _ = walk("spec")
+    assert spec.is_pointer("replicas") and not spec.is_pointer("paused")
+    assert spec.lookup_slice("replicas")[0].kind == "int32"
+    assert spec.lookup_slice("selector")[0].name == "LabelSelector"
+    assert message_of(spec.lookup_slice, "paused") == (
+        "expected slice or array type, but got: struct")
+
+
+def test_open_types_never_fail_a_lookup():
+    table = {"kinds": {"v1": {"Old": "x/v1.Old"}},
+             "types": {"x/v1.Old": {"name": "Old", "fields": {}, "open": True}}}
+    node = Schema(table).for_kind("v1", "Old")
+    child, meta = node.lookup_struct("somethingOld")
+    assert child.kind == "open" and meta.strategies == ()
+    assert child.lookup_slice("x")[0].kind == "open"
+    assert node.has_field("anything") is None
 
 
 def test_shapes_adapter():

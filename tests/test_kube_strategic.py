@@ -29,12 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "kube_strategic"
 CASES = [json.loads(line) for line in (DATA / "cases.jsonl").read_text().splitlines() if line]
 
-#: Where we knowingly differ from kubectl (see docs/kube-strategic.md).
-KNOWN_DEVIATIONS = {
-    # kubectl accepts a list for a Go *pointer* field (replicas is *int32) and replaces it;
-    # the table does not record pointers, so we report kubectl's error for non-pointers.
-    "K11-pointer-scalar-lists": "pointer fields are not in the schema table",
-}
+#: Where we knowingly differ from kubectl (see docs/kube-strategic.md): none at present.
+KNOWN_DEVIATIONS: dict[str, str] = {}
 
 
 def engine(obj: dict, patch: dict) -> dict:

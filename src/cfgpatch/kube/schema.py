@@ -21,9 +21,9 @@ A table is plain JSON::
 
 A field is a *type expression* or ``[type, strategy]`` / ``[type, strategy,
 merge_key]``; strategies with two parts are written ``"merge,retainKeys"``.  Type
-expressions are ``[]T`` (slice), ``map[string]T``, a scalar Go kind (``string``,
-``int32``, ``int64``, ``bool``, ``float64``, ``uint8``, ``interface``) or the key of
-a struct in ``types``.  A struct marked ``"open": true`` is only partly known
+expressions are ``[]T`` (slice), ``map[string]T``, ``*T`` (a Go pointer field),
+a scalar Go kind (``string``, ``int32``, ``bool``, ``float64``, ``interface``, ...)
+or the key of a struct in ``types``.  A struct marked ``"open": true`` is only partly known
 (older API versions no OpenAPI document describes): a field it does not list is
 treated as an untyped value instead of the error kubectl would raise.
 
@@ -47,7 +47,9 @@ from ..errors import KubeError
 from .changes import ATOMIC_RULE, ListRule, Shapes
 
 SCALAR_KINDS = frozenset(
-    {"string", "bool", "int", "int32", "int64", "uint8", "float64", "interface"}
+    {"string", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16",
+     "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128",
+     "interface", "func", "chan", "unsafeptr"}
 )
 RETAIN_KEYS = "retainKeys"
 
@@ -131,19 +133,31 @@ class Node:
             return True
         return None if self._open else False
 
+    def _spec(self, key: str) -> tuple[str, PatchMeta] | None:
+        spec = self._fields.get(key)
+        if spec is None:
+            return None
+        if isinstance(spec, str):
+            return spec, NO_META
+        merge_key = spec[2] if len(spec) > 2 else ""
+        return spec[0], PatchMeta(parse_strategy(spec[1]), merge_key)
+
     def field(self, key: str) -> tuple[Node, PatchMeta] | None:
         """The node and tags of field ``key``, or None when not a known field."""
         if self.kind == "open":
             return self, NO_META
         if self.kind == "map":
             return self.elem, NO_META
-        spec = self._fields.get(key)
-        if spec is None:
+        found = self._spec(key)
+        if found is None:
             return (self._schema.open_node, NO_META) if self._open else None
-        if isinstance(spec, str):
-            return self._schema.node(spec), NO_META
-        merge_key = spec[2] if len(spec) > 2 else ""
-        return self._schema.node(spec[0]), PatchMeta(parse_strategy(spec[1]), merge_key)
+        expr, meta = found
+        return self._schema.node(expr.lstrip("*")), meta
+
+    def is_pointer(self, key: str) -> bool:
+        """Whether field ``key`` is a Go pointer (known only for tables read from Go)."""
+        found = self._spec(key) if self.kind == "struct" else None
+        return bool(found and found[0].startswith("*"))
 
     def lookup_struct(self, key: str) -> tuple[Node, PatchMeta]:
         """What kubectl looks up when both sides hold a map (or a list) at ``key``."""
@@ -163,8 +177,8 @@ class Node:
     def lookup_slice(self, key: str) -> tuple[Node, PatchMeta]:
         """What kubectl looks up when both sides hold a list at ``key``: element and tags."""
         node, meta = self.lookup_struct(key)
-        if node.kind == "open":
-            return node, meta
+        if node.kind == "open" or (node.kind != "slice" and self.is_pointer(key)):
+            return node, meta  # Go dereferences a pointer and takes the list as atomic
         if node.kind != "slice":
             raise KubeError(
                 f"expected slice or array type, but got: {self.kind}",
