@@ -194,6 +194,22 @@ def test_alignment_adversaries(name):
     assert pairs(align(b, a)) == reference_align(b, a)
 
 
+BIG_ADVERSARIES = {
+    "all equal, one changed": ([{"r": 1}] * 1500, [{"r": 1}] * 700 + [{"r": 2}] + [{"r": 1}] * 799),
+    "alternating, shifted": ([{"a": 1}, {"b": 1}] * 600, [{"b": 1}, {"a": 1}] * 600),
+    "key order only": ([{"a": 1, "b": [1, 2]}] * 50, [{"b": [1, 2], "a": 1}] * 50),
+    "kinds in a long run": ([1] * 400 + [1.0] + [1] * 400, [1] * 400 + [True] + [1] * 400),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BIG_ADVERSARIES))
+def test_big_adversaries_match_the_reference(name):
+    a, b = BIG_ADVERSARIES[name]
+    check_against_reference(a, b)
+    check_against_reference(b, a)
+    check_against_reference(a[::-1], b)
+
+
 KIND_ADVERSARIES = [
     ([1, 1.0, True] * 5, [True, 1, 1.0] * 5),
     ([{"a": 1, "b": 2}, {"a": 1.0, "b": 2}] * 4, [{"b": 2, "a": 1.0}, {"b": 2, "a": True}] * 4),
@@ -336,7 +352,9 @@ def test_move_heavy_arrays_match_the_reference(a, b):
 # -- big documents from gen/mutate ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "edits", "seed"), [(300, 8, 1), (1000, 5, 2), (2000, 3, 3)])
+@pytest.mark.parametrize(
+    ("n", "edits", "seed"), [(300, 8, 1), (300, 60, 4), (1000, 5, 2), (2000, 3, 3), (3000, 2, 5)]
+)
 def test_generated_route_tables_match_the_reference(n, edits, seed):
     from cfgpatch.fixtures import generate, mutate
 

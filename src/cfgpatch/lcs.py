@@ -111,7 +111,23 @@ def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
     result: list[list[int]] = []
     for d in range(n + m + 1):
         for k in range(-d, d + 1, 2):
-            x = _furthest_start(frontier, offset, k, d, n, m) if d else 0
+            # Best start on diagonal k: one step from diagonal k+1 (in y) or k-1
+            # (in x).  Points within a cost form a prefix of each diagonal, so
+            # a neighbour's frontier may be clamped to the grid before stepping.
+            x = -1 if d else 0
+            if k < d:
+                x = frontier[offset + k + 1]
+                if x > m + k:
+                    x = m + k
+                if x < k + 1:
+                    x = -1
+            if k > -d:
+                right = frontier[offset + k - 1]
+                if right >= 0:
+                    if right > n - 1:
+                        right = n - 1
+                    if right >= k - 1 and right >= 0 and right + 1 > x:
+                        x = right + 1
             if x >= 0:
                 y = x - k
                 if x < n and y < m and ra[x] == rb[y]:
@@ -121,30 +137,6 @@ def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
         if frontier[offset + n - m] >= n:
             return result
     raise AssertionError("unreachable: the end corner is within distance n + m")
-
-
-def _furthest_start(frontier: list[int], offset: int, k: int, d: int, n: int, m: int) -> int:
-    """Best start on diagonal ``k`` at cost ``d >= 1``: one step from diagonal ``k±1``.
-
-    Points within a cost form a prefix of each diagonal, so a neighbour's
-    frontier may be clamped to the grid before stepping.
-    """
-    best = -1
-    if k < d:  # a step in y, from diagonal k+1
-        x = frontier[offset + k + 1]
-        if x >= 0:
-            if x > m + k:
-                x = m + k
-            if x >= 0 and x >= k + 1:
-                best = x
-    if k > -d:  # a step in x, from diagonal k-1
-        x = frontier[offset + k - 1]
-        if x >= 0:
-            if x > n - 1:
-                x = n - 1
-            if x >= 0 and x >= k - 1 and x + 1 > best:
-                best = x + 1
-    return best
 
 
 def _walk(a: Sequence, b: Sequence) -> list[Run]:
