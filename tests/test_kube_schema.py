@@ -232,3 +232,34 @@ def test_generator_fills_unserved_versions_from_a_sibling(tmp_path):
     assert go_expr("core/v1.ResourceList=map[core/v1.ResourceName(string)]resource.Quantity") \
         == "map[string]resource.Quantity"
     assert go_expr("[]byte") == "[]uint8"
+
+
+def _kubectl_132() -> Path | None:
+    import os
+    import shutil
+
+    found = shutil.which("kubectl")
+    if not found:
+        return None
+    candidate = Path(os.path.realpath(found)).parent / "kubectl.1.32"
+    return candidate if candidate.exists() else None
+
+
+def test_table_is_what_the_kubectl_binary_says(tmp_path):
+    """Regenerating from kubectl 1.32's Go type data reproduces the shipped table."""
+    import os
+
+    binary = _kubectl_132()
+    if binary is None or not (SHARED / "list-fields.tsv").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("kubectl.1.32 and ../shared/k8s are required in CI")
+        pytest.skip("kubectl.1.32 or ../shared/k8s not present")
+    out = tmp_path / "builtin.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_kube_schema.py"),
+                           "--tsv-dir", str(SHARED), "--kubectl-kinds", str(KNOWN_KINDS),
+                           "--kubectl-binary", str(binary), "-o", str(out), "-v"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "tag differs" not in proc.stderr and "open type" not in proc.stderr
+    shipped = ROOT / "src" / "cfgpatch" / "kube" / "data" / "builtin.json"
+    assert json.loads(out.read_text()) == json.loads(shipped.read_text())
