@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diff import TextCache, diff
+from .diff import TextCache, diff_ops
 from .errors import CONFLICT, MergeConflict
 from .jsonpatch import apply_patch
-from .jsonvalue import JSON, escape
+from .jsonvalue import JSON, deep_copy, escape
 
 
 class _Missing:
@@ -99,14 +99,25 @@ def merge(base: JSON, mine: JSON, head: JSON) -> JSON:
     return _Merger(TextCache()).merge(base, mine, head, "")
 
 
-def rebase(base: JSON, head: JSON, patch: list) -> list[dict]:
+def rebase(
+    base: JSON, head: JSON, patch: list, *, trusted: bool = False, cache: TextCache | None = None
+) -> list[dict]:
     """The patch to run on ``head`` that carries ``patch`` (written against ``base``).
+
+    ``trusted=True`` skips validating ``base`` (it came from our own parser);
+    ``cache`` may hold canonical texts of ``base`` and ``head`` already.
 
     >>> rebase({"a": 1, "b": 1}, {"a": 1, "b": 2}, [{"op": "replace", "path": "/a", "value": 5}])
     [{'op': 'replace', 'path': '/a', 'value': 5}]
     """
-    mine = apply_patch(base, patch, share_unchanged=True)
-    return diff(head, merge(base, mine, head))
+    mine = apply_patch(base, patch, share_unchanged=True, trusted=trusted)
+    cache = cache if cache is not None else TextCache()
+    merged = _Merger(cache).merge(base, mine, head, "")
+    ops = diff_ops(head, merged, cache)
+    for op in ops:
+        if "value" in op:
+            op["value"] = deep_copy(op["value"])
+    return ops
 
 
 def conflict_values(base: JSON, mine: JSON, head: JSON, pointer: str) -> dict[str, str]:

@@ -225,7 +225,8 @@ class Service:
     def _rebased(self, name: str, patch: list, base_version: int, head_doc: JSON) -> list:
         from .rebase import rebase
 
-        return rebase(self._value(name, base_version), head_doc, patch)
+        return rebase(self._value(name, base_version), head_doc, patch, trusted=True,
+                      cache=TextCache(parent=self.texts))
 
     def diff(
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
