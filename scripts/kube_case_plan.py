@@ -374,4 +374,12 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("configmap.yaml", S, 'null', "json"),
     ("configmap.yaml", S, '"text"', "json"),
     ("configmap.yaml", S, '[{"op":"add","path":"/data/x","value":"1"}]', "json"),
+    # --- objects read as lists (an items member) -----------------------------------------
+    ("configmap-list.yaml", S, '{"data":{"wishlist":"false"}}', "json"),
+    ("configmap-list.yaml", M, '{"data":{"checkout-v2":null}}', "yaml"),
+    ("configmap-list.yaml", J, '[{"op":"add","path":"/data/wishlist","value":"false"}]', "json"),
+    ("configmap.yaml", M, '{"items":[{"metadata":{"name":"x"}},null]}', "json"),
+    ("configmap.yaml", J, '[{"op":"add","path":"/items","value":null}]', "yaml"),
+    ("configmap.yaml", M, '{"items":[1]}', "json"),
+    ("configmap.yaml", M, '{"items":"x"}', "json"),
 ]

@@ -116,3 +116,15 @@ def test_decode_result_errors(value: object, message: str) -> None:
     with pytest.raises(KubeError) as info:
         gojson.decode_result(value)
     assert info.value.message == message
+
+
+def test_a_patched_object_with_items_is_printed_as_a_list() -> None:
+    got = gojson.decode_result({"apiVersion": "v1", "kind": "ConfigMap",
+                                "items": [None, {"kind": "X"}, {"a": 1}]})
+    assert got["items"] == [{"apiVersion": "v1", "kind": "ConfigMap"}, {"kind": "X"},
+                            {"a": 1, "apiVersion": "v1", "kind": "ConfigMap"}]
+    assert gojson.decode_result({"kind": "K", "items": None})["items"] == []
+    with pytest.raises(KubeError) as info:
+        gojson.decode_result({"kind": "K", "items": "x"})
+    assert info.value.message == ("json: cannot unmarshal string into Go struct field "
+                                  "decodeList.items of type []json.RawMessage")

@@ -324,3 +324,21 @@ def test_junk_input_raises_only_kube_errors() -> None:
                 continue
             if isinstance(value, dict):
                 yamlio.dump(value, "yaml")
+
+
+def test_an_object_with_items_is_read_as_a_list() -> None:
+    one = ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n"
+           "  metadata: {name: a}\n")
+    assert yamlio.load_object(one)[0] == {"apiVersion": "v1", "kind": "ConfigMap",
+                                          "metadata": {"name": "a"}}
+    inferred = "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p}\n"
+    assert yamlio.load_object(inferred)[0]["kind"] == "Pod"
+    for empty in ("apiVersion: v1\nkind: List\nitems: []\n",
+                  "apiVersion: v1\nkind: ConfigMap\nitems: null\n"):
+        with pytest.raises(KubeError) as info:
+            yamlio.load_object(empty)
+        assert info.value.message == "no objects passed to patch"
+    with pytest.raises(KubeError) as info:
+        yamlio.load_object("apiVersion: v1\nkind: List\nitems: [1]\n", "l.yaml")
+    assert info.value.message == ('unable to decode "l.yaml": json: cannot unmarshal number '
+                                  "into Go value of type map[string]interface {}")

@@ -539,9 +539,49 @@ def decode_result(value: Any, literal: bool = False) -> dict:
                         "unstructured.detector",
                         hint="the patch turned the object into a JSON " + kind)
     value = normalize(value, literal)
+    if "items" in value:  # even "items": null makes kubectl read a list
+        value = {**value, "items": list_items(value)}
     kind = value.get("kind")
     if not isinstance(kind, str) or not kind:
         raise KubeError(f"Object 'Kind' is missing in '{encode(value)}'",
                         hint="after patching, the object has no kind, so kubectl cannot "
                         "decode it")
     return value
+
+
+def _go_value_type(value: Any) -> str:
+    kinds = {dict: "object", list: "array", str: "string", bool: "bool"}
+    return kinds.get(type(value), "number")
+
+
+def list_items(value: dict) -> list:
+    """kubectl decodes any object with an ``items`` member as a list (``null`` counts as
+    no items): each item must be an object (``null`` counts as ``{}``), and an item with
+    neither ``kind`` nor ``apiVersion`` takes the list's ``apiVersion`` and its kind
+    without ``List``.
+
+    >>> list_items({"apiVersion": "v1", "kind": "PodList", "items": [{"a": 1}]})
+    [{'a': 1, 'apiVersion': 'v1', 'kind': 'Pod'}]
+    """
+    from ..errors import KubeError
+
+    items = [] if value["items"] is None else value["items"]
+    if not isinstance(items, list):
+        raise KubeError(f"json: cannot unmarshal {_go_value_type(items)} into Go struct field "
+                        "decodeList.items of type []json.RawMessage",
+                        hint="an object with an items member is read as a list by kubectl")
+    kind = value.get("kind") if isinstance(value.get("kind"), str) else ""
+    version = value.get("apiVersion") if isinstance(value.get("apiVersion"), str) else ""
+    out = []
+    for item in items:
+        item = {} if item is None else item
+        if not isinstance(item, dict):
+            raise KubeError(f"json: cannot unmarshal {_go_value_type(item)} into Go value of "
+                            "type map[string]interface {}",
+                            hint="each element of items must be an object")
+        own_kind, own_version = item.get("kind"), item.get("apiVersion")
+        if not (isinstance(own_kind, str) and own_kind) and not (
+                isinstance(own_version, str) and own_version):
+            item = {**item, "apiVersion": version, "kind": kind.removesuffix("List")}
+        out.append(item)
+    return out

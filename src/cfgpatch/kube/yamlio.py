@@ -429,6 +429,7 @@ def _multi_document(source: str) -> KubeError:
 
 def _one_object(values: list, source: str) -> dict:
     values = [v for v in values if v is not None]
+    values = [item for v in values for item in _flatten(v, source)]
     if not values:
         raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
     if len(values) > 1:
@@ -447,6 +448,23 @@ def _one_object(values: list, source: str) -> dict:
                         hint="every Kubernetes object needs apiVersion and kind")
     _check_metadata(value, source)
     return value
+
+
+def _flatten(value: Any, source: str) -> list:
+    """kubectl reads an object with ``items`` as a list and patches each item."""
+    if not isinstance(value, dict) or "items" not in value:
+        return [value]
+    value = gojson.normalize(value)
+    kind = value.get("kind")
+    try:
+        items = gojson.list_items(value)
+    except KubeError as err:
+        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+    if not isinstance(kind, str) or not kind:
+        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
+                        f"'{gojson.encode(value)}'",
+                        hint="every Kubernetes object needs apiVersion and kind")
+    return items
 
 
 def _go_kind(value: Any) -> str:
