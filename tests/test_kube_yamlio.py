@@ -48,8 +48,9 @@ def test_plain_scalars_read_as_kubectl_does(written: str, value: object) -> None
 
 
 def test_quoted_and_tagged_scalars_stay_as_written() -> None:
-    got, notes = spec('  a: "yes"\n  b: \'010\'\n  c: !!str 1e3\n  d: !!float 1\n  e: |\n    x\n')
-    assert got == {"a": "yes", "b": "010", "c": "1e3", "d": 1, "e": "x\n"}
+    got, notes = spec('  a: "yes"\n  b: \'010\'\n  c: !!str 1e3\n  d: !!float 1\n  e: |\n    x\n'
+                      "  f: !!binary aGVsbG8=\n")
+    assert got == {"a": "yes", "b": "010", "c": "1e3", "d": 1, "e": "x\n", "f": "hello"}
     assert notes == []
 
 

@@ -200,6 +200,8 @@ class _Reader:
         short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
         if short in ("int", "float", "bool", "null"):
             return self.tagged(text, short)
+        if short == "binary":
+            return _binary(text)
         return text
 
     def tagged(self, text: str, short: str) -> Any:
@@ -273,6 +275,18 @@ class _Reader:
         if key_node.tag == _PLAIN and text != key_node.value:
             self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
         return text
+
+
+def _binary(text: str) -> str:
+    """A ``!!binary`` scalar: base64 decoded; bytes that are not UTF-8 print as U+FFFD."""
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise _ConvertError("yaml: !!binary value contains invalid base64 data") from None
+    return data.decode("utf-8", "replace")
 
 
 def _go_syntax(node: Any) -> str:
