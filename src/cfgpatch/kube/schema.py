@@ -202,6 +202,8 @@ class Schema:
 
     def for_kind(self, api_version: str, kind: str) -> Node | None:
         """The node of a kind, or None when the table does not know the kind."""
+        if not isinstance(api_version, str) or not isinstance(kind, str):
+            return None
         type_key = self._kinds.get(api_version, {}).get(kind)
         return None if type_key is None else self.node(type_key)
 
