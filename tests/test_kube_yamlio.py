@@ -80,6 +80,11 @@ def test_null_key_is_refused_with_kubectl_text() -> None:
 def test_merge_keys_and_anchors() -> None:
     got, _ = spec("  base: &b {a: 1, b: 2}\n  child:\n    <<: *b\n    b: 3\n")
     assert got["child"] == {"a": 1, "b": 3}
+    # go-yaml v2 applies members in order: a merge overwrites a key written before it,
+    # and in a list of maps the first map wins (both checked against kubectl)
+    got, _ = spec("  b: &b {a: 1, c: 3}\n  o: &o {a: 9, d: 4}\n  x:\n    a: 0\n    <<: *b\n"
+                  "  y:\n    <<: [*b, *o]\n    c: 5\n")
+    assert (got["x"], got["y"]) == ({"a": 1, "c": 3}, {"a": 1, "c": 5, "d": 4})
 
 
 def test_json_file_is_read_as_json() -> None:

@@ -233,23 +233,23 @@ class _Reader:
         return result
 
     def pairs(self, node: Any) -> list:
-        """Members in order, with ``<<`` merge keys expanded (explicit keys win)."""
+        """Members in the order go-yaml v2 applies them, ``<<`` merge keys expanded where
+        they stand: a later member overwrites an earlier one (so a merge can overwrite an
+        explicit key written before it), and in ``<<: [*a, *b]`` the first map wins."""
         yaml = _yaml()
-        merged: list = []
-        own: list = []
+        out: list = []
         for key_node, value_node in node.value:
-            if (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
+            if not (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
                     and key_node.tag == _PLAIN):
-                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) \
-                    else [value_node]
-                for source in sources:
-                    if not isinstance(source, yaml.MappingNode):
-                        raise _ConvertError("map merge requires map or sequence of maps as "
-                                            "the value")
-                    merged.extend(self.pairs(source))
-            else:
-                own.append((key_node, value_node))
-        return merged + own
+                out.append((key_node, value_node))
+                continue
+            is_list = isinstance(value_node, yaml.SequenceNode)
+            for source in reversed(value_node.value) if is_list else [value_node]:
+                if not isinstance(source, yaml.MappingNode):
+                    raise _ConvertError("yaml: map merge requires map or sequence of maps as "
+                                        "the value")
+                out.extend(self.pairs(source))
+        return out
 
     def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
         yaml = _yaml()
