@@ -82,9 +82,9 @@ def test_merge_keys_and_anchors() -> None:
     assert got["child"] == {"a": 1, "b": 3}
     # go-yaml v2 applies members in order: a merge overwrites a key written before it,
     # and in a list of maps the first map wins (both checked against kubectl)
-    got, _ = spec("  b: &b {a: 1, c: 3}\n  o: &o {a: 9, d: 4}\n  x:\n    a: 0\n    <<: *b\n"
-                  "  y:\n    <<: [*b, *o]\n    c: 5\n")
-    assert (got["x"], got["y"]) == ({"a": 1, "c": 3}, {"a": 1, "c": 5, "d": 4})
+    got, _ = spec("  b: &b {a: 1, c: 3}\n  o: &o {a: 9, d: 4}\n  p:\n    a: 0\n    <<: *b\n"
+                  "  q:\n    <<: [*b, *o]\n    c: 5\n")
+    assert (got["p"], got["q"]) == ({"a": 1, "c": 3}, {"a": 1, "c": 5, "d": 4})
 
 
 def test_json_file_is_read_as_json() -> None:
