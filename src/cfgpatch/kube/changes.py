@@ -226,7 +226,8 @@ def _diff_lists(before: list, after: list, tokens: list[str], shape: tuple[str, 
     if how.startswith("merged by key"):
         lost = tuple(item for i, item in enumerate(before) if i not in pairs)
     else:
-        lost = tuple(item for item in before if not any(equal(item, new) for new in after))
+        present = {canonical_unchecked(new) for new in after}
+        lost = tuple(item for item in before if canonical_unchecked(item) not in present)
     out.append(Change("list", format_pointer(tokens), before, after,
                       how="replaced" if replaced else how, landings=landings,
                       lost=lost if replaced else ()))
@@ -277,35 +278,84 @@ def _pair_by(before: list, after: list, key: Callable[[Any], Any]) -> dict[int, 
     return pairs
 
 
+#: Above this many cells the middle of two lists is aligned greedily, not by LCS.
+LCS_LIMIT = 250_000
+
+
 def _pair_in_order(before: list, after: list) -> dict[int, int]:
-    """Pair equal elements in order (longest common subsequence), then gaps by position."""
-    n, m = len(before), len(after)
+    """Pair equal elements in order (common ends, then an LCS), then gaps by position."""
     texts_a = [canonical_unchecked(item) for item in before]
     texts_b = [canonical_unchecked(item) for item in after]
+    head = 0
+    while head < min(len(before), len(after)) and texts_a[head] == texts_b[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(before), len(after)) - head
+           and texts_a[-1 - tail] == texts_b[-1 - tail]):
+        tail += 1
+    pairs = {i: i for i in range(head)}
+    pairs.update({len(before) - 1 - k: len(after) - 1 - k for k in range(tail)})
+    middle_a = list(range(head, len(before) - tail))
+    middle_b = list(range(head, len(after) - tail))
+    if len(middle_a) * len(middle_b) > LCS_LIMIT:
+        matched = _greedy_matches(texts_a, texts_b, middle_a, middle_b)
+    else:
+        matched = _lcs_matches(texts_a, texts_b, middle_a, middle_b)
+    pairs.update(_pairs_with_gaps(before, after, middle_a, middle_b, matched))
+    return pairs
+
+
+def _lcs_matches(texts_a: list[str], texts_b: list[str], rows: list[int],
+                 cols: list[int]) -> list[tuple[int, int]]:
+    n, m = len(rows), len(cols)
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            table[i][j] = (table[i + 1][j + 1] + 1 if texts_a[i] == texts_b[j]
+            table[i][j] = (table[i + 1][j + 1] + 1 if texts_a[rows[i]] == texts_b[cols[j]]
                            else max(table[i + 1][j], table[i][j + 1]))
-    pairs: dict[int, int] = {}
+    out: list[tuple[int, int]] = []
     i = j = 0
-    gap_a: list[int] = []
-    gap_b: list[int] = []
     while i < n and j < m:
-        if texts_a[i] == texts_b[j]:
-            pairs.update(_pair_gap(before, after, gap_a, gap_b))
-            gap_a, gap_b = [], []
-            pairs[i] = j
+        if texts_a[rows[i]] == texts_b[cols[j]]:
+            out.append((rows[i], cols[j]))
             i, j = i + 1, j + 1
         elif table[i + 1][j] >= table[i][j + 1]:
-            gap_a.append(i)
             i += 1
         else:
-            gap_b.append(j)
             j += 1
-    gap_a.extend(range(i, n))
-    gap_b.extend(range(j, m))
-    pairs.update(_pair_gap(before, after, gap_a, gap_b))
+    return out
+
+
+def _greedy_matches(texts_a: list[str], texts_b: list[str], rows: list[int],
+                    cols: list[int]) -> list[tuple[int, int]]:
+    """An increasing matching: each element takes the next equal one still ahead."""
+    where: dict[str, list[int]] = {}
+    for j in reversed(cols):
+        where.setdefault(texts_b[j], []).append(j)
+    out: list[tuple[int, int]] = []
+    last = -1
+    for i in rows:
+        stack = where.get(texts_a[i])
+        while stack and stack[-1] <= last:
+            stack.pop()
+        if stack:
+            last = stack.pop()
+            out.append((i, last))
+    return out
+
+
+def _pairs_with_gaps(before: list, after: list, rows: list[int], cols: list[int],
+                     matched: list[tuple[int, int]]) -> dict[int, int]:
+    pairs: dict[int, int] = {}
+    prev_i, prev_j = (rows[0] - 1 if rows else 0), (cols[0] - 1 if cols else 0)
+    end = (rows[-1] + 1 if rows else 0, cols[-1] + 1 if cols else 0)
+    for i, j in [*matched, end]:
+        gap_a = list(range(prev_i + 1, i))
+        gap_b = list(range(prev_j + 1, j))
+        pairs.update(_pair_gap(before, after, gap_a, gap_b))
+        if (i, j) != end:
+            pairs[i] = j
+        prev_i, prev_j = i, j
     return pairs
 
 

@@ -118,6 +118,8 @@ class Situation:
     error: Exception | None = None
     #: For ``json``: the document as it is before operation ``i`` (None if unknown).
     before_op: Callable[[int], Any] | None = None
+    #: Detectors' shared work (the walk of the patch, key indexes), filled on demand.
+    memo: dict = field(default_factory=dict, repr=False)
 
 
 def make(code: str, tokens: list[str] | str, message: str, **detail: Any) -> Finding:
@@ -156,9 +158,10 @@ class _Visit:
 
 
 def _walk_strategic(before: Any, patch: Any, shapes: Shapes, tokens: list[str] | None = None,
-                    shape: tuple[str, ...] = ()) -> Iterator[_Visit]:
+                    shape: tuple[str, ...] = (), memo: dict | None = None) -> Iterator[_Visit]:
     """Visit every key of a strategic patch, paired with the original value it lands on."""
     tokens = tokens or []
+    memo = {} if memo is None else memo
     if not isinstance(patch, dict):
         return
     base = before if isinstance(before, dict) else {}
@@ -169,12 +172,13 @@ def _walk_strategic(before: Any, patch: Any, shapes: Shapes, tokens: list[str] |
         visit = _Visit([*tokens, key], (*shape, key), key, old, value, before)
         yield visit
         if isinstance(value, dict):
-            yield from _walk_strategic(old, value, shapes, visit.tokens, visit.shape)
+            yield from _walk_strategic(old, value, shapes, visit.tokens, visit.shape, memo)
         elif isinstance(value, list):
-            yield from _walk_keyed(old, value, shapes, visit)
+            yield from _walk_keyed(old, value, shapes, visit, memo)
 
 
-def _walk_keyed(old: Any, items: list, shapes: Shapes, visit: _Visit) -> Iterator[_Visit]:
+def _walk_keyed(old: Any, items: list, shapes: Shapes, visit: _Visit,
+                memo: dict) -> Iterator[_Visit]:
     rule = shapes.list_rule(visit.shape)
     if rule is None or rule.kind != KEYED:
         return
@@ -182,21 +186,44 @@ def _walk_keyed(old: Any, items: list, shapes: Shapes, visit: _Visit) -> Iterato
     for item in items:
         if not isinstance(item, dict) or rule.keys[0] not in item:
             continue
-        index = _first_match(olds, rule.keys[0], item[rule.keys[0]])
+        index = _first_match(olds, rule.keys[0], item[rule.keys[0]], memo)
         target = olds[index] if index is not None else _ABSENT
         where = [*visit.tokens, str(index) if index is not None else "-"]
-        yield from _walk_strategic(target, item, shapes, where, (*visit.shape, "[]"))
+        yield from _walk_strategic(target, item, shapes, where, (*visit.shape, "[]"), memo)
 
 
-def _first_match(items: list, key: str, value: Any) -> int | None:
-    for i, item in enumerate(items):
-        if isinstance(item, dict) and key in item and equal(item[key], value):
-            return i
-    return None
+def _visits(s: Situation) -> list[_Visit]:
+    """The strategic walk of the patch, done once per situation."""
+    if "visits" not in s.memo:
+        s.memo["visits"] = list(_walk_strategic(s.obj, s.patch, s.shapes, memo=s.memo))
+    return s.memo["visits"]
+
+
+def _key_index(items: list, key: str, memo: dict) -> dict[str, list[int]]:
+    """Key value (canonical text) -> indices of the elements carrying it."""
+    ident = ("index", id(items), key)
+    if ident not in memo:
+        index: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and key in item:
+                index.setdefault(canonical_unchecked(item[key]), []).append(i)
+        memo[ident] = (items, index)  # keep ``items`` alive so its id stays unique
+    return memo[ident][1]
+
+
+def _missing(before: list, after: list) -> list:
+    """Elements of ``before`` with no equal element in ``after`` (by canonical text)."""
+    present = {canonical_unchecked(item) for item in after}
+    return [item for item in before if canonical_unchecked(item) not in present]
+
+
+def _first_match(items: list, key: str, value: Any, memo: dict | None = None) -> int | None:
+    found = _key_index(items, key, {} if memo is None else memo).get(canonical_unchecked(value))
+    return found[0] if found else None
 
 
 def _strategic_lists(s: Situation) -> Iterator[tuple[_Visit, ListRule | None]]:
-    for visit in _walk_strategic(s.obj, s.patch, s.shapes):
+    for visit in _visits(s):
         if isinstance(visit.value, list):
             yield visit, s.shapes.list_rule(visit.shape)
 
@@ -205,7 +232,7 @@ def _atomic_replaced(s: Situation) -> Iterator[Finding]:
     for visit, rule in _strategic_lists(s):
         if rule is not None and rule.kind != ATOMIC or not isinstance(visit.before, list):
             continue
-        lost = [item for item in visit.before if not any(equal(item, n) for n in visit.value)]
+        lost = _missing(visit.before, visit.value)
         if lost:
             names = ", ".join(describe_element(item) for item in lost)
             yield make("atomic-list-replaced", visit.tokens,
@@ -232,8 +259,7 @@ def _keyed_items(s: Situation) -> Iterator[tuple[_Visit, str, dict, list]]:
 
 def _shared_key(s: Situation) -> Iterator[Finding]:
     for visit, key, item, olds in _keyed_items(s):
-        matches = [i for i, old in enumerate(olds)
-                   if isinstance(old, dict) and key in old and equal(old[key], item[key])]
+        matches = _key_index(olds, key, s.memo).get(canonical_unchecked(item[key]), [])
         if len(matches) > 1 and item.get("$patch") != "delete":
             first = olds[matches[0]]
             clash = [k for k, v in item.items() if k in first and not k.startswith("$")
@@ -253,7 +279,7 @@ def _shared_key(s: Situation) -> Iterator[Finding]:
 def _key_type(s: Situation) -> Iterator[Finding]:
     for visit, key, item, olds in _keyed_items(s):
         value = item[key]
-        if any(isinstance(o, dict) and key in o and equal(o[key], value) for o in olds):
+        if canonical_unchecked(value) in _key_index(olds, key, s.memo):
             continue
         for i, old in enumerate(olds):
             if isinstance(old, dict) and key in old and _loosely_equal(old[key], value):
@@ -277,7 +303,7 @@ def _delete_nothing(s: Situation) -> Iterator[Finding]:
         for item in visit.value:
             if (isinstance(item, dict) and item.get("$patch") == "delete"
                     and rule.keys[0] in item
-                    and _first_match(olds, rule.keys[0], item[rule.keys[0]]) is None):
+                    and _first_match(olds, rule.keys[0], item[rule.keys[0]], s.memo) is None):
                 yield make("delete-matched-nothing", visit.tokens,
                            f"$patch: delete for {rule.keys[0]} "
                            f"{canonical_unchecked(item[rule.keys[0]])} matched no element")
@@ -330,7 +356,7 @@ def _patch_maps(before: Any, patch: Any, tokens: list[str] | None = None
 def _retain_keys(s: Situation) -> Iterator[Finding]:
     if s.result is None:
         return
-    for visit in _walk_strategic(s.obj, s.patch, s.shapes):
+    for visit in _visits(s):
         if (isinstance(visit.value, dict) and isinstance(visit.before, dict)
                 and "$retainKeys" not in visit.value
                 and visit.value.get("$patch") not in ("replace", "delete")
@@ -344,7 +370,7 @@ def _retain_keys(s: Situation) -> Iterator[Finding]:
             for item in visit.value:
                 if not isinstance(item, dict) or "$retainKeys" in item or rule.keys[0] not in item:
                     continue
-                i = _first_match(visit.before, rule.keys[0], item[rule.keys[0]])
+                i = _first_match(visit.before, rule.keys[0], item[rule.keys[0]], s.memo)
                 if i is not None and isinstance(visit.before[i], dict):
                     name = describe_element(item)
                     yield from _leftover([*visit.tokens, str(i)], visit.before[i], item, name,
@@ -400,8 +426,7 @@ def _directive_keys(value: Any, tokens: list[str]) -> Iterator[tuple[list[str], 
 
 
 def _nulls(s: Situation) -> Iterator[Finding]:
-    walk = (_walk_strategic(s.obj, s.patch, s.shapes) if s.patch_type == "strategic"
-            else _walk_merge(s.obj, s.patch))
+    walk = _visits(s) if s.patch_type == "strategic" else _walk_merge(s.obj, s.patch)
     for visit in walk:
         if visit.value is None:
             if visit.before is _ABSENT:
@@ -417,8 +442,7 @@ def _brief(value: Any) -> str:
 
 
 def _unknown_fields(s: Situation) -> Iterator[Finding]:
-    walk = (_walk_strategic(s.obj, s.patch, s.shapes) if s.patch_type == "strategic"
-            else _walk_merge(s.obj, s.patch))
+    walk = _visits(s) if s.patch_type == "strategic" else _walk_merge(s.obj, s.patch)
     for visit in walk:
         if s.shapes.field_known(visit.shape) is False:
             yield make("unknown-field", visit.tokens,
@@ -449,7 +473,7 @@ def _merge_replaced(s: Situation) -> Iterator[Finding]:
         if equal(visit.value, visit.before):
             continue
         rule = s.shapes.list_rule(visit.shape)
-        lost = [item for item in visit.before if not any(equal(item, n) for n in visit.value)]
+        lost = _missing(visit.before, visit.value)
         if not lost:
             continue
         gone = _gone_by_key(visit.before, visit.value, rule)
@@ -467,7 +491,7 @@ def _merge_replaced(s: Situation) -> Iterator[Finding]:
 
 def _gone_by_key(before: list, after: list, rule: ListRule | None) -> list:
     if rule is None or rule.kind != KEYED:
-        return [item for item in before if not any(equal(item, n) for n in after)]
+        return _missing(before, after)
     key = rule.keys[0]
     kept = [item.get(key) for item in after if isinstance(item, dict)]
     return [item for item in before
