@@ -129,3 +129,23 @@ def test_property_no_changes_iff_equal_and_landings_cover_both_lists(a, b, mode)
             sources = sorted(ld.source for ld in change.landings if ld.source is not None)
             assert targets == list(range(len(change.after)))
             assert sources == list(range(len(change.before)))
+
+
+def test_big_lists_are_aligned_without_quadratic_work():
+    before = {"l": list(range(3000))}
+    after = {"l": list(range(1, 3000)) + ["new"]}
+    (change,) = compute_changes(before, after, mode="json")
+    actions = [ld.action for ld in change.landings]
+    assert actions.count("kept") == 2999 and actions.count("inserted") == 1
+    assert change.landings[-1].to_dict() == {"action": "removed", "from": 0}
+
+
+def test_greedy_alignment_above_the_limit_still_covers_both_lists(monkeypatch):
+    import cfgpatch.kube.changes as changes
+    monkeypatch.setattr(changes, "LCS_LIMIT", 4)
+    before = {"l": ["a", "b", {"x": 1}, "c", "d"]}
+    after = {"l": ["b", {"x": 2}, "d", "a"]}
+    (change, inner) = compute_changes(before, after, mode="json")
+    assert sorted(ld.source for ld in change.landings if ld.source is not None) == [0, 1, 2, 3, 4]
+    assert sorted(ld.target for ld in change.landings if ld.target is not None) == [0, 1, 2, 3]
+    assert inner.describe() == "/l/1/x: 1 -> 2"
