@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cfgpatch.errors import CfgPatchError, KubeError
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.kube import jsonpatch
-from cfgpatch.kube.gojson import normalize
+from cfgpatch.kube.unstructured import normalize
 
 DOC = {
     "apiVersion": "v1",

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
 from cfgpatch.kube import mergepatch
-from cfgpatch.kube.gojson import normalize
+from cfgpatch.kube.unstructured import normalize
 from cfgpatch.mergepatch import apply_merge_patch
 
 DOC = {

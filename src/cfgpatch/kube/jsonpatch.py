@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import KubeError
 from . import gojson
-from .gojson import decode_result
+from .unstructured import decode_result, too_deep
 
 CRASH = "kubectl crash"
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
@@ -66,7 +66,7 @@ class _Panic(Exception):
     """A nil pointer dereference in the Go library: kubectl crashes."""
 
 
-@gojson.too_deep
+@too_deep
 def apply(obj: dict, ops: Any) -> Any:
     """Apply ``ops`` (the decoded ``-p`` value) to ``obj`` as ``kubectl patch --type json``.
 

@@ -24,7 +24,7 @@ import copy
 from typing import Any
 
 from ..errors import KubeError
-from .gojson import decode_result, too_deep
+from .unstructured import decode_result, too_deep
 
 
 @too_deep

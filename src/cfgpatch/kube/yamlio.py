@@ -1,5 +1,9 @@
 """Reading objects and patches, and printing results, exactly as ``kubectl patch`` does.
 
+The only module of ``cfgpatch.kube`` that uses PyYAML (its pure-Python composer and
+emitter); go-yaml's rules live in ``goyaml``, Go's JSON in ``gojson`` and kubectl's
+object decoding in ``unstructured``.
+
 Interface (used by ``kube/__init__.py`` and the CLI):
 
 ``load_object(text, source="-") -> (obj, notes)``
@@ -42,18 +46,16 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cmp_to_key
 from typing import Any
 
 from ..errors import KubeError
-from . import gojson
-from .gojson import decode_result
+from . import gojson, goyaml, unstructured
+from .unstructured import decode_result
 
-__all__ = ["TypeNote", "load_object", "load_patch", "dump", "decode_result", "resolve_plain"]
+__all__ = ["TypeNote", "load_object", "load_patch", "dump", "decode_result"]
 
-_STR = object()  # resolve_plain: "stays a string"
 _PLAIN = "!cfgpatch/plain"  # the tag our loader gives untagged plain scalars
 
 
@@ -65,94 +67,6 @@ class TypeNote:
     written: str
     value: Any
     where: str = "value"
-
-
-# --- go-yaml v2's plain scalar resolution -----------------------------------------------
-
-_BOOL_NULL = {
-    **{w: True for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
-                         "on", "On", "ON")},
-    **{w: False for w in ("n", "N", "no", "No", "NO", "false", "False", "FALSE",
-                          "off", "Off", "OFF")},
-    **{w: None for w in ("", "~", "null", "Null", "NULL")},
-    **{w: math.nan for w in (".nan", ".NaN", ".NAN")},
-    **{w: math.inf for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
-    **{w: -math.inf for w in ("-.inf", "-.Inf", "-.INF")},
-}
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_GO_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(?i:inf|infinity|nan)")
-_BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_TIMESTAMP = re.compile(
-    r"\d{4}-\d{1,2}-\d{1,2}"
-    r"(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))"
-    r"|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?"
-)
-_UINT64_MAX = 2**64 - 1
-
-
-def _go_parse_int(text: str) -> int | None:
-    """Go's ``strconv.ParseInt(text, 0, 64)`` (then ``ParseUint``): base prefixes
-    ``0x``, ``0o``, ``0b`` and a leading ``0`` for octal; ``None`` if it fails."""
-    sign, body = (text[0], text[1:]) if text[:1] in "+-" and text else ("", text)
-    base = 10
-    lower = body[:2].lower()
-    if lower in ("0x", "0o", "0b"):
-        base, body = {"0x": 16, "0o": 8, "0b": 2}[lower], body[2:]
-    elif len(body) > 1 and body[0] == "0":
-        base, body = 8, body[1:]
-    if not body or not all(c in "0123456789abcdefABCDEF"[: base + (6 if base == 16 else 0)]
-                           for c in body):
-        return None
-    value = int(body, base)
-    value = -value if sign == "-" else value
-    if gojson.INT64_MIN <= value <= gojson.INT64_MAX:
-        return value
-    if sign != "-" and value <= _UINT64_MAX:
-        return value
-    return None
-
-
-def resolve_plain(text: str) -> Any:
-    """What go-yaml v2 makes of an unquoted scalar; ``_STR`` when it stays a string.
-
-    >>> [resolve_plain(t) for t in ("on", "010", "0x1F", "1e3", "1_000", "08")]
-    [True, 8, 31, 1000.0, 1000, 8.0]
-    """
-    hint = text[:1]
-    if text == "" or hint in "yYnNtTfFoO~":
-        return _BOOL_NULL.get(text, _STR)
-    if hint == ".":
-        if text in _BOOL_NULL:
-            return _BOOL_NULL[text]
-        return _go_parse_float(text)
-    if hint in "+-0123456789":
-        if text in _BOOL_NULL:
-            return _BOOL_NULL[text]
-        if _TIMESTAMP.fullmatch(text):
-            return _STR
-        plain = text.replace("_", "")
-        number = _go_parse_int(plain)
-        if number is not None:
-            return number
-        if _YAML_FLOAT.fullmatch(plain):
-            return _go_parse_float(plain)
-        return _STR
-    return _STR
-
-
-def _go_parse_float(text: str) -> Any:
-    if not _GO_FLOAT.fullmatch(text):
-        return _STR
-    value = float(text)
-    if math.isinf(value) and "inf" not in text.lower():
-        return _STR  # out of range: Go returns an error, the scalar stays a string
-    return value
-
-
-def is_plain_string(text: str) -> bool:
-    """Would go-yaml v2 write ``text`` without quotes (it reads back as the same string)?"""
-    return (resolve_plain(text) is _STR and not _BASE60.fullmatch(text)
-            and not (text[:1].isdigit() and _TIMESTAMP.fullmatch(text)))
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -191,8 +105,8 @@ class _Reader:
             where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
             raise _ConvertError(f"yaml: {where}found invalid Unicode character escape code")
         if tag == _PLAIN:
-            value = resolve_plain(text)
-            if value is _STR:
+            value = goyaml.resolve_plain(text)
+            if value is goyaml.STR:
                 return text
             if where == "value":
                 self.note(pointer, text, value, where)
@@ -205,8 +119,8 @@ class _Reader:
         return text
 
     def tagged(self, text: str, short: str) -> Any:
-        value = resolve_plain(text)
-        got = "str" if value is _STR else _kind(value)
+        value = goyaml.resolve_plain(text)
+        got = "str" if value is goyaml.STR else _kind(value)
         if got == short:
             return value
         if short == "float" and got == "int":
@@ -301,8 +215,8 @@ def _go_syntax(node: Any) -> str:
                         f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
         items = [text for _, text in items]
         return "map[interface {}]interface {}{" + ", ".join(items) + "}"
-    value = resolve_plain(node.value) if node.tag == _PLAIN else node.value
-    if value is _STR or isinstance(value, str):
+    value = goyaml.resolve_plain(node.value) if node.tag == _PLAIN else node.value
+    if value is goyaml.STR or isinstance(value, str):
         return gojson.go_quote(node.value)
     if value is None:
         return "interface {}(nil)"
@@ -403,10 +317,10 @@ def _check_finite(value: Any) -> None:
 def _is_empty(node: Any) -> bool:
     yaml = _yaml()
     return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _PLAIN
-                            and resolve_plain(node.value) is None)
+                            and goyaml.resolve_plain(node.value) is None)
 
 
-@gojson.too_deep
+@unstructured.too_deep
 def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if gojson.first_non_space(text) == "{":
@@ -418,119 +332,21 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     except _ConvertError as err:
         raise KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
                         hint="the file is not YAML kubectl can read") from None
-    return _one_object(values, source), reader.notes
+    return unstructured.object_from_documents(values, source), reader.notes
 
 
 def _load_json_object(text: str, source: str) -> dict:
     raw = text.encode("utf-8", "surrogatepass")
     err = gojson.syntax_error(raw)
     if err is not None and "after top-level value" in err.message:
-        raise _multi_document(source)
+        raise unstructured.multi_document(source)
     if err is not None:
         raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
                         hint="the file is not valid JSON")
-    return _one_object([gojson.decode(raw)], source)
+    return unstructured.object_from_documents([gojson.decode(raw)], source)
 
 
-def _multi_document(source: str) -> KubeError:
-    return KubeError(
-        f"{source} holds more than one object; cfgpatch patches one object at a time",
-        code="multiple documents",
-        hint="kubectl would patch and print each object in turn; split the file and "
-        "patch each object separately",
-    )
-
-
-def _one_object(values: list, source: str) -> dict:
-    values = [v for v in values if v is not None]
-    values = [item for v in values for item in _flatten(v, source)]
-    if not values:
-        raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
-    if len(values) > 1:
-        raise _multi_document(source)
-    value = values[0]
-    if not isinstance(value, dict):
-        kind = "array" if isinstance(value, list) else _go_kind(value)
-        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
-                        "value of type unstructured.detector",
-                        hint="the file must hold one Kubernetes object (a mapping)")
-    value = gojson.normalize(value)
-    kind = value.get("kind")
-    if not isinstance(kind, str) or not kind:
-        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
-                        f"'{gojson.encode(value)}'",
-                        hint="every Kubernetes object needs apiVersion and kind")
-    _check_metadata(value, source)
-    return value
-
-
-def _flatten(value: Any, source: str) -> list:
-    """kubectl reads an object with ``items`` as a list and patches each item."""
-    if not isinstance(value, dict) or "items" not in value:
-        return [value]
-    value = gojson.normalize(value)
-    kind = value.get("kind")
-    try:
-        items = gojson.list_items(value)
-    except KubeError as err:
-        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
-    if not isinstance(kind, str) or not kind:
-        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
-                        f"'{gojson.encode(value)}'",
-                        hint="every Kubernetes object needs apiVersion and kind")
-    return items
-
-
-def _go_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    return "string" if isinstance(value, str) else "number"
-
-
-_META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
-                 "selfLink", "creationTimestamp")
-
-
-def _check_metadata(obj: dict, source: str) -> None:
-    """kubectl reads ``metadata`` into its typed ObjectMeta: wrong types are refused."""
-    meta = obj.get("metadata")
-    if meta is None:
-        return
-    if not isinstance(meta, dict):
-        kind = "array" if isinstance(meta, list) else _go_kind(meta)
-        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
-                        "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
-                        hint="metadata must be a mapping")
-    problems = []
-    for field in sorted(meta):
-        value = meta[field]
-        where = f"ObjectMeta.metadata.{field}"
-        if field in ("labels", "annotations"):
-            if isinstance(value, dict):
-                problems.extend((where, value[key], "string") for key in sorted(value)
-                                if value[key] is not None and not isinstance(value[key], str))
-            elif value is not None:
-                problems.append((where, value, "map[string]string"))
-        elif field == "finalizers":
-            if isinstance(value, list):
-                problems.extend((where, item, "string") for item in value
-                                if item is not None and not isinstance(item, str))
-            elif value is not None:
-                problems.append((where, value, "[]string"))
-        elif field in _META_STRINGS and value is not None and not isinstance(value, str):
-            problems.append((where, value, "string"))
-    if problems:
-        where, value, want = problems[0]
-        kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
-        raise KubeError(
-            f'unable to decode "{source}": json: cannot unmarshal {kind} into Go struct '
-            f"field {where} of type {want}",
-            hint="label and annotation values must be strings: quote them in YAML "
-            "(\"true\", \"8080\")",
-        )
-
-
-@gojson.too_deep
+@unstructured.too_deep
 def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[TypeNote]]:
     """Read the ``-p`` text as kubectl does; see the module docstring."""
     if text == "":
@@ -542,7 +358,7 @@ def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[Type
     try:
         docs = _compose_all(text)
         node = docs[0] if docs else None
-        value = None if node is None else gojson.normalize(_to_json_value(node, reader))
+        value = None if node is None else unstructured.normalize(_to_json_value(node, reader))
     except _ConvertError as err:
         raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
                         hint="the patch is neither JSON nor YAML kubectl can read") from None
@@ -566,7 +382,7 @@ def _load_json_patch(text: str, patch_type: str) -> Any:
 # --- writing -------------------------------------------------------------------------------
 
 
-@gojson.too_deep
+@unstructured.too_deep
 def dump(obj: Any, fmt: str) -> str:
     """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out).
 
@@ -600,80 +416,11 @@ def _without_managed_fields(obj: Any) -> Any:
     return obj
 
 
-_NOT_YAML = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_NEL_RUN = re.compile("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
-
-
-def _yaml_text(text: str) -> str:
-    """The string go-yaml reads back from Go's JSON text: a raw NEL (U+0085) is a line
-    break inside a double-quoted scalar, so it folds to a space (n breaks: n-1 newlines)."""
-    if _NOT_YAML.search(text):
-        raise KubeError("yaml: control characters are not allowed",
-                        hint="kubectl cannot print this string as YAML; use -o json")
-    if "\x85" not in text:
-        return text
-    return _NEL_RUN.sub(lambda m: " " if m.group().count("\x85") == 1
-                        else "\n" * (m.group().count("\x85") - 1), text)
-
-
-def _yaml_number(value: int | float) -> str:
-    text = gojson.number_text(value)
-    if re.fullmatch(r"-?\d+", text):
-        number = int(text)
-        if gojson.INT64_MIN <= number <= _UINT64_MAX:
-            return str(number)
-    return gojson.go_float_g(float(text))
-
-
-def _is_digit(ch: str) -> bool:
-    return unicodedata.category(ch) == "Nd"
-
-
-def _key_cmp(a: str, b: str) -> int:
-    """go-yaml v2's key order: letters by code point, digit runs by numeric value."""
-    if a == b:
-        return 0
-    return -1 if _key_less(a, b) else 1
-
-
-def _key_less(a: str, b: str) -> bool:
-    for i in range(min(len(a), len(b))):
-        if a[i] == b[i]:
-            continue
-        a_letter, b_letter = a[i].isalpha(), b[i].isalpha()
-        if a_letter and b_letter:
-            return a[i] < b[i]
-        if a_letter or b_letter:
-            return b_letter
-        an = bn = 0
-        if a[i] == "0" or b[i] == "0":
-            j = i - 1
-            while j >= 0 and _is_digit(a[j]):
-                if a[j] != "0":
-                    an = bn = 1
-                    break
-                j -= 1
-        ai = i
-        while ai < len(a) and _is_digit(a[ai]):
-            an = an * 10 + int(a[ai])
-            ai += 1
-        bi = i
-        while bi < len(b) and _is_digit(b[bi]):
-            bn = bn * 10 + int(b[bi])
-            bi += 1
-        if an != bn:
-            return an < bn
-        if ai != bi:
-            return ai < bi
-        return a[i] < b[i]
-    return len(a) < len(b)
-
-
 def _node(value: Any) -> Any:
     yaml = _yaml()
     str_tag = "tag:yaml.org,2002:str"
     if isinstance(value, dict):
-        keys = sorted(value, key=cmp_to_key(_key_cmp))
+        keys = sorted(value, key=cmp_to_key(goyaml.key_cmp))
         pairs = [(_node(key), _node(value[key])) for key in keys]
         return yaml.MappingNode("tag:yaml.org,2002:map", pairs, flow_style=not pairs)
     if isinstance(value, list):
@@ -684,11 +431,11 @@ def _node(value: Any) -> Any:
     if isinstance(value, bool):
         return yaml.ScalarNode(str_tag, "true" if value else "false")
     if isinstance(value, (int, float)):
-        return yaml.ScalarNode(str_tag, _yaml_number(value))
-    text = _yaml_text(value)
+        return yaml.ScalarNode(str_tag, goyaml.yaml_number(value))
+    text = goyaml.yaml_text(value)
     if "\n" in text:
         style = "|"
-    elif is_plain_string(text):
+    elif goyaml.is_plain_string(text):
         style = None
     else:
         style = '"'
@@ -723,8 +470,8 @@ def _dumper_class() -> type:
             last = len(text) - 1
             bom = text.startswith("\ufeff")  # go-yaml then escapes every character
             for i, ch in enumerate(text):
-                if bom or _needs_escape(ch):
-                    self._write("\\" + _ESCAPES.get(ch) if ch in _ESCAPES else _hex_escape(ch))
+                if bom or goyaml.needs_escape(ch):
+                    self._write(goyaml.escape(ch))
                     spaces = False
                 elif ch == " ":
                     if split and not spaces and self.column > self.best_width and 0 < i < last:
@@ -753,7 +500,7 @@ def _dumper_class() -> type:
                     else:
                         self._write(" ")
                     spaces = True
-                elif ch in _BREAKS:
+                elif ch in goyaml.BREAKS:
                     if not breaks and ch == "\n":
                         self.write_line_break()
                     self.write_line_break(None if ch == "\n" else ch)
@@ -770,28 +517,6 @@ def _dumper_class() -> type:
             self.stream.write(data)
 
     return Dumper
-
-
-_BREAKS = "\r\n\x85\u2028\u2029"
-_ESCAPES = {"\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f",
-            "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L",
-            "\u2029": "P"}
-
-
-def _needs_escape(ch: str) -> bool:
-    code = ord(ch)
-    printable = (0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF
-                 or (0xE000 <= code <= 0xFFFD and code != 0xFEFF))
-    return not printable or ch in '"\\\u2028\u2029'
-
-
-def _hex_escape(ch: str) -> str:
-    code = ord(ch)
-    if code <= 0xFF:
-        return f"\\x{code:02X}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04X}"
-    return f"\\U{code:08X}"
 
 
 def _dump_yaml(obj: Any) -> str:
