@@ -7,6 +7,12 @@ recordings in ``tests/data/kube/cases``).
 from __future__ import annotations
 
 import copy
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,8 +20,9 @@ from hypothesis import strategies as st
 
 from cfgpatch.errors import CfgPatchError, KubeError
 from cfgpatch.jsonpatch import apply_patch
-from cfgpatch.kube import jsonpatch
+from cfgpatch.kube import jsonpatch, yamlio
 from cfgpatch.kube.unstructured import normalize
+from conftest import require
 
 DOC = {
     "apiVersion": "v1",
@@ -280,3 +287,53 @@ def test_agrees_with_rfc6902_where_the_rfc_succeeds(case: tuple[dict, list]) -> 
     except CfgPatchError:
         return
     assert jsonpatch.apply(doc, ops) == normalize(expected)
+
+
+# --- live: random patches through real kubectl ----------------------------------------------
+
+_LIVE_DOC = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c",
+             "annotations": {"a/b": "x", "a~b": "y"}}, "list": ["a", "b", "c"],
+             "nest": [[1, 2], {"k": [None, 3]}], "n": {"i": 1, "f": 1.5, "z": None, "e": {}}}
+_SEGMENTS = ["list", "nest", "n", "metadata", "annotations", "i", "f", "z", "e", "k", "0", "1",
+             "2", "3", "-", "-1", "-4", "01", "+1", "x", "a~1b", "a~0b", "a~2b", "", "kind"]
+_LIVE_VALUES = [1, 1.0, 1.5, "a", None, True, [1], [1.0], {"a": None}, [None], {}, 0, "1"]
+
+
+def _random_ops(rnd: random.Random) -> list:
+    def path() -> str:
+        text = "".join("/" + rnd.choice(_SEGMENTS) for _ in range(rnd.randint(0, 4)))
+        return text if rnd.random() > 0.05 else text.lstrip("/")
+
+    ops = []
+    for _ in range(rnd.randint(1, 3)):
+        op: dict = {"op": rnd.choice(["add", "remove", "replace", "move", "copy", "test"])}
+        if rnd.random() > 0.03:
+            op["path"] = path()
+        if op["op"] in ("move", "copy"):
+            op["from"] = path()
+        if op["op"] in ("add", "replace", "test") and rnd.random() > 0.1:
+            op["value"] = rnd.choice(_LIVE_VALUES)
+        ops.append(op)
+    return ops
+
+
+def test_live_random_patches_match_kubectl() -> None:
+    kubectl = shutil.which("kubectl")
+    require(kubectl is not None, "kubectl not installed")
+    rnd = random.Random(6902)
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "doc.json").write_text(json.dumps(_LIVE_DOC))
+        for _ in range(40):
+            text = json.dumps(_random_ops(rnd))
+            proc = subprocess.run([kubectl, "patch", "--local", "-f", "doc.json", "--type",
+                                   "json", "-p", text, "-o", "json"], cwd=folder,
+                                  capture_output=True, text=True, timeout=60)
+            try:
+                ops, _ = yamlio.load_patch(text, "json")
+                got = (yamlio.dump(jsonpatch.apply(_LIVE_DOC, ops), "json"), "", 0)
+            except KubeError as err:
+                crash = err.code == "kubectl crash"
+                got = ("", (err.message if crash else f"error: {err.message}") + "\n",
+                       2 if crash else 1)
+            stderr = proc.stderr.splitlines()[0] + "\n" if proc.returncode == 2 else proc.stderr
+            assert got == (proc.stdout, stderr, proc.returncode), text

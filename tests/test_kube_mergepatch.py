@@ -4,15 +4,22 @@
 from __future__ import annotations
 
 import copy
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube import mergepatch
+from cfgpatch.kube import mergepatch, yamlio
 from cfgpatch.kube.unstructured import normalize
 from cfgpatch.mergepatch import apply_merge_patch
+from conftest import require
 
 DOC = {
     "apiVersion": "v1",
@@ -120,3 +127,36 @@ def _rfc_view(doc: object, patch: object) -> object:
         else:
             out[key] = mergepatch.prune_nulls(value)
     return out
+
+
+# --- live: random merge patches through real kubectl --------------------------------------
+
+_LIVE_DOC = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+             "spec": {"a": {"x": 1, "y": [1, {"q": None}]}, "b": [1, 2], "c": "s", "d": None}}
+
+
+def _random_patch(rnd: random.Random, depth: int = 0) -> object:
+    if depth > 2 or rnd.random() < 0.35:
+        return rnd.choice([None, "x", 1, 1.5, True, [None, {"a": None}], [1, 2], {"z": None},
+                           [{"a": {"b": None}}], {}, -0.0])
+    keys = ["a", "b", "c", "d", "e", "x", "y"]
+    return {rnd.choice(keys): _random_patch(rnd, depth + 1) for _ in range(rnd.randint(1, 3))}
+
+
+def test_live_random_merge_patches_match_kubectl() -> None:
+    kubectl = shutil.which("kubectl")
+    require(kubectl is not None, "kubectl not installed")
+    rnd = random.Random(7386)
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "doc.json").write_text(json.dumps(_LIVE_DOC))
+        for _ in range(40):
+            text = json.dumps({"spec": _random_patch(rnd)})
+            proc = subprocess.run([kubectl, "patch", "--local", "-f", "doc.json", "--type",
+                                   "merge", "-p", text, "-o", "json"], cwd=folder,
+                                  capture_output=True, text=True, timeout=60)
+            try:
+                patch, _ = yamlio.load_patch(text, "merge")
+                got = (yamlio.dump(mergepatch.apply(_LIVE_DOC, patch), "json"), "", 0)
+            except KubeError as err:
+                got = ("", f"error: {err.message}\n", 1)
+            assert got == (proc.stdout, proc.stderr, proc.returncode), text
