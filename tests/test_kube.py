@@ -89,10 +89,12 @@ def test_bad_type_and_view():
         run({}, as_="helm")
 
 
-def test_strategic_patch_must_be_an_object():
-    with pytest.raises(KubeError) as info:
-        run([1])
-    assert info.value.message == "invalid JSON document"
+def test_strategic_patch_must_be_an_object_or_null():
+    for body in ([1], "x", 1, True, []):
+        with pytest.raises(KubeError) as info:
+            run(body)
+        assert info.value.message == "invalid JSON document"
+    assert run(None).object == DEPLOY and run(None).changes == []
 
 
 def test_patch_that_removes_kind_fails_like_kubectl():

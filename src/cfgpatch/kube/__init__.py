@@ -113,12 +113,14 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
     if as_ == "kustomize":
         from . import kustomize
         view = kustomize.KustomizeShapes(node, shapes) if node is not None else None
-        return _decoded(kustomize.strategic_merge(obj, body, view))
+        return _decoded(kustomize.strategic_merge(obj, {} if body is None else body, view))
+    if node is None:
+        raise _unsupported(obj)
+    if body is None:  # kubectl reads `-p null` as an empty patch
+        return _decoded(obj)
     if not isinstance(body, dict):
         raise KubeError("invalid JSON document",
                         hint="a strategic merge patch is a JSON object, not a list or a scalar")
-    if node is None:
-        raise _unsupported(obj)
     from .strategic import strategic_merge
     return _decoded(strategic_merge(obj, body, node))
 
