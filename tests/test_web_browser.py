@@ -133,13 +133,14 @@ def _engine(object_text: str, patch_text: str, patch_type: str) -> dict:
             "findings": [f.to_dict() for f in outcome.findings]}
 
 
-_LINES_JS = """(selector) => [...document.querySelectorAll(selector + ' .line')]
-    .map((line) => line.lastChild.textContent).join('\\n')"""
+def _shown_lines(tab, selector: str) -> list[str]:
+    """The lines of the code box in ``selector``, without the two gutter columns."""
+    text = tab.evaluate("(sel) => document.querySelector(sel + ' pre.code').textContent", selector)
+    return [line[2:] for line in text.split("\n")[:-1]]
 
 
 def _shown_object(tab, selector: str):
-    text = tab.evaluate(_LINES_JS, selector)
-    return json.loads(text)
+    return json.loads("\n".join(_shown_lines(tab, selector)))
 
 
 def _codes(findings: list[dict]) -> list[str]:
@@ -198,7 +199,7 @@ def test_folded_columns_show_every_difference(page):
         ]
         shown = page.evaluate(
             "(sel) => [...document.querySelectorAll(sel + ' .line.differs')]"
-            ".map((line) => line.lastChild.textContent)", column)
+            ".map((line) => line.textContent.slice(2))", column)
         assert shown == expected
         assert page.locator(f"{column} .line.fold").count() >= 1
 

@@ -107,8 +107,10 @@ function scheduleCompute() {
 const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
 
-// One <pre> holding a result, a line per span; drawn as one HTML string because a
-// 300-line object times four boxes is too many elements to create one by one.
+// One <pre> holding a result. Unmarked lines are plain text (two columns of gutter, then
+// the line), so that a 600-line object costs the browser a text node rather than 600
+// boxes to lay out; a marked line is a span of its own. The pre remembers the pointer
+// of every line (`pre.pointers`, null for a fold) for jumping to a place.
 // With `fold`, runs of unmarked lines farther than FOLD_CONTEXT from a marked line
 // are folded into one "... n lines" row.
 const FOLD_CONTEXT = 3;
@@ -126,38 +128,54 @@ function renderLines(lines, marks, fold = false) {
     });
   }
   const parts = [];
+  const pointers = [];
+  let plain = [];
+  const flush = () => {
+    if (plain.length) parts.push(escapeHtml(plain.join("")));
+    plain = [];
+  };
   let i = 0;
   while (i < lines.length) {
     if (show && !show[i]) {
       let j = i;
       while (j < lines.length && !show[j]) j++;
       if (j - i >= FOLD_MIN) {
-        parts.push(`<span class="line fold"><span class="gutter" aria-hidden="true">\u22ee</span>` +
-          `\u2026 ${j - i} line${j - i === 1 ? "" : "s"} not shown</span>`);
+        flush();
+        parts.push(`<span class="line fold">\u22ee \u2026 ${j - i} line${j - i === 1 ? "" : "s"} not shown</span>\n`);
+        pointers.push(null);
         i = j;
         continue;
       }
     }
     const [text, pointer] = lines[i];
     const mark = found[i];
-    const cls = mark ? `line ${mark.cls}` : "line";
-    const title = mark ? ` title="${escapeHtml(mark.title)}"` : "";
-    parts.push(
-      `<span class="${cls}" data-pointer="${escapeHtml(pointer)}"${title}>` +
-        `<span class="gutter" aria-hidden="true">${mark ? mark.symbol : " "}</span>` +
-        `${escapeHtml(text)}</span>`,
-    );
+    pointers.push(pointer);
+    if (mark) {
+      flush();
+      parts.push(`<span class="line ${mark.cls}" title="${escapeHtml(mark.title)}">` +
+        `<b class="sym">${mark.symbol}</b> ${escapeHtml(text)}</span>\n`);
+    } else {
+      plain.push(`  ${text}\n`);
+    }
     i++;
   }
+  flush();
   const pre = el("pre", { class: "code", tabindex: "0" });
   pre.innerHTML = parts.join("");
+  pre.pointers = pointers;
   return pre;
 }
 
-// Scroll a code box so that its first marked line is in view (the box is drawn first).
-function scrollToFirst(pre, selector) {
-  const first = pre.querySelector(selector);
-  if (first) pre.scrollTop = Math.max(0, first.offsetTop - 3 * first.offsetHeight);
+// Scroll a code box so that line `index` shows a few lines from the top.
+function scrollToLine(pre, index) {
+  const style = getComputedStyle(pre);
+  const height = parseFloat(style.lineHeight) || 16;
+  pre.scrollTop = Math.max(0, (index - 3) * height);
+  return { height, top: parseFloat(style.paddingTop) || 0 };
+}
+
+function firstMarked(pre, test) {
+  return pre.pointers.findIndex((pointer) => pointer !== null && test(pointer));
 }
 
 // Which result lines a change marks: a whole value that was added or replaced, but only
@@ -209,13 +227,23 @@ function renderFinding(finding, canReveal) {
 }
 
 function revealPointer(pointer) {
-  const rows = [...$("result-object").querySelectorAll(".line")];
-  const row = rows.find((r) => r.dataset.pointer === pointer) ||
-    rows.filter((r) => under(pointer, r.dataset.pointer)).pop();
-  if (!row) return;
-  row.scrollIntoView({ block: "center" });
-  row.classList.add("flash");
-  setTimeout(() => row.classList.remove("flash"), 1200);
+  const pre = $("result-object").querySelector("pre");
+  if (!pre) return;
+  let index = pre.pointers.indexOf(pointer);
+  if (index < 0) {
+    // the deepest line holding the place (a path into the patch may not exist here)
+    pre.pointers.forEach((p, i) => {
+      if (p !== null && under(pointer, p) && (index < 0 || p.length > pre.pointers[index].length)) index = i;
+    });
+  }
+  if (index < 0) return;
+  pre.scrollIntoView({ block: "nearest" });
+  const { height, top } = scrollToLine(pre, index);
+  const flash = el("div", { class: "flash", "aria-hidden": "true" });
+  flash.style.top = `${top + index * height}px`;
+  flash.style.height = `${height}px`;
+  pre.append(flash);
+  setTimeout(() => flash.remove(), 1200);
 }
 
 function renderResult() {
@@ -240,7 +268,8 @@ function renderResult() {
       return null;
     });
     box.append(pre);
-    page.afterRender.push(() => scrollToFirst(pre, ".changed, .flagged"));
+    const first = firstMarked(pre, (p) => flagged.includes(p) || isChanged(p));
+    if (first >= 0) page.afterRender.push(() => scrollToLine(pre, first));
   } else {
     verdict.className = "verdict failed";
     verdict.textContent = "Rejected: " + result.error;
@@ -322,7 +351,8 @@ function renderCompare() {
           ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
           : null, fold);
       col.append(pre);
-      if (!fold) page.afterRender.push(() => scrollToFirst(pre, ".differs"));
+      const first = fold ? -1 : firstMarked(pre, (p) => view.differs.some((d) => under(p, d)));
+      if (first >= 0) page.afterRender.push(() => scrollToLine(pre, first));
     } else {
       col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
     }
