@@ -348,3 +348,28 @@ def test_an_object_with_items_is_read_as_a_list() -> None:
         yamlio.load_object("apiVersion: v1\nkind: List\nitems: [1]\n", "l.yaml")
     assert info.value.message == ('unable to decode "l.yaml": json: cannot unmarshal number '
                                   "into Go value of type map[string]interface {}")
+
+
+def test_inputs_fail_in_kubectl_order() -> None:
+    bad_object = "kind: ["
+    good_object = HEAD
+    # a YAML patch that does not parse wins over a bad object (kubectl converts it first)
+    with pytest.raises(KubeError) as info:
+        yamlio.load_inputs(bad_object, "o.yaml", "a: [", "merge")
+    assert info.value.message.startswith('unable to parse "a: ["')
+    # a bad object wins over a JSON patch that does not parse (parsed only when applied)
+    with pytest.raises(KubeError) as info:
+        yamlio.load_inputs(bad_object, "o.yaml", '{"a":1,}', "merge")
+    assert info.value.message.startswith("error parsing o.yaml")
+    # ... and the check runs before the JSON patch error
+    def unsupported(obj: dict) -> None:
+        raise KubeError(f"not supported: {obj['kind']}")
+
+    with pytest.raises(KubeError) as info:
+        yamlio.load_inputs(good_object, "o.yaml", '{"a":1,}', "strategic", unsupported)
+    assert info.value.message == "not supported: Thing"
+    with pytest.raises(KubeError) as info:
+        yamlio.load_inputs(good_object, "o.yaml", '{"a":1,}', "strategic")
+    assert info.value.message == "invalid JSON document"
+    obj, _, patch, _ = yamlio.load_inputs(good_object, "o.yaml", "spec: {a: on}", "merge")
+    assert (obj["kind"], patch) == ("Thing", {"spec": {"a": True}})

@@ -23,6 +23,10 @@ Interface (used by ``kube/__init__.py`` and the CLI):
     and ``1.0`` becomes ``1``).  JSON text that kubectl would refuse raises
     ``KubeError`` with the message kubectl prints for that ``patch_type``.
 
+``load_inputs(object_text, source, patch_text, patch_type, check=None)``
+    Both of the above, failing in kubectl's order (a YAML patch error before an object
+    error before a JSON patch error); returns ``(obj, notes, patch, patch_notes)``.
+
 ``dump(obj, fmt) -> str``
     ``fmt`` is ``"json"`` (kubectl's ``-o json``: 4-space indent, sorted keys, Go's
     escaping of ``<``, ``>``, ``&``, U+2028/9, Go float formatting, final newline) or
@@ -46,6 +50,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cmp_to_key
 from typing import Any
@@ -54,7 +59,7 @@ from ..errors import KubeError
 from . import gojson, goyaml, unstructured
 from .unstructured import decode_result
 
-__all__ = ["TypeNote", "load_object", "load_patch", "dump", "decode_result"]
+__all__ = ["TypeNote", "load_object", "load_patch", "load_inputs", "dump", "decode_result"]
 
 _PLAIN = "!cfgpatch/plain"  # the tag our loader gives untagged plain scalars
 
@@ -344,6 +349,33 @@ def _load_json_object(text: str, source: str) -> dict:
         raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
                         hint="the file is not valid JSON")
     return unstructured.object_from_documents([gojson.decode(raw)], source)
+
+
+def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
+                check: Callable[[dict], None] | None = None
+                ) -> tuple[dict, list[TypeNote], Any, list[TypeNote]]:
+    """Both inputs, failing in kubectl's order: ``(obj, notes, patch, patch_notes)``.
+
+    kubectl converts a YAML patch before it reads the file, but parses a ``{...}`` JSON
+    patch only when it applies it.  So: an empty patch or a YAML patch that does not
+    parse fails first, then a bad object file, then a JSON patch that does not parse.
+    ``check(obj)`` runs just before that last error is raised, for what kubectl looks at
+    earlier (a strategic patch on a kind it does not know fails with "not supported"
+    whatever the patch text).
+    """
+    try:
+        patch, patch_notes = load_patch(patch_text, patch_type)
+        pending = None
+    except KubeError as err:
+        if not patch_text or gojson.first_non_space(patch_text) != "{":
+            raise
+        patch, patch_notes, pending = None, [], err
+    obj, notes = load_object(object_text, source)
+    if pending is not None:
+        if check is not None:
+            check(obj)
+        raise pending
+    return obj, notes, patch, patch_notes
 
 
 @unstructured.too_deep
