@@ -5,7 +5,8 @@
   :data:`KNOWN_VERSION_DIFFERENCES` explains it (and the explanation must match what
   the older binary printed);
 * a property test builds random objects and random strategic patches from the merge
-  schema (directives included) and compares the engine with kubectl 1.32.
+  schema (directives included) and compares the engine with kubectl 1.32; a second
+  one does the same for merge patches and random JSON Patch operations.
 
 Compared: the exit code; on success the ``-o json`` output byte for byte; on failure
 the first line of standard error (kubectl's ``error: ...`` or ``panic: ...``).
@@ -326,6 +327,51 @@ def test_property_random_strategic_patches_agree_with_kubectl(seed):
             return
     assert ours == theirs, (f"object {object_text}\npatch {patch_text}\n"
                             f"kubectl {theirs.describe()}\nengine  {ours.describe()}")
+
+
+def _pointers(value, prefix: str = "") -> list[str]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            out += _pointers(child, f"{prefix}/{key.replace('~', '~0').replace('/', '~1')}")
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            out += _pointers(child, f"{prefix}/{i}")
+    return out
+
+
+def random_json_patch(seed: int, obj: dict) -> str:
+    """Random JSON Patch operations aimed at (and next to) the object's own paths."""
+    r = random.Random(seed)
+    pointers = _pointers(obj)
+    ops = []
+    for _ in range(r.randint(1, 3)):
+        op = {"op": r.choice(["add", "remove", "replace", "move", "copy", "test"]),
+              "path": r.choice(pointers) + r.choice(["", "", "/-", "/0", "/new"])}
+        if op["op"] in ("move", "copy"):
+            op["from"] = r.choice(pointers)
+        if op["op"] in ("add", "replace", "test"):
+            op["value"] = r.choice([1, "a", None, {"k": [1]}, [1, 2], 1.5, True])
+        ops.append(op)
+    return json.dumps(ops)
+
+
+@settings(max_examples=int(os.environ.get("KUBE_PROPERTY_EXAMPLES", "60")) // 2,
+          deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(st.integers(0, 2**31))
+def test_property_random_merge_and_json_patches_agree_with_kubectl(seed):
+    _need_kubectl()
+    binary = BINARIES.get("1.32") or next(iter(BINARIES.values()))
+    object_text, merge_text = random_case(seed)
+    json_text = random_json_patch(seed, json.loads(object_text))
+    for patch_type, patch_text in (("merge", merge_text), ("json", json_text)):
+        argv = patch_argv("object.json", patch_type, patch_text)
+        theirs = run_kubectl(binary, "object.json", object_text, argv)
+        ours = run_engine("object.json", object_text, argv)
+        if theirs.code == 2 and ours.code == 2:
+            continue
+        assert ours == theirs, (f"object {object_text}\n{patch_type} {patch_text}\n"
+                                f"kubectl {theirs.describe()}\nengine  {ours.describe()}")
 
 
 def _finding_codes(object_text: str, patch_text: str) -> list[str]:
