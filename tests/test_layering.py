@@ -1,0 +1,100 @@
+"""The dependency rules of the package, checked by reading the imports.
+
+* The core (everything outside ``server/``, ``cli/``, ``store/sqlite.py``,
+  ``store/postgres.py`` and ``web/site.py``) imports only the standard library,
+  except ``kube/yamlio.py``, which reads YAML with PyYAML: the core also runs in
+  the browser under Pyodide.
+* Nothing in the core imports I/O or process machinery Pyodide lacks
+  (``sqlite3``, ``threading``, ``socket``, ``asyncio``, ``subprocess``).
+* Dependencies point one way: values -> pointer -> patch algorithms ->
+  diff/rebase -> service -> cli/server/web.  No lower module imports a higher one.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
+OUTSIDE_CORE = ("server/", "cli/", "store/sqlite.py", "store/postgres.py", "web/site.py", "__main__.py")
+YAML_READERS = ("kube/yamlio.py",)
+FORBIDDEN_IN_CORE = {"sqlite3", "threading", "socket", "asyncio", "subprocess", "multiprocessing"}
+
+#: Lower layers first: a module may import only modules of its own layer or below.
+LAYERS = [
+    {"errors"},
+    {"jsonvalue"},
+    {"pointer"},
+    {"jsonpatch", "mergepatch", "lcs"},
+    {"moves", "diff"},
+    {"rebase", "fixtures", "kube"},
+    {"store"},
+    {"service"},
+    {"web"},
+    {"server", "cli"},
+]
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if "/static/" in "/" + rel:
+            continue
+        yield rel, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _imports(tree: ast.AST, rel: str):
+    """(absolute top-level name, first cfgpatch sub-package) for every import."""
+    package_parts = ["cfgpatch", *rel.split("/")[:-1]]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name.split(".")[0], None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[: len(package_parts) - node.level + 1]
+                parts = base + (node.module.split(".") if node.module else [])
+                if len(parts) == 1:  # "from . import x" at the top of the package
+                    for alias in node.names:
+                        yield "cfgpatch", alias.name
+                else:
+                    yield "cfgpatch", parts[1]
+            elif node.module:
+                top = node.module.split(".")
+                yield top[0], top[1] if top[0] == "cfgpatch" and len(top) > 1 else None
+
+
+def _layer(name: str) -> int:
+    for index, names in enumerate(LAYERS):
+        if name in names:
+            return index
+    raise AssertionError(f"module {name!r} is in no layer: add it to LAYERS")
+
+
+@pytest.mark.parametrize("rel,tree", list(_modules()), ids=lambda v: v if isinstance(v, str) else "")
+def test_core_imports_only_the_standard_library(rel, tree):
+    if rel.startswith(OUTSIDE_CORE):
+        return
+    allowed = set(sys.stdlib_module_names) | {"cfgpatch"}
+    if rel in YAML_READERS:
+        allowed.add("yaml")
+    for top, _ in _imports(tree, rel):
+        assert top in allowed, f"{rel} imports {top}, which is not in the standard library"
+        assert top not in FORBIDDEN_IN_CORE, f"{rel} imports {top}, which Pyodide lacks"
+
+
+@pytest.mark.parametrize("rel,tree", list(_modules()), ids=lambda v: v if isinstance(v, str) else "")
+def test_dependencies_point_one_way(rel, tree):
+    own = rel.split("/")[0].removesuffix(".py")
+    if own in ("__init__", "__main__"):
+        return
+    mine = _layer(own)
+    for top, sub in _imports(tree, rel):
+        if top != "cfgpatch" or sub is None or sub == own:
+            continue
+        if sub in ("__init__",):
+            continue
+        assert _layer(sub) <= mine, f"{rel} ({own}) imports the higher layer {sub}"
