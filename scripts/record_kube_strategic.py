@@ -11,7 +11,8 @@ and writes one JSON line per case to ``tests/data/kube_strategic/cases.jsonl``::
 
 Cases where kubectl answers differently on repeated runs (Go's random map order
 decides which of two errors comes first, or whether ``<f>`` or
-``$deleteFromPrimitiveList/<f>`` is applied first) are left out.
+``$deleteFromPrimitiveList/<f>`` is applied first) are left out: every case runs
+three times, an error eight times.
 
     python scripts/record_kube_strategic.py --kubectl kubectl.1.32 [--count 300]
 """
@@ -316,6 +317,44 @@ class Mutator:
         return patch
 
 
+class Clasher:
+    """Object and patch both holding lists or objects where the schema has another
+    shape (lookup errors, pointer fields taking a list whole, nested lookups)."""
+
+    SHAPES = ([1, 2], ["a"], [{"k": 1}], {"a": {"b": 1}}, {"a": [1]}, {"x": 1})
+
+    def __init__(self, seed: int) -> None:
+        self.rnd = random.Random(seed)
+
+    def paths(self, value: object, node: Node, prefix: tuple) -> list[tuple]:
+        out: list[tuple] = []
+        if isinstance(value, dict) and node.kind in ("struct", "map"):
+            for key, item in value.items():
+                found = node.field(key)
+                if found is not None:
+                    out.append((*prefix, key))
+                    out += self.paths(item, found[0], (*prefix, key))
+        return out
+
+    def case(self, objects: dict[str, dict]) -> tuple[dict, dict]:
+        name = self.rnd.choice(sorted(objects))
+        obj = json.loads(json.dumps(objects[name]))
+        node = builtin_schema().for_kind(obj["apiVersion"], obj["kind"])
+        choices = [p for p in self.paths(obj, node, ())
+                   if p[0] not in ("metadata", "apiVersion", "kind")]
+        path = self.rnd.choice(choices)
+        target = obj
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = json.loads(json.dumps(self.rnd.choice(self.SHAPES)))
+        patch: dict = {}
+        holder = patch
+        for step in path[:-1]:
+            holder = holder.setdefault(step, {})
+        holder[path[-1]] = json.loads(json.dumps(self.rnd.choice(self.SHAPES)))
+        return obj, patch
+
+
 def manifests() -> dict[str, dict]:
     """The corpus manifests of kinds kubectl knows, as kubectl reads them."""
     path = ROOT / "tests" / "data" / "kube_strategic" / "manifests.json"
@@ -336,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list-count", type=int, default=200, help="random list cases")
     parser.add_argument("--mutation-count", type=int, default=300,
                         help="realistic patches of the corpus manifests")
+    parser.add_argument("--clash-count", type=int, default=150,
+                        help="wrong shapes on both sides of real manifests")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path,
                         default=ROOT / "tests" / "data" / "kube_strategic" / "cases.jsonl")
@@ -349,10 +390,14 @@ def main(argv: list[str] | None = None) -> int:
     mutator = Mutator(args.seed)
     objects = manifests()
     cases += [(f"manifest-{i}", *mutator.case(objects)) for i in range(args.mutation_count)]
+    clasher = Clasher(args.seed)
+    cases += [(f"clash-{i}", *clasher.case(objects)) for i in range(args.clash_count)]
     kept = 0
     with args.output.open("w", encoding="utf-8") as out:
         for cid, obj, patch in cases:
             answers = [run_kubectl(args.kubectl, obj, patch) for _ in range(3)]
+            if "error" in answers[0]:  # two errors in one patch: Go's map order picks one
+                answers += [run_kubectl(args.kubectl, obj, patch) for _ in range(5)]
             if any(a != answers[0] for a in answers):
                 continue
             out.write(json.dumps({"id": cid, "object": obj, "patch": patch, **answers[0]},

@@ -98,12 +98,13 @@ class Node:
     the Go type name of a struct (used in kubectl's messages).
     """
 
-    __slots__ = ("kind", "name", "_schema", "_fields", "_elem", "_open")
+    __slots__ = ("kind", "name", "pointer", "_schema", "_fields", "_elem", "_open")
 
     def __init__(self, schema: Schema, kind: str, name: str = "", fields: dict | None = None,
-                 elem: str | None = None, open_: bool = False) -> None:
+                 elem: str | None = None, open_: bool = False, pointer: bool = False) -> None:
         self.kind = kind
         self.name = name
+        self.pointer = pointer  # reached through a Go pointer field (kubectl says "ptr")
         self._schema = schema
         self._fields = fields or {}
         self._elem = elem
@@ -152,7 +153,7 @@ class Node:
         if found is None:
             return (self._schema.open_node, NO_META) if self._open else None
         expr, meta = found
-        return self._schema.node(expr.lstrip("*")), meta
+        return self._schema.node(expr), meta
 
     def is_pointer(self, key: str) -> bool:
         """Whether field ``key`` is a Go pointer (known only for tables read from Go)."""
@@ -181,7 +182,7 @@ class Node:
             return node, meta  # Go dereferences a pointer and takes the list as atomic
         if node.kind != "slice":
             raise KubeError(
-                f"expected slice or array type, but got: {self.kind}",
+                f"expected slice or array type, but got: {'ptr' if self.pointer else self.kind}",
                 hint=f"the field {key!r} is not a list in the schema, but both the object "
                      f"and the patch give a list")
         if node.elem.kind == "slice":
@@ -224,6 +225,12 @@ class Schema:
         return found
 
     def _build(self, expr: str) -> Node:
+        if expr.startswith("*"):
+            target = self.node(expr[1:])
+            if target.kind == "open":
+                return target
+            return Node(self, target.kind, target.name, target._fields, target._elem,
+                        target._open, pointer=True)
         if expr.startswith("[]"):
             return Node(self, "slice", elem=expr[2:])
         if expr.startswith("map[string]"):
