@@ -100,6 +100,18 @@ def test_kubectl_flag_spellings(files, capsys):
         "You must pass '--namespace=a' to perform this operation.")
 
 
+@pytest.mark.parametrize("patch_type, body, line", [
+    ("merge", '{"spec":{"replicas":2.0}}', "deployment.apps/web patched\n"),
+    ("merge", '{"spec":{"replicas":2e0}}', "deployment.apps/web patched\n"),
+    ("merge", '{"spec":{"replicas":  2 }}', "deployment.apps/web patched (no change)\n"),
+    ("merge", "spec: {replicas: 2.0}", "deployment.apps/web patched (no change)\n"),
+    ("strategic", '{"spec":{"replicas":2.0}}', "deployment.apps/web patched (no change)\n"),
+])
+def test_no_change_is_decided_on_kubectls_bytes(files, capsys, patch_type, body, line):
+    # kubectl's merge patch keeps the patch's number text (recorded from kubectl 1.32)
+    assert cli(capsys, "-f", "deploy.yaml", "--type", patch_type, "-p", body)[1] == line
+
+
 def test_yaml_output_and_yaml_patch(files, capsys):
     code, out, _ = cli(capsys, "-f", "deploy.yaml", "-p", "spec: {replicas: 5}", "-o", "yaml")
     assert code == 0 and "  replicas: 5\n" in out and out.startswith("apiVersion: apps/v1\n")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -75,7 +76,8 @@ def run_patch(args: argparse.Namespace) -> int:
     try:
         obj, notes, patch, patch_notes = _read_inputs(args)
         outcome = _patch(args, obj, patch, notes, patch_notes)
-        text = _render(outcome.object, obj, args.output)
+        verbatim = args.type == "merge" and _raw_numbers_differ(args.patch_text)
+        text = _render(outcome.object, obj, args.output, verbatim)
     except KubeError as error:
         return _fail(error)
     except CfgPatchError as error:
@@ -112,6 +114,7 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
     if not patch_text:
         raise KubeError("must specify --patch or --patch-file containing the contents of "
                         "the patch")
+    args.patch_text = patch_text
     obj, notes = yamlio.load_object(object_text, args.filename)
     _check_namespace(obj, args.namespace)
     patch, patch_notes = yamlio.load_patch(patch_text, args.type)
@@ -175,7 +178,31 @@ def resource_name(obj: Any) -> str:
     return f"{kind}.{group}/{name}" if group else f"{kind}/{name}"
 
 
-def _render(result: Any, original: Any, output: str | None) -> str:
+_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)')
+
+
+def _raw_numbers_differ(text: str) -> bool:
+    """Whether a JSON merge patch writes a number other than as Go would (``2.0``, ``1e3``).
+
+    kubectl's merge patch keeps the patch's number text, and ``patched (no change)`` is
+    decided on the bytes, so ``replicas: 2.0`` over ``2`` counts as a change.  YAML
+    patches (text not starting with ``{``) are converted first and never differ.
+    """
+    from ..kube.gojson import kube_number, number_text
+
+    if not text.lstrip().startswith("{"):
+        return False
+    for match in _NUMBER.finditer(text):
+        token = match.group(1)
+        if token is None:
+            continue
+        value = int(token) if re.fullmatch(r"-?\d+", token) else float(token)
+        if number_text(kube_number(value)) != token:
+            return True
+    return False
+
+
+def _render(result: Any, original: Any, output: str | None, verbatim: bool = False) -> str:
     from ..jsonvalue import equal
     from ..kube import yamlio
 
@@ -183,7 +210,7 @@ def _render(result: Any, original: Any, output: str | None) -> str:
         return yamlio.dump(result, output)
     if output == "name":
         return resource_name(result) + "\n"
-    suffix = " (no change)" if equal(result, original) else ""
+    suffix = " (no change)" if equal(result, original) and not verbatim else ""
     return f"{resource_name(result)} patched{suffix}\n"
 
 
