@@ -112,6 +112,15 @@ def test_no_change_is_decided_on_kubectls_bytes(files, capsys, patch_type, body,
     assert cli(capsys, "-f", "deploy.yaml", "--type", patch_type, "-p", body)[1] == line
 
 
+@pytest.mark.parametrize("body, line", [
+    ('{"metadata":{"name":null}}', "deployment.apps/<unknown> patched\n"),
+    ('{"metadata":{"name":5}}', "deployment.apps/<unknown> patched\n"),
+    ('{"apiVersion":null}', "deployment/web patched\n"),
+])
+def test_patched_line_names_the_result(files, capsys, body, line):
+    assert cli(capsys, "-f", "deploy.yaml", "--type", "merge", "-p", body)[1] == line
+
+
 def test_yaml_output_and_yaml_patch(files, capsys):
     code, out, _ = cli(capsys, "-f", "deploy.yaml", "-p", "spec: {replicas: 5}", "-o", "yaml")
     assert code == 0 and "  replicas: 5\n" in out and out.startswith("apiVersion: apps/v1\n")

@@ -174,7 +174,9 @@ def resource_name(obj: Any) -> str:
         "/" in api_version else ""
     kind = str(obj.get("kind", "")).lower() if isinstance(obj, dict) else ""
     meta = obj.get("metadata") if isinstance(obj, dict) else None
-    name = meta.get("name", "") if isinstance(meta, dict) else ""
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if not isinstance(name, str) or not name:
+        name = "<unknown>"
     return f"{kind}.{group}/{name}" if group else f"{kind}/{name}"
 
 
