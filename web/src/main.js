@@ -98,6 +98,7 @@ function compute() {
 }
 
 function scheduleCompute() {
+  $("example").value = ""; // edited: no longer the example (choosing it again reloads it)
   clearTimeout(page.timer);
   page.timer = setTimeout(compute, RECOMPUTE_DELAY_MS);
 }
