@@ -100,7 +100,10 @@ function compute() {
 function scheduleCompute() {
   $("example").value = ""; // edited: no longer the example (choosing it again reloads it)
   clearTimeout(page.timer);
-  page.timer = setTimeout(compute, RECOMPUTE_DELAY_MS);
+  // wait longer after typing when computing is slow (a big YAML object), so that the
+  // recompute does not keep interrupting someone who is still typing
+  const delay = Math.max(RECOMPUTE_DELAY_MS, 2 * (page.lastComputeMs || 0));
+  page.timer = setTimeout(compute, delay);
 }
 
 // ---------- rendering ----------
@@ -493,13 +496,14 @@ async function loadEngine() {
 
 async function start() {
   const started = performance.now();
+  const engine = loadEngine(); // start fetching and booting Python first
   page.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", scheduleCompute);
   page.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", scheduleCompute);
   wireControls();
   const shared = await decodeState(location.hash);
   const status = $("status");
   try {
-    page.bridge = await loadEngine();
+    page.bridge = await engine;
   } catch (error) {
     status.textContent = `The Python engine could not be loaded: ${error.message}`;
     status.className = "status failed";
