@@ -382,4 +382,17 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("configmap.yaml", J, '[{"op":"add","path":"/items","value":null}]', "yaml"),
     ("configmap.yaml", M, '{"items":[1]}', "json"),
     ("configmap.yaml", M, '{"items":"x"}', "json"),
+    # --- YAML 1.1 surprises in hand-written manifests, and a JSON manifest ------------------
+    ("deployment-yaml11.yaml", S, '{"spec":{"replicas":3}}', "json"),
+    ("deployment-yaml11.yaml", S, '{"spec":{"replicas":3}}', "yaml"),
+    ("deployment-yaml11.yaml", M, "metadata:\n  labels:\n    canary: yes\n", "json"),
+    ("deployment-yaml11.yaml", S, _tpl('{"containers":[{"name":"app","env":[{"name":"DEBUG","value":"on"}]}]}'), "yaml"),
+    ("deployment-yaml11.yaml", S, "spec:\n  template:\n    spec:\n      containers:\n      - name: app\n        env:\n        - name: DEBUG\n          value: on\n", "json"),
+    ("deployment-yaml11.yaml", J, '[{"op":"test","path":"/spec/replicas","value":8},{"op":"replace","path":"/spec/replicas","value":2}]', "json"),
+    ("service-bad-annotation.yaml", S, '{"spec":{"type":"LoadBalancer"}}', "json"),
+    ("service-bad-annotation.yaml", M, '{"metadata":{"annotations":{"service.beta.kubernetes.io/aws-load-balancer-internal":"true"}}}', "json"),
+    ("pod.json", S, '{"spec":{"containers":[{"name":"shell","resources":{"limits":{"cpu":"1"}}}]}}', "json"),
+    ("pod.json", M, '{"spec":{"restartPolicy":"OnFailure"}}', "yaml"),
+    ("pod.json", J, '[{"op":"add","path":"/spec/containers/0/command/-","value":"--verbose"}]', "json"),
+    ("pod.json", S, 'spec:\n  containers:\n  - name: shell\n    resources:\n      limits:\n        cpu: 1.0\n', "yaml"),
 ]
