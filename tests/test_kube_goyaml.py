@@ -41,6 +41,18 @@ def test_is_plain_string(text: str, plain: bool) -> None:
     assert goyaml.is_plain_string(text) is plain
 
 
+@pytest.mark.parametrize(("text", "stamp"), [
+    ("2024-02-29", True), ("2023-02-29", False), ("2024-13-01", False), ("2024-1-2", True),
+    ("2024-01-01t10:00:00Z", True), ("2024-01-01 25:00:00", False), ("2024-01-01 10:00:00", True),
+    ("2024-01-01T10:00:00", False), ("2024-01-01T1:2:3.5Z", True), ("2024-01-01T10:60:00Z", False),
+    ("2024-01-01T24:00:00Z", False), ("2024-01-01T10:00:00+24:00", True), ("0000-01-01", True),
+])
+def test_timestamps_as_kubectl_quotes_them(text: str, stamp: bool) -> None:
+    # kubectl 1.32 quotes exactly the strings go-yaml would read back as timestamps
+    assert goyaml.is_timestamp(text) is stamp
+    assert goyaml.is_plain_string(text) is not stamp
+
+
 def test_natural_key_order() -> None:
     keys = ["port10", "port9", "port09", "a_b", "aB", "a-b", "ab", "x01", "x1", "k10", "k9", "é",
             "Z", "_z", "1", "10", "9"]

@@ -40,9 +40,9 @@ _YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _GO_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(?i:inf|infinity|nan)")
 _BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 TIMESTAMP = re.compile(
-    r"\d{4}-\d{1,2}-\d{1,2}"
-    r"(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))"
-    r"|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?"
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))"
+    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?"
 )
 _UINT64_MAX = 2**64 - 1
 
@@ -85,7 +85,7 @@ def resolve_plain(text: str) -> Any:
     if hint in "+-0123456789":
         if text in _BOOL_NULL:
             return _BOOL_NULL[text]
-        if TIMESTAMP.fullmatch(text):
+        if is_timestamp(text):
             return STR
         plain = text.replace("_", "")
         number = _go_parse_int(plain)
@@ -106,10 +106,30 @@ def _go_parse_float(text: str) -> Any:
     return value
 
 
+def is_timestamp(text: str) -> bool:
+    """Does go-yaml take ``text`` for a timestamp (one of its four layouts, with Go's
+    range checks: a real day of the month, hours below 24, minutes and seconds below 60)?
+
+    >>> is_timestamp("2024-02-29"), is_timestamp("2023-02-29"), is_timestamp("2024-1-2 9:5:7")
+    (True, False, True)
+    """
+    match = TIMESTAMP.fullmatch(text)
+    if not match:
+        return False
+    year, month, day = (int(g) for g in match.group(1, 2, 3))
+    clock = match.group(4, 5, 6) if match.group(4) else match.group(9, 10, 11)
+    hour, minute, second = (int(g) if g else 0 for g in clock)
+    zone_hour, zone_minute = (int(g) if g else 0 for g in match.group(7, 8))
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return (1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60
+            and second < 60 and zone_hour <= 24 and zone_minute < 60)
+
+
 def is_plain_string(text: str) -> bool:
     """Would go-yaml v2 write ``text`` without quotes (it reads back as the same string)?"""
     return (resolve_plain(text) is STR and not _BASE60.fullmatch(text)
-            and not (text[:1].isdigit() and TIMESTAMP.fullmatch(text)))
+            and not is_timestamp(text))
 
 
 NOT_YAML = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
