@@ -9,6 +9,7 @@ import pytest
 from cfgpatch.cli import main
 from cfgpatch.web import static_dir
 from cfgpatch.web.site import SiteError, export_site
+from conftest import require
 
 
 @pytest.fixture
@@ -63,8 +64,8 @@ def test_cli_reports_errors_without_a_traceback(tmp_path: Path, capsys, monkeypa
     assert "the page is not built" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(static_dir() is None, reason="the page is not built (make web)")
 def test_cli_exports_the_real_build(tmp_path: Path, capsys):
+    require(static_dir() is not None, "the page is not built (run `make web`)")
     assert main(["site", "build", str(tmp_path / "site")]) == 0
     assert "http.server" in capsys.readouterr().out
     for name in ("index.html", "app.js", "py/cfgpatch.zip", "py/yaml.zip",
