@@ -180,7 +180,10 @@ def test_custom_resource_every_list_replaced_finalizers_too():
     body = {"metadata": {"finalizers": ["b"]}, "spec": {
         "replicas": 3, "containers": [{"name": "prometheus", "image": "p:2"}],
         "tolerations": [{"key": "k3", "operator": "Exists"}], "extraList": ["x"]}}
-    out = patch(prom, body, as_="kustomize").object
+    result = patch(prom, body, as_="kustomize")
+    out = result.object
+    (note,) = [f for f in result.findings if f.code == "kustomize-differs"]
+    assert "every list is replaced" in note.message and "/spec/containers" in note.message
     assert out["metadata"]["finalizers"] == ["b"]
     assert out["spec"] == {"replicas": 3, "containers": [{"name": "prometheus", "image": "p:2"}],
                            "tolerations": [{"key": "k3", "operator": "Exists"}],

@@ -206,7 +206,15 @@ def _error_findings(exc: KubeError, obj: Any, body: Any, patch_type: str,
 
 
 def _kustomize_comparison(obj: Any, body: Any, node: Any, result: Any) -> list[Finding]:
-    if node is None or not isinstance(body, dict):
+    if node is None:
+        lost = [c for c in compute_changes(obj, result, mode="merge")
+                if c.action == "list" and c.lost]
+        text = ("kubectl patch refuses a strategic patch on this kind; kustomize merges it "
+                "without a schema, so every list is replaced")
+        if lost:
+            text += " (" + ", ".join(c.path for c in lost) + ")"
+        return [make("kustomize-differs", "", text)]
+    if not isinstance(body, dict):
         return []
     from .strategic import strategic_merge
     try:
