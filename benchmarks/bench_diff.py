@@ -6,6 +6,8 @@ one process, with interleaved repetitions (the minimum of each is kept, so
 other load on the machine hurts every column alike):
 
 * ``floor``: ``json.loads`` of the two documents' texts;
+* ``canon``: ``json.loads`` plus a canonical ``json.dumps`` (sorted keys, no
+  whitespace) of both: the least any ``put`` must do (parse, canonical text);
 * ``run``: ``run([put a, put b, diff_stats a b])``: strict parsing, canonical
   text of both versions, the diff, its digest and the round trip;
 * ``stats``: ``diff_stats a b`` alone on a service that already holds both;
@@ -90,6 +92,7 @@ def bench_pair(n: int, edits: int, reps: int, clock) -> dict:
     ops = [["put", "a", text_a], ["put", "b", text_b], ["diff_stats", "a", "b"]]
     funcs = {
         "floor": lambda: (json.loads(text_a), json.loads(text_b)),
+        "canon": lambda: (canonical(json.loads(text_a)), canonical(json.loads(text_b))),
         "run": lambda: run(ops),
         "stats": lambda: service.diff_stats("a", "b"),
     }
@@ -166,15 +169,15 @@ def main(argv: list[str] | None = None) -> int:
     clock = clock_factory(args.wall)
     sizes = (1000, 5000, 20000) if args.quick else (1000, 5000, 20000, 100000)
     edit_counts = (10, 50) if args.quick else (10, 50, 500)
-    reps_for = {1000: 15, 5000: 9, 20000: 7, 100000: 3}
+    reps_for = {1000: 15, 5000: 11, 20000: 11, 100000: 3}
 
     print(f"# cfgpatch diff benchmark ({'wall' if args.wall else 'CPU'} time, min of reps)")
     print(f"# Python {platform.python_version()} on {platform.machine()}, "
           f"{platform.system()} {platform.release()}; jsonpatch "
           f"{getattr(jsonpatch, '__version__', 'absent')}")
-    header = (f"{'N':>7} {'E':>4} {'ops':>5} {'moves':>5} {'floor ms':>9} {'run ms':>9} "
-              f"{'run/fl':>7} {'stats ms':>9} {'st/fl':>6} {'mk_patch':>9} {'mp ops':>7} "
-              f"{'run/mp':>7}  digest")
+    header = (f"{'N':>7} {'E':>4} {'ops':>5} {'moves':>5} {'floor ms':>9} {'canon ms':>9} "
+              f"{'run ms':>9} {'run/fl':>7} {'run/cn':>7} {'stats ms':>9} {'st/fl':>6} "
+              f"{'mk_patch':>9} {'mp ops':>7} {'run/mp':>7}  digest")
     print(header)
     results: dict[tuple[int, int], dict] = {}
     for n in sizes:
@@ -183,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             results[(n, edits)] = t
             mp = t.get("make_patch")
             print(f"{n:>7} {edits:>4} {t['ops']:>5} {t['moves']:>5} {ms(t['floor'])} "
-                  f"{ms(t['run'])} {t['run'] / t['floor']:>7.2f} {ms(t['stats'])} "
+                  f"{ms(t['canon'])} {ms(t['run'])} {t['run'] / t['floor']:>7.2f} "
+                  f"{t['run'] / t['canon']:>7.2f} {ms(t['stats'])} "
                   f"{t['stats'] / t['floor']:>6.2f} {ms(mp) if mp else '        -'} "
                   f"{t['mp_ops'] if t['mp_ops'] is not None else '-':>7} "
                   f"{(t['run'] / mp) if mp else float('nan'):>7.2f}  {t['digest']}")

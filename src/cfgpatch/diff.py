@@ -28,8 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from itertools import repeat
+from itertools import compress, repeat
 from json.encoder import encode_basestring
+from operator import not_
 
 from .jsonvalue import JSON, MAX_DEPTH, canonical_unchecked, check_depth, deep_copy, escape
 from .lcs import align
@@ -71,13 +72,16 @@ class TextCache:
 
     def __init__(self, parent: TextCache | None = None, limit: int = 4_000_000) -> None:
         self._by_id: dict[int, str] = {}
+        self._arrays: dict[int, list[str]] = {}  # id of an array -> its elements' texts
         self._keep: list = []  # the values of the entries, so that no id is reused
         self._parent = parent._by_id if parent is not None else None
+        self._parent_arrays = parent._arrays if parent is not None else None
         self._limit = limit
 
     def _make_room(self, count: int) -> None:
         if len(self._by_id) + count > self._limit:
             self._by_id.clear()
+            self._arrays.clear()
             self._keep.clear()
 
     def text(self, value: JSON) -> str:
@@ -97,43 +101,50 @@ class TextCache:
         return text
 
     def keys(self, values: list, fresh: bool = False) -> list[str]:
-        """Canonical texts of the elements of an array.
+        """Canonical texts of the elements of an array (do not modify the result).
 
-        Whole arrays are looked up and encoded with C-level ``map`` calls; only
-        arrays that are partly cached take a per-element loop.  ``fresh`` says
-        the values were just parsed, so there is nothing to look up.
+        An array seen before costs one lookup; otherwise its elements are looked
+        up and encoded with C-level ``map`` calls.  ``fresh`` says the values
+        were just parsed, so there is nothing to look up.
         """
+        if not fresh:
+            texts = self._arrays.get(id(values))
+            if texts is None and self._parent_arrays is not None:
+                texts = self._parent_arrays.get(id(values))
+            if texts is not None and len(texts) == len(values):
+                return texts
+        texts = self._element_keys(values, fresh)
+        self._arrays[id(values)] = texts
+        self._keep.append(values)
+        return texts
+
+    def _element_keys(self, values: list, fresh: bool) -> list[str]:
         ids = list(map(id, values))
         own = self._by_id
         if fresh:
-            found = [None]
-        elif self._parent is None:
-            found = list(map(own.get, ids))
+            found: list = [None] * len(values)
         else:
-            found = list(map(self._parent.get, ids))
-            if own and None in found:  # look up only the misses in our own entries
-                index = found.index(None)
-                while True:
-                    found[index] = own.get(ids[index])
-                    try:
-                        index = found.index(None, index + 1)
-                    except ValueError:
-                        break
-        if None not in found:
-            return found
-        self._make_room(len(values))
-        if fresh or not any(found):
+            found = list(map((self._parent if self._parent is not None else own).get, ids))
+            if all(found):  # texts are never empty; truth tests are cheaper than "is None"
+                return found
+        misses = list(compress(range(len(found)), map(not_, found)))
+        if own and self._parent is not None and not fresh:
+            for index in misses:
+                found[index] = own.get(ids[index])
+            misses = [index for index in misses if found[index] is None]
+            if not misses:
+                return found
+        self._make_room(len(misses))
+        if len(misses) == len(values):
             texts = _encode_many(values)
-            self._by_id.update(zip(ids, texts))
+            own.update(zip(ids, texts))
             self._keep.extend(values)
             return texts
-        for index, text in enumerate(found):
-            if text is None:
-                value = values[index]
-                text = _encode(value)
-                found[index] = text
-                self._by_id[ids[index]] = text
-                self._keep.append(value)
+        for index in misses:
+            value = values[index]
+            found[index] = text = _encode(value)
+            own[ids[index]] = text
+            self._keep.append(value)
         return found
 
     def same(self, x: JSON, y: JSON) -> bool:
