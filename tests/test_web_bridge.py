@@ -141,3 +141,20 @@ def test_reading_the_same_object_twice_gives_independent_results():
     second = compute(example["object"], example["patch"])
     assert second["results"]["merge"]["object"]["spec"]["replicas"] == 2
     assert second == compute(example["object"], example["patch"])
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_the_json_equivalent_gives_the_same_object(example):
+    from cfgpatch.jsonpatch import apply_patch
+
+    data = compute(example["object"], example["patch"])
+    obj, _ = yamlio.load_object(example["object"])
+    for patch_type in ("strategic", "merge"):
+        result, view = data["results"][patch_type], data["views"][patch_type]
+        if not result["ok"] or equal(result["object"], obj):
+            assert "json_ops" not in view
+            continue
+        assert equal(apply_patch(obj, view["json_ops"]), result["object"])
+        argv = shlex.split(view["json_command"])
+        assert "--type=json" in argv
+        assert json.loads(argv[argv.index("-p") + 1]) == view["json_ops"]

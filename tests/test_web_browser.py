@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import shlex
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,6 +178,7 @@ def test_every_example_shows_what_the_engine_computes(page):
             assert equal(_shown_object(page, "#result-object"), selected["object"])
         else:
             assert selected["error"] in page.inner_text("#verdict")
+        _check_commands(page, example, selected)
         _screenshot(page, example["id"])
     page.click("#whole-objects")
     assert page.get_attribute("#whole-objects", "aria-pressed") == "false"
@@ -202,6 +204,22 @@ def test_folded_columns_show_every_difference(page):
             ".map((line) => line.textContent.slice(2))", column)
         assert shown == expected
         assert page.locator(f"{column} .line.fold").count() >= 1
+
+
+def _check_commands(page, example: dict, selected: dict) -> None:
+    """The kubectl lines carry the patch; the JSON equivalent gives the shown result."""
+    from cfgpatch.jsonpatch import apply_patch
+    from cfgpatch.kube import yamlio
+
+    argv = shlex.split(page.inner_text("#kubectl-command"))
+    body, _ = yamlio.load_patch(example["patch"], example["type"])
+    assert argv[:2] == ["kubectl", "patch"] and f"--type={example['type']}" in argv
+    assert json.loads(argv[argv.index("-p") + 1]) == body
+    if page.is_visible("#json-equivalent"):
+        argv = shlex.split(page.inner_text("#kubectl-json"))
+        ops = json.loads(argv[argv.index("-p") + 1])
+        obj, _ = yamlio.load_object(example["object"])
+        assert equal(apply_patch(obj, ops), selected["object"])
 
 
 def test_merge_patch_example_names_the_lost_containers(page):

@@ -371,6 +371,8 @@ function renderCommand() {
   const view = page.data.views[page.type];
   $("kubectl-command").textContent = view.command ?? "(fix the inputs first)";
   $("kubectl-dry-run").textContent = view.dry_run ?? "";
+  $("json-equivalent").hidden = !view.json_command;
+  $("kubectl-json").textContent = view.json_command ?? "";
 }
 
 function toggleWholeObjects() {
@@ -462,6 +464,7 @@ function wireControls() {
   });
   $("whole-objects").addEventListener("click", toggleWholeObjects);
   $("copy-command").addEventListener("click", (event) => copyText($("kubectl-command").textContent, event.currentTarget));
+  $("copy-json").addEventListener("click", (event) => copyText($("kubectl-json").textContent, event.currentTarget));
   $("copy-dry-run").addEventListener("click", (event) => copyText($("kubectl-dry-run").textContent, event.currentTarget));
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {

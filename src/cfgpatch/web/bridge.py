@@ -11,7 +11,8 @@ YAML the way kubectl reads ``-f`` and ``-p``), runs the Kubernetes patch engine
   gives to scripts (changes and findings in their ``to_dict()`` form);
 * ``views``: per type, what the page draws: the result as indented JSON lines that
   know their pointer, the pointers where this type's result differs from another
-  type's, one sentence per change, and the ``kubectl patch`` command lines;
+  type's, one sentence per change, the ``kubectl patch`` command lines, and for
+  ``strategic`` and ``merge`` the JSON Patch that gives the same result;
 * ``inputs``: ``None`` per input that could be read, else the error naming what and
   where (the patch counts as unreadable when no type can read it).
 
@@ -76,10 +77,26 @@ def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) ->
         "changes": [_as_dict(c) for c in outcome.changes],
         "findings": [_as_dict(f) for f in outcome.findings],
     }
+    if patch_type != "json":
+        view.update(_json_equivalent(obj, outcome.object))
     view["lines"] = render.render_lines(outcome.object)
     view["changes_text"] = [_describe(c) for c in outcome.changes]
     view["findings_text"] = [_describe(f) for f in outcome.findings]
     return result, view
+
+
+def _json_equivalent(obj: JSON, result: JSON) -> dict:
+    """The JSON Patch that turns ``obj`` into ``result`` (cfgpatch's own diff), as
+    operations and as a ``kubectl patch --type=json`` command; nothing when equal."""
+    from ..diff import diff
+
+    try:
+        ops = diff(obj, result)
+    except CfgPatchError:
+        return {}
+    if not ops:
+        return {}
+    return {"json_ops": ops, "json_command": command.kubectl_patch(obj, ops, "json")}
 
 
 def compute(object_text: str, patch_text: str) -> dict:
