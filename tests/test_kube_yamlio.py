@@ -373,3 +373,11 @@ def test_inputs_fail_in_kubectl_order() -> None:
     assert info.value.message == "invalid JSON document"
     obj, _, patch, _ = yamlio.load_inputs(good_object, "o.yaml", "spec: {a: on}", "merge")
     assert (obj["kind"], patch) == ("Thing", {"spec": {"a": True}})
+
+
+def test_printer_details_checked_against_kubectl() -> None:
+    # an empty key is a simple key; a kept-newline block at the end gets no "..." marker;
+    # a string starting with a BOM is escaped in full (NBSP as \_)
+    obj = {"kind": "K", "s": {"": "x", "z": "a\n\n"}, "t": "\ufeffa\xa0"}
+    assert yamlio.dump(obj, "yaml") == (
+        'kind: K\ns:\n  "": x\n  z: |+\n    a\n\nt: "\\uFEFF\\x61\\_"\n')

@@ -204,7 +204,7 @@ def key_less(a: str, b: str) -> bool:
 BREAKS = "\r\n\x85\u2028\u2029"
 ESCAPES = {"\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f",
             "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L",
-            "\u2029": "P"}
+            "\u2029": "P", "\xa0": "_"}
 
 
 def needs_escape(ch: str) -> bool:

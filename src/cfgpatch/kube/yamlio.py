@@ -487,6 +487,15 @@ def _dumper_class() -> type:
                                                 explicit_end=False, version=None, tags=None)
             yaml.resolver.BaseResolver.__init__(self)
 
+        def check_simple_key(self) -> bool:
+            """go-yaml also writes an empty string as a simple key (``"": x``)."""
+            event = self.event
+            if isinstance(event, yaml.ScalarEvent):
+                if self.analysis is None:
+                    self.analysis = self.analyze_scalar(event.value)
+                return len(self.analysis.scalar) < 128 and not self.analysis.multiline
+            return super().check_simple_key()
+
         def analyze_scalar(self, scalar: str) -> Any:
             analysis = super().analyze_scalar(scalar)
             if any(ord(ch) > 0xFFFF for ch in scalar):
@@ -553,4 +562,6 @@ def _dumper_class() -> type:
 
 def _dump_yaml(obj: Any) -> str:
     yaml = _yaml()
-    return yaml.serialize(_node(obj), Dumper=_dumper_class())
+    text = yaml.serialize(_node(obj), Dumper=_dumper_class())
+    # PyYAML closes a document that ends in a "|+" block with "..."; go-yaml does not
+    return text.removesuffix("\n...\n") + "\n" if text.endswith("\n...\n") else text
