@@ -306,3 +306,23 @@ def _screenshot(page, name: str) -> None:
         page.click("#whole-objects")
     page.locator("#result").screenshot(path=str(SCREENSHOTS / f"example-{name}.png"))
 
+
+
+def test_cfgpatch_serve_serves_the_page(browser, site_url):
+    """The same page through ``cfgpatch serve`` (mounted at ``/`` next to the API)."""
+    from server_support import ServerProcess
+
+    server = ServerProcess("memory://")
+    try:
+        context = browser.new_context()
+        tab = context.new_page()
+        requests: list[str] = []
+        tab.on("request", lambda request: requests.append(request.url))
+        tab.goto(server.url + "/")
+        tab.evaluate("window.cfgpatch.ready")
+        results = tab.evaluate("window.cfgpatch.results()")
+        assert results["strategic"]["ok"] and results["merge"]["ok"]
+        assert all(url.startswith(server.url + "/") for url in requests), requests
+        context.close()
+    finally:
+        server.stop()
