@@ -21,7 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.goruntime import format_float, go_format, stable_sort
+from cfgpatch.kube.goruntime import (
+    dedupe_in_place,
+    dedupe_in_place_slow,
+    format_float,
+    go_format,
+    stable_sort,
+)
 from cfgpatch.kube.schema import builtin_schema
 from cfgpatch.kube.strategic import strategic_merge
 
@@ -175,6 +181,15 @@ def test_go_stable_sort_is_a_stable_sort_for_a_proper_order(items):
     ours = list(items)
     stable_sort(ours, lambda a, b: a[0] < b[0])
     assert ours == sorted(items, key=lambda item: item[0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from("abcde"), st.sampled_from([0, 1, 1.0, True, None])),
+                max_size=30))
+def test_fast_dedupe_makes_exactly_go_s_moves(items):
+    fast, slow = list(items), list(items)
+    assert dedupe_in_place(fast) == dedupe_in_place_slow(slow)
+    assert fast == slow  # the whole array, overwritten slots included
 
 
 @settings(max_examples=300, deadline=None)

@@ -19,6 +19,7 @@ a crash with exit code 2.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -306,6 +307,44 @@ def append_unique(current: list, given: list) -> list:
     """
     shared = append_capacity(len(current)) >= len(current) + len(given)
     array = current + given
+    last = dedupe_in_place(array)
+    if shared:
+        current[:] = array[:len(current)]
+    return array[:last + 1]
+
+
+def dedupe_in_place(array: list) -> int:
+    """Go's ``deduplicateScalars`` on ``array`` (a list of scalars); returns the last index.
+
+    Go scans ``j`` upward from ``i + 1`` and overwrites each later copy of
+    ``array[i]`` with the current last element.  This does the same moves in
+    O(n log n): per value, the sorted positions where it still sits.
+    """
+    positions: dict[Any, list[int]] = {}
+    for index, item in enumerate(array):
+        positions.setdefault(hash_key(item), []).append(index)
+    last = len(array) - 1
+    i = 0
+    while i < last:
+        spots = positions[hash_key(array[i])]
+        while True:
+            at = bisect.bisect_right(spots, i)
+            if at >= len(spots) or spots[at] > last:
+                break
+            j = spots.pop(at)
+            moved = array[last]
+            moved_spots = positions[hash_key(moved)]
+            if j != last:
+                moved_spots.pop()  # ``last`` is the highest live position of its value
+                bisect.insort(moved_spots, j)
+            array[j] = moved
+            last -= 1
+        i += 1
+    return last
+
+
+def dedupe_in_place_slow(array: list) -> int:
+    """The same, step for step as Go writes it (O(n^2); the reference in tests)."""
     last = len(array) - 1
     i = 0
     while i < last:
@@ -317,6 +356,4 @@ def append_unique(current: list, given: list) -> list:
                 j -= 1
             j += 1
         i += 1
-    if shared:
-        current[:] = array[:len(current)]
-    return array[:last + 1]
+    return last

@@ -72,6 +72,7 @@ def element_type(*lists: list) -> str:
 
 
 def find_by_key(items: list, merge_key: str, value: Any) -> int:
+    """Go's ``findMapInSliceBasedOnKeyValue``: the first element whose key equals ``value``."""
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise KubeError(f"value for key {index} is not a map.",
@@ -79,6 +80,44 @@ def find_by_key(items: list, merge_key: str, value: Any) -> int:
         if merge_key in item and go_equal(item[merge_key], value):
             return index
     return -1
+
+
+class KeyIndex:
+    """``find_by_key`` over one unchanging list, answered from a table.
+
+    Falls back to the linear scan (and its errors and panics) whenever the table
+    could answer differently: an element that is not an object, or an unhashable
+    key value on either side.
+    """
+
+    def __init__(self, items: list, merge_key: str) -> None:
+        self.items = items
+        self.merge_key = merge_key
+        self.table: dict | None = {}
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                self.table = None
+                return
+            if merge_key in item:
+                if isinstance(item[merge_key], (dict, list)):
+                    self.table = None
+                    return
+                self.table.setdefault(hash_key(item[merge_key]), index)
+
+    def add(self, item: Any) -> None:
+        """Record an element appended to the list."""
+        self.items.append(item)
+        if self.table is None:
+            return
+        if not isinstance(item, dict) or isinstance(item.get(self.merge_key), (dict, list)):
+            self.table = None
+        elif self.merge_key in item:
+            self.table.setdefault(hash_key(item[self.merge_key]), len(self.items) - 1)
+
+    def find(self, value: Any) -> int:
+        if self.table is None or isinstance(value, (dict, list)):
+            return find_by_key(self.items, self.merge_key, value)
+        return self.table.get(hash_key(value), -1)
 
 
 def partition(merged: list, reference: list, merge_key: str) -> tuple[list, list]:
@@ -90,12 +129,13 @@ def partition(merged: list, reference: list, merge_key: str) -> tuple[list, list
         for item in merged:
             (named if hash_key(item) in keys else rest).append(item)
         return named, rest
+    lookup = KeyIndex(reference, merge_key)
     for item in merged:
         if not isinstance(item, dict):
             raise bad_arg_type(MAP_TYPE, item)
         if merge_key not in item:
             raise no_merge_key(item, merge_key)
-        found = find_by_key(reference, merge_key, item[merge_key]) >= 0
+        found = lookup.find(item[merge_key]) >= 0
         (named if found else rest).append(item)
     return named, rest
 
@@ -112,17 +152,39 @@ def split_deletes(items: list) -> tuple[list, list]:
     return keep, deletes
 
 
-def _index(items: list, value: Any, merge_key: str, kind: str | None) -> int:
-    def pick(item: Any) -> Any:
-        if kind == MAP_TYPE:
-            return item.get(merge_key) if isinstance(item, dict) else None
-        return item
+def _pick(item: Any, merge_key: str, kind: str | None) -> Any:
+    if kind == MAP_TYPE:
+        return item.get(merge_key) if isinstance(item, dict) else None
+    return item
 
-    wanted = pick(value)
+
+def _index(items: list, value: Any, merge_key: str, kind: str | None) -> int:
+    """Go's ``index``: the first position whose (key) value equals ``value``'s."""
+    wanted = _pick(value, merge_key, kind)
     for index, item in enumerate(items):
-        if go_equal(wanted, pick(item)):
+        if go_equal(wanted, _pick(item, merge_key, kind)):
             return index
     return -1
+
+
+class _Positions:
+    """``_index`` over one unchanging list, from a table (linear where Go could panic)."""
+
+    def __init__(self, items: list, merge_key: str, kind: str | None) -> None:
+        self.items, self.merge_key, self.kind = items, merge_key, kind
+        self.table: dict | None = {}
+        for index, item in enumerate(items):
+            picked = _pick(item, merge_key, kind)
+            if isinstance(picked, (dict, list)):
+                self.table = None
+                return
+            self.table.setdefault(hash_key(picked), index)
+
+    def __call__(self, value: Any) -> int:
+        picked = _pick(value, self.merge_key, self.kind)
+        if self.table is None or isinstance(picked, (dict, list)):
+            return _index(self.items, value, self.merge_key, self.kind)
+        return self.table.get(hash_key(picked), -1)
 
 
 def _sort_by(items: list, order: list, merge_key: str, kind: str | None) -> list:
@@ -136,11 +198,12 @@ def _sort_by(items: list, order: list, merge_key: str, kind: str | None) -> list
                     raise no_merge_key(item, merge_key)
         items, deletes = split_deletes(items)
     items = list(items)
+    position = _Positions(order, merge_key, kind)
 
     def less(a: Any, b: Any) -> bool:
-        ia = _index(order, a, merge_key, kind)
+        ia = position(a)
         if ia >= 0:
-            ib = _index(order, b, merge_key, kind)
+            ib = position(b)
             if ib >= 0:
                 return ia < ib
         return True
@@ -153,6 +216,7 @@ def normalize_order(patch_items: list, server_items: list, patch_order: list,
                      server_order: list, merge_key: str, kind: str | None) -> list:
     patch_items = _sort_by(patch_items, patch_order, merge_key, kind)
     server_items = _sort_by(server_items, server_order, merge_key, kind)
+    position = _Positions(server_order, merge_key, kind)
     out: list = []
     i = j = 0
     while i < len(server_items) or j < len(patch_items):
@@ -163,8 +227,8 @@ def normalize_order(patch_items: list, server_items: list, patch_order: list,
             out.append(patch_items[j])
             j += 1
         else:
-            left = _index(server_order, server_items[i], merge_key, kind)
-            right = _index(server_order, patch_items[j], merge_key, kind)
+            left = position(server_items[i])
+            right = position(patch_items[j])
             if left >= 0 and right >= 0 and left < right:
                 out.append(server_items[i])
                 i += 1

@@ -48,6 +48,7 @@ from .goruntime import (
     hash_key,
 )
 from .listorder import (
+    KeyIndex,
     bad_arg_type,
     element_type,
     find_by_key,
@@ -365,14 +366,16 @@ def _merge_by_key(live: GoSlice | list, given: list, merge_key: str, elem: Node,
                   path: list) -> list:
     if isinstance(live, list):
         live = GoSlice(list(live))
+    lookup = KeyIndex(live.items(), merge_key)
     for item in given:
         if merge_key not in item:
             raise no_merge_key(item, merge_key)
-        index = find_by_key(live.items(), merge_key, item[merge_key])
+        index = lookup.find(item[merge_key])
         if index >= 0:
-            live.set(index, _merge_map(live.items()[index], item, elem, [*path, index]))
+            live.set(index, _merge_map(live.array[index], item, elem, [*path, index]))
         else:
             live.append(item)
+            lookup.add(item)
     return live.items()
 
 
