@@ -337,8 +337,10 @@ def test_an_object_with_items_is_read_as_a_list() -> None:
            "  metadata: {name: a}\n")
     assert yamlio.load_object(one)[0] == {"apiVersion": "v1", "kind": "ConfigMap",
                                           "metadata": {"name": "a"}}
-    inferred = "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p}\n"
-    assert yamlio.load_object(inferred)[0]["kind"] == "Pod"
+    inferred = "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p}\n  x: yes\n"
+    obj, notes = yamlio.load_object(inferred)
+    assert obj["kind"] == "Pod"
+    assert [(n.pointer, n.written) for n in notes] == [("/x", "yes")]
     for empty in ("apiVersion: v1\nkind: List\nitems: []\n",
                   "apiVersion: v1\nkind: ConfigMap\nitems: null\n"):
         with pytest.raises(KubeError) as info:

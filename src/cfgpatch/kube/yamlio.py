@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cmp_to_key
 from typing import Any
 
@@ -337,7 +337,13 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     except _ConvertError as err:
         raise KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
                         hint="the file is not YAML kubectl can read") from None
-    return unstructured.object_from_documents(values, source), reader.notes
+    obj = unstructured.object_from_documents(values, source)
+    notes = reader.notes
+    if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
+        # the object is the list's only item: point into it
+        notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
+                 if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
+    return obj, notes
 
 
 def _load_json_object(text: str, source: str) -> dict:
