@@ -395,4 +395,10 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("pod.json", M, '{"spec":{"restartPolicy":"OnFailure"}}', "yaml"),
     ("pod.json", J, '[{"op":"add","path":"/spec/containers/0/command/-","value":"--verbose"}]', "json"),
     ("pod.json", S, 'spec:\n  containers:\n  - name: shell\n    resources:\n      limits:\n        cpu: 1.0\n', "yaml"),
+    # --- the printers on awkward strings, numbers and keys -----------------------------------
+    ("printer.json", M, '{}', "json"),
+    ("printer.json", M, '{}', "yaml"),
+    ("printer.json", M, '{"spec":{"strings":null,"added":"x\\ny","k9":null}}', "yaml"),
+    ("printer.json", J, '[{"op":"add","path":"/spec/strings/-","value":"true"},{"op":"move","from":"/spec/k10","path":"/spec/k2"}]', "yaml"),
+    ("printer.json", J, '[{"op":"test","path":"/spec/numbers/3","value":1e21},{"op":"test","path":"/spec/numbers/2","value":1.50}]', "json"),
 ]
