@@ -144,6 +144,12 @@ def _shown_object(tab, selector: str):
     return json.loads("\n".join(_shown_lines(tab, selector)))
 
 
+def _choose(page, example_id: str) -> None:
+    """Pick an example in the menu and wait until its results are drawn."""
+    page.select_option("#example", example_id)
+    page.evaluate("window.cfgpatch.settled()")
+
+
 def _codes(findings: list[dict]) -> list[str]:
     return [f["code"] for f in findings]
 
@@ -154,7 +160,7 @@ def test_every_example_shows_what_the_engine_computes(page):
     page.click("#whole-objects")  # unfold the side-by-side columns, to read them whole
     assert page.get_attribute("#whole-objects", "aria-pressed") == "true"
     for example in examples:
-        page.select_option("#example", example["id"])
+        _choose(page, example["id"])
         assert page.evaluate("window.cfgpatch.type") == example["type"]
         hook = page.evaluate("window.cfgpatch.results()")
         for index, patch_type in enumerate(TYPES):
@@ -187,7 +193,7 @@ def test_every_example_shows_what_the_engine_computes(page):
 def test_folded_columns_show_every_difference(page):
     from cfgpatch.web.render import differing_paths, render_lines
 
-    page.select_option("#example", "merge-one-container")
+    _choose(page, "merge-one-container")
     example = next(e for e in page.evaluate("window.cfgpatch.examples")
                    if e["id"] == "merge-one-container")
     strategic = _engine(example["object"], example["patch"], "strategic")["object"]
@@ -223,7 +229,7 @@ def _check_commands(page, example: dict, selected: dict) -> None:
 
 
 def test_merge_patch_example_names_the_lost_containers(page):
-    page.select_option("#example", "merge-one-container")
+    _choose(page, "merge-one-container")
     assert page.evaluate("window.cfgpatch.type") == "merge"
     changes = page.inner_text("#changes")
     assert "replaced wholesale" in changes
@@ -241,27 +247,31 @@ def test_no_request_leaves_the_origin_and_none_while_editing(page, site_url):
     assert page.load_requests, "the page loaded nothing?"
     assert all(request.startswith(url) for request in page.load_requests), page.load_requests
     page.requests.clear()
+    served_before = len(served)
     for example in page.evaluate("window.cfgpatch.examples.map((e) => e.id)"):
-        page.select_option("#example", example)
+        _choose(page, example)
     page.click("#patch-editor .cm-content")
     page.keyboard.press("Control+End")
     page.keyboard.type("\n# an edit typed by hand\n")
-    page.wait_for_timeout(400)  # the recompute after typing is debounced
+    page.evaluate("window.cfgpatch.settled()")
     assert page.evaluate("location.hash").startswith(("#s=", "#j="))
     page.keyboard.press("Control+Enter")
     page.keyboard.press("Alt+3")
     page.evaluate("window.cfgpatch.setInputs('kind: ConfigMap\\napiVersion: v1', 'data: {a: b}')")
+    page.evaluate("window.cfgpatch.settled()")
     page.wait_for_timeout(300)
     assert page.requests == []
+    assert len(served) == served_before
     assert not any("s=" in path or "j=" in path for path in served), "the fragment reached the server"
 
 
 def test_typing_recomputes_and_a_shared_link_restores_the_inputs(page, browser):
-    page.select_option("#example", "service-port")
+    _choose(page, "service-port")
     page.click("#patch-editor .cm-content")
     page.keyboard.press("Control+a")
     page.keyboard.insert_text('{"spec": {"selector": {"app": "dns2"}}}')  # no auto-closing
-    page.wait_for_timeout(400)
+    page.wait_for_function(  # recomputed by itself once typing pauses
+        "() => window.cfgpatch.results().strategic.object?.spec.selector.app === 'dns2'")
     results = page.evaluate("window.cfgpatch.results()")
     assert results["strategic"]["object"]["spec"]["selector"] == {"app": "dns2"}
     page.keyboard.press("Alt+2")

@@ -2,7 +2,8 @@
 //
 //   node build.mjs            (run by `npm run build` and by `make web`)
 //
-// 1. bundles src/main.js with CodeMirror 6 into app.js (esbuild);
+// 1. bundles src/main.js with CodeMirror 6 into app.js, and the engine's Web Worker
+//    src/worker.js into worker.js (esbuild);
 // 2. copies the Pyodide runtime from node_modules/pyodide into pyodide/;
 // 3. packs the core cfgpatch package and PyYAML's pure-Python part into py/
 //    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python), and adds
@@ -43,18 +44,20 @@ async function main() {
     copyFileSync(join(pyodideDir, name), join(out, "pyodide", name));
   }
 
-  esbuild.buildSync({
-    entryPoints: [join(here, "src", "main.js")],
-    bundle: true,
-    format: "esm",
-    minify: true,
-    target: ["es2022"],
-    outfile: join(out, "app.js"),
-    external: ["./pyodide/pyodide.mjs"],
-    define: { __PYODIDE_VERSION__: JSON.stringify(pyodideVersion) },
-    legalComments: "linked",
-    logLevel: "warning",
-  });
+  for (const [entry, output] of [["main.js", "app.js"], ["worker.js", "worker.js"]]) {
+    esbuild.buildSync({
+      entryPoints: [join(here, "src", entry)],
+      bundle: true,
+      format: "esm",
+      minify: true,
+      target: ["es2022"],
+      outfile: join(out, output),
+      external: ["./pyodide/pyodide.mjs"],
+      define: { __PYODIDE_VERSION__: JSON.stringify(pyodideVersion) },
+      legalComments: "linked",
+      logLevel: "warning",
+    });
+  }
 
   for (const name of ["index.html", "style.css"]) {
     copyFileSync(join(here, "src", name), join(out, name));

@@ -1,9 +1,10 @@
 // The Kubernetes patch tester page. The Python engine (cfgpatch.kube, through
-// cfgpatch.web.bridge) runs in this tab under Pyodide; after the page has loaded,
-// editing and recomputing make no network request.
+// cfgpatch.web.bridge) runs in this tab under Pyodide, in a Web Worker (worker.js);
+// after the page has loaded, editing and recomputing make no network request.
 
 import { EditorView, basicSetup } from "codemirror";
 import { yaml } from "@codemirror/lang-yaml";
+import { Engine } from "./engine.js";
 import { EXAMPLES } from "./examples.js";
 import { decodeState, encodeState } from "./share.js";
 
@@ -13,7 +14,10 @@ const LANDING_SYMBOL = { kept: "=", merged: "~", changed: "~", inserted: "+", re
 const RECOMPUTE_DELAY_MS = 120;
 
 const $ = (id) => document.getElementById(id);
-const page = { type: "strategic", data: null, bridge: null, timer: null, editors: {}, stages: {} };
+const page = {
+  type: "strategic", data: null, engine: null, timer: null, editors: {}, stages: {},
+  want: null, serial: 0, doneSerial: 0, running: null,
+};
 
 // ---------- small DOM helpers ----------
 
@@ -81,20 +85,56 @@ function editorText(view) {
 
 // ---------- computing ----------
 
+// Ask for the current inputs to be computed. Only the newest inputs matter: while the
+// worker is busy, later edits replace each other and are sent when it is free, and a
+// result is drawn only if the inputs have not changed since. Resolves to the data
+// drawn once the worker has caught up.
 function compute() {
   clearTimeout(page.timer);
   page.timer = null;
-  if (!page.bridge) return null;
-  const objectText = editorText(page.editors.object);
-  const patchText = editorText(page.editors.patch);
-  const started = performance.now();
-  const json = page.bridge.compute_json(objectText, patchText);
-  page.lastPythonMs = performance.now() - started;
-  page.data = JSON.parse(json);
-  render();
-  page.lastComputeMs = performance.now() - started;
-  updateFragment();
+  page.want = {
+    object: editorText(page.editors.object),
+    patch: editorText(page.editors.patch),
+    serial: ++page.serial,
+  };
+  if (!page.engine) return Promise.resolve(null);
+  if (!page.running) page.running = catchUp().finally(() => (page.running = null));
+  return page.running;
+}
+
+async function catchUp() {
+  while (page.want.serial !== page.doneSerial) {
+    const want = page.want;
+    const started = performance.now();
+    let reply;
+    try {
+      reply = await page.engine.compute(want.object, want.patch);
+    } catch (error) {
+      showStatus(`The engine failed: ${error.message}`, "failed");
+      page.doneSerial = want.serial;
+      continue;
+    }
+    page.doneSerial = want.serial;
+    if (page.want.serial !== want.serial) continue; // edited meanwhile: compute again
+    page.lastPythonMs = reply.pythonMs;
+    page.data = JSON.parse(reply.json);
+    render();
+    page.lastComputeMs = performance.now() - started;
+    updateFragment();
+  }
   return page.data;
+}
+
+// Resolves once nothing is waiting to be computed (a pending pause after typing is cut short).
+function settled() {
+  if (page.timer) return compute();
+  return page.running ?? Promise.resolve(page.data);
+}
+
+function showStatus(text, kind) {
+  const status = $("status");
+  status.textContent = text;
+  status.className = `status ${kind}`;
 }
 
 function scheduleCompute() {
@@ -411,9 +451,9 @@ function setType(type) {
 
 function loadExample(id) {
   const example = EXAMPLES.find((e) => e.id === id);
-  if (!example) return;
+  if (!example) return Promise.resolve(page.data);
   $("example-note").textContent = example.note;
-  setInputs(example.object, example.patch, example.type);
+  return setInputs(example.object, example.patch, example.type);
 }
 
 function setInputs(objectText, patchText, type) {
@@ -477,52 +517,32 @@ function wireControls() {
   });
 }
 
-// ---------- the engine ----------
-
-async function loadEngine() {
-  const base = new URL("./", import.meta.url);
-  const archives = Promise.all(["py/cfgpatch.zip", "py/yaml.zip"].map(async (name) => {
-    const response = await fetch(new URL(name, base));
-    if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  }));
-  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
-  page.stages.pyodide = performance.now();
-  const site = "/home/pyodide/cfgpatch-site";
-  for (const buffer of await archives) pyodide.unpackArchive(buffer, "zip", { extractDir: site });
-  pyodide.runPython(`import sys\nif ${JSON.stringify(site)} not in sys.path: sys.path.insert(0, ${JSON.stringify(site)})`);
-  const bridge = pyodide.pyimport("cfgpatch.web.bridge");
-  page.stages.imported = performance.now();
-  return bridge;
-}
+// ---------- starting ----------
 
 async function start() {
-  const started = performance.now();
-  const engine = loadEngine(); // start fetching and booting Python first
+  const engine = new Engine(); // start fetching and booting Python first
   page.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", scheduleCompute);
   page.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", scheduleCompute);
   wireControls();
   const shared = await decodeState(location.hash);
-  const status = $("status");
   try {
-    page.bridge = await engine;
+    const stages = await engine.ready;
+    page.stages.pyodide = stages.pyodideAt - performance.timeOrigin;
+    page.stages.imported = stages.importedAt - performance.timeOrigin;
   } catch (error) {
-    status.textContent = `The Python engine could not be loaded: ${error.message}`;
-    status.className = "status failed";
+    showStatus(`The Python engine could not be loaded: ${error.message}`, "failed");
     throw error;
   }
+  page.engine = engine;
   if (shared) {
     $("example").value = "";
-    setInputs(shared.object, shared.patch, TYPES.includes(shared.type) ? shared.type : "strategic");
+    await setInputs(shared.object, shared.patch, TYPES.includes(shared.type) ? shared.type : "strategic");
   } else {
     $("example").value = EXAMPLES[0].id;
-    loadExample(EXAMPLES[0].id);
+    await loadExample(EXAMPLES[0].id);
   }
-  page.firstResultMs = performance.now() - started;
   page.firstResultAt = performance.now(); // since navigation start
-  status.textContent = `Engine ready (Python in this tab, first result after ${(page.firstResultAt / 1000).toFixed(1)} s). Nothing you type leaves the page.`;
-  status.className = "status ready";
+  showStatus(`Engine ready (Python in this tab, first result after ${(page.firstResultAt / 1000).toFixed(1)} s). Nothing you type leaves the page.`, "ready");
   document.body.dataset.ready = "true";
 }
 
@@ -530,8 +550,15 @@ const ready = start();
 
 window.cfgpatch = {
   ready: ready.then(() => true),
-  setInputs(objectText, patchText) {
-    return setInputs(objectText, patchText)?.results;
+  // Replace both inputs and recompute; resolves to results() once computed.
+  async setInputs(objectText, patchText) {
+    await setInputs(objectText, patchText);
+    return window.cfgpatch.results();
+  },
+  // Resolves once the results shown are those of the current inputs.
+  async settled() {
+    await settled();
+    return true;
   },
   results() {
     return page.data ? structuredClone(page.data.results) : null;
@@ -554,9 +581,8 @@ window.cfgpatch = {
       // ms since navigation: Pyodide started, our Python imported
       pyodideReadyAt: page.stages.pyodide,
       importedAt: page.stages.imported,
-      firstResultMs: page.firstResultMs,
-      lastComputeMs: page.lastComputeMs, // Python + drawing
-      lastPythonMs: page.lastPythonMs, // the bridge call alone
+      lastComputeMs: page.lastComputeMs, // asking the worker until drawn
+      lastPythonMs: page.lastPythonMs, // the bridge call alone, in the worker
     };
   },
   pyodideVersion: __PYODIDE_VERSION__,

@@ -1,0 +1,32 @@
+// The page's side of the engine worker (worker.js): start it, and ask it to compute.
+
+export class Engine {
+  constructor() {
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.waiting = new Map();
+    this.nextId = 1;
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = ({ data }) => {
+        if (data.type === "ready") resolve(data.stages);
+        else if (data.type === "failed") reject(new Error(data.error));
+        else this.#answer(data);
+      };
+      this.worker.onerror = (event) => reject(new Error(event.message || "the engine worker failed"));
+    });
+  }
+
+  #answer(data) {
+    const done = this.waiting.get(data.id);
+    this.waiting.delete(data.id);
+    if (done) done(data);
+  }
+
+  // Resolves to {json, pythonMs} or rejects with the worker's error.
+  compute(object, patch) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
+      this.worker.postMessage({ id, object, patch });
+    });
+  }
+}
