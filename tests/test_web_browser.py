@@ -311,7 +311,9 @@ def _screenshot(page, name: str) -> None:
     if name == "merge-one-container":
         page.click("#whole-objects")  # the default, folded view
         page.evaluate("window.scrollTo(0, 0)")
+        page.evaluate("document.documentElement.classList.add('full-render')")
         page.screenshot(path=str(SCREENSHOTS / "page.png"), full_page=True)
+        page.evaluate("document.documentElement.classList.remove('full-render')")
         page.locator("#compare").screenshot(path=str(SCREENSHOTS / "three-types.png"))
         page.click("#whole-objects")
     page.locator("#result").screenshot(path=str(SCREENSHOTS / f"example-{name}.png"))
