@@ -40,3 +40,22 @@ def test_a_patched_object_with_items_is_printed_as_a_list() -> None:
         unstructured.decode_result({"kind": "K", "items": "x"})
     assert info.value.message == ("json: cannot unmarshal string into Go struct field "
                                   "decodeList.items of type []json.RawMessage")
+
+
+def test_numbers_beyond_float64() -> None:
+    # kubectl keeps a merge patch's text, so 1e400 fails only when the result is decoded
+    from cfgpatch.kube import gojson, mergepatch, yamlio
+
+    patch, _ = yamlio.load_patch('{"data":{"x":1e400}}', "merge")
+    assert isinstance(patch["data"]["x"], gojson.OutOfRange)
+    with pytest.raises(KubeError) as info:
+        mergepatch.apply({"kind": "K"}, patch)
+    assert info.value.message == "json: cannot unmarshal number 1e400 into Go value of type float64"
+    with pytest.raises(KubeError) as info:
+        yamlio.load_patch('{"data":{"x":1e400}}', "strategic")
+    assert info.value.message == "invalid JSON document"
+    with pytest.raises(KubeError) as info:
+        yamlio.load_object('{"kind":"K","n":-1e400}', "big.json")
+    assert info.value.message == ('unable to decode "big.json": json: cannot unmarshal number '
+                                  "-1e400 into Go value of type float64")
+    assert yamlio.load_patch("x: 1e400", "merge")[0] == {"x": "1e400"}  # YAML: a string

@@ -438,18 +438,47 @@ def _fix_surrogates(value: Any) -> Any:
     return value
 
 
+class OutOfRange(float):
+    """A JSON number too large for a float64 (``1e400``), kept with its text.
+
+    Go fails only when it decodes such a number into a value; kubectl's merge patch keeps
+    the text untouched, so the error comes when the patched object is decoded."""
+
+    text: str
+
+    def __new__(cls, text: str) -> OutOfRange:
+        number = super().__new__(cls, float(text))
+        number.text = text
+        return number
+
+    def error(self) -> str:
+        return f"json: cannot unmarshal number {self.text} into Go value of type float64"
+
+
 def _parse_float(text: str) -> float:
     value = float(text)
-    if math.isinf(value):
-        raise GoJSONError(f"json: cannot unmarshal number {text} into Go value of type float64",
-                          0)
-    return value
+    return OutOfRange(text) if math.isinf(value) else value
+
+
+def has_out_of_range(value: Any) -> OutOfRange | None:
+    """The first :class:`OutOfRange` number inside ``value`` (document order), if any."""
+    if isinstance(value, OutOfRange):
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else ()
+    for item in items:
+        found = has_out_of_range(item)
+        if found is not None:
+            return found
+    return None
 
 
 def decode(data: bytes | str) -> Any:
     """Go's ``json.Unmarshal`` into ``interface{}``, numbers kept exact (ints stay ints).
 
-    Raises :class:`GoJSONError` with Go's message for malformed input.
+    Raises :class:`GoJSONError` with Go's message for malformed input.  A number beyond
+    float64 comes back as :class:`OutOfRange` (the caller decides whether Go would decode
+    it at all).
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     err = syntax_error(raw)

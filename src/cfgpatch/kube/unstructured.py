@@ -22,7 +22,7 @@ import math
 from typing import Any
 
 from ..errors import KubeError
-from .gojson import INT64_MAX, INT64_MIN, encode, number_text
+from .gojson import INT64_MAX, INT64_MIN, OutOfRange, encode, number_text
 
 
 def too_deep(func: Any) -> Any:
@@ -53,6 +53,8 @@ def normalize(value: Any, literal: bool = False) -> Any:
     """
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
+    if isinstance(value, OutOfRange):
+        raise KubeError(value.error(), hint="the number is too large for a 64-bit float")
     if literal and isinstance(value, float) and value == 0 and math.copysign(1, value) < 0:
         return value
     if isinstance(value, (int, float)):
@@ -156,7 +158,7 @@ def object_from_documents(values: list, source: str) -> dict:
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
                         "value of type unstructured.detector",
                         hint="the file must hold one Kubernetes object (a mapping)")
-    value = normalize(value)
+    value = _normalized(value, source)
     kind = value.get("kind")
     if not isinstance(kind, str) or not kind:
         raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
@@ -166,11 +168,18 @@ def object_from_documents(values: list, source: str) -> dict:
     return value
 
 
+def _normalized(value: Any, source: str) -> Any:
+    try:
+        return normalize(value)
+    except KubeError as err:
+        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+
+
 def _flatten(value: Any, source: str) -> list:
     """kubectl reads an object with ``items`` as a list and patches each item."""
     if not isinstance(value, dict) or "items" not in value:
         return [value]
-    value = normalize(value)
+    value = _normalized(value, source)
     kind = value.get("kind")
     try:
         items = list_items(value)

@@ -407,10 +407,11 @@ def _load_json_patch(text: str, patch_type: str) -> Any:
     raw = text.encode("utf-8", "surrogatepass")
     err = gojson.syntax_error(raw)
     if err is None:
-        try:
-            return gojson.decode(raw)
-        except gojson.GoJSONError as exc:
-            err = exc
+        value = gojson.decode(raw)
+        big = gojson.has_out_of_range(value)
+        if big is None or patch_type != "strategic":
+            return value  # merge keeps the text; kubectl fails when it decodes the result
+        err = gojson.GoJSONError(big.error(), 0)
     message = {"strategic": "invalid JSON document", "merge": "Invalid JSON Patch"}.get(
         patch_type, err.message)
     raise KubeError(message, hint=f"the patch is not valid JSON: {err.message} "
