@@ -11,7 +11,7 @@ index by index; anything else that is not exactly equal differs as a whole).
 
 from __future__ import annotations
 
-import json
+from json.encoder import encode_basestring
 
 from ..jsonvalue import JSON, equal, escape
 
@@ -20,7 +20,17 @@ _MISSING = object()
 
 
 def _scalar(value: JSON) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """JSON text of a scalar, as ``json.dumps(value, ensure_ascii=False)`` writes it."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    return float.__repr__(value)
 
 
 def render_lines(value: JSON) -> list[list[str]]:
