@@ -193,3 +193,30 @@ def test_python_dash_m_works_the_same(files):
                           capture_output=True, text=True, cwd=files, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["spec"]["replicas"] == 7
+
+
+# Which error wins when both inputs are broken, as kubectl 1.32 answers (recorded):
+# a YAML patch error first, then the object, then (strategic on an unknown kind) the
+# "not supported" error, and only then a JSON patch that does not parse.
+BROKEN_OBJECT = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"
+CUSTOM = "apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: x}\n"
+ERROR_ORDER = [
+    (BROKEN_OBJECT, ["-p", "a: ["],
+     'error: unable to parse "a: [": yaml: line 1: did not find expected node content'),
+    (BROKEN_OBJECT, ["-p", "{bad"],
+     "error: error parsing obj.yaml: error converting YAML to JSON: yaml: line 3: "
+     "did not find expected ',' or '}'"),
+    (CUSTOM, ["-p", "{bad"],
+     "error: strategic merge patch is not supported for monitoring.coreos.com/v1, "
+     "Kind=Prometheus locally, try --type merge"),
+    (CUSTOM, ["--type", "merge", "-p", "{bad"], "error: Invalid JSON Patch"),
+]
+
+
+@pytest.mark.parametrize("obj,flags,first_line", ERROR_ORDER)
+def test_error_order_when_both_inputs_are_broken(tmp_path, monkeypatch, capsys, obj, flags,
+                                                 first_line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "obj.yaml").write_text(obj)
+    assert main(["kube", "patch", "--local", "-f", "obj.yaml", "-o", "json", *flags]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == first_line

@@ -115,10 +115,33 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
         raise KubeError("must specify --patch or --patch-file containing the contents of "
                         "the patch")
     args.patch_text = patch_text
-    obj, notes = yamlio.load_object(object_text, args.filename)
+    check = None
+    if args.type == "strategic" and args.view == "kubectl":
+        from ..kube import check_strategic_supported
+
+        def check(obj: Any) -> None:
+            check_strategic_supported(obj, _schema(args))
+
+    # Both inputs, failing in kubectl's order (a YAML patch error first, then the
+    # object, then a JSON patch that does not parse).
+    obj, notes, patch, patch_notes = yamlio.load_inputs(
+        object_text, args.filename, patch_text, args.type, check=check
+    )
     _check_namespace(obj, args.namespace)
-    patch, patch_notes = yamlio.load_patch(patch_text, args.type)
     return obj, list(notes), patch, list(patch_notes)
+
+
+def _schema(args: argparse.Namespace) -> Any:
+    """The user's ``--schema`` (read once), or None for the built-in table."""
+    if not args.schema:
+        return None
+    if getattr(args, "loaded_schema", None) is None:
+        from ..kube.openapi import load_openapi
+
+        args.loaded_schema = load_openapi(
+            _read_file(args.schema, 'the path "{path}" does not exist')
+        )
+    return args.loaded_schema
 
 
 def _check_namespace(obj: Any, namespace: str | None) -> None:
@@ -151,10 +174,7 @@ def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
     from .. import kube
     from ..kube import yamlio
 
-    schema = crd = None
-    if args.schema:
-        from ..kube.openapi import load_openapi
-        schema = load_openapi(_read_file(args.schema, 'the path "{path}" does not exist'))
+    schema, crd = _schema(args), None
     if args.crd:
         crd, _ = yamlio.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
                                     args.crd)

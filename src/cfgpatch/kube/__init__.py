@@ -131,6 +131,12 @@ def _decoded(result: Any) -> Any:
     return decode_result(result)
 
 
+def check_strategic_supported(obj: Any, schema: Any = None) -> None:
+    """Raise kubectl's "not supported" error if ``obj``'s kind has no merge schema."""
+    if _kind_node(obj, schema) is None:
+        raise _unsupported(obj)
+
+
 def _unsupported(obj: Any) -> KubeError:
     api_version, kind = _gvk(obj)
     group_version = api_version if "/" in api_version else f"/{api_version}"
