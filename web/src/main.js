@@ -524,7 +524,15 @@ async function start() {
   page.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", scheduleCompute);
   page.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", scheduleCompute);
   wireControls();
+  // The inputs show at once; they are computed when the engine is ready.
   const shared = await decodeState(location.hash);
+  if (shared) {
+    $("example").value = "";
+    setInputs(shared.object, shared.patch, TYPES.includes(shared.type) ? shared.type : "strategic");
+  } else {
+    $("example").value = EXAMPLES[0].id;
+    loadExample(EXAMPLES[0].id);
+  }
   try {
     const stages = await engine.ready;
     page.stages.pyodide = stages.pyodideAt - performance.timeOrigin;
@@ -534,13 +542,7 @@ async function start() {
     throw error;
   }
   page.engine = engine;
-  if (shared) {
-    $("example").value = "";
-    await setInputs(shared.object, shared.patch, TYPES.includes(shared.type) ? shared.type : "strategic");
-  } else {
-    $("example").value = EXAMPLES[0].id;
-    await loadExample(EXAMPLES[0].id);
-  }
+  await compute(); // whatever the editors hold now, edits made while loading included
   page.firstResultAt = performance.now(); // since navigation start
   showStatus(`Engine ready (Python in this tab, first result after ${(page.firstResultAt / 1000).toFixed(1)} s). Nothing you type leaves the page.`, "ready");
   document.body.dataset.ready = "true";
