@@ -158,6 +158,18 @@ class Generator:
             patch["metadata"] = self.field(*root.field("metadata"), 1, True)
         return obj, patch
 
+    def kind_case(self, api_version: str, kind: str) -> tuple[dict, dict] | None:
+        """A random object and patch of one kind (one top-level field patched)."""
+        root = builtin_schema().for_kind(api_version, kind)
+        tops = [n for n in root.field_names() if n not in ("apiVersion", "kind", "metadata")]
+        if not tops:
+            return None
+        obj = self.struct(root, 0, False)
+        obj.pop("metadata", None)
+        obj.update({"apiVersion": api_version, "kind": kind})
+        top = self.rnd.choice(tops)
+        return obj, {top: self.field(*root.field(top), 1, True)}
+
     def list_case(self, pool: list[str], size: int) -> tuple[dict, dict]:
         """Finalizers (a primitive union) and containers (keyed) with duplicates."""
         rnd = self.rnd
@@ -368,6 +380,11 @@ def lab_cases() -> list[tuple[str, dict, dict]]:
     return [(c["id"], data["fixtures"][c["fixture"]], c["patch"]) for c in data["cases"]]
 
 
+def _group(case_id: str) -> str:
+    head = case_id.split("-", 1)[0]
+    return head if head in ("schema", "lists", "manifest", "clash", "kind") else "lab"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kubectl", default="kubectl")
@@ -377,6 +394,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="realistic patches of the corpus manifests")
     parser.add_argument("--clash-count", type=int, default=150,
                         help="wrong shapes on both sides of real manifests")
+    parser.add_argument("--only", action="append",
+                        choices=["lab", "schema", "lists", "manifest", "clash", "kind"],
+                        help="record only these groups (default: all)")
+    parser.add_argument("--append", action="store_true", help="append to the output")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path,
                         default=ROOT / "tests" / "data" / "kube_strategic" / "cases.jsonl")
@@ -392,8 +413,15 @@ def main(argv: list[str] | None = None) -> int:
     cases += [(f"manifest-{i}", *mutator.case(objects)) for i in range(args.mutation_count)]
     clasher = Clasher(args.seed)
     cases += [(f"clash-{i}", *clasher.case(objects)) for i in range(args.clash_count)]
+    kinds_gen = Generator(args.seed + 1)
+    for api_version, kind in builtin_schema().kinds():
+        found = None if kind.endswith("List") else kinds_gen.kind_case(api_version, kind)
+        if found is not None:  # kubectl reads a *List file as its items, not as one object
+            cases.append((f"kind-{api_version}-{kind}", *found))
+    if args.only:
+        cases = [c for c in cases if _group(c[0]) in args.only]
     kept = 0
-    with args.output.open("w", encoding="utf-8") as out:
+    with args.output.open("a" if args.append else "w", encoding="utf-8") as out:
         for cid, obj, patch in cases:
             answers = [run_kubectl(args.kubectl, obj, patch) for _ in range(3)]
             if "error" in answers[0]:  # two errors in one patch: Go's map order picks one
