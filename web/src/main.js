@@ -544,7 +544,7 @@ async function start() {
   page.engine = engine;
   await compute(); // whatever the editors hold now, edits made while loading included
   page.firstResultAt = performance.now(); // since navigation start
-  showStatus(`Engine ready (Python in this tab, first result after ${(page.firstResultAt / 1000).toFixed(1)} s). Nothing you type leaves the page.`, "ready");
+  showStatus("Engine ready: Python runs in this tab, and nothing you type leaves the page.", "ready");
   document.body.dataset.ready = "true";
 }
 
