@@ -11,7 +11,7 @@ YAML the way kubectl reads ``-f`` and ``-p``), runs the Kubernetes patch engine
   gives to scripts (changes and findings in their ``to_dict()`` form);
 * ``views``: per type, what the page draws: the result as indented JSON lines that
   know their pointer, the pointers where this type's result differs from another
-  type's, one sentence per change, the ``kubectl patch`` command lines, and for
+  type's, the ``kubectl patch`` command lines, and for
   ``strategic`` and ``merge`` the JSON Patch that gives the same result;
 * ``inputs``: ``None`` per input that could be read, else the error naming what and
   where (the patch counts as unreadable when no type can read it).
@@ -37,17 +37,10 @@ def _as_dict(item: Any) -> Any:
     return to_dict() if callable(to_dict) else item
 
 
-def _describe(item: Any) -> str:
-    describe = getattr(item, "describe", None)
-    if callable(describe):
-        return describe()
-    return json.dumps(_as_dict(item), ensure_ascii=False)
-
-
 def _failure(exc: CfgPatchError) -> tuple[dict, dict]:
     findings = list(getattr(exc, "findings", None) or ())
     result = {"ok": False, "error": exc.describe(), "findings": [_as_dict(f) for f in findings]}
-    view = {"error_detail": exc.to_dict(), "findings_text": [_describe(f) for f in findings]}
+    view = {"error_detail": exc.to_dict()}
     return result, view
 
 
@@ -80,8 +73,6 @@ def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) ->
     if patch_type != "json":
         view.update(_json_equivalent(obj, outcome.object))
     view["lines"] = render.render_lines(outcome.object)
-    view["changes_text"] = [_describe(c) for c in outcome.changes]
-    view["findings_text"] = [_describe(f) for f in outcome.findings]
     return result, view
 
 
@@ -145,7 +136,7 @@ def _guarded(obj: JSON, notes: list, patch_text: str, patch_type: str) -> tuple[
         return run_type(obj, notes, patch_text, patch_type)
     except Exception as exc:  # an engine bug must not take the page down
         message = f"internal error in the {patch_type} engine: {type(exc).__name__}: {exc}"
-        return {"ok": False, "error": message, "findings": []}, {"findings_text": []}
+        return {"ok": False, "error": message, "findings": []}, {}
 
 
 def _mark_differences(results: dict, views: dict) -> None:
@@ -177,7 +168,7 @@ def compute_json(object_text: str, patch_text: str) -> str:
         data = compute(object_text, patch_text)
     except Exception as exc:  # a bug outside the per-type guard: report it, keep the page
         message = f"internal error: {type(exc).__name__}: {exc}"
-        empty = {"findings_text": [], "differs": [], "same_as": []}
+        empty = {"differs": [], "same_as": []}
         data = {
             "inputs": {"object": None, "patch": None},
             "results": {t: {"ok": False, "error": message, "findings": []} for t in TYPES},
