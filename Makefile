@@ -13,13 +13,13 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-serve: install
+serve: install web
 	$(PY) -m cfgpatch serve
 
 lint: install
 	$(PY) -m ruff check src tests benchmarks scripts
 
-test: install lint
+test: install lint web
 	$(PY) -m pytest -q
 
 clean:
