@@ -30,7 +30,7 @@ def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
     obj, notes = yamlio.load_object(object_text)
     try:
         body, patch_notes = yamlio.load_patch(patch_text, patch_type)
-        outcome = kube.patch(obj, body, patch_type, notes=[*notes, *patch_notes])
+        outcome = kube.patch(obj, body, patch_type, notes=notes, patch_notes=patch_notes)
     except CfgPatchError as exc:
         findings = getattr(exc, "findings", None) or ()
         return {"ok": False, "error": exc.describe(), "findings": [f.to_dict() for f in findings]}
@@ -157,3 +157,18 @@ def test_the_json_equivalent_gives_the_same_object(example):
         argv = shlex.split(view["json_command"])
         assert "--type=json" in argv
         assert json.loads(argv[argv.index("-p") + 1]) == view["json_ops"]
+
+
+def test_yaml_notes_say_which_input_they_point_into():
+    object_text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 'x'}\n"
+    object_text += "binaryData: {}\nimmutable: yes\n"
+    patch_text = "data:\n  b: on\n"
+    data = compute(object_text, patch_text)
+    for patch_type in ("strategic", "merge"):
+        notes = [f for f in data["results"][patch_type]["findings"]
+                 if f["code"] == "yaml-type-change"]
+        by_path = {f["path"]: f["message"] for f in notes}
+        assert set(by_path) == {"/immutable", "/data/b"}, patch_type
+        assert by_path["/immutable"].startswith("in the object,")
+        assert by_path["/data/b"].startswith("in the patch,")
+        assert data["results"][patch_type] == engine(object_text, patch_text, patch_type)

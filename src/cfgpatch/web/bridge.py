@@ -26,8 +26,9 @@ import json
 from typing import Any
 
 from ..errors import CfgPatchError
-from ..jsonvalue import JSON, deep_copy
+from ..jsonvalue import JSON
 from . import command, render
+from .inputs import InputReader
 
 TYPES = ("strategic", "merge", "json")
 
@@ -44,13 +45,17 @@ def _failure(exc: CfgPatchError) -> tuple[dict, dict]:
     return result, view
 
 
+#: What the previous recompute read: an edit of one input does not re-read the other,
+#: and typing inside one YAML value does not re-parse the whole object (see ``inputs``).
+READER = InputReader()
+
+
 def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) -> tuple[dict, dict]:
     """Read the patch for one type and run the engine: (the hook's result, the page's view)."""
     from .. import kube
-    from ..kube import yamlio
 
     try:
-        patch, patch_notes = yamlio.load_patch(patch_text, patch_type)
+        patch, patch_notes = READER.patch(patch_text, patch_type)
     except CfgPatchError as exc:
         result, view = _failure(exc)
         view["unreadable"] = True
@@ -60,7 +65,8 @@ def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) ->
         "dry_run": command.kubectl_patch(obj, patch, patch_type, dry_run=True),
     }
     try:
-        outcome = kube.patch(obj, patch, patch_type, notes=[*object_notes, *patch_notes])
+        outcome = kube.patch(obj, patch, patch_type, notes=object_notes,
+                              patch_notes=patch_notes)
     except CfgPatchError as exc:
         result, extra = _failure(exc)
         return result, {**view, **extra}
@@ -97,7 +103,7 @@ def compute(object_text: str, patch_text: str) -> dict:
     results: dict[str, dict] = {}
     views: dict[str, dict] = {}
     try:
-        obj, object_notes = _read_object(object_text)
+        obj, object_notes = READER.object(object_text)
     except CfgPatchError as exc:
         inputs["object"] = exc.to_dict()
         for patch_type in TYPES:
@@ -113,21 +119,6 @@ def compute(object_text: str, patch_text: str) -> dict:
         inputs["patch"] = views[TYPES[0]]["error_detail"]
     _mark_differences(results, views)
     return {"inputs": inputs, "results": results, "views": views}
-
-
-#: The last object text read and what it gave: editing only the patch, the common
-#: case, then skips reading the object again (pure-Python YAML is the slowest step).
-_LAST_OBJECT: list = []
-
-
-def _read_object(text: str) -> tuple[JSON, list]:
-    """``yamlio.load_object``, remembering the last text; callers get their own copy."""
-    from ..kube import yamlio
-
-    if not _LAST_OBJECT or _LAST_OBJECT[0] != text:
-        _LAST_OBJECT[:] = [text, yamlio.load_object(text)]
-    obj, notes = _LAST_OBJECT[1]
-    return deep_copy(obj), list(notes)
 
 
 def _guarded(obj: JSON, notes: list, patch_text: str, patch_type: str) -> tuple[dict, dict]:
