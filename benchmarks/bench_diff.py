@@ -233,6 +233,7 @@ def plot(results: dict, sizes: tuple, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for key, label in (("run", "cfgpatch: put a, put b, diff_stats"),
                        ("stats", "cfgpatch: diff_stats alone"),
+                       ("canon", "json.loads + canonical json.dumps of both"),
                        ("floor", "json.loads of both texts (floor)"),
                        ("make_patch", "python-json-patch make_patch")):
         xs = [n for n in sizes if key in results[(n, 50)]]
