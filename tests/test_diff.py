@@ -178,6 +178,34 @@ def test_alignment_equals_the_quadratic_table(a, b):
     assert pairs(align(a, b)) == reference_align(a, b)
 
 
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(st.integers(0, 9), max_size=16),
+    st.lists(st.integers(0, 9), max_size=16),
+    st.integers(0, 3),
+)
+def test_alignment_with_one_sided_elements_set_aside(a, b, threshold):
+    # With a low threshold the walk sets aside elements found on one side only
+    # (the path taken for very different arrays); the answer must not change.
+    import cfgpatch.lcs as lcs
+
+    saved = lcs.COMPRESS_AFTER
+    lcs.COMPRESS_AFTER = threshold
+    try:
+        assert pairs(align(a, b)) == reference_align(a, b)
+    finally:
+        lcs.COMPRESS_AFTER = saved
+
+
+def test_unrelated_generated_tables_match_the_reference():
+    from cfgpatch.fixtures import generate
+
+    a = generate({"n": 300, "seed": 1})
+    b = generate({"n": 250, "seed": 2})
+    check_against_reference(a, b)
+    check_against_reference({"r": a["routes"][:100] + b["routes"]}, {"r": b["routes"][::-1]})
+
+
 ADVERSARIAL = {
     "all equal": ([7] * 40, [7] * 37),
     "alternating": ([1, 2] * 20, [2, 1] * 21),

@@ -32,6 +32,9 @@ from collections.abc import Sequence
 
 Run = tuple[int, int, int]
 
+#: Distance beyond which elements found on one side only are set aside first.
+COMPRESS_AFTER = 256
+
 
 def common_run(a: Sequence, b: Sequence, i: int, j: int, limit: int) -> int:
     """Length of the longest common run ``a[i:i+k] == b[j:j+k]`` with ``k <= limit``.
@@ -97,8 +100,10 @@ def align(a: Sequence, b: Sequence) -> list[Run]:
     return runs
 
 
-def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
+def _frontiers(a: Sequence, b: Sequence, limit: int | None = None) -> list[list[int]] | None:
     """Furthest-reaching frontiers of a Myers search from the end of ``a`` and ``b``.
+
+    ``None`` if the distance is more than ``limit``.
 
     Coordinates count from the end: ``x = n - i``, ``y = m - j``, diagonal
     ``k = x - y``.  ``result[d][(k + d) // 2]`` is the largest ``x`` on diagonal
@@ -136,31 +141,75 @@ def _frontiers(a: Sequence, b: Sequence) -> list[list[int]]:
         result.append(frontier[offset - d : offset + d + 1 : 2])
         if frontier[offset + n - m] >= n:
             return result
+        if limit is not None and d >= limit:
+            return None
     raise AssertionError("unreachable: the end corner is within distance n + m")
 
 
 def _walk(a: Sequence, b: Sequence) -> list[Run]:
-    """The contract's walk over the middle parts, as matched runs."""
+    """The contract's walk over the middle parts, as matched runs.
+
+    When the parts differ a lot, elements that occur on one side only are
+    set aside first: they can never be matched, so the longest common
+    subsequences of any two suffixes are the same without them, and the search
+    runs on the (often much shorter) rest.
+    """
     n, m = len(a), len(b)
     if not n or not m:
         return []
-    frontiers = _frontiers(a, b)
-    cost = len(frontiers) - 1  # E(0, 0)
+    frontiers = _frontiers(a, b, COMPRESS_AFTER)
+    if frontiers is not None:
+        return _walk_kept(a, b, None, None, frontiers)
+    in_a, in_b = set(a), set(b)
+    keep_a = [key in in_b for key in a]
+    keep_b = [key in in_a for key in b]
+    if all(keep_a) and all(keep_b):
+        return _walk_kept(a, b, None, None, _frontiers(a, b))
+    kept_a = [key for key, kept in zip(a, keep_a) if kept]
+    kept_b = [key for key, kept in zip(b, keep_b) if kept]
+    if not kept_a or not kept_b:
+        return []  # nothing in common: delete everything, insert everything
+    return _walk_kept(a, b, keep_a, keep_b, _frontiers(kept_a, kept_b))
+
+
+def _walk_kept(
+    a: Sequence, b: Sequence, keep_a: list | None, keep_b: list | None, frontiers: list
+) -> list[Run]:
+    """The walk, with costs counted on the kept elements only (all when ``None``).
+
+    ``x``, ``y`` are the positions among the kept elements and ``cost`` their
+    suffix distance ``E(x, y)``; deleting ``a[i]`` keeps the longest common
+    subsequence exactly when ``E(x+1, y) == cost - 1`` (or when ``a[i]`` is not
+    kept, as it can never be matched).
+    """
+    n, m = len(a), len(b)
+    kn = n if keep_a is None else sum(keep_a)
+    km = m if keep_b is None else sum(keep_b)
+    cost = len(frontiers) - 1  # E(0, 0) of the kept parts
     runs: list[Run] = []
-    i = j = 0
+    i = j = x = y = 0
     while i < n and j < m:
         if a[i] == b[j]:
             length = common_run(a, b, i, j, min(n - i, m - j))
             runs.append((i, j, length))
             i += length
             j += length
+            x += length  # equal elements occur on both sides, so they are kept
+            y += length
             continue
-        # Is E(i+1, j) == cost - 1?  In end coordinates: x = n-i-1, y = m-j.
-        k = (n - i - 1) - (m - j)
-        level = cost - 1
-        if -level <= k <= level and frontiers[level][(k + level) // 2] >= n - i - 1:
+        if keep_a is not None and not keep_a[i]:
             i += 1
+            continue
+        # Is E(x+1, y) == cost - 1?  In end coordinates: (kn-x-1, km-y).
+        k = (kn - x - 1) - (km - y)
+        level = cost - 1
+        if level >= 0 and -level <= k <= level and frontiers[level][(k + level) // 2] >= kn - x - 1:
+            i += 1
+            x += 1
+            cost -= 1
         else:
+            if keep_b is None or keep_b[j]:
+                y += 1
+                cost -= 1
             j += 1
-        cost -= 1
     return runs
