@@ -242,6 +242,14 @@ def test_merge_patch_example_names_the_lost_containers(page):
     page.locator("#changes").screenshot(path=str(SCREENSHOTS / "what-changed-merge.png"))
 
 
+def test_python_starts_from_the_build_time_snapshot(page):
+    """The worker booted from py/snapshot.bin (a failure would fall back silently)."""
+    stages = page.evaluate("window.cfgpatch.timings().stages")
+    assert stages["snapshot"] == "used", stages["snapshot"]
+    assert stages["workerStart"] <= stages["pyodideReady"] <= stages["imported"]
+    assert stages["imported"] <= stages["firstResult"]
+
+
 def test_no_request_leaves_the_origin_and_none_while_editing(page, site_url):
     url, served = site_url
     assert page.load_requests, "the page loaded nothing?"

@@ -2,12 +2,13 @@
 //
 //   node build.mjs            (run by `npm run build` and by `make web`)
 //
-// 1. bundles src/main.js with CodeMirror 6 into app.js, and the engine's Web Worker
-//    src/worker.js into worker.js (esbuild);
+// 1. bundles src/main.js with CodeMirror 6 into app.js, the engine's Web Worker
+//    src/worker.js into worker.js, and src/boot.js (starts that worker first) (esbuild);
 // 2. copies the Pyodide runtime from node_modules/pyodide into pyodide/;
 // 3. packs the core cfgpatch package and PyYAML's pure-Python part into py/
 //    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python), and adds
-//    their bytecode compiled by Pyodide itself (precompile.mjs);
+//    their bytecode compiled by Pyodide itself (precompile.mjs), and a memory
+//    snapshot of Pyodide with that Python already started (snapshot.mjs);
 // 4. copies index.html and style.css, and writes build.json.
 // Everything the page loads comes from this directory: no CDN is involved.
 
@@ -17,6 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { precompile } from "./precompile.mjs";
+import { snapshot } from "./snapshot.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -44,7 +46,8 @@ async function main() {
     copyFileSync(join(pyodideDir, name), join(out, "pyodide", name));
   }
 
-  for (const [entry, output] of [["main.js", "app.js"], ["worker.js", "worker.js"]]) {
+  const entries = [["boot.js", "boot.js"], ["main.js", "app.js"], ["worker.js", "worker.js"]];
+  for (const [entry, output] of entries) {
     esbuild.buildSync({
       entryPoints: [join(here, "src", entry)],
       bundle: true,
@@ -52,7 +55,7 @@ async function main() {
       minify: true,
       target: ["es2022"],
       outfile: join(out, output),
-      external: ["./pyodide/pyodide.mjs"],
+      external: ["./pyodide/pyodide.mjs", "./app.js"],
       define: { __PYODIDE_VERSION__: JSON.stringify(pyodideVersion) },
       legalComments: "linked",
       logLevel: "warning",
@@ -65,6 +68,7 @@ async function main() {
 
   execFileSync(python, [join(here, "pack_python.py"), join(out, "py")], { stdio: "inherit" });
   await precompile(join(out, "py"));
+  await snapshot(join(out, "py"));
   const pythonInfo = JSON.parse(readFileSync(join(out, "py", "python.json")));
 
   // py/python.json also records a digest of the packed sources (see pack_python.py).

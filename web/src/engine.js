@@ -1,17 +1,27 @@
-// The page's side of the engine worker (worker.js): start it, and ask it to compute.
+// The page's side of the engine worker (worker.js): start it (or take over the one
+// boot.js started), and ask it to compute.
 
 export class Engine {
   constructor() {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const boot = globalThis.cfgpatchBoot;
+    this.worker = boot
+      ? boot.worker
+      : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.waiting = new Map();
     this.nextId = 1;
     this.ready = new Promise((resolve, reject) => {
-      this.worker.onmessage = ({ data }) => {
+      const onMessage = ({ data }) => {
         if (data.type === "ready") resolve(data.stages);
         else if (data.type === "failed") reject(new Error(data.error));
         else this.#answer(data);
       };
-      this.worker.onerror = (event) => reject(new Error(event.message || "the engine worker failed"));
+      const onError = (event) => reject(new Error(event.message || "the engine worker failed"));
+      for (const event of boot ? boot.take() : []) {
+        if (event.type === "message") onMessage(event);
+        else onError(event);
+      }
+      this.worker.onmessage = onMessage;
+      this.worker.onerror = onError;
     });
   }
 

@@ -75,8 +75,20 @@ function makeEditor(parent, label, onChange) {
   });
 }
 
+// Replace an editor's text by changing only the part that differs, as typing would: a
+// small edit stays a small change for CodeMirror (and the cursor stays where it was).
 function setEditorText(view, text) {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  const old = view.state.doc.toString();
+  if (old === text) return;
+  let start = 0;
+  const shorter = Math.min(old.length, text.length);
+  while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start
+    && old.charCodeAt(old.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
+  view.dispatch({
+    changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) },
+  });
 }
 
 function editorText(view) {
@@ -537,6 +549,7 @@ async function start() {
     const stages = await engine.ready;
     page.stages.pyodide = stages.pyodideAt - performance.timeOrigin;
     page.stages.imported = stages.importedAt - performance.timeOrigin;
+    page.stages.all = stages;
   } catch (error) {
     showStatus(`The Python engine could not be loaded: ${error.message}`, "failed");
     throw error;
@@ -546,6 +559,22 @@ async function start() {
   page.firstResultAt = performance.now(); // since navigation start
   showStatus("Engine ready: Python runs in this tab, and nothing you type leaves the page.", "ready");
   document.body.dataset.ready = "true";
+}
+
+// The worker's marks and fetches on the page's clock (ms since navigation start).
+function startStages() {
+  const all = page.stages.all;
+  if (!all) return null;
+  const at = (t) => Math.round(t - performance.timeOrigin);
+  const out = {};
+  for (const [name, t] of Object.entries(all)) if (typeof t === "number") out[name] = at(t);
+  out.resources = (all.resources || []).map((r) => ({ ...r, start: at(r.start), end: at(r.end) }));
+  out.page = performance.getEntriesByType("resource").map((e) => ({
+    name: e.name.split("/").pop(), start: Math.round(e.startTime), end: Math.round(e.responseEnd),
+  }));
+  out.firstResult = Math.round(page.firstResultAt ?? NaN);
+  out.snapshot = all.snapshot; // "used", "none" or why it failed
+  return out;
 }
 
 const ready = start();
@@ -585,6 +614,7 @@ window.cfgpatch = {
       importedAt: page.stages.imported,
       lastComputeMs: page.lastComputeMs, // asking the worker until drawn
       lastPythonMs: page.lastPythonMs, // the bridge call alone, in the worker
+      stages: startStages(), // every start-up step, ms since navigation (where the time goes)
     };
   },
   pyodideVersion: __PYODIDE_VERSION__,
