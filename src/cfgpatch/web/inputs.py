@@ -13,12 +13,14 @@ The page recomputes after every pause in typing, and most edits change little:
   skipping PyYAML's scanner and parser, the slowest part.  Every other edit, and any
   text that fails, is read from scratch by ``yamlio.load_object`` itself.
 
-Callers get their own copies: the engine may change what it is given.
+Callers get their own copies: the engine may change what it is given.  One reader may
+be shared by threads (a lock keeps what it remembers consistent).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,6 +55,7 @@ class InputReader:
     """Reads object and patch texts like ``cfgpatch kube patch``, remembering the last."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
         self._object: _ObjectRead | None = None
         self._patch_text: str | None = None
         self._patches: dict[str, Any] = {}
@@ -63,6 +66,10 @@ class InputReader:
 
     def patch(self, text: str, patch_type: str) -> tuple[JSON, list]:
         """``yamlio.load_patch(text, patch_type)``: a copy, or the same error."""
+        with self._lock:
+            return self._patch(text, patch_type)
+
+    def _patch(self, text: str, patch_type: str) -> tuple[JSON, list]:
         from ..kube import gojson, yamlio
 
         if text != self._patch_text:
@@ -83,6 +90,10 @@ class InputReader:
 
     def object(self, text: str) -> tuple[JSON, list]:
         """``yamlio.load_object(text)``: a copy, or the same error."""
+        with self._lock:
+            return self._read_object(text)
+
+    def _read_object(self, text: str) -> tuple[JSON, list]:
         last = self._object
         if last is not None and last.text == text:
             self.last_object_read = "same"
