@@ -401,4 +401,10 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("printer.json", M, '{"spec":{"strings":null,"added":"x\\ny","k9":null}}', "yaml"),
     ("printer.json", J, '[{"op":"add","path":"/spec/strings/-","value":"true"},{"op":"move","from":"/spec/k10","path":"/spec/k2"}]', "yaml"),
     ("printer.json", J, '[{"op":"test","path":"/spec/numbers/3","value":1e21},{"op":"test","path":"/spec/numbers/2","value":1.50}]', "json"),
+    # --- $deleteFromPrimitiveList/f next to f: the deletion leaves spare room that the union
+    # appends into, so either order gives [a, b] (cases where kubectl's answer depends on Go's
+    # map order are in tests/data/kube_strategic, group primitive) ----------------------------
+    ("configmap-finalizers-dup.yaml", S, '{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/c"],"finalizers":["example.com/b"]}}', "json"),
+    ("configmap-finalizers-dup.yaml", S, '{"metadata":{"finalizers":["example.com/b"],"$deleteFromPrimitiveList/finalizers":["example.com/c"]}}', "json"),
+    ("configmap-finalizers-dup.yaml", S, "metadata:\n  finalizers: [example.com/b]\n  $deleteFromPrimitiveList/finalizers: [example.com/c]\n", "yaml"),
 ]

@@ -9,7 +9,13 @@ and writes one JSON line per case to ``tests/data/kube_strategic/cases.jsonl``::
     {"id": ..., "object": {...}, "patch": {...},
      "result": {...} | "error": "<kubectl's text>" | "crash": "<first stderr line>"}
 
-Cases where kubectl answers differently on repeated runs (Go's random map order
+Group ``primitive`` holds ``$deleteFromPrimitiveList/<f>`` next to ``<f>`` in one map,
+where kubectl's answer can depend on which of the two keys Go's map walk takes first:
+each case runs eight times in the patch's key order and eight times with the two keys
+swapped; the majority answer of the patch's order is recorded, and the swapped order's
+answer as ``other_order`` when it differs.
+
+Other cases where kubectl answers differently on repeated runs (Go's random map order
 decides which of two errors comes first, or whether ``<f>`` or
 ``$deleteFromPrimitiveList/<f>`` is applied first) are left out: every case runs
 three times, an error eight times.
@@ -382,7 +388,74 @@ def lab_cases() -> list[tuple[str, dict, dict]]:
 
 def _group(case_id: str) -> str:
     head = case_id.split("-", 1)[0]
-    return head if head in ("schema", "lists", "manifest", "clash", "kind") else "lab"
+    return head if head in ("schema", "lists", "manifest", "clash", "kind",
+                            "primitive") else "lab"
+
+
+def _configmap(finalizers: list | None) -> dict:
+    meta: dict = {"name": "x"}
+    if finalizers is not None:
+        meta["finalizers"] = finalizers
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta}
+
+
+def primitive_cases(seed: int, count: int) -> list[tuple[str, dict, dict]]:
+    """``$deleteFromPrimitiveList/f`` and ``f`` in one map: duplicates, several
+    deletions, values in both, kept positions, either key first."""
+    dfl = "$deleteFromPrimitiveList/finalizers"
+    out: list[tuple[str, dict, dict]] = []
+    fixed = [(["a", "a", "c"], ["c"], ["b"]), (["a", "c", "a"], ["c"], ["b"]),
+             (["a", "a", "c", "d"], ["c"], ["b"]), (["a", "c"], ["c"], ["c"]),
+             (None, ["c"], ["c"]), (["a", "b", "c", "d", "e"], ["b", "d"], ["f", "a"]),
+             (["a", "a", "a", "b"], ["b", "b"], ["c", "a"])]
+    for i, (have, delete, add) in enumerate(fixed):
+        out.append((f"primitive-fixed-{i}-delete-first", _configmap(have),
+                    {"metadata": {dfl: delete, "finalizers": add}}))
+        out.append((f"primitive-fixed-{i}-merge-first", _configmap(have),
+                    {"metadata": {"finalizers": add, dfl: delete}}))
+    rnd = random.Random(seed)
+    pool = ["a", "b", "c", "d", "e"]
+    for i in range(count):
+        have = [rnd.choice(pool) for _ in range(rnd.randint(0, 13))]
+        delete = [rnd.choice(pool) for _ in range(rnd.randint(1, 3))]
+        add = [rnd.choice(pool + ["f", "g"]) for _ in range(rnd.randint(1, 6))]
+        parts = [(dfl, delete), ("finalizers", add)]
+        if rnd.random() < 0.5:
+            parts.reverse()
+        obj = _configmap(have if have or rnd.random() < 0.7 else None)
+        out.append((f"primitive-random-{i}", obj, {"metadata": dict(parts)}))
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"},
+                 "spec": {"finalizers": ["kubernetes", "a", "a", "b"]}}
+    for order in ("delete-first", "set-first"):
+        parts = [("$deleteFromPrimitiveList/finalizers", ["a"]), ("finalizers", ["c", "a"])]
+        if order == "set-first":
+            parts.reverse()
+        out.append((f"primitive-namespace-{order}", namespace, {"spec": dict(parts)}))
+    return out
+
+
+def _swapped(patch: dict) -> dict:
+    """The patch with the keys of every map holding a primitive-list pair reversed."""
+    if not isinstance(patch, dict):
+        return patch
+    keys = list(patch)
+    if any(k.startswith("$deleteFromPrimitiveList/") and k.split("/", 1)[1] in patch
+           for k in keys):
+        keys.reverse()
+    return {k: _swapped(patch[k]) for k in keys}
+
+
+def record_primitive(kubectl: str, obj: dict, patch: dict) -> dict | None:
+    """The majority answer in the patch's key order, plus the swapped order's if it differs."""
+    def majority(body: dict) -> dict | None:
+        answers = [run_kubectl(kubectl, obj, body) for _ in range(8)]
+        texts = [json.dumps(a, sort_keys=True) for a in answers]
+        best = max(set(texts), key=texts.count)
+        return json.loads(best) if texts.count(best) >= 5 else None
+    ours, other = majority(patch), majority(_swapped(patch))
+    if ours is None or other is None:
+        return None
+    return ours if other == ours else {**ours, "other_order": other}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -394,8 +467,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="realistic patches of the corpus manifests")
     parser.add_argument("--clash-count", type=int, default=150,
                         help="wrong shapes on both sides of real manifests")
+    parser.add_argument("--primitive-count", type=int, default=40,
+                        help="random $deleteFromPrimitiveList cases")
     parser.add_argument("--only", action="append",
-                        choices=["lab", "schema", "lists", "manifest", "clash", "kind"],
+                        choices=["lab", "schema", "lists", "manifest", "clash", "kind",
+                                 "primitive"],
                         help="record only these groups (default: all)")
     parser.add_argument("--append", action="store_true", help="append to the output")
     parser.add_argument("--seed", type=int, default=1)
@@ -418,11 +494,19 @@ def main(argv: list[str] | None = None) -> int:
         found = None if kind.endswith("List") else kinds_gen.kind_case(api_version, kind)
         if found is not None:  # kubectl reads a *List file as its items, not as one object
             cases.append((f"kind-{api_version}-{kind}", *found))
+    cases += primitive_cases(args.seed, args.primitive_count)
     if args.only:
         cases = [c for c in cases if _group(c[0]) in args.only]
     kept = 0
     with args.output.open("a" if args.append else "w", encoding="utf-8") as out:
         for cid, obj, patch in cases:
+            if _group(cid) == "primitive":
+                answer = record_primitive(args.kubectl, obj, patch)
+                if answer is not None:  # the patch's key order is the point: keep it
+                    out.write(json.dumps({"id": cid, "object": obj, "patch": patch, **answer})
+                              + "\n")
+                    kept += 1
+                continue
             answers = [run_kubectl(args.kubectl, obj, patch) for _ in range(3)]
             if "error" in answers[0]:  # two errors in one patch: Go's map order picks one
                 answers += [run_kubectl(args.kubectl, obj, patch) for _ in range(5)]

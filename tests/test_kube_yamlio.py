@@ -148,6 +148,16 @@ def test_patch_reading(text: str, ptype: str, value: object) -> None:
     assert yamlio.load_patch(text, ptype)[0] == value
 
 
+def test_yaml_patch_keys_come_sorted_as_from_go_json() -> None:
+    """kubectl turns a YAML patch into JSON through a Go map: keys sorted by bytes, which
+    decides whether $deleteFromPrimitiveList/f or f is usually handled first."""
+    patch, _ = yamlio.load_patch("metadata:\n  finalizers: [b]\n  $deleteFromPrimitiveList/"
+                                 "finalizers: [c]\n  B: 1\n", "strategic")
+    assert list(patch["metadata"]) == ["$deleteFromPrimitiveList/finalizers", "B", "finalizers"]
+    json_patch, _ = yamlio.load_patch('{"b": 1, "a": 2}', "strategic")
+    assert list(json_patch) == ["b", "a"]  # JSON text keeps its order
+
+
 @pytest.mark.parametrize(("text", "ptype", "message"), [
     ("", "merge", "must specify --patch or --patch-file containing the contents of the patch"),
     ('{"a":1,}', "strategic", "invalid JSON document"),

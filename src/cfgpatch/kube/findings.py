@@ -325,6 +325,12 @@ def _delete_primitive_nothing(s: Situation) -> Iterator[Finding]:
 
 
 def _delete_and_add(s: Situation) -> Iterator[Finding]:
+    root = getattr(s.shapes, "root", None)
+    if root is not None and isinstance(s.obj, dict) and isinstance(s.patch, dict):
+        from .strategic import order_alternatives  # both orders, computed
+        for pointer, message in order_alternatives(s.obj, s.patch, root):
+            yield make("kubectl-nondeterministic", pointer, message)
+        return
     for tokens, _before, patch in _patch_maps(s.obj, s.patch):
         for key, values in patch.items():
             if not key.startswith("$deleteFromPrimitiveList/") or not isinstance(values, list):

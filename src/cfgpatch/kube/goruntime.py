@@ -266,10 +266,10 @@ class GoSlice:
     later for ordering by ``$setElementOrder``) sees those writes, as in Go.
     """
 
-    def __init__(self, view: list) -> None:
+    def __init__(self, view: list, capacity: int | None = None) -> None:
         self.view = view
         self.array = list(view)
-        self.cap = append_capacity(len(view))
+        self.cap = append_capacity(len(view)) if capacity is None else capacity
         self.length = len(view)
         self.shared = True
 
@@ -298,14 +298,18 @@ class GoSlice:
         self.length += 1
 
 
-def append_unique(current: list, given: list) -> list:
+def append_unique(current: list, given: list, capacity: int | None = None) -> list:
     """``deduplicateScalars(append(current, given...))`` with Go's aliasing.
 
-    When the decoded list has spare capacity, ``append`` writes into its array and
-    the de-duplication's swaps then overwrite the original list in place, which
-    later decides the order of the result (kubectl's duplicates quirk).
+    When ``current`` has spare capacity, ``append`` writes into its array and the
+    de-duplication's swaps then overwrite the original list in place, which later
+    decides the order of the result (kubectl's duplicates quirk).  ``capacity`` is
+    the Go capacity of ``current``; by default that of a list kubectl decoded from
+    JSON (:func:`append_capacity`).
     """
-    shared = append_capacity(len(current)) >= len(current) + len(given)
+    if capacity is None:
+        capacity = append_capacity(len(current))
+    shared = capacity >= len(current) + len(given)
     array = current + given
     last = dedupe_in_place(array)
     if shared:

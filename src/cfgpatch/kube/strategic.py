@@ -33,9 +33,11 @@ Inputs are never modified.
 from __future__ import annotations
 
 import copy
+from contextvars import ContextVar
 from typing import Any
 
 from ..errors import KubeError
+from ..jsonvalue import canonical_unchecked
 from ..pointer import format_pointer
 from .goruntime import (
     MAP_TYPE,
@@ -110,15 +112,32 @@ def _with_pointer(exc: KubeError, path: list) -> KubeError:
 def _merge_map(original: dict, patch: dict, node: Node, path: list) -> dict:
     if DIRECTIVE in patch:
         return _map_directive(patch[DIRECTIVE], patch)
+    capacities: dict[str, tuple[list, int]] = {}
     try:
         _apply_retain_keys(original, patch)
-        _merge_ordered_lists(original, patch, node, path)
+        _merge_ordered_lists(original, patch, node, path, capacities)
     except KubeError as exc:
         raise _with_pointer(exc, path) from None
+    probe = _PROBE.get()
+    if probe is not None:
+        _probe_orders(original, patch, node, path, probe)
     for key in list(patch):
         if key in patch:
-            _merge_key(original, key, patch[key], node, path)
+            _merge_key(original, key, patch[key], node, path, capacities)
     return original
+
+
+def _capacity(capacities: dict, key: str, current: list) -> int | None:
+    """The Go capacity of ``current`` when an earlier step of this map built it.
+
+    Lists built by strategic merge itself do not have the capacity of a decoded
+    list: ``$deleteFromPrimitiveList`` leaves one of the length the list had before
+    the deletion, a merged (re-ordered) list has exactly its length.  When kubectl
+    handles ``$deleteFromPrimitiveList/f`` before ``f``, the union then appends into
+    that spare room.  None: a list as decoded from JSON.
+    """
+    held = capacities.get(key)
+    return held[1] if held is not None and held[0] is current else None
 
 
 def _map_directive(directive: Any, patch: dict) -> dict:
@@ -130,7 +149,8 @@ def _map_directive(directive: Any, patch: dict) -> dict:
     raise _bad_patch_type(directive, patch)
 
 
-def _merge_key(original: dict, key: str, value: Any, node: Node, path: list) -> None:
+def _merge_key(original: dict, key: str, value: Any, node: Node, path: list,
+               capacities: dict) -> None:
     delete_list = key.startswith(DELETE_FROM_PRIMITIVE_LIST)
     if delete_list:
         key = _extract_key(key, DELETE_FROM_PRIMITIVE_LIST, path)
@@ -152,7 +172,10 @@ def _merge_key(original: dict, key: str, value: Any, node: Node, path: list) -> 
         elif isinstance(current, list):
             elem, meta = node.lookup_slice(key)
             meta.check()
-            original[key] = _merge_list_field(current, value, elem, meta, delete_list, where)
+            merged, capacity = _merge_list_field(current, value, elem, meta, delete_list, where,
+                                                 _capacity(capacities, key, current))
+            original[key] = merged
+            capacities[key] = (merged, capacity)
         else:
             original[key] = value
     except KubeError as exc:
@@ -228,18 +251,89 @@ def _apply_retain_keys(original: dict, patch: dict) -> None:
             del original[key]
 
 
+# ------------------------------------------------------------------ Go's map order
+
+_PROBE: ContextVar[list | None] = ContextVar("strategic_order_probe", default=None)
+_ABSENT = object()
+
+
+def order_alternatives(original: Any, patch: Any, node: Node) -> list[tuple[str, str]]:
+    """Where kubectl's answer depends on the order in which Go walks a patch map.
+
+    kubectl handles the keys of a patch map in Go's random map order.  The order
+    matters when a map holds both ``f`` and ``$deleteFromPrimitiveList/f`` (and no
+    ``$setElementOrder/f``, which is always handled first): deleting first and then
+    merging can give another list than merging first and then deleting (a value in
+    both, duplicates, or the spare capacity the deletion leaves behind).
+    :func:`strategic_merge` follows the patch's key order, as kubectl does most of
+    the time.  Returns ``(pointer, explanation)`` for each such field whose two
+    orders give different answers; empty when the patch fails before reaching one.
+    """
+    found: list[tuple[str, str]] = []
+    token = _PROBE.set(found)
+    try:
+        strategic_merge(original, patch, node)
+    except KubeError:
+        pass
+    finally:
+        _PROBE.reset(token)
+    return found
+
+
+def _probe_orders(original: dict, patch: dict, node: Node, path: list,
+                  found: list) -> None:
+    for key in list(patch):
+        if not key.startswith(DELETE_FROM_PRIMITIVE_LIST + "/"):
+            continue
+        field = key.partition("/")[2]
+        if field not in patch:
+            continue
+        token = _PROBE.set(None)
+        try:
+            merge_first = _trial(original, field, patch, (field, key), node, path)
+            delete_first = _trial(original, field, patch, (key, field), node, path)
+        finally:
+            _PROBE.reset(token)
+        if merge_first == delete_first:
+            continue
+        keys = list(patch)
+        ours_merge_first = keys.index(field) < keys.index(key)
+        other, first = (delete_first, key) if ours_merge_first else (merge_first, field)
+        found.append((format_pointer([*map(str, path), field]),
+                      f"kubectl handles {field} and {key} in Go's random map order; "
+                      f"the result shown takes them in the order kubectl reads the patch's "
+                      f"keys (what it does most of the time), but when it takes {first} first, "
+                      f"{field} {other}"))
+
+
+def _trial(original: dict, field: str, patch: dict, keys: tuple[str, str], node: Node,
+           path: list) -> str:
+    """What ``field`` becomes when ``keys`` are handled in this order."""
+    scratch = {field: copy.deepcopy(original[field])} if field in original else {}
+    capacities: dict[str, tuple[list, int]] = {}
+    try:
+        for key in keys:
+            _merge_key(scratch, key, copy.deepcopy(patch[key]), node, path, capacities)
+    except KubeError as exc:
+        return f"{'crashes' if exc.code == 'kubectl crash' else 'fails'}: {exc.message}"
+    if field not in scratch:
+        return "is left out"
+    return f"is {canonical_unchecked(scratch[field])}"
+
+
 # ------------------------------------------------------------------ $setElementOrder
 
 
-def _merge_ordered_lists(original: dict, patch: dict, node: Node, path: list) -> None:
+def _merge_ordered_lists(original: dict, patch: dict, node: Node, path: list,
+                         capacities: dict) -> None:
     for key in list(patch):
         if key.startswith(SET_ELEMENT_ORDER):
             order = patch.pop(key)
-            _merge_ordered_list(original, patch, key, order, node, path)
+            _merge_ordered_list(original, patch, key, order, node, path, capacities)
 
 
 def _merge_ordered_list(original: dict, patch: dict, key: str, order: Any, node: Node,
-                        path: list) -> None:
+                        path: list, capacities: dict) -> None:
     if not isinstance(order, list):
         raise bad_arg_type(SLICE_TYPE, order)
     field = _extract_key(key, SET_ELEMENT_ORDER)
@@ -258,13 +352,14 @@ def _merge_ordered_list(original: dict, patch: dict, key: str, order: Any, node:
     elif found_patch and not found_original:
         merged = _remove_directives(given)[0]
     elif found_patch:
-        merged = _merge_list_field(current, given, elem, meta, False, [*path, field])
+        merged = _merge_list_field(current, given, elem, meta, False, [*path, field])[0]
     else:
         return
     patch_items, server_items = partition(merged, order, meta.merge_key)
     kind = element_type(current, given)
-    original[field] = normalize_order(patch_items, server_items, order, current,
-                                       meta.merge_key, kind)
+    result = normalize_order(patch_items, server_items, order, current, meta.merge_key, kind)
+    original[field] = result
+    capacities[field] = (result, len(result))
     patch.pop(field, None)
 
 
@@ -303,34 +398,40 @@ def _merge_key_equal(left: Any, right: Any, merge_key: str) -> bool:
 
 
 def _merge_list_field(current: list, given: list, elem: Node, meta: PatchMeta,
-                      delete_list: bool, path: list) -> list:
+                      delete_list: bool, path: list,
+                      capacity: int | None = None) -> tuple[list, int | None]:
+    """The merged list and its Go capacity (None: that of a list decoded from JSON).
+
+    ``capacity`` is the capacity of ``current`` (None: as decoded).
+    """
     if meta.strategy != MERGE and not delete_list:
-        return given
+        return given, None
     if not current and not given:
-        return current
+        return current, capacity
     kind = element_type(current, given)
     merge_key = meta.merge_key
     if kind != MAP_TYPE:
-        if delete_list:
+        if delete_list:  # a new slice with the capacity of the list before the deletion
             drop = {hash_key(item) for item in given}
-            return [item for item in current if hash_key(item) not in drop]
-        merged = append_unique(current, given)
+            return [item for item in current if hash_key(item) not in drop], len(current)
+        merged = append_unique(current, given, capacity)
     else:
         if not merge_key:
             raise KubeError(f"cannot merge lists without merge key for {elem.kind}",
                             hint="the schema marks this list merge but names no merge key")
-        live, given = _apply_list_directives(current, given, merge_key)
+        live, given = _apply_list_directives(current, given, merge_key, capacity)
         current = live.items() if isinstance(live, GoSlice) else live
         merged = _merge_by_key(live, given, merge_key, elem, path)
     patch_items, server_items = partition(merged, given, merge_key)
-    return normalize_order(patch_items, server_items, given, current, merge_key, kind)
+    result = normalize_order(patch_items, server_items, given, current, merge_key, kind)
+    return result, len(result)
 
 
-def _apply_list_directives(current: list, given: list,
-                           merge_key: str) -> tuple[GoSlice | list, list]:
+def _apply_list_directives(current: list, given: list, merge_key: str,
+                           capacity: int | None = None) -> tuple[GoSlice | list, list]:
     plain: list = []
     replace = False
-    live = GoSlice(current)
+    live = GoSlice(current, capacity)
     for item in given:
         if DIRECTIVE not in item:
             plain.append(item)

@@ -400,7 +400,21 @@ def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[Type
     except _ConvertError as err:
         raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
                         hint="the patch is neither JSON nor YAML kubectl can read") from None
-    return value, reader.notes
+    return _sorted_keys(value), reader.notes
+
+
+def _sorted_keys(value: Any) -> Any:
+    """Maps with their keys in Go's ``json.Marshal`` order (sorted by bytes).
+
+    kubectl turns a YAML patch into JSON text through a Go map, so the JSON it then
+    decodes has sorted keys; the order of keys is what decides which of ``f`` and
+    ``$deleteFromPrimitiveList/f`` strategic merge most often handles first.
+    """
+    if isinstance(value, dict):
+        return {key: _sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(item) for item in value]
+    return value
 
 
 def _load_json_patch(text: str, patch_type: str) -> Any:
