@@ -407,4 +407,16 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("configmap-finalizers-dup.yaml", S, '{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/c"],"finalizers":["example.com/b"]}}', "json"),
     ("configmap-finalizers-dup.yaml", S, '{"metadata":{"finalizers":["example.com/b"],"$deleteFromPrimitiveList/finalizers":["example.com/c"]}}', "json"),
     ("configmap-finalizers-dup.yaml", S, "metadata:\n  finalizers: [example.com/b]\n  $deleteFromPrimitiveList/finalizers: [example.com/c]\n", "yaml"),
+    # --- an apiVersion kubectl cannot split into group/version: no kind, for every type --------
+    ("apiversion-three-parts.yaml", S, '{"spec":{"replicas":3}}', "json"),
+    ("apiversion-three-parts.yaml", M, '{"spec":{"replicas":3}}', "json"),
+    ("apiversion-three-parts.yaml", J, '[{"op":"replace","path":"/spec/replicas","value":3}]', "json"),
+    ("apiversion-three-parts.json", S, '{"data":{"mode":"slow"}}', "json"),
+    ("apiversion-three-parts.json", M, '{"data":{"mode":"slow"}}', "yaml"),
+    ("apiversion-three-parts.json", J, '[{"op":"add","path":"/data/mode","value":"slow"}]', "json"),
+    ("configmap.yaml", M, '{"apiVersion":"v1/x/y"}', "json"),
+    ("configmap.yaml", J, '[{"op":"replace","path":"/apiVersion","value":"a//"}]', "json"),
+    ("configmap.yaml", S, '{"apiVersion":"x/y/z"}', "json"),
+    ("list-bad-item.yaml", M, '{"metadata":{"labels":{"a":"b"}}}', "json"),
+    ("list-bad-item.yaml", J, '[{"op":"add","path":"/metadata/labels","value":{"a":"b"}}]', "json"),
 ]

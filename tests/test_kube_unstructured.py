@@ -23,6 +23,8 @@ def test_kube_number_model() -> None:
     ({"apiVersion": "v1", "kind": ""}, "Object 'Kind' is missing in '{\"apiVersion\":\"v1\","
      "\"kind\":\"\"}'"),
     ({"kind": 5}, "Object 'Kind' is missing in '{\"kind\":5}'"),
+    ({"apiVersion": "x/y/z", "kind": "Pod"},
+     "Object 'Kind' is missing in '{\"apiVersion\":\"x/y/z\",\"kind\":\"Pod\"}'"),
 ])
 def test_decode_result_errors(value: object, message: str) -> None:
     with pytest.raises(KubeError) as info:
@@ -59,3 +61,53 @@ def test_numbers_beyond_float64() -> None:
     assert info.value.message == ('unable to decode "big.json": json: cannot unmarshal number '
                                   "-1e400 into Go value of type float64")
     assert yamlio.load_patch("x: 1e400", "merge")[0] == {"x": "1e400"}  # YAML: a string
+
+
+@pytest.mark.parametrize(("api_version", "ok"), [
+    ("v1", True), ("apps/v1", True), ("", True), ("/", True), ("/v1", True), ("v1/", True),
+    (5, True), (None, True), ("x/y/z", False), ("//", False), ("a//", False),
+])
+def test_group_version_split(api_version: object, ok: bool) -> None:
+    assert unstructured.group_version_ok(api_version) is ok
+
+
+# Checked against kubectl 1.32 (`kubectl patch --local -f tt.json ...`, any --type).
+@pytest.mark.parametrize(("raw", "message"), [
+    ('{"kind": "ConfigMap",  "apiVersion": "a/b/c", "metadata": {"name": "x"}}',
+     'unable to decode "tt.json": Object \'Kind\' is missing in \'{"kind": "ConfigMap",  '
+     '"apiVersion": "a/b/c", "metadata": {"name": "x"}}\''),
+    ('{"apiVersion": 5, "kind": "X", "metadata": 5}',
+     'unable to decode "tt.json": json: cannot unmarshal number into Go struct field '
+     'metadataOnlyObject.apiVersion of type string'),
+    ('{"metadata": 5, "apiVersion": 5, "kind": "X"}',
+     'unable to decode "tt.json": json: cannot unmarshal number into Go struct field '
+     'metadataOnlyObject.metadata of type v1.ObjectMeta'),
+    ('{"apiVersion": "v1", "kind": "X", "metadata": {"namespace": 5, "name": 6}}',
+     'unable to decode "tt.json": json: cannot unmarshal number into Go struct field '
+     'ObjectMeta.metadata.namespace of type string'),
+    ('{"apiVersion": "a/b/c", "kind": "List", "items": []}',
+     'unable to decode "tt.json": Object \'Kind\' is missing in \'{"apiVersion": "a/b/c", '
+     '"kind": "List", "items": []}\''),
+    ('{"apiVersion": 5, "kind": "XList", "items": []}',
+     'unable to decode "tt.json": json: cannot unmarshal number into Go struct field '
+     'metadataOnlyObject.apiVersion of type string'),
+    ('{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "a/b/c", "kind": "X"}]}',
+     'unable to get type info from the object "*unstructured.Unstructured": Object \'Kind\' '
+     "is missing in 'object has no kind field '"),
+    ('{"kind": "XList", "items": [{"metadata": {"name": "x"}}]}',
+     'unable to get type info from the object "*unstructured.Unstructured": Object '
+     "'apiVersion' is missing in 'object has no apiVersion field'"),
+])
+def test_object_file_errors_in_kubectl_order(raw: str, message: str) -> None:
+    import json
+    with pytest.raises(KubeError) as info:
+        unstructured.object_from_documents([json.loads(raw)], "tt.json", raw)
+    assert info.value.message == message
+    assert (info.value.code == unstructured.UNPREFIXED) == message.startswith("unable to get")
+
+
+def test_list_items_skip_the_typed_metadata_check() -> None:
+    item = unstructured.object_from_documents(
+        [{"apiVersion": "v1", "kind": "XList", "items": [{"kind": "Y", "apiVersion": "v1",
+                                                          "metadata": 5}]}], "-")
+    assert item == {"kind": "Y", "apiVersion": "v1", "metadata": 5}

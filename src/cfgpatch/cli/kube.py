@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import CfgPatchError, KubeError
 
 CRASH = "kubectl crash"
+UNPREFIXED = "kubectl unprefixed"  # kube.unstructured.UNPREFIXED
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 
@@ -237,7 +238,7 @@ def _render(result: Any, original: Any, output: str | None, verbatim: bool = Fal
 
 
 def _fail(error: KubeError) -> int:
-    if error.code == CRASH:
+    if error.code in (CRASH, UNPREFIXED):  # kubectl prints these without "error: "
         sys.stderr.write(f"{error.message}\n")
     else:
         sys.stderr.write(f"error: {error.message}\n")

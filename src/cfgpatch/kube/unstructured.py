@@ -5,12 +5,16 @@ schemaless ("unstructured") object.  That step has rules of its own:
 
 * numbers: an integer within int64 stays an integer, any other number a 64-bit float
   (:func:`normalize`);
-* a document that is not an object, or has no non-empty string ``kind``, is refused
-  with kubectl's message (:func:`decode_result`);
+* a document that is not an object, or has no non-empty string ``kind``, or an
+  ``apiVersion`` that is not ``group/version`` (two or more ``/``, e.g. ``x/y/z``: kubectl
+  then sees no kind at all), is refused with kubectl's message (:func:`decode_result`);
 * any object with an ``items`` member is a list; its items are patched one by one and
   get the list's kind when they have none (:func:`list_items`);
-* the object file's ``metadata`` goes through the typed ObjectMeta, so a label value
-  that is not a string is refused (:func:`object_from_documents`).
+* the object file's ``apiVersion`` and ``metadata`` go through a typed struct, so a
+  label value that is not a string is refused (:func:`object_from_documents`); the
+  items of a list skip that, but each needs a kind and an apiVersion of its own (or
+  the list's), else kubectl stops with "unable to get type info" (printed without
+  ``error:``, code :data:`UNPREFIXED`).
 
 Standard library only.
 """
@@ -23,6 +27,27 @@ from typing import Any
 
 from ..errors import KubeError
 from .gojson import INT64_MAX, INT64_MIN, OutOfRange, encode, number_text
+
+#: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
+UNPREFIXED = "kubectl unprefixed"
+
+
+def group_version_ok(api_version: Any) -> bool:
+    """Whether kubectl can split ``apiVersion`` into group and version.
+
+    A string with two or more ``/`` cannot be (``x/y/z``, ``a//``; ``/`` alone is the
+    empty group version); kubectl then takes the object's kind as missing.  A value that
+    is not a string counts as no apiVersion, which parses.
+    """
+    if not isinstance(api_version, str) or api_version in ("", "/"):
+        return True
+    return api_version.count("/") <= 1
+
+
+def has_kind(value: dict) -> bool:
+    """Whether kubectl sees a group, version and kind in ``value`` (kind non-empty)."""
+    kind = value.get("kind")
+    return isinstance(kind, str) and bool(kind) and group_version_ok(value.get("apiVersion"))
 
 
 def too_deep(func: Any) -> Any:
@@ -88,8 +113,7 @@ def decode_result(value: Any, literal: bool = False) -> dict:
     value = normalize(value, literal)
     if "items" in value:  # even "items": null makes kubectl read a list
         value = {**value, "items": list_items(value)}
-    kind = value.get("kind")
-    if not isinstance(kind, str) or not kind:
+    if not has_kind(value):
         raise KubeError(f"Object 'Kind' is missing in '{encode(value)}'",
                         hint="after patching, the object has no kind, so kubectl cannot "
                         "decode it")
@@ -144,10 +168,16 @@ def multi_document(source: str) -> KubeError:
     )
 
 
-def object_from_documents(values: list, source: str) -> dict:
-    """The one object kubectl would patch from the decoded documents of file ``source``."""
+def object_from_documents(values: list, source: str, raw: str | None = None) -> dict:
+    """The one object kubectl would patch from the decoded documents of file ``source``.
+
+    ``raw``: the JSON text of the one document when the file is JSON (kubectl quotes it
+    as written in some errors, and checks its fields in the order written); for YAML,
+    kubectl works on the JSON it converts the YAML to (compact, keys sorted).
+    """
     values = [v for v in values if v is not None]
-    values = [item for v in values for item in _flatten(v, source)]
+    listed = any(isinstance(v, dict) and "items" in v for v in values)
+    values = [item for v in values for item in _flatten(v, source, raw)]
     if not values:
         raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
     if len(values) > 1:
@@ -159,13 +189,40 @@ def object_from_documents(values: list, source: str) -> dict:
                         "value of type unstructured.detector",
                         hint="the file must hold one Kubernetes object (a mapping)")
     value = _normalized(value, source)
-    kind = value.get("kind")
-    if not isinstance(kind, str) or not kind:
-        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
-                        f"'{encode(value)}'",
-                        hint="every Kubernetes object needs apiVersion and kind")
-    _check_metadata(value, source)
+    if listed:
+        _check_item(value)
+        return value
+    if not has_kind(value):
+        raise _missing_kind(source, value, raw)
+    _check_metadata(value, source, ordered=raw is not None)
     return value
+
+
+def _missing_kind(source: str, value: Any, raw: str | None) -> KubeError:
+    text = raw if raw is not None else encode(value)
+    api_version = value.get("apiVersion") if isinstance(value, dict) else None
+    hint = ("every Kubernetes object needs apiVersion and kind" if group_version_ok(api_version)
+            else f"apiVersion {api_version!r} is not group/version: kubectl cannot split it "
+                 "and so sees no kind")
+    return KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in '{text}'",
+                     hint=hint)
+
+
+def _check_item(item: dict) -> None:
+    """kubectl's check of each item of a list: a kind and an apiVersion (not the typed
+    metadata check the object file itself goes through)."""
+    prefix = 'unable to get type info from the object "*unstructured.Unstructured": '
+    if not has_kind(item):
+        raise KubeError(prefix + "Object 'Kind' is missing in 'object has no kind field '",
+                        code=UNPREFIXED,
+                        hint="this item of the list has no kind (or an apiVersion that is "
+                             "not group/version), and the list gives it none")
+    version = item.get("apiVersion")
+    if not isinstance(version, str) or not version:
+        raise KubeError(prefix + "Object 'apiVersion' is missing in 'object has no "
+                        "apiVersion field'", code=UNPREFIXED,
+                        hint="this item of the list has no apiVersion, and the list gives "
+                             "it none")
 
 
 def _normalized(value: Any, source: str) -> Any:
@@ -175,20 +232,18 @@ def _normalized(value: Any, source: str) -> Any:
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
 
 
-def _flatten(value: Any, source: str) -> list:
+def _flatten(value: Any, source: str, raw: str | None = None) -> list:
     """kubectl reads an object with ``items`` as a list and patches each item."""
     if not isinstance(value, dict) or "items" not in value:
         return [value]
     value = _normalized(value, source)
-    kind = value.get("kind")
     try:
         items = list_items(value)
     except KubeError as err:
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
-    if not isinstance(kind, str) or not kind:
-        raise KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in "
-                        f"'{encode(value)}'",
-                        hint="every Kubernetes object needs apiVersion and kind")
+    if not has_kind(value):
+        raise _missing_kind(source, value, raw)
+    _check_metadata(value, source, ordered=raw is not None, list_only=True)
     return items
 
 
@@ -202,9 +257,24 @@ _META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
                  "selfLink", "creationTimestamp")
 
 
-def _check_metadata(obj: dict, source: str) -> None:
-    """kubectl reads ``metadata`` into its typed ObjectMeta: wrong types are refused."""
-    meta = obj.get("metadata")
+def _check_metadata(obj: dict, source: str, ordered: bool = False,
+                    list_only: bool = False) -> None:
+    """kubectl reads ``apiVersion`` and ``metadata`` into a typed struct: wrong types are
+    refused, the first in the order of the JSON text (``ordered``: as written; else the
+    sorted order of the JSON kubectl makes of YAML).  ``list_only``: a list's own fields,
+    where only ``apiVersion`` is checked here."""
+    for key in (obj if ordered else sorted(obj)):
+        value = obj[key]
+        if key == "apiVersion" and value is not None and not isinstance(value, str):
+            kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
+            raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
+                            "Go struct field metadataOnlyObject.apiVersion of type string",
+                            hint="apiVersion must be a string such as apps/v1")
+        if key == "metadata" and not list_only:
+            _check_object_meta(value, source, ordered)
+
+
+def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
     if meta is None:
         return
     if not isinstance(meta, dict):
@@ -213,12 +283,13 @@ def _check_metadata(obj: dict, source: str) -> None:
                         "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
                         hint="metadata must be a mapping")
     problems = []
-    for field in sorted(meta):
+    for field in (meta if ordered else sorted(meta)):
         value = meta[field]
         where = f"ObjectMeta.metadata.{field}"
         if field in ("labels", "annotations"):
             if isinstance(value, dict):
-                problems.extend((where, value[key], "string") for key in sorted(value)
+                problems.extend((where, value[key], "string")
+                                for key in (value if ordered else sorted(value))
                                 if value[key] is not None and not isinstance(value[key], str))
             elif value is not None:
                 problems.append((where, value, "map[string]string"))

@@ -354,7 +354,8 @@ def _load_json_object(text: str, source: str) -> dict:
     if err is not None:
         raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
                         hint="the file is not valid JSON")
-    return unstructured.object_from_documents([gojson.decode(raw)], source)
+    written = text.strip(" \t\r\n")  # kubectl quotes the document as written
+    return unstructured.object_from_documents([gojson.decode(raw)], source, written)
 
 
 def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
