@@ -3,7 +3,8 @@
 //   node build.mjs            (run by `npm run build` and by `make web`)
 //
 // 1. bundles src/main.js with CodeMirror 6 into app.js, the engine's Web Worker
-//    src/worker.js into worker.js, and src/boot.js (starts that worker first) (esbuild);
+//    src/worker.js into worker.js, and src/boot.js (a classic script that starts that
+//    worker before anything else) (esbuild);
 // 2. copies the Pyodide runtime from node_modules/pyodide into pyodide/;
 // 3. packs the core cfgpatch package and PyYAML's pure-Python part into py/
 //    (web/pack_python.py, run with $PYTHON, default ../.venv/bin/python), and adds
@@ -51,11 +52,11 @@ async function main() {
     esbuild.buildSync({
       entryPoints: [join(here, "src", entry)],
       bundle: true,
-      format: "esm",
+      format: entry === "boot.js" ? "iife" : "esm", // boot.js is a classic script
       minify: true,
       target: ["es2022"],
       outfile: join(out, output),
-      external: ["./pyodide/pyodide.mjs", "./app.js"],
+      external: ["./pyodide/pyodide.mjs"],
       define: { __PYODIDE_VERSION__: JSON.stringify(pyodideVersion) },
       legalComments: "linked",
       logLevel: "warning",
