@@ -178,8 +178,14 @@ def _outermost_array(doc: Any, pointer: str) -> list[str] | None:
 
 
 def _inside(pointer: str, array: list[str]) -> bool:
-    tokens = _tokens(pointer)
-    return len(tokens) > len(array) and tokens[: len(array)] == array
+    """The contract's words: the pointer "starts with its pointer and is longer".
+
+    This is a comparison of pointer text, not of tokens: ``/lx`` lies "inside"
+    the array ``/l`` here (unlike the token-wise proper-prefix rule of ``move``,
+    which the contract spells out as token by token).
+    """
+    array_pointer = "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in array)
+    return pointer.startswith(array_pointer) and len(pointer) > len(array_pointer)
 
 
 def _movable(value: Any) -> bool:

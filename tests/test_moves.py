@@ -65,16 +65,30 @@ def test_a_move_from_the_array_blocks_earlier_removals_behind_it():
     assert canonical(apply_patch(a, got)) == canonical(b)
 
 
-def test_containment_is_token_wise():
-    # An add at /lx is not inside the array /l (it only shares a string prefix).
+def test_containment_is_by_pointer_text():
+    # The contract defines "inside that array" as "starts with its pointer and is
+    # longer": the replace at /lx starts with /l, so it blocks the pair.
     a = {"l": [X, N], "lx": 0}
     b = {"l": [N], "lx": 1, "z": X}
     got = diff(a, b)
     assert got == [
+        {"op": "remove", "path": "/l/0"},
         {"op": "replace", "path": "/lx", "value": 1},
-        {"op": "move", "from": "/l/0", "path": "/z"},
+        {"op": "add", "path": "/z", "value": X},
     ]
     assert got == reference_diff(a, b)
+
+
+def test_removals_and_moves_block_by_pointer_text_too():
+    # A later removal under /lx sits between /l/0 and the add: blocked.
+    a = {"l": [X, N], "lx": [Y, N]}
+    b = {"l": [N], "lx": [N], "z": X}
+    assert diff(a, b) == reference_diff(a, b)
+    # ... while a key that does not start with /l does not block.
+    a = {"l": [X, N], "m": [Y, N]}
+    b = {"l": [N], "m": [N], "z": X, "zz": Y}
+    assert diff(a, b) == reference_diff(a, b)
+    assert sum(op["op"] == "move" for op in diff(a, b)) == 2
 
 
 def test_a_removal_outside_arrays_is_never_blocked():

@@ -5,24 +5,33 @@ each with the value it removes and its *group*, the pointer of the outermost
 array of ``a`` its path indexes into, or ``None``) followed by the adds and
 replaces (phase 2, each with its group computed the same way).
 
+"Inside that array" is the contract's own definition: a path that "starts with
+its pointer and is longer", compared as pointer text (so ``/lx/0`` and ``/lx``
+lie inside the array ``/l``).  The *members* of a group are the removals whose
+path lies inside it; its *first touch* is the first phase-2 operation (or new
+move, by its ``from``) that lies inside it.
+
 The contract's procedure is "repeat until nothing changes: take the first
 removal that has an eligible add and pair it with the first eligible add after
 it".  Replaying that literally re-scans the list after every pairing; this
-module reaches the same result in one forward scan, using three facts:
+module reaches the same result with one forward scan and a queue of removals
+that a pairing may have unblocked, using three facts:
 
-* a removal whose group has a later removal is blocked (that removal lies
-  between it and any add), so within a group only the last remaining removal
-  can pair, and pairing it is what lets the one before it try;
+* a removal is blocked while a later removal lies inside its group, so only
+  the last remaining member of a group can pair, and pairing a removal can
+  unblock only the last members of the groups it lies inside;
 * an add is reachable from a grouped removal only if no phase-2 operation
-  before it touches the group; the first such position only moves earlier
-  (a new move's ``from`` touches the group), and the candidates for a value only
-  shrink, so a removal that cannot pair now never can;
+  before it lies inside the group; the first such position only moves earlier
+  (a new move's ``from`` counts), and the candidates for a value only shrink,
+  so a removal that cannot pair now can only become pairable when a later
+  removal inside its group pairs;
 * the first eligible add for a value is always the first unused add of that
   value, if it is early enough.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from typing import Any
 
@@ -45,23 +54,40 @@ class _Pairing:
         self.removals = removals
         self.texts = [text_of(value) if _movable(value) else None for _, value, _ in removals]
         wanted = {text for text in self.texts if text is not None}
+        self.groups = {
+            group for text, (_, _, group) in zip(self.texts, removals)
+            if text is not None and group is not None
+        }
         self.pools: dict[str, list[int]] = {}
         self.first_touch: dict[str, int] = {}
-        for pos, (op, _, value, group) in enumerate(changes):
-            if group is not None and group not in self.first_touch:
-                self.first_touch[group] = pos
+        for pos, (op, path, value, _) in enumerate(changes):
+            for group in self.groups_of(path):
+                self.first_touch.setdefault(group, pos)
             if op == "add" and wanted and _movable(value):
                 text = text_of(value)
                 if text in wanted:
                     self.pools.setdefault(text, []).append(pos)
         for pool in self.pools.values():
             pool.reverse()  # the first unused add is popped from the end
-        self.group_members: dict[str, list[int]] = {}
-        for index, (_, _, group) in enumerate(removals):
-            if group is not None:
-                self.group_members.setdefault(group, []).append(index)
+        self.members: dict[str, list[int]] = {}
+        for index, (path, _, _) in enumerate(removals):
+            for group in self.groups_of(path):
+                self.members.setdefault(group, []).append(index)
         self.moved_from: dict[int, str] = {}  # phase-2 position -> from
         self.paired: set[int] = set()
+
+    def groups_of(self, path: str) -> list[str]:
+        """The groups that ``path`` lies inside (their pointer is a shorter prefix)."""
+        groups = self.groups
+        if not groups:
+            return []
+        return [path[:k] for k in range(len(path)) if path[:k] in groups]
+
+    def last_member(self, group: str) -> int | None:
+        members = self.members.get(group)
+        while members and members[-1] in self.paired:
+            members.pop()
+        return members[-1] if members else None
 
     def try_pair(self, index: int) -> bool:
         """Pair removal ``index`` with its first eligible add, if it has one."""
@@ -71,23 +97,39 @@ class _Pairing:
             return False
         path, _, group = self.removals[index]
         pos = pool[-1]
-        if group is not None:
-            members = self.group_members[group]
-            if members[-1] != index or pos > self.first_touch.get(group, pos):
-                return False
-            members.pop()
-            self.first_touch[group] = pos
+        if group is not None and (
+            self.last_member(group) != index or pos > self.first_touch.get(group, pos)
+        ):
+            return False
         pool.pop()
         self.moved_from[pos] = path
         self.paired.add(index)
+        for touched in self.groups_of(path):  # the new move's from lies inside these
+            if pos < self.first_touch.get(touched, pos + 1):
+                self.first_touch[touched] = pos
         return True
 
+    def unblocked_by(self, index: int) -> list[int]:
+        """Removals before ``index`` that the pairing of ``index`` may have unblocked."""
+        found = []
+        for group in self.groups_of(self.removals[index][0]):
+            last = self.last_member(group)
+            if last is not None and last < index:
+                found.append(last)
+        return found
+
     def run(self) -> None:
-        for index, (_, _, group) in enumerate(self.removals):
-            if self.try_pair(index) and group is not None:
-                members = self.group_members[group]
-                while members and self.try_pair(members[-1]):
-                    pass
+        waiting: list[int] = []  # a heap of removals to retry, smallest first
+        for index in range(len(self.removals)):
+            if not self.try_pair(index):
+                continue
+            for other in self.unblocked_by(index):
+                heapq.heappush(waiting, other)
+            while waiting:
+                other = heapq.heappop(waiting)
+                if other not in self.paired and self.try_pair(other):
+                    for again in self.unblocked_by(other):
+                        heapq.heappush(waiting, again)
 
 
 def place_moves(
