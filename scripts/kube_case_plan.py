@@ -419,4 +419,8 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("configmap.yaml", S, '{"apiVersion":"x/y/z"}', "json"),
     ("list-bad-item.yaml", M, '{"metadata":{"labels":{"a":"b"}}}', "json"),
     ("list-bad-item.yaml", J, '[{"op":"add","path":"/metadata/labels","value":{"a":"b"}}]', "json"),
+    # --- a merge patch keeps -0.0 as a float (printed -0); strategic and json make it 0 -------
+    ("configmap.yaml", M, '{"data":null,"spec":{"weight":-0.0,"ratios":[-0.0,1.0,9223372036854775808]}}', "json"),
+    ("configmap.yaml", M, '{"data":null,"spec":{"weight":-0.0}}', "yaml"),
+    ("configmap.yaml", S, '{"data":null,"spec":{"weight":-0.0}}', "json"),
 ]

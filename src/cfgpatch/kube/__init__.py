@@ -109,7 +109,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
         return _decoded(jsonpatch.apply(obj, body))
     if patch_type == "merge":
         from . import mergepatch
-        return _decoded(mergepatch.apply(obj, body))
+        return mergepatch.apply(obj, body)  # decoded already, keeping the patch's -0.0
     if as_ == "kustomize":
         from . import kustomize
         view = kustomize.KustomizeShapes(node, shapes) if node is not None else None
