@@ -132,7 +132,7 @@ async function catchUp() {
     page.data = JSON.parse(reply.json);
     render();
     page.lastComputeMs = performance.now() - started;
-    updateFragment();
+    scheduleFragment();
   }
   return page.data;
 }
@@ -173,6 +173,18 @@ const FOLD_CONTEXT = 3;
 const FOLD_MIN = 4;
 
 function renderLines(lines, marks, fold = false) {
+  return linesPre(linesHtml(lines, marks, fold));
+}
+
+function linesPre({ html, pointers }) {
+  const pre = el("pre", { class: "code", tabindex: "0" });
+  pre.innerHTML = html;
+  pre.pointers = pointers;
+  return pre;
+}
+
+// The HTML of renderLines' <pre> and the pointer of each of its lines.
+function linesHtml(lines, marks, fold = false) {
   // marks(pointer) -> {cls, symbol, title} or null
   const found = lines.map(([, pointer]) => marks(pointer));
   let show = null;
@@ -216,10 +228,7 @@ function renderLines(lines, marks, fold = false) {
     i++;
   }
   flush();
-  const pre = el("pre", { class: "code", tabindex: "0" });
-  pre.innerHTML = parts.join("");
-  pre.pointers = pointers;
-  return pre;
+  return { html: parts.join(""), pointers };
 }
 
 // Scroll a code box so that line `index` shows a few lines from the top.
@@ -309,7 +318,6 @@ function renderResult() {
   $("result-type").textContent = TYPE_LABEL[type];
   const verdict = $("verdict");
   const box = $("result-object");
-  box.replaceChildren();
   if (result.ok) {
     verdict.className = "verdict ok";
     const n = result.changes.length;
@@ -318,15 +326,27 @@ function renderResult() {
       : `Accepted: ${n} change${n === 1 ? "" : "s"} (kubectl would exit 0).`;
     const isChanged = changedPlaces(result.changes);
     const flagged = result.findings.map(findingPointer).filter((p) => p !== null && p !== undefined);
-    const pre = renderLines(view.lines, (pointer) => {
+    const lines = linesHtml(view.lines, (pointer) => {
       if (flagged.includes(pointer)) return { cls: "flagged", symbol: "!", title: "a warning concerns this place" };
       if (isChanged(pointer)) return { cls: "changed", symbol: "~", title: "changed by the patch" };
       return null;
     });
-    box.append(pre);
+    // The same <pre> is kept from one result to the next: only its text is replaced, and
+    // it is scrolled only when the first marked line moved (scrolling forces a layout).
+    let pre = box.children.length === 1 && box.firstElementChild.tagName === "PRE" ? box.firstElementChild : null;
+    if (!pre) {
+      pre = linesPre(lines);
+      box.replaceChildren(pre);
+    } else if (pre.drawn !== lines.html) {
+      pre.innerHTML = lines.html;
+      pre.pointers = lines.pointers;
+    }
+    pre.drawn = lines.html;
     const first = firstMarked(pre, (p) => flagged.includes(p) || isChanged(p));
-    if (first >= 0) page.afterRender.push(() => scrollToLine(pre, first));
+    if (first >= 0 && first !== pre.firstShown) page.afterRender.push(() => scrollToLine(pre, first));
+    pre.firstShown = first;
   } else {
+    box.replaceChildren();
     verdict.className = "verdict failed";
     verdict.textContent = "Rejected: " + result.error;
     box.append(el("p", { class: "muted", text: "Nothing is applied: kubectl would exit 1 and leave the object as it was." }));
@@ -387,36 +407,54 @@ function renderChanges() {
   }
 }
 
+// A column whose content is the same as last time (typing a value mostly changes one
+// type's result at one place) keeps its DOM: no HTML to parse, nothing to lay out again.
 function renderCompare() {
   const grid = $("compare-grid");
-  grid.replaceChildren();
-  for (const type of TYPES) {
+  page.compareCols ??= {};
+  TYPES.forEach((type, index) => {
     const result = page.data.results[type];
     const view = page.data.views[type];
-    const col = el("section", { class: "column" + (type === page.type ? " selected" : ""), "aria-label": `--type=${type}` });
-    const title = el("h3", {}, el("code", {}, `--type=${type}`));
-    col.append(title);
-    if (result.ok) {
-      const summary = view.same_as?.length
-        ? `same result as ${view.same_as.map((t) => "--type=" + t).join(" and ")}`
-        : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
-      col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
-      const fold = !page.wholeObjects && view.differs.length > 0;
-      const pre = renderLines(view.lines, (pointer) =>
-        view.differs.some((p) => under(pointer, p))
-          ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
-          : null, fold);
-      col.append(pre);
-      const first = fold ? -1 : firstMarked(pre, (p) => view.differs.some((d) => under(p, d)));
-      if (first >= 0) page.afterRender.push(() => scrollToLine(pre, first));
-    } else {
-      col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
+    const fold = !page.wholeObjects && (view.differs?.length ?? 0) > 0;
+    const lines = result.ok ? linesHtml(view.lines, (pointer) =>
+      view.differs.some((p) => under(pointer, p))
+        ? { cls: "differs", symbol: "\u2260", title: "another type gives something else here" }
+        : null, fold) : null;
+    const key = JSON.stringify([type === page.type, fold, result.ok, result.error ?? null,
+      view.same_as ?? null, view.differs ?? null, lines?.html ?? null,
+      result.findings.map((f) => f.code ?? null)]);
+    const kept = page.compareCols[type];
+    const col = kept && kept.key === key ? kept.col : compareColumn(type, result, view, lines, fold);
+    page.compareCols[type] = { key, col };
+    const now = grid.children[index];
+    if (now !== col) {
+      if (now) grid.replaceChild(col, now);
+      else grid.append(col);
     }
-    if (result.findings.length) {
-      col.append(el("ul", { class: "mini-findings" }, result.findings.map((f) => el("li", {}, el("span", { class: "badge" }, f.code ?? "note")))));
-    }
-    grid.append(col);
+  });
+  while (grid.children.length > TYPES.length) grid.lastElementChild.remove();
+}
+
+function compareColumn(type, result, view, lines, fold) {
+  const col = el("section", { class: "column" + (type === page.type ? " selected" : ""), "aria-label": `--type=${type}` });
+  const title = el("h3", {}, el("code", {}, `--type=${type}`));
+  col.append(title);
+  if (result.ok) {
+    const summary = view.same_as?.length
+      ? `same result as ${view.same_as.map((t) => "--type=" + t).join(" and ")}`
+      : view.differs.length ? `differs at ${view.differs.length} place${view.differs.length === 1 ? "" : "s"}` : "";
+    col.append(el("p", { class: "summary ok" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2713"), " accepted", summary ? "; " + summary : ""));
+    const pre = linesPre(lines);
+    col.append(pre);
+    const first = fold ? -1 : firstMarked(pre, (p) => view.differs.some((d) => under(p, d)));
+    if (first >= 0) page.afterRender.push(() => scrollToLine(pre, first));
+  } else {
+    col.append(el("p", { class: "summary failed" }, el("span", { class: "sym", "aria-hidden": "true" }, "\u2717"), " rejected: ", result.error));
   }
+  if (result.findings.length) {
+    col.append(el("ul", { class: "mini-findings" }, result.findings.map((f) => el("li", {}, el("span", { class: "badge" }, f.code ?? "note")))));
+  }
+  return col;
 }
 
 function renderCommand() {
@@ -483,8 +521,20 @@ function setInputs(objectText, patchText, type) {
   return compute();
 }
 
+// The URL fragment follows the inputs once computing pauses (compressing both texts and
+// replacing the history entry after every keystroke's result would cost each edit a few
+// ms); link() and settled() write it at once.
+const FRAGMENT_DELAY_MS = 400;
+let fragmentTimer = null;
+function scheduleFragment() {
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(updateFragment, FRAGMENT_DELAY_MS);
+}
+
 let fragmentWrite = Promise.resolve();
 function updateFragment() {
+  clearTimeout(fragmentTimer);
+  fragmentTimer = null;
   const state = { type: page.type, object: editorText(page.editors.object), patch: editorText(page.editors.patch) };
   fragmentWrite = fragmentWrite.then(async () => {
     const hash = await encodeState(state);
@@ -589,6 +639,7 @@ window.cfgpatch = {
   // Resolves once the results shown are those of the current inputs.
   async settled() {
     await settled();
+    if (fragmentTimer !== null) await updateFragment();
     return true;
   },
   results() {
