@@ -325,6 +325,8 @@ def _delete_primitive_nothing(s: Situation) -> Iterator[Finding]:
 
 
 def _delete_and_add(s: Situation) -> Iterator[Finding]:
+    if not _has_key_prefix(s.patch, "$deleteFromPrimitiveList/"):
+        return  # only a field beside its $deleteFromPrimitiveList/ twin depends on key order
     root = getattr(s.shapes, "root", None)
     if root is not None and isinstance(s.obj, dict) and isinstance(s.patch, dict):
         from .strategic import order_alternatives  # both orders, computed
@@ -344,6 +346,20 @@ def _delete_and_add(s: Situation) -> Iterator[Finding]:
                            f"{', '.join(canonical_unchecked(v) for v in both)} is both deleted "
                            f"and added; kubectl keeps or drops it depending on which of the two "
                            f"keys it happens to handle first (the result shown keeps it)")
+
+
+def _has_key_prefix(value: Any, prefix: str) -> bool:
+    """True if any object inside ``value`` has a key starting with ``prefix``."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if any(isinstance(key, str) and key.startswith(prefix) for key in node):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def _patch_maps(before: Any, patch: Any, tokens: list[str] | None = None
