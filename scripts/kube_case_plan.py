@@ -423,4 +423,7 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("configmap.yaml", M, '{"data":null,"spec":{"weight":-0.0,"ratios":[-0.0,1.0,9223372036854775808]}}', "json"),
     ("configmap.yaml", M, '{"data":null,"spec":{"weight":-0.0}}', "yaml"),
     ("configmap.yaml", S, '{"data":null,"spec":{"weight":-0.0}}', "json"),
+    # --- apiVersion "/v1" is the empty group and version v1: a kind kubectl knows ------------
+    ("apiversion-empty-group.yaml", S, '{"metadata":{"finalizers":["example.com/b"]}}', "json"),
+    ("apiversion-empty-group.yaml", S, '{"data":{"$patch":"replace","mode":"slow"}}', "yaml"),
 ]

@@ -166,6 +166,8 @@ def _kind_node(obj: Any, schema: Any) -> Any:
     if schema is None:
         from .schema import builtin_schema
         schema = builtin_schema()
+    if api_version.startswith("/") and api_version.count("/") == 1:
+        api_version = api_version[1:]  # kubectl reads "/v1" as the empty group, version v1
     return schema.for_kind(api_version, kind)
 
 
