@@ -426,4 +426,6 @@ PLAN: list[tuple[str, str, str, str]] = [
     # --- apiVersion "/v1" is the empty group and version v1: a kind kubectl knows ------------
     ("apiversion-empty-group.yaml", S, '{"metadata":{"finalizers":["example.com/b"]}}', "json"),
     ("apiversion-empty-group.yaml", S, '{"data":{"$patch":"replace","mode":"slow"}}', "yaml"),
+    # --- a patched document without a kind is quoted as encoded (-0 kept, items as written) ----
+    ("configmap.yaml", S, '{"kind":"","spec":{"weight":-0.0},"items":[{"a":1}]}', "json"),
 ]

@@ -63,6 +63,13 @@ def test_numbers_beyond_float64() -> None:
     assert yamlio.load_patch("x: 1e400", "merge")[0] == {"x": "1e400"}  # YAML: a string
 
 
+def test_missing_kind_quotes_the_document_before_decoding() -> None:
+    with pytest.raises(KubeError) as info:
+        unstructured.decode_result({"apiVersion": "v1", "kind": "", "b": -0.0, "items": [{}]})
+    assert info.value.message == ("Object 'Kind' is missing in '{\"apiVersion\":\"v1\","
+                                  "\"b\":-0,\"items\":[{}],\"kind\":\"\"}'")
+
+
 @pytest.mark.parametrize(("api_version", "ok"), [
     ("v1", True), ("apps/v1", True), ("", True), ("/", True), ("/v1", True), ("v1/", True),
     (5, True), (None, True), ("x/y/z", False), ("//", False), ("a//", False),

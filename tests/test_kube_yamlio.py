@@ -250,6 +250,8 @@ def _replay(case: dict) -> tuple[str, str, int]:
     except KubeError as err:
         if err.code == "kubectl crash":
             return "", err.message + "\n", 2
+        if err.code == "kubectl unprefixed":  # kubectl prints it without "error: "
+            return "", err.message + "\n", 1
         return "", f"error: {err.message}\n", 1
 
 

@@ -110,11 +110,15 @@ def decode_result(value: Any, literal: bool = False) -> dict:
         raise KubeError(f"json: cannot unmarshal {kind} into Go value of type "
                         "unstructured.detector",
                         hint="the patch turned the object into a JSON " + kind)
+    document = value
     value = normalize(value, literal)
     if "items" in value:  # even "items": null makes kubectl read a list
         value = {**value, "items": list_items(value)}
     if not has_kind(value):
-        raise KubeError(f"Object 'Kind' is missing in '{encode(value)}'",
+        # kubectl quotes the patched document as encoded, before its decoder turns a
+        # float -0 into the integer 0 or gives list items a kind
+        shown = encode(normalize(document, literal=True))
+        raise KubeError(f"Object 'Kind' is missing in '{shown}'",
                         hint="after patching, the object has no kind, so kubectl cannot "
                         "decode it")
     return value
