@@ -270,6 +270,8 @@ def order_alternatives(original: Any, patch: Any, node: Node) -> list[tuple[str,
     orders give different answers; empty when the patch fails before reaching one.
     """
     found: list[tuple[str, str]] = []
+    if not _has_pair(patch):
+        return found
     token = _PROBE.set(found)
     try:
         strategic_merge(original, patch, node)
@@ -278,6 +280,22 @@ def order_alternatives(original: Any, patch: Any, node: Node) -> list[tuple[str,
     finally:
         _PROBE.reset(token)
     return found
+
+
+def _has_pair(value: Any) -> bool:
+    """Whether some map of the patch holds both ``f`` and ``$deleteFromPrimitiveList/f``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if (key.startswith(DELETE_FROM_PRIMITIVE_LIST + "/")
+                        and key.partition("/")[2] in item):
+                    return True
+                stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _probe_orders(original: dict, patch: dict, node: Node, path: list,
