@@ -428,4 +428,7 @@ PLAN: list[tuple[str, str, str, str]] = [
     ("apiversion-empty-group.yaml", S, '{"data":{"$patch":"replace","mode":"slow"}}', "yaml"),
     # --- a patched document without a kind is quoted as encoded (-0 kept, items as written) ----
     ("configmap.yaml", S, '{"kind":"","spec":{"weight":-0.0},"items":[{"a":1}]}', "json"),
+    # --- a list's own metadata goes through the typed ObjectMeta (its items' does not) --------
+    ("list-bad-metadata.yaml", S, '{"data":{"mode":"slow"}}', "json"),
+    ("list-bad-metadata.yaml", M, '{"data":{"mode":"slow"}}', "json"),
 ]

@@ -98,6 +98,12 @@ def test_group_version_split(api_version: object, ok: bool) -> None:
     ('{"apiVersion": 5, "kind": "XList", "items": []}',
      'unable to decode "tt.json": json: cannot unmarshal number into Go struct field '
      'metadataOnlyObject.apiVersion of type string'),
+    ('{"items": [], "metadata": "v1", "kind": "ConfigMap"}',
+     'unable to decode "tt.json": json: cannot unmarshal string into Go struct field '
+     'metadataOnlyObject.metadata of type v1.ObjectMeta'),
+    ('{"kind": "List", "metadata": "X", "apiVersion": [1], "items": [{}]}',
+     'unable to decode "tt.json": json: cannot unmarshal string into Go struct field '
+     'metadataOnlyObject.metadata of type v1.ObjectMeta'),
     ('{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "a/b/c", "kind": "X"}]}',
      'unable to get type info from the object "*unstructured.Unstructured": Object \'Kind\' '
      "is missing in 'object has no kind field '"),

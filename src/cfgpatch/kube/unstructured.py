@@ -247,7 +247,7 @@ def _flatten(value: Any, source: str, raw: str | None = None) -> list:
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
     if not has_kind(value):
         raise _missing_kind(source, value, raw)
-    _check_metadata(value, source, ordered=raw is not None, list_only=True)
+    _check_metadata(value, source, ordered=raw is not None)
     return items
 
 
@@ -261,12 +261,11 @@ _META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
                  "selfLink", "creationTimestamp")
 
 
-def _check_metadata(obj: dict, source: str, ordered: bool = False,
-                    list_only: bool = False) -> None:
-    """kubectl reads ``apiVersion`` and ``metadata`` into a typed struct: wrong types are
-    refused, the first in the order of the JSON text (``ordered``: as written; else the
-    sorted order of the JSON kubectl makes of YAML).  ``list_only``: a list's own fields,
-    where only ``apiVersion`` is checked here."""
+def _check_metadata(obj: dict, source: str, ordered: bool = False) -> None:
+    """kubectl reads ``apiVersion`` and ``metadata`` into a typed struct (a list's own
+    too, not its items'): wrong types are refused, the first in the order of the JSON
+    text (``ordered``: as written; else the sorted order of the JSON kubectl makes of
+    YAML)."""
     for key in (obj if ordered else sorted(obj)):
         value = obj[key]
         if key == "apiVersion" and value is not None and not isinstance(value, str):
@@ -274,7 +273,7 @@ def _check_metadata(obj: dict, source: str, ordered: bool = False,
             raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
                             "Go struct field metadataOnlyObject.apiVersion of type string",
                             hint="apiVersion must be a string such as apps/v1")
-        if key == "metadata" and not list_only:
+        if key == "metadata":
             _check_object_meta(value, source, ordered)
 
 
