@@ -32,7 +32,16 @@ from .errors import (
     PatchFailed,
     TestFailed,
 )
-from .jsonvalue import JSON, MAX_DEPTH, deep_copy, equal, parse, type_name, validate
+from .jsonvalue import (
+    JSON,
+    MAX_DEPTH,
+    canonical_unchecked,
+    deep_copy,
+    equal,
+    parse,
+    type_name,
+    validate,
+)
 from .pointer import (
     array_index,
     format_pointer,
@@ -305,7 +314,5 @@ def _size(value: Any) -> int:
 
 
 def _show_json(value: Any) -> str:
-    from .jsonvalue import canonical_unchecked
-
     text = canonical_unchecked(value)
     return text if len(text) <= 60 else text[:57] + "..."
