@@ -110,6 +110,31 @@ def bench_pair(n: int, edits: int, reps: int, clock) -> dict:
     return times
 
 
+def bench_other_inputs(n: int, edits: int, reps: int, clock) -> dict:
+    """``run`` against ``json.loads`` for inputs the fast reading helps less.
+
+    ``pretty``: the same pair indented (not canonical, so every version is read
+    by the general reader: decode, encode, screens); ``distinct``: every route
+    made unique by an ``id`` member (no repeated elements to share).
+    """
+    text_a, text_b = build_pair(n, edits)
+    a, b = json.loads(text_a), json.loads(text_b)
+    variants = {"pretty": (json.dumps(a, indent=1), json.dumps(b, indent=1))}
+    unique = generate({"n": n, "seed": 1})
+    for index, route in enumerate(unique["routes"]):
+        route["id"] = index
+    variants["distinct"] = (canonical(unique),
+                            canonical(mutate(unique, {"seed": 2, "edits": edits})))
+    results = {}
+    for name, (ta, tb) in variants.items():
+        ops = [["put", "a", ta], ["put", "b", tb], ["diff_stats", "a", "b"]]
+        times = measure({"floor": lambda ta=ta, tb=tb: (json.loads(ta), json.loads(tb)),
+                         "run": lambda ops=ops: run(ops)}, reps, clock)
+        assert run(ops)[2]["roundtrip"] is True
+        results[name] = times
+    return results
+
+
 def fifty_op_patch(doc: dict) -> str:
     """A valid 50-operation patch spread over the route table."""
     routes = len(doc["routes"])
@@ -204,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     if "make_patch" in big:
         print(f"N=20000, E=50: run / make_patch = {big['run'] / big['make_patch']:.3f}, "
               f"stats / make_patch = {big['stats'] / big['make_patch']:.3f}")
+
+    for name, t in bench_other_inputs(20000, 50, 7, clock).items():
+        print(f"N=20000, E=50, {name:>8} texts: run {ms(t['run'])} ms vs json.loads "
+              f"{ms(t['floor'])} ms: ratio {t['run'] / t['floor']:.2f}")
 
     applied = bench_apply(20000, 9, clock)
     print(f"apply of a 50-op patch at N=20000 (with canonical text): {ms(applied['apply'])} ms"

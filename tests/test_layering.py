@@ -32,7 +32,7 @@ LAYERS = [
     {"jsonvalue"},
     {"pointer"},
     {"jsonpatch", "mergepatch", "lcs"},
-    {"moves", "diff"},
+    {"moves", "diff", "document_reader"},
     {"rebase", "fixtures", "kube"},
     {"store"},
     {"service"},

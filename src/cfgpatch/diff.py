@@ -26,13 +26,19 @@ reading of the same rules; property tests require byte-identical output.
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Callable
-from itertools import compress, repeat
+from itertools import compress
 from json.encoder import encode_basestring
 from operator import not_
 
-from .jsonvalue import JSON, MAX_DEPTH, canonical_unchecked, check_depth, deep_copy, escape
+from .jsonvalue import (
+    JSON,
+    MAX_DEPTH,
+    canonical_many,
+    canonical_unchecked,
+    check_depth,
+    deep_copy,
+    escape,
+)
 from .lcs import align
 from .moves import Change, Removal, place_moves
 
@@ -42,18 +48,7 @@ BIG_ARRAY = 32
 OBJECT_WALK_DEPTH = 8
 
 
-def _make_encoders() -> tuple[Callable[[JSON], str], Callable[[list], list[str]]]:
-    """Canonical encoders for one value and for many (C speed when available)."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return canonical_unchecked, lambda values: list(map(canonical_unchecked, values))
-    encoder = make(None, None, encode_basestring, None, ":", ",", True, False, False)
-    join = "".join
-    return (lambda value: join(encoder(value, 0)),
-            lambda values: list(map(join, map(encoder, values, repeat(0)))))
-
-
-_encode, _encode_many = _make_encoders()
+_encode, _encode_many = canonical_unchecked, canonical_many
 
 
 class TextCache:
@@ -146,6 +141,30 @@ class TextCache:
             own[ids[index]] = text
             self._keep.append(value)
         return found
+
+    def remember_text(self, value: JSON, text: str) -> None:
+        """Record the canonical text of a container computed elsewhere."""
+        self._make_room(1)
+        self._by_id[id(value)] = text
+        self._keep.append(value)
+
+    def remember_array(self, values: list, texts: list[str]) -> None:
+        """Record the canonical texts of an array's elements computed elsewhere.
+
+        ``texts`` must not change afterwards (it is kept as the array's keys).
+        """
+        self._make_room(len(values) + 1)
+        self._arrays[id(values)] = texts
+        self._by_id.update(zip(map(id, values), texts))
+        self._keep.append(values)
+        self._keep.extend(values)
+
+    def adopt(self, other: TextCache) -> None:
+        """Take over the entries of ``other`` (a scratch cache of values kept from now on)."""
+        self._make_room(len(other._by_id) + len(other._arrays))
+        self._by_id.update(other._by_id)
+        self._arrays.update(other._arrays)
+        self._keep.extend(other._keep)
 
     def same(self, x: JSON, y: JSON) -> bool:
         """Exact equality of two values of one container type."""

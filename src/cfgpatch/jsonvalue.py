@@ -24,6 +24,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
+from itertools import repeat
+from json.encoder import encode_basestring
 from typing import Any
 
 from .errors import INVALID_JSON, InvalidInput
@@ -41,7 +44,7 @@ _ENCODER = json.JSONEncoder(
 )
 
 
-class _Reject(Exception):
+class _Reject(ValueError):
     """Internal: a hook found something the strict rules refuse."""
 
 
@@ -84,6 +87,13 @@ _STRICT_DECODER = json.JSONDecoder(
 )
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
+#: ``scan_value(text, index) -> (value, end)``: read the one JSON value that starts
+#: exactly at ``index`` with the C decoder and say where it ends.  It is loose:
+#: only ``NaN``/``Infinity`` are refused (``ValueError``); a caller must screen
+#: the value's text with :func:`needs_strict_reading` and check depth, infinities
+#: and surrogates itself.  ``StopIteration`` means no value starts at ``index``.
+scan_value = _FAST_DECODER.scan_once
+
 
 def parse(text: str | bytes) -> JSON:
     """Parse JSON text strictly; raise :class:`InvalidInput` (``invalid json``).
@@ -109,7 +119,7 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     spells a colon as ``\\u003a``, or holds ``-0.0``) is the slower decoder with
     per-object hooks run, which finds the duplicate and names it.
     """
-    text = _as_text(text)
+    text = as_text(text)
     value = _decode(_FAST_DECODER, text)
     depth_checked = False
     try:
@@ -117,18 +127,12 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
         depth_checked = encode is not None
     except ValueError:  # an infinity: let the strict decoder say which number
         canon = ""
-    if (
-        not canon
-        or text.count(":") != canon.count(":")
-        or "-0.0" in canon
-        or "\\u003a" in text
-        or "\\u003A" in text
-    ):
+    if not canon or needs_strict_reading(text, canon):
         value = _decode(_STRICT_DECODER, text)
         canon = _ENCODER.encode(value)
     if not depth_checked and text.count("[") + text.count("{") > MAX_DEPTH:
         check_depth(value)
-    if not canon.isascii() and _SURROGATE.search(canon):  # isascii() is O(1) on str
+    if has_lone_surrogate(canon):
         raise InvalidInput(
             "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
             code=INVALID_JSON,
@@ -136,7 +140,28 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     return value, canon
 
 
-def _as_text(text: str | bytes) -> str:
+def needs_strict_reading(text: str, canon: str) -> bool:
+    """Whether the loose reading of ``text`` (canonical text ``canon``) may be wrong.
+
+    It is wrong when ``text`` repeats a key in an object (the loose reader keeps
+    the last one silently, so ``canon`` has fewer ``:`` separators than ``text``,
+    unless a colon in ``text`` hides as ``\\u003a``) or holds a negative zero
+    (which documents never hold).  Identical texts only need the zero check.
+    """
+    if "-0.0" in canon:
+        return True
+    if text is canon or text == canon:
+        return False
+    return text.count(":") != canon.count(":") or "\\u003a" in text or "\\u003A" in text
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone UTF-16 surrogate (``isascii`` is O(1) on ``str``)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def as_text(text: str | bytes) -> str:
+    """``text`` as ``str``: bytes are decoded as UTF-8 (``invalid json`` if they are not)."""
     if isinstance(text, (bytes, bytearray)):
         try:
             return bytes(text).decode("utf-8")
@@ -232,9 +257,25 @@ def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def canonical_unchecked(value: JSON) -> str:
-    """Canonical text without validation (the value must already be valid)."""
-    return _ENCODER.encode(value)
+def _make_unchecked_encoders() -> tuple[Callable[[JSON], str], Callable[[list], list[str]]]:
+    """Canonical encoders for one valid value and for many, without per-call set-up.
+
+    ``JSONEncoder.encode`` builds a new C encoder on every call, which costs
+    more than encoding a small value; these keep one (no circularity check:
+    parsed values cannot be circular).  Both raise ``ValueError`` for infinities.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # a Python without the C accelerator
+        return _ENCODER.encode, lambda values: list(map(_ENCODER.encode, values))
+    encoder = make(None, None, encode_basestring, None, ":", ",", True, False, False)
+    join = "".join
+    return (lambda value: join(encoder(value, 0)),
+            lambda values: list(map(join, map(encoder, values, repeat(0)))))
+
+
+#: ``canonical_unchecked(value)``: canonical text of a value already known to be
+#: valid; ``canonical_many(values)``: the canonical texts of many such values.
+canonical_unchecked, canonical_many = _make_unchecked_encoders()
 
 
 def canonical(value: JSON) -> str:

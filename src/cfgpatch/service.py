@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .diff import TextCache, diff_ops, diff_stats, patch_text
+from .document_reader import read_document
 from .errors import (
     INVALID_ARGUMENTS,
     UNKNOWN_DOCUMENT,
@@ -34,7 +35,7 @@ from .errors import (
     LookupFailed,
 )
 from .jsonpatch import apply_patch, parse_patch
-from .jsonvalue import JSON, canonical, parse, parse_with_text
+from .jsonvalue import JSON, canonical, parse
 from .mergepatch import apply_merge_patch
 from .store.base import ConcurrentUpdate, Store, VersionInfo
 from .store.memory import MemoryStore
@@ -107,7 +108,7 @@ class Service:
         except KeyError:
             pass
         stored = self._stored(name, version)
-        value = stored.value if stored.has_value else parse(stored.text)
+        value = stored.value if stored.has_value else read_document(stored.text, self.texts)[0]
         if not stored.has_value:
             self._remember(key, value)
         return value
@@ -126,7 +127,7 @@ class Service:
         self, name: str, text: str, *, author: str | None = None, message: str | None = None
     ) -> int:
         """Store ``text`` (any JSON) as the next version of ``name``."""
-        value, canon = parse_with_text(text, encode=self.texts.fresh_document_text)
+        value, canon = read_document(text, self.texts)
         return self.put_value(name, value, author=author, message=message, text=canon)
 
     def put_value(

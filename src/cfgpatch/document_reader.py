@@ -1,0 +1,189 @@
+"""Reading a stored document's text: its value and canonical text, quickly.
+
+:func:`read_document` gives the same value and canonical text as
+:func:`cfgpatch.jsonvalue.parse_with_text` (and the same errors: it falls back
+to it whenever anything is unusual), but does less work on what the service
+mostly stores, long arrays whose elements repeat (route tables, rule lists):
+
+* the outer objects and arrays (:data:`~cfgpatch.diff.OBJECT_WALK_DEPTH`
+  levels) are read step by step, each element of an array of objects or
+  arrays by one call of the C decoder, which says where the element ends;
+* elements spelled the same way are the same value, so the text of every
+  element is looked up among the texts seen before in this document: a repeat
+  reuses the first element's parsed value and canonical text (equal elements
+  of a stored document are then one shared object; stored versions are never
+  mutated, so sharing is safe, as it already is between versions);
+* only new spellings are encoded and screened for what the loose decoder lets
+  through (a repeated key, ``-0.0``), exactly as ``parse_with_text`` screens
+  the whole text;
+* the element texts go into the service's :class:`~cfgpatch.diff.TextCache`,
+  which the diff and its round trip use as array keys;
+* an array whose elements hardly repeat is read again in one piece (see
+  ``_SAMPLE``), so such documents cost what ``parse_with_text`` costs.
+
+``benchmarks/bench_diff.py`` measures both kinds of route table.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .diff import BIG_ARRAY, OBJECT_WALK_DEPTH, TextCache
+from .errors import CfgPatchError
+from .jsonvalue import (
+    JSON,
+    as_text,
+    canonical_unchecked,
+    has_lone_surrogate,
+    needs_strict_reading,
+    parse_with_text,
+    scan_value,
+)
+
+_SPACE = " \t\n\r"
+#: An array in whose first ``_SAMPLE`` elements more than ``_MOSTLY_NEW`` are
+#: spelled in a way not seen before is read again in one piece: reading element
+#: by element costs about twice the C decoder's time per new element (each one
+#: gets its own key strings) and pays only when elements repeat.  New spellings
+#: come early (the first routes of a table are all new), hence the long sample.
+_SAMPLE = 1024
+_MOSTLY_NEW = _SAMPLE * 2 // 3
+_SPACES = re.compile(r"[ \t\n\r]*")
+
+
+class _Unusual(Exception):
+    """Internal: leave this text to the general reader."""
+
+
+def read_document(text: str | bytes, cache: TextCache) -> tuple[JSON, str]:
+    """The strict value of ``text`` and its canonical text (as ``parse_with_text``).
+
+    The texts of containers and of long arrays' elements are recorded in
+    ``cache`` (only when the reading succeeds).  Raises
+    :class:`~cfgpatch.errors.InvalidInput` (``invalid json``) like
+    ``parse_with_text``, which reads every text this reader leaves alone.
+    """
+    text = as_text(text)
+    reader = _Reader(text)
+    try:
+        value = reader.document()
+        canon = reader.texts.document_text(value)  # enforces the depth limit
+        if has_lone_surrogate(canon):
+            raise _Unusual
+    except (_Unusual, ValueError, StopIteration, IndexError, RecursionError, CfgPatchError):
+        reader.texts = TextCache()
+        value, canon = parse_with_text(text, encode=reader.texts.fresh_document_text)
+    cache.adopt(reader.texts)  # only now: a text that is refused leaves nothing behind
+    return value, canon
+
+
+class _Reader:
+    """One reading of one text (see the module's description)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.known: dict[str, tuple[JSON, str]] = {}  # element text -> (value, canonical text)
+        self.texts = TextCache()  # what was read; the caller adopts it on success
+
+    def document(self) -> JSON:
+        value, end = self._value(self._skip(0), 0)
+        if self._skip(end) != len(self.text):
+            raise _Unusual  # extra data: the general reader names it
+        return value
+
+    def _skip(self, index: int) -> int:
+        if index < len(self.text) and self.text[index] in _SPACE:
+            return _SPACES.match(self.text, index).end()
+        return index
+
+    def _value(self, index: int, level: int) -> tuple[JSON, int]:
+        first = self.text[index]
+        if level < OBJECT_WALK_DEPTH:
+            if first == "{":
+                return self._object(index, level)
+            if first == "[":
+                return self._array(index, level)
+        return self._piece(index)
+
+    def _piece(self, index: int) -> tuple[JSON, int]:
+        """A value read by one call of the C decoder, screened and recorded."""
+        value, end = scan_value(self.text, index)
+        piece = self.text[index:end]
+        if type(value) is list and len(value) >= BIG_ARRAY:
+            texts = self.texts.keys(value, fresh=True)
+            _screen(piece, "[" + ",".join(texts) + "]")
+        else:
+            canon = canonical_unchecked(value)  # ValueError for an infinity
+            _screen(piece, canon)
+            if type(value) in (dict, list):
+                self.texts.remember_text(value, canon)
+        return value, end
+
+    def _object(self, index: int, level: int) -> tuple[dict, int]:
+        text = self.text
+        result: dict = {}
+        index = self._skip(index + 1)
+        if text[index] == "}":
+            return result, index + 1
+        while True:
+            if text[index] != '"':
+                raise _Unusual
+            key, index = scan_value(text, index)
+            if key in result:
+                raise _Unusual  # a repeated key: the general reader names it
+            index = self._skip(index)
+            if text[index] != ":":
+                raise _Unusual
+            result[key], index = self._value(self._skip(index + 1), level + 1)
+            index = self._skip(index)
+            if text[index] == "}":
+                return result, index + 1
+            if text[index] != ",":
+                raise _Unusual
+            index = self._skip(index + 1)
+
+    def _array(self, index: int, level: int) -> tuple[list, int]:
+        text = self.text
+        start = index
+        index = self._skip(index + 1)
+        if text[index] == "]":
+            return [], index + 1
+        if text[index] not in "{[":  # scalars: one call of the C decoder is quicker
+            return self._piece(start)
+        values: list = []
+        texts: list[str] = []
+        known, add_value, add_text = self.known, values.append, texts.append
+        new = 0
+        while True:  # the hot loop of the module: one pass per element
+            value, end = scan_value(text, index)
+            piece = text[index:end]
+            entry = known.get(piece)
+            if entry is None:
+                canon = canonical_unchecked(value)  # ValueError for an infinity
+                _screen(piece, canon)
+                entry = known[piece] = (value, canon)
+                new += 1
+                if new > _MOSTLY_NEW and len(values) < _SAMPLE:
+                    return self._piece(start)  # few repeats: one by one does not pay
+            add_value(entry[0])
+            add_text(entry[1])
+            if text[end] in _SPACE:
+                end = self._skip(end)
+            if text[end] == "]":
+                break
+            if text[end] != ",":
+                raise _Unusual
+            index = end + 1
+            if text[index] in _SPACE:
+                index = self._skip(index)
+        if len(values) >= BIG_ARRAY:
+            self.texts.remember_array(values, texts)
+        else:
+            self.texts.remember_text(values, "[" + ",".join(texts) + "]")
+        return values, end + 1
+
+
+def _screen(piece: str, canon: str) -> None:
+    """Leave ``piece`` to the general reader if its loose reading may be wrong."""
+    if needs_strict_reading(piece, canon):
+        raise _Unusual
