@@ -7,7 +7,8 @@ other load on the machine hurts every column alike):
 
 * ``floor``: ``json.loads`` of the two documents' texts;
 * ``canon``: ``json.loads`` plus a canonical ``json.dumps`` (sorted keys, no
-  whitespace) of both: the least any ``put`` must do (parse, canonical text);
+  whitespace) of both: what a ``put`` costs done the plain way (parse, then
+  write the canonical text);
 * ``run``: ``run([put a, put b, diff_stats a b])``: strict parsing, canonical
   text of both versions, the diff, its digest and the round trip;
 * ``stats``: ``diff_stats a b`` alone on a service that already holds both;
@@ -15,14 +16,21 @@ other load on the machine hurts every column alike):
   (its op count is shown too; it does not detect moves the same way, nor
   distinguish ``1`` from ``1.0``).
 
-Then: the growth exponent of ``run`` and ``stats`` from N=1000 to N=20000 at
-E=50, E=50 against E=10 at N=20000, an all-or-nothing ``apply`` of a
-50-operation patch to the N=20000 document (with the new version's canonical
-text) against one ``json.loads``, and the peak memory (tracemalloc) of
-``run`` at N=100000, E=50 against the two documents' parsed size.  Times are
-CPU time of this process (``time.process_time``), which shared machines
-disturb less than wall time (``--wall`` switches to wall time), with the garbage
-collector paused inside each timed call, as ``timeit`` does.
+Then the targets, from one more measurement in which every time a ratio
+compares is taken in the same interleaved loop (rows of the table are measured
+one after the other, and this machine's speed drifts between them): ``run``
+against the floor at N=20000, E=50, the growth exponent of ``run`` and
+``stats`` from N=1000 to N=20000 at E=50, E=50 against E=10 at N=20000, and
+``run`` against ``make_patch`` (from the table's row, whose columns are
+interleaved).  Then ``run`` on two kinds of input the reader
+of stored documents helps less (the pair pretty-printed; routes made all
+distinct), an all-or-nothing ``apply`` of a 50-operation patch to the N=20000
+document (with the new version's canonical text) against one ``json.loads``,
+and the peak memory (tracemalloc) of ``run`` at N=100000, E=50 against the two
+documents' parsed size.  Times are CPU time of this process
+(``time.process_time``), which shared machines disturb less than wall time
+(``--wall`` switches to wall time), with the garbage collector paused inside
+each timed call, as ``timeit`` does.
 
     .venv/bin/python benchmarks/bench_diff.py [--quick] [--wall] [--plot docs/bench_diff.png]
 """
@@ -108,6 +116,41 @@ def bench_pair(n: int, edits: int, reps: int, clock) -> dict:
     times["digest"] = stats["digest"]
     times["mp_ops"] = len(list(jsonpatch.make_patch(*parsed))) if jsonpatch else None
     return times
+
+
+def bench_targets(reps: int, clock) -> dict:
+    """The target ratios, every time in them measured in one interleaved loop.
+
+    The table above measures one (N, E) pair at a time, so a ratio between two
+    of its rows mixes moments of different machine load; here the pairs the
+    ratios compare are timed round-robin, repetition by repetition.
+    """
+    funcs = {}
+    for n, edits in ((1000, 50), (20000, 10), (20000, 50)):
+        text_a, text_b = build_pair(n, edits)
+        ops = [["put", "a", text_a], ["put", "b", text_b], ["diff_stats", "a", "b"]]
+        service = loaded_service(text_a, text_b)
+        funcs[("run", n, edits)] = lambda ops=ops: run(ops)
+        funcs[("stats", n, edits)] = lambda service=service: service.diff_stats("a", "b")
+        funcs[("floor", n, edits)] = (
+            lambda a=text_a, b=text_b: (json.loads(a), json.loads(b)))
+    return measure(funcs, reps, clock)
+
+
+def print_targets(t: dict, row: dict) -> None:
+    """``t`` from :func:`bench_targets`; ``row``: the table's N=20000, E=50 row."""
+    print("# targets, every ratio from one interleaved measurement:")
+    big, small, e10 = (20000, 50), (1000, 50), (20000, 10)
+    print(f"N=20000, E=50: run / json.loads of both = "
+          f"{t[('run', *big)] / t[('floor', *big)]:.3f}")
+    for key in ("run", "stats", "floor"):
+        exponent = math.log(t[(key, *big)] / t[(key, *small)]) / math.log(20)
+        print(f"growth exponent N=1000 -> 20000, E=50, {key:>5}: {exponent:.3f}")
+    print(f"N=20000: run E=50 / E=10 = {t[('run', *big)] / t[('run', *e10)]:.3f}, "
+          f"stats E=50 / E=10 = {t[('stats', *big)] / t[('stats', *e10)]:.3f}")
+    if "make_patch" in row:  # measured with the row's run and stats, interleaved
+        print(f"N=20000, E=50: run / make_patch = {row['run'] / row['make_patch']:.3f}, "
+              f"stats / make_patch = {row['stats'] / row['make_patch']:.3f}")
 
 
 def bench_other_inputs(n: int, edits: int, reps: int, clock) -> dict:
@@ -219,16 +262,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()
 
     print()
-    small, big = results[(1000, 50)], results[(20000, 50)]
-    for key in ("run", "stats", "floor"):
-        exponent = math.log(big[key] / small[key]) / math.log(20)
-        print(f"growth exponent N=1000 -> 20000, E=50, {key:>5}: {exponent:.3f}")
-    e10, e50 = results[(20000, 10)], results[(20000, 50)]
-    print(f"N=20000: run E=50 / E=10 = {e50['run'] / e10['run']:.3f}, "
-          f"stats E=50 / E=10 = {e50['stats'] / e10['stats']:.3f}")
-    if "make_patch" in big:
-        print(f"N=20000, E=50: run / make_patch = {big['run'] / big['make_patch']:.3f}, "
-              f"stats / make_patch = {big['stats'] / big['make_patch']:.3f}")
+    print_targets(bench_targets(9 if args.quick else 21, clock), results[(20000, 50)])
 
     for name, t in bench_other_inputs(20000, 50, 7, clock).items():
         print(f"N=20000, E=50, {name:>8} texts: run {ms(t['run'])} ms vs json.loads "
