@@ -81,7 +81,11 @@ class Service:
         return self._stored(name, version).text
 
     def get_value(self, name: str, version: int | None = None) -> JSON:
-        """Parsed value of ``version`` (the head by default).  Do not mutate it."""
+        """Parsed value of ``version`` (the head by default).  Do not mutate it.
+
+        The value is the service's own (later calls return the same object),
+        and equal elements of its arrays may be one shared object.
+        """
         version = self.head(name) if version is None else self.check_version(name, version)
         return self._value(name, version)
 
