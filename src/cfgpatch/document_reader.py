@@ -41,6 +41,8 @@ from .jsonvalue import (
 )
 
 _SPACE = " \t\n\r"
+_SPACES = re.compile(r"[ \t\n\r]*")
+
 #: An array in whose first ``_SAMPLE`` elements more than ``_MOSTLY_NEW`` are
 #: spelled in a way not seen before (elements with unique ids, say) is read
 #: again in one piece: reading element by element costs about twice the C
@@ -50,7 +52,6 @@ _SPACE = " \t\n\r"
 #: sample and the high bar.
 _SAMPLE = 1024
 _MOSTLY_NEW = _SAMPLE * 15 // 16
-_SPACES = re.compile(r"[ \t\n\r]*")
 
 
 class _Unusual(Exception):
