@@ -391,6 +391,32 @@ def test_generated_route_tables_match_the_reference(n, edits, seed):
     check_against_reference(a, b)
 
 
+def through_run(a, b, spell=canonical) -> str:
+    """The diff of ``a`` and ``b`` stored by ``put`` from text (read as the service reads)."""
+    result = run([["put", "a", spell(a)], ["put", "b", spell(b)], ["diff", "a", "b"],
+                  ["diff_stats", "a", "b"]])
+    assert result[3]["roundtrip"] is True
+    return result[2]
+
+
+@pytest.mark.parametrize(("n", "edits", "seed"), [(300, 60, 4), (2000, 3, 3)])
+def test_generated_tables_stored_as_text_match_the_reference(n, edits, seed):
+    from cfgpatch.fixtures import generate, mutate
+
+    a = generate({"n": n, "seed": seed})
+    b = mutate(a, {"seed": seed + 100, "edits": edits})
+    expected = canonical(reference_diff(a, b))
+    assert through_run(a, b) == expected
+    assert through_run(a, b, lambda v: json.dumps(v, indent=1)) == expected
+
+
+@pytest.mark.parametrize("name", sorted(BIG_ADVERSARIES))
+def test_adversaries_stored_as_text_match_the_reference(name):
+    a, b = BIG_ADVERSARIES[name]
+    for x, y in ((a, b), (b, a), ({"l": a}, {"l": b[::-1]})):
+        assert through_run(x, y) == canonical(reference_diff(x, y))
+
+
 # -- depth ---------------------------------------------------------------------------
 
 
