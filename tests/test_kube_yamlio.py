@@ -395,3 +395,16 @@ def test_printer_details_checked_against_kubectl() -> None:
     obj = {"kind": "K", "s": {"": "x", "z": "a\n\n"}, "t": "\ufeffa\xa0"}
     assert yamlio.dump(obj, "yaml") == (
         'kind: K\ns:\n  "": x\n  z: |+\n    a\n\nt: "\\uFEFF\\x61\\_"\n')
+
+
+def test_composing_then_converting_is_load_object_in_two_steps():
+    text = "---\n# empty document first\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  on: yes\n  n: 012\n"
+    nodes = yamlio.compose_documents(text)
+    assert yamlio.object_from_nodes(nodes) == yamlio.load_object(text)
+    obj, notes = yamlio.object_from_nodes(nodes)
+    assert obj["data"] == {"true": True, "false": 10}  # what kubectl 1.32 prints for this file
+    assert [(n.pointer, n.written) for n in notes] == [
+        ("/data/true", "on"), ("/data/true", "yes"), ("/data/false", "n"), ("/data/false", "012")]
+    with pytest.raises(KubeError) as info:
+        yamlio.compose_documents("a: [1, 2\n", source="obj.yaml")
+    assert info.value.message.startswith("error parsing obj.yaml: error converting YAML to JSON: yaml:")

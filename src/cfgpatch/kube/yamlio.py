@@ -59,9 +59,11 @@ from ..errors import KubeError
 from . import gojson, goyaml, unstructured
 from .unstructured import decode_result
 
-__all__ = ["TypeNote", "load_object", "load_patch", "load_inputs", "dump", "decode_result"]
+__all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "dump", "load_inputs",
+           "load_object", "load_patch", "object_from_nodes"]
 
-_PLAIN = "!cfgpatch/plain"  # the tag our loader gives untagged plain scalars
+#: The tag :func:`compose_documents` gives untagged plain scalars (go-yaml resolves those).
+PLAIN_TAG = "!cfgpatch/plain"
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ class _Reader:
             line = node.start_mark.line
             where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
             raise _ConvertError(f"yaml: {where}found invalid Unicode character escape code")
-        if tag == _PLAIN:
+        if tag == PLAIN_TAG:
             value = goyaml.resolve_plain(text)
             if value is goyaml.STR:
                 return text
@@ -159,7 +161,7 @@ class _Reader:
         out: list = []
         for key_node, value_node in node.value:
             if not (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
-                    and key_node.tag == _PLAIN):
+                    and key_node.tag == PLAIN_TAG):
                 out.append((key_node, value_node))
                 continue
             is_list = isinstance(value_node, yaml.SequenceNode)
@@ -191,7 +193,7 @@ class _Reader:
         else:
             text = {math.inf: ".inf", -math.inf: "-.inf"}.get(key, "") or (
                 ".nan" if key != key else gojson.go_float_g(key))
-        if key_node.tag == _PLAIN and text != key_node.value:
+        if key_node.tag == PLAIN_TAG and text != key_node.value:
             self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
         return text
 
@@ -220,7 +222,7 @@ def _go_syntax(node: Any) -> str:
                         f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
         items = [text for _, text in items]
         return "map[interface {}]interface {}{" + ", ".join(items) + "}"
-    value = goyaml.resolve_plain(node.value) if node.tag == _PLAIN else node.value
+    value = goyaml.resolve_plain(node.value) if node.tag == PLAIN_TAG else node.value
     if value is goyaml.STR or isinstance(value, str):
         return gojson.go_quote(node.value)
     if value is None:
@@ -243,14 +245,14 @@ class _ConvertError(Exception):
 
 
 def _loader_class() -> type:
-    """PyYAML's pure-Python composer; untagged plain scalars get the tag ``_PLAIN`` so
+    """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
     that go-yaml's resolution can be applied to exactly those."""
     yaml = _yaml()
 
     class Loader(yaml.BaseLoader):
         def resolve(self, kind: type, value: Any, implicit: Any) -> str:
             if kind is yaml.ScalarNode and implicit and implicit[0]:
-                return _PLAIN
+                return PLAIN_TAG
             return super().resolve(kind, value, implicit)
 
     return Loader
@@ -321,7 +323,7 @@ def _check_finite(value: Any) -> None:
 
 def _is_empty(node: Any) -> bool:
     yaml = _yaml()
-    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _PLAIN
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == PLAIN_TAG
                             and goyaml.resolve_plain(node.value) is None)
 
 
@@ -330,13 +332,26 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if gojson.first_non_space(text) == "{":
         return _load_json_object(text, source), []
+    return object_from_nodes(compose_documents(text, source), source)
+
+
+def compose_documents(text: str, source: str = "-") -> list:
+    """The YAML documents of ``text`` as PyYAML nodes, untagged plain scalars tagged
+    :data:`PLAIN_TAG`; a syntax error is a ``KubeError`` in kubectl's words."""
+    try:
+        return _compose_all(text)
+    except _ConvertError as err:
+        raise _conversion_error(source, err) from None
+
+
+@unstructured.too_deep
+def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNote]]:
+    """kubectl's object and the type notes from composed YAML documents (empty ones skipped)."""
     reader = _Reader()
     try:
-        docs = [doc for doc in _compose_all(text) if not _is_empty(doc)]
-        values = [_to_json_value(doc, reader) for doc in docs]
+        values = [_to_json_value(doc, reader) for doc in nodes if not _is_empty(doc)]
     except _ConvertError as err:
-        raise KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
-                        hint="the file is not YAML kubectl can read") from None
+        raise _conversion_error(source, err) from None
     obj = unstructured.object_from_documents(values, source)
     notes = reader.notes
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
@@ -344,6 +359,11 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
         notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
                  if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
     return obj, notes
+
+
+def _conversion_error(source: str, err: _ConvertError) -> KubeError:
+    return KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
+                     hint="the file is not YAML kubectl can read")
 
 
 def _load_json_object(text: str, source: str) -> dict:

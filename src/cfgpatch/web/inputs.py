@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CfgPatchError
@@ -110,8 +110,8 @@ class InputReader:
 
         if gojson.first_non_space(text) != "{" and not any(b in text for b in _LINE_BREAKS):
             try:
-                docs = yamlio._compose_all(text)
-                obj, notes = _convert(docs)
+                docs = yamlio.compose_documents(text)
+                obj, notes = yamlio.object_from_nodes(docs)
             except Exception:  # noqa: BLE001 - yamlio itself gives the error below
                 pass
             else:
@@ -123,6 +123,8 @@ class InputReader:
 
     def _edit_scalar(self, last: _ObjectRead, text: str) -> bool:
         """Apply a one-scalar edit to the kept nodes; False when it is not one."""
+        from ..kube import yamlio
+
         if any(b in text for b in _LINE_BREAKS):
             return False
         old_lines, new_lines = last.text.split("\n"), text.split("\n")
@@ -142,28 +144,13 @@ class InputReader:
             before = node.value
             node.value = value
             try:
-                obj, notes = _convert(last.docs)
+                obj, notes = yamlio.object_from_nodes(last.docs)
             except Exception:  # noqa: BLE001 - read from scratch, yamlio names the error
                 node.value = before
                 return False
             last.text, last.obj, last.notes = text, obj, notes
             return True
         return False
-
-
-def _convert(docs: list) -> tuple[dict, list]:
-    """The part of ``yamlio.load_object`` after composing: kubectl's values and notes."""
-    from ..kube import unstructured, yamlio
-
-    reader = yamlio._Reader()
-    kept = [doc for doc in docs if not yamlio._is_empty(doc)]
-    values = [yamlio._to_json_value(doc, reader) for doc in kept]
-    obj = unstructured.object_from_documents(values, "-")
-    notes = reader.notes
-    if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
-        notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
-                 if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
-    return obj, notes
 
 
 def _scalars_ending_lines(docs: list, text: str) -> dict[int, list]:
@@ -185,7 +172,7 @@ def _scalars_ending_lines(docs: list, text: str) -> dict[int, list]:
             stack.extend(item for pair in node.value for item in pair)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-        elif node.tag == yamlio._PLAIN:
+        elif node.tag == yamlio.PLAIN_TAG:
             start, end = node.start_mark, node.end_mark
             if (start.line == end.line and start.column > 0 and start.line < len(lines)
                     and lines[start.line][start.column:] == node.value):
