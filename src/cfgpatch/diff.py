@@ -48,9 +48,6 @@ BIG_ARRAY = 32
 OBJECT_WALK_DEPTH = 8
 
 
-_encode, _encode_many = canonical_unchecked, canonical_many
-
-
 class TextCache:
     """Canonical text of values, computed once per object (keyed by identity).
 
@@ -83,14 +80,14 @@ class TextCache:
         """Canonical text of ``value`` (containers are cached)."""
         kind = type(value)
         if kind is not dict and kind is not list:
-            return _encode(value)
+            return canonical_unchecked(value)
         key = id(value)
         text = self._by_id.get(key)
         if text is None and self._parent is not None:
             text = self._parent.get(key)
         if text is None:
             self._make_room(1)
-            text = _encode(value)
+            text = canonical_unchecked(value)
             self._by_id[key] = text
             self._keep.append(value)
         return text
@@ -131,13 +128,13 @@ class TextCache:
                 return found
         self._make_room(len(misses))
         if len(misses) == len(values):
-            texts = _encode_many(values)
+            texts = canonical_many(values)
             own.update(zip(ids, texts))
             self._keep.extend(values)
             return texts
         for index in misses:
             value = values[index]
-            found[index] = text = _encode(value)
+            found[index] = text = canonical_unchecked(value)
             own[ids[index]] = text
             self._keep.append(value)
         return found

@@ -105,7 +105,7 @@ class _Reader:
             if first == "{":
                 return self._object(index, level)
             if first == "[":
-                return self._array(index, level)
+                return self._array(index)
         return self._piece(index)
 
     def _piece(self, index: int) -> tuple[JSON, int]:
@@ -145,7 +145,7 @@ class _Reader:
                 raise _Unusual
             index = self._skip(index + 1)
 
-    def _array(self, index: int, level: int) -> tuple[list, int]:
+    def _array(self, index: int) -> tuple[list, int]:
         text = self.text
         start = index
         index = self._skip(index + 1)

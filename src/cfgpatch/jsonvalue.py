@@ -150,7 +150,7 @@ def needs_strict_reading(text: str, canon: str) -> bool:
     """
     if "-0.0" in canon:
         return True
-    if text is canon or text == canon:
+    if text == canon:
         return False
     return text.count(":") != canon.count(":") or "\\u003a" in text or "\\u003A" in text
 

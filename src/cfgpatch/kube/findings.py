@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from .catalogue import CATALOGUE, ERROR, INFO, WARNING, Finding, Situation, make
+from .catalogue import CATALOGUE, Finding, Situation, make
 from .findings_jsonpatch import JSON_DETECTORS, kubectl_tokens
 from .findings_merge import MERGE_DETECTORS, namespace_finalize
 from .findings_strategic import STRATEGIC_DETECTORS
 
-__all__ = ["CATALOGUE", "ERROR", "INFO", "WARNING", "Finding", "Situation", "detect",
-           "kubectl_tokens", "make"]
+__all__ = ["CATALOGUE", "Finding", "Situation", "detect", "kubectl_tokens", "make"]
 
 _DETECTORS: dict[str, tuple[Callable[[Situation], Iterator[Finding]], ...]] = {
     "strategic": STRATEGIC_DETECTORS,
