@@ -10,7 +10,6 @@ import copy
 import json
 import random
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.kube import jsonpatch, yamlio
 from cfgpatch.kube.unstructured import normalize
 from conftest import require
+from kube_support import kubectl_patch_local
 
 DOC = {
     "apiVersion": "v1",
@@ -325,9 +325,7 @@ def test_live_random_patches_match_kubectl() -> None:
         (Path(folder) / "doc.json").write_text(json.dumps(_LIVE_DOC))
         for _ in range(40):
             text = json.dumps(_random_ops(rnd))
-            proc = subprocess.run([kubectl, "patch", "--local", "-f", "doc.json", "--type",
-                                   "json", "-p", text, "-o", "json"], cwd=folder,
-                                  capture_output=True, text=True, timeout=60)
+            proc = kubectl_patch_local(kubectl, folder, "json", text)
             try:
                 ops, _ = yamlio.load_patch(text, "json")
                 got = (yamlio.dump(jsonpatch.apply(_LIVE_DOC, ops), "json"), "", 0)

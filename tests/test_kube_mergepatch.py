@@ -7,7 +7,6 @@ import copy
 import json
 import random
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from cfgpatch.kube import mergepatch, yamlio
 from cfgpatch.kube.unstructured import normalize
 from cfgpatch.mergepatch import apply_merge_patch
 from conftest import require
+from kube_support import kubectl_patch_local
 
 DOC = {
     "apiVersion": "v1",
@@ -151,9 +151,7 @@ def test_live_random_merge_patches_match_kubectl() -> None:
         (Path(folder) / "doc.json").write_text(json.dumps(_LIVE_DOC))
         for _ in range(40):
             text = json.dumps({"spec": _random_patch(rnd)})
-            proc = subprocess.run([kubectl, "patch", "--local", "-f", "doc.json", "--type",
-                                   "merge", "-p", text, "-o", "json"], cwd=folder,
-                                  capture_output=True, text=True, timeout=60)
+            proc = kubectl_patch_local(kubectl, folder, "merge", text)
             try:
                 patch, _ = yamlio.load_patch(text, "merge")
                 got = (yamlio.dump(mergepatch.apply(_LIVE_DOC, patch), "json"), "", 0)
