@@ -14,9 +14,10 @@ from cfgpatch.errors import KubeError
 from cfgpatch.kube.changes import ATOMIC_RULE, ListRule
 from cfgpatch.kube.schema import Schema, builtin_schema, load_table, node_shapes
 from cfgpatch.kube.strategic import strategic_merge
+from conftest import SHARED, require
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "k8s"
+FACTS = SHARED / "k8s"
 KNOWN_KINDS = ROOT / "scripts" / "data" / "kubectl-1.32-kinds.tsv"
 
 
@@ -30,9 +31,8 @@ def known_kinds() -> list[tuple[str, str]]:
 
 
 def fact_rows(name: str) -> list[dict]:
-    if not (SHARED / name).exists():
-        pytest.skip(f"../shared/k8s/{name} not present")
-    lines = [line for line in (SHARED / name).read_text().splitlines() if not line.startswith("#")]
+    require((FACTS / name).exists(), f"{FACTS / name} not present")
+    lines = [line for line in (FACTS / name).read_text().splitlines() if not line.startswith("#")]
     return list(csv.DictReader(lines, delimiter="\t"))
 
 
@@ -247,16 +247,12 @@ def _kubectl_132() -> Path | None:
 
 def test_table_is_what_the_kubectl_binary_says(tmp_path):
     """Regenerating from kubectl 1.32's Go type data reproduces the shipped table."""
-    import os
-
     binary = _kubectl_132()
-    if binary is None or not (SHARED / "list-fields.tsv").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail("kubectl.1.32 and ../shared/k8s are required in CI")
-        pytest.skip("kubectl.1.32 or ../shared/k8s not present")
+    require(binary is not None and (FACTS / "list-fields.tsv").exists(),
+            "kubectl.1.32 or ../shared/k8s not present")
     out = tmp_path / "builtin.json"
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_kube_schema.py"),
-                           "--tsv-dir", str(SHARED), "--kubectl-kinds", str(KNOWN_KINDS),
+                           "--tsv-dir", str(FACTS), "--kubectl-kinds", str(KNOWN_KINDS),
                            "--kubectl-binary", str(binary), "-o", str(out), "-v"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
