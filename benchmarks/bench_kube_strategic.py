@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 
-from cfgpatch.kube.goruntime import dedupe_in_place, dedupe_in_place_slow
-from cfgpatch.kube.schema import builtin_schema
-from cfgpatch.kube.strategic import strategic_merge
+from cfgpatch.kube.engine.strategic import strategic_merge
+from cfgpatch.kube.go.runtime import dedupe_in_place, dedupe_in_place_slow
+from cfgpatch.kube.schema.node import builtin_schema
 
 
 def timed(function, *args) -> float:

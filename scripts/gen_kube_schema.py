@@ -8,7 +8,7 @@ Two uses:
        kubectl get --raw /openapi/v2 > openapi.json
        python scripts/gen_kube_schema.py --openapi openapi.json -o my-cluster.json
 
-2. The built-in table ``src/cfgpatch/kube/data/builtin.json``, from the Kubernetes
+2. The built-in table ``src/cfgpatch/kube/schema/data/builtin.json``, from the Kubernetes
    fact tables (``list-fields.tsv``, ``kinds.tsv``), the list of kinds kubectl 1.32
    knows (recorded from kubectl itself by ``scripts/probe_kube_kinds.sh``) and the
    struct graph: best from the kubectl binary itself (``--kubectl-binary``, read by
@@ -19,7 +19,7 @@ Two uses:
        python scripts/gen_kube_schema.py --tsv-dir ../shared/k8s \\
            --kubectl-kinds scripts/data/kubectl-1.32-kinds.tsv \\
            --kubectl-binary "$(dirname "$(readlink -f "$(which kubectl)")")/kubectl.1.32" \\
-           -o src/cfgpatch/kube/data/builtin.json
+           -o src/cfgpatch/kube/schema/data/builtin.json
 
    Types from the binary are exact; their tags are checked against
    ``list-fields.tsv`` and disagreements printed.  With ``--openapi`` instead, the
@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cfgpatch.kube.openapi import table_from_openapi  # noqa: E402
+from cfgpatch.kube.schema.openapi import table_from_openapi  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from go_types import Binary, TableBuilder  # noqa: E402

@@ -180,7 +180,7 @@ def tag_value(tag: str, key: str) -> str | None:
 
 
 class TableBuilder:
-    """Go struct types -> table types (see cfgpatch.kube.schema), following Go's JSON
+    """Go struct types -> table types (see cfgpatch.kube.schema.node), following Go's JSON
     field rules: ``json:"-"`` and unexported fields skipped, untagged embedded
     structs (``json:",inline"``) flattened, the shallowest name winning."""
 

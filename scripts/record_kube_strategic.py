@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from cfgpatch.kube.schema import Node, builtin_schema  # noqa: E402
+from cfgpatch.kube.schema.node import Node, builtin_schema  # noqa: E402
 
 KINDS = [("apps/v1", "Deployment"), ("v1", "Service"), ("v1", "Pod"), ("batch/v1", "CronJob"),
          ("networking.k8s.io/v1", "NetworkPolicy"), ("v1", "ServiceAccount"),

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.cli import main
-from cfgpatch.kube.schema import builtin_schema
+from cfgpatch.kube.schema.node import builtin_schema
 
 CASE_DIR = Path(__file__).resolve().parent / "data" / "kube" / "cases"
 

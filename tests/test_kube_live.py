@@ -28,10 +28,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cfgpatch.kube.schema import SCALAR_KINDS, builtin_schema
+from cfgpatch.kube.schema.node import SCALAR_KINDS, builtin_schema
 from conftest import require
 from test_kube_corpus import CASES, Case, run_cli
-from test_kube_kustomize import (
+from test_kube_views_kustomize import (
     CONTAINER_CASES,
     CONTAINER_PORT_CASES,
     DEPLOY,

@@ -2,12 +2,16 @@
 
 * The core (everything outside ``server/``, ``cli/``, ``store/sqlite.py``,
   ``store/postgres.py`` and ``web/site.py``) imports only the standard library,
-  except ``kube/yamlio.py`` and the page's Python side (``web/``), which read YAML
-  with PyYAML's pure-Python part: the core also runs in the browser under Pyodide.
+  except ``kube/io/reader.py``, ``kube/io/writer.py`` and the page's Python side
+  (``web/``), which read YAML with PyYAML's pure-Python part: the core also runs in the
+  browser under Pyodide.
 * Nothing in the core imports I/O or process machinery Pyodide lacks
   (``sqlite3``, ``threading``, ``socket``, ``asyncio``, ``subprocess``).
 * Dependencies point one way: values -> pointer -> patch algorithms ->
   diff/rebase -> service -> cli/server/web.  No lower module imports a higher one.
+* Inside ``kube/`` the sub-packages are layered too: go -> io -> schema -> engine ->
+  views -> explain -> tester (the facade ``kube/__init__.py`` re-exports ``tester``).
+* No import cycle anywhere in ``src/`` (imports inside functions included).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
 OUTSIDE_CORE = ("server/", "cli/", "store/sqlite.py", "store/postgres.py", "web/site.py", "__main__.py")
-YAML_READERS = ("kube/yamlio.py", "web/")  # PyYAML's pure-Python part ships with the page
+YAML_READERS = ("kube/io/reader.py", "kube/io/writer.py", "web/")  # PyYAML's pure-Python part ships with the page
 #: The page's Python side may guard its caches with a lock (Pyodide has the module; the
 #: server calls the same code from its thread pool).
 THREAD_SAFE = ("web/",)
@@ -39,6 +43,9 @@ LAYERS = [
     {"web"},
     {"server", "cli"},
 ]
+
+#: The sub-layers of ``kube/``, lower first (``kube/__init__.py`` is the facade over all).
+KUBE_LAYERS = [{"go"}, {"io"}, {"schema"}, {"engine"}, {"views"}, {"explain"}, {"tester"}]
 
 
 def _modules():
@@ -102,3 +109,80 @@ def test_dependencies_point_one_way(rel, tree):
         if sub in ("__init__",):
             continue
         assert _layer(sub) <= mine, f"{rel} ({own}) imports the higher layer {sub}"
+
+
+def _targets(tree: ast.AST, rel: str):
+    """The dotted cfgpatch module every import of ``rel`` names (a package: its __init__)."""
+    package_parts = ["cfgpatch", *rel.split("/")[:-1]]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "cfgpatch":
+                    yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[: len(package_parts) - node.level + 1]
+                module = ".".join(base + (node.module.split(".") if node.module else []))
+            elif node.module and node.module.split(".")[0] == "cfgpatch":
+                module = node.module
+            else:
+                continue
+            for alias in node.names:  # "from pkg import sub" names the sub-module if it is one
+                yield f"{module}.{alias.name}" if _is_module(f"{module}.{alias.name}") else module
+
+
+def _is_module(dotted: str) -> bool:
+    path = PACKAGE.parent.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def _module_name(rel: str) -> str:
+    return "cfgpatch." + rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _kube_layer(rel: str) -> int | None:
+    parts = rel.split("/")
+    if parts[0] != "kube" or len(parts) < 2 or parts[1] == "__init__.py":
+        return None
+    name = parts[1].removesuffix(".py")
+    for index, names in enumerate(KUBE_LAYERS):
+        if name in names:
+            return index
+    raise AssertionError(f"kube/{name} is in no kube layer: add it to KUBE_LAYERS")
+
+
+@pytest.mark.parametrize("rel,tree", [m for m in _modules() if m[0].startswith("kube/")],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_kube_sub_packages_point_one_way(rel, tree):
+    mine = _kube_layer(rel)
+    if mine is None:
+        return
+    for target in _targets(tree, rel):
+        parts = target.split(".")
+        if parts[:2] != ["cfgpatch", "kube"]:
+            continue
+        assert len(parts) > 2, f"{rel} imports the kube facade; import the module instead"
+        theirs = _kube_layer("/".join(parts[1:3]) + ("" if len(parts) > 3 else ".py"))
+        assert theirs is not None and theirs <= mine, \
+            f"{rel} imports {target}, a higher kube layer"
+
+
+def test_no_import_cycles():
+    graph = {_module_name(rel): set(_targets(tree, rel)) for rel, tree in _modules()}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph.get(name, ())):
+            if target == name or target not in graph:
+                continue
+            if state.get(target) == 1:
+                cycle = path[path.index(target):] + [target] if target in path else [name, target]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*path, target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])

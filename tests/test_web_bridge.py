@@ -2,7 +2,7 @@
 
 Every example of the page's menu (web/src/examples.json) is computed through the
 bridge and compared, type by type, with the command line's path on the same texts
-(``kube.yamlio`` to read, ``kube.patch`` to apply).  No browser is involved.
+(``kube.io.reader`` to read, ``kube.patch`` to apply).  No browser is involved.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cfgpatch import kube
 from cfgpatch.errors import CfgPatchError
 from cfgpatch.jsonvalue import equal
-from cfgpatch.kube import yamlio
+from cfgpatch.kube.io import reader
 from cfgpatch.web.bridge import TYPES, compute, compute_json
 from cfgpatch.web.render import differing_paths, render_lines
 from conftest import ROOT
@@ -27,9 +27,9 @@ IDS = [example["id"] for example in EXAMPLES]
 
 
 def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
-    obj, notes = yamlio.load_object(object_text)
+    obj, notes = reader.load_object(object_text)
     try:
-        body, patch_notes = yamlio.load_patch(patch_text, patch_type)
+        body, patch_notes = reader.load_patch(patch_text, patch_type)
         outcome = kube.patch(obj, body, patch_type, notes=notes, patch_notes=patch_notes)
     except CfgPatchError as exc:
         findings = getattr(exc, "findings", None) or ()
@@ -75,7 +75,7 @@ def test_the_kubectl_command_carries_the_patch(example):
     argv = shlex.split(data["views"][patch_type]["command"])
     assert argv[:2] == ["kubectl", "patch"]
     assert f"--type={patch_type}" in argv
-    body, _ = yamlio.load_patch(example["patch"], patch_type)
+    body, _ = reader.load_patch(example["patch"], patch_type)
     assert json.loads(argv[argv.index("-p") + 1]) == body
     assert "--dry-run=server" in shlex.split(data["views"][patch_type]["dry_run"])
 
@@ -147,7 +147,7 @@ def test_the_json_equivalent_gives_the_same_object(example):
     from cfgpatch.jsonpatch import apply_patch
 
     data = compute(example["object"], example["patch"])
-    obj, _ = yamlio.load_object(example["object"])
+    obj, _ = reader.load_object(example["object"])
     for patch_type in ("strategic", "merge"):
         result, view = data["results"][patch_type], data["views"][patch_type]
         if not result["ok"] or equal(result["object"], obj):

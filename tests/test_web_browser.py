@@ -3,7 +3,7 @@
 The page is served from a local static file server, as ``cfgpatch site build``
 output would be.  Each example is run through the page; what the page displays
 for every type is compared with the engine run here in CPython on the same texts
-(``kube.yamlio`` + ``kube.patch``, the command line's path).  The requests the page
+(``kube.io.reader`` + ``kube.patch``, the command line's path).  The requests the page
 makes are recorded: all must go to the page's own origin, and none may happen
 while editing.  Screenshots of the main states go to ``docs/screenshots/``.
 
@@ -118,13 +118,13 @@ def page(loaded):
 
 
 def _engine(object_text: str, patch_text: str, patch_type: str) -> dict:
-    """The command line's path on the same texts: read with yamlio, run kube.patch."""
+    """The command line's path on the same texts: read with kube.io.reader, run kube.patch."""
     from cfgpatch import kube
-    from cfgpatch.kube import yamlio
+    from cfgpatch.kube.io import reader
 
-    obj, notes = yamlio.load_object(object_text)
+    obj, notes = reader.load_object(object_text)
     try:
-        body, patch_notes = yamlio.load_patch(patch_text, patch_type)
+        body, patch_notes = reader.load_patch(patch_text, patch_type)
         outcome = kube.patch(obj, body, patch_type, notes=[*notes, *patch_notes])
     except CfgPatchError as exc:
         return {"ok": False, "error": exc.describe(),
@@ -215,16 +215,16 @@ def test_folded_columns_show_every_difference(page):
 def _check_commands(page, example: dict, selected: dict) -> None:
     """The kubectl lines carry the patch; the JSON equivalent gives the shown result."""
     from cfgpatch.jsonpatch import apply_patch
-    from cfgpatch.kube import yamlio
+    from cfgpatch.kube.io import reader
 
     argv = shlex.split(page.inner_text("#kubectl-command"))
-    body, _ = yamlio.load_patch(example["patch"], example["type"])
+    body, _ = reader.load_patch(example["patch"], example["type"])
     assert argv[:2] == ["kubectl", "patch"] and f"--type={example['type']}" in argv
     assert json.loads(argv[argv.index("-p") + 1]) == body
     if page.is_visible("#json-equivalent"):
         argv = shlex.split(page.inner_text("#kubectl-json"))
         ops = json.loads(argv[argv.index("-p") + 1])
-        obj, _ = yamlio.load_object(example["object"])
+        obj, _ = reader.load_object(example["object"])
         assert equal(apply_patch(obj, ops), selected["object"])
 
 

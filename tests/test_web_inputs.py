@@ -1,7 +1,7 @@
 """Tests for cfgpatch.web.inputs: reading with reuse gives what yamlio gives from scratch.
 
 Each check reads a first text, then an edited one through the same ``InputReader``,
-and compares with ``yamlio.load_object`` / ``yamlio.load_patch`` on the edited text
+and compares with ``kube.io.reader.load_object`` / ``load_patch`` on the edited text
 alone: the same object (exact on number kinds), the same notes, or the same error.
 """
 
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import CfgPatchError
-from cfgpatch.kube import yamlio
+from cfgpatch.kube.io import reader as kube_reader
 from cfgpatch.web.inputs import InputReader
 from conftest import ROOT
 
@@ -36,7 +36,7 @@ def outcome(read, *args):
 
 
 def assert_same_as_yamlio(reader: InputReader, text: str) -> None:
-    assert outcome(reader.object, text) == outcome(yamlio.load_object, text)
+    assert outcome(reader.object, text) == outcome(kube_reader.load_object, text)
 
 
 def edit_line(text: str, line: int, column: int, tail: str) -> str:
@@ -73,7 +73,7 @@ def test_value_edits_take_the_fast_path_and_match(line, value):
     reader.object(start)
     text = "\n".join(lines)
     assert_same_as_yamlio(reader, text)
-    if outcome(yamlio.load_object, text)[0] == "ok":  # a failing text is read from scratch
+    if outcome(kube_reader.load_object, text)[0] == "ok":  # a failing text is read from scratch
         assert reader.last_object_read == "scalar edit"
 
 
@@ -132,4 +132,4 @@ def test_patches_read_as_yamlio_reads_them_for_every_type(text):
     for _ in range(2):  # the second round comes from what was remembered
         for patch_type in ("strategic", "merge", "json"):
             assert outcome(reader.patch, text, patch_type) == \
-                outcome(yamlio.load_patch, text, patch_type)
+                outcome(kube_reader.load_patch, text, patch_type)

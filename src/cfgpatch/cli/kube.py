@@ -93,7 +93,7 @@ def run_patch(args: argparse.Namespace) -> int:
 
 
 def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
-    from ..kube import yamlio
+    from ..kube.io import reader
 
     if args.type not in ("strategic", "merge", "json"):
         raise KubeError(f'--type must be one of [json merge strategic], not "{args.type}"')
@@ -125,7 +125,7 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
 
     # Both inputs, failing in kubectl's order (a YAML patch error first, then the
     # object, then a JSON patch that does not parse).
-    obj, notes, patch, patch_notes = yamlio.load_inputs(
+    obj, notes, patch, patch_notes = reader.load_inputs(
         object_text, args.filename, patch_text, args.type, check=check
     )
     _check_namespace(obj, args.namespace)
@@ -137,7 +137,7 @@ def _schema(args: argparse.Namespace) -> Any:
     if not args.schema:
         return None
     if getattr(args, "loaded_schema", None) is None:
-        from ..kube.openapi import load_openapi
+        from ..kube.schema.openapi import load_openapi
 
         args.loaded_schema = load_openapi(
             _read_file(args.schema, 'the path "{path}" does not exist')
@@ -173,11 +173,11 @@ def _read_file(path: str, missing: str) -> str:
 def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
            patch_notes: list) -> Any:
     from .. import kube
-    from ..kube import yamlio
+    from ..kube.io import reader
 
     schema, crd = _schema(args), None
     if args.crd:
-        crd, _ = yamlio.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
+        crd, _ = reader.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
                                     args.crd)
     return kube.patch(obj, patch, args.type, schema=schema, crd=crd, as_=args.view,
                       notes=notes, patch_notes=patch_notes)
@@ -211,7 +211,7 @@ def _raw_numbers_differ(text: str) -> bool:
     decided on the bytes, so ``replicas: 2.0`` over ``2`` counts as a change.  YAML
     patches (text not starting with ``{``) are converted first and never differ.
     """
-    from ..kube.gojson import kube_number, number_text
+    from ..kube.go.json import kube_number, number_text
 
     if not text.lstrip().startswith("{"):
         return False
@@ -227,10 +227,10 @@ def _raw_numbers_differ(text: str) -> bool:
 
 def _render(result: Any, original: Any, output: str | None, verbatim: bool = False) -> str:
     from ..jsonvalue import equal
-    from ..kube import yamlio
+    from ..kube.io import writer
 
     if output in ("json", "yaml"):
-        return yamlio.dump(result, output)
+        return writer.dump(result, output)
     if output == "name":
         return resource_name(result) + "\n"
     suffix = " (no change)" if equal(result, original) and not verbatim else ""

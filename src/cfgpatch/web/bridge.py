@@ -1,7 +1,7 @@
 """What the patch tester page calls inside Pyodide: texts in, JSON-ready results out.
 
 The page hands over the two editor texts; :func:`compute` reads them exactly as
-the ``cfgpatch kube patch`` command line does (:mod:`cfgpatch.kube.yamlio`: JSON or
+the ``cfgpatch kube patch`` command line does (:mod:`cfgpatch.kube.io.reader`: JSON or
 YAML the way kubectl reads ``-f`` and ``-p``), runs the Kubernetes patch engine
 (:func:`cfgpatch.kube.patch`) once for each of ``strategic``, ``merge`` and
 ``json``, and returns one plain dictionary:

@@ -2,16 +2,16 @@
 
 The page recomputes after every pause in typing, and most edits change little:
 
-* the patch is read once per text and ``--type`` (:func:`yamlio.load_patch`) and
+* the patch is read once per text and ``--type`` (:func:`reader.load_patch`) and
   remembered, so an edit of the object does not read the patch again; a YAML patch
   (anything not starting with ``{``) reads the same for every type, so it is read once
   for all three;
-* the object is read as :func:`yamlio.load_object` reads it.  For YAML, the document
+* the object is read as :func:`reader.load_object` reads it.  For YAML, the document
   nodes PyYAML composed are kept.  When the next text differs from the last one only
   inside one plain scalar that ends its line (what typing a value or a key does), the
   kept nodes get the new scalar text and are converted to kubectl's values again,
   skipping PyYAML's scanner and parser, the slowest part.  Every other edit, and any
-  text that fails, is read from scratch by ``yamlio.load_object`` itself.
+  text that fails, is read from scratch by ``reader.load_object`` itself.
 
 Callers get their own copies: the engine may change what it is given.  One reader may
 be shared by threads (a lock keeps what it remembers consistent).
@@ -65,19 +65,20 @@ class InputReader:
     # -- the patch ---------------------------------------------------------------------
 
     def patch(self, text: str, patch_type: str) -> tuple[JSON, list]:
-        """``yamlio.load_patch(text, patch_type)``: a copy, or the same error."""
+        """``reader.load_patch(text, patch_type)``: a copy, or the same error."""
         with self._lock:
             return self._patch(text, patch_type)
 
     def _patch(self, text: str, patch_type: str) -> tuple[JSON, list]:
-        from ..kube import gojson, yamlio
+        from ..kube.go import jsondecode
+        from ..kube.io import reader
 
         if text != self._patch_text:
             self._patch_text, self._patches = text, {}
-        key = patch_type if text and gojson.first_non_space(text) == "{" else "yaml"
+        key = patch_type if text and jsondecode.first_non_space(text) == "{" else "yaml"
         if key not in self._patches:
             try:
-                self._patches[key] = yamlio.load_patch(text, patch_type)
+                self._patches[key] = reader.load_patch(text, patch_type)
             except CfgPatchError as exc:
                 self._patches[key] = exc
         found = self._patches[key]
@@ -89,7 +90,7 @@ class InputReader:
     # -- the object --------------------------------------------------------------------
 
     def object(self, text: str) -> tuple[JSON, list]:
-        """``yamlio.load_object(text)``: a copy, or the same error."""
+        """``reader.load_object(text)``: a copy, or the same error."""
         with self._lock:
             return self._read_object(text)
 
@@ -106,24 +107,25 @@ class InputReader:
         return deep_copy(read.obj), list(read.notes)
 
     def _read(self, text: str) -> _ObjectRead:
-        from ..kube import gojson, yamlio
+        from ..kube.go import jsondecode
+        from ..kube.io import reader
 
-        if gojson.first_non_space(text) != "{" and not any(b in text for b in _LINE_BREAKS):
+        if jsondecode.first_non_space(text) != "{" and not any(b in text for b in _LINE_BREAKS):
             try:
-                docs = yamlio.compose_documents(text)
-                obj, notes = yamlio.object_from_nodes(docs)
-            except Exception:  # noqa: BLE001 - yamlio itself gives the error below
+                docs = reader.compose_documents(text)
+                obj, notes = reader.object_from_nodes(docs)
+            except Exception:  # noqa: BLE001 - the reader itself gives the error below
                 pass
             else:
                 self.last_object_read = "yaml"
                 return _ObjectRead(text, obj, notes, docs, _scalars_ending_lines(docs, text))
         self.last_object_read = "full"
-        obj, notes = yamlio.load_object(text)
+        obj, notes = reader.load_object(text)
         return _ObjectRead(text, obj, notes)
 
     def _edit_scalar(self, last: _ObjectRead, text: str) -> bool:
         """Apply a one-scalar edit to the kept nodes; False when it is not one."""
-        from ..kube import yamlio
+        from ..kube.io import reader
 
         if any(b in text for b in _LINE_BREAKS):
             return False
@@ -144,8 +146,8 @@ class InputReader:
             before = node.value
             node.value = value
             try:
-                obj, notes = yamlio.object_from_nodes(last.docs)
-            except Exception:  # noqa: BLE001 - read from scratch, yamlio names the error
+                obj, notes = reader.object_from_nodes(last.docs)
+            except Exception:  # noqa: BLE001 - read from scratch, the reader names the error
                 node.value = before
                 return False
             last.text, last.obj, last.notes = text, obj, notes
@@ -157,7 +159,7 @@ def _scalars_ending_lines(docs: list, text: str) -> dict[int, list]:
     """Plain scalar nodes written on one line, up to its end, by line number."""
     import yaml
 
-    from ..kube import yamlio
+    from ..kube.io import reader
 
     lines = text.split("\n")
     found: dict[int, list] = {}
@@ -172,7 +174,7 @@ def _scalars_ending_lines(docs: list, text: str) -> dict[int, list]:
             stack.extend(item for pair in node.value for item in pair)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-        elif node.tag == yamlio.PLAIN_TAG:
+        elif node.tag == reader.PLAIN_TAG:
             start, end = node.start_mark, node.end_mark
             if (start.line == end.line and start.column > 0 and start.line < len(lines)
                     and lines[start.line][start.column:] == node.value):

@@ -1,0 +1,281 @@
+"""Reading JSON as Go's ``encoding/json`` does: its scanner's errors and its lenient decode.
+
+* :func:`syntax_error`: the message and offset of Go's scanner for malformed JSON
+  (``invalid character '}' looking for beginning of object key string``);
+* :func:`decode`: Go's lenient reading (duplicate keys: the last wins; a lone
+  surrogate escape becomes U+FFFD); numbers beyond float64 are kept as
+  :class:`OutOfRange` for the caller to judge.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .json import GoJSONError, quote_char
+
+_SPACE = b" \t\r\n"
+_HEX = b"0123456789abcdefABCDEF"
+_DIGITS = b"0123456789"
+
+
+def syntax_error(data: bytes) -> GoJSONError | None:
+    """The error Go's ``json.Unmarshal`` reports for malformed ``data``, or ``None``."""
+    return _Scanner(data).run()
+
+
+class _Scanner:
+    """Go's JSON scanner, reduced to finding the first syntax error."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+        self.stack: list[str] = []
+
+    def fail(self, context: str) -> GoJSONError:
+        byte = self.data[self.pos]
+        return GoJSONError(f"invalid character {quote_char(byte)} {context}", self.pos + 1)
+
+    def eof(self) -> GoJSONError:
+        return GoJSONError("unexpected end of JSON input", len(self.data))
+
+    def peek(self) -> int | None:
+        return self.data[self.pos] if self.pos < len(self.data) else None
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.data) and self.data[self.pos] in _SPACE:
+            self.pos += 1
+
+    def run(self) -> GoJSONError | None:
+        try:
+            self.value()
+            self.skip_space()
+            if self.pos < len(self.data):
+                return self.fail("after top-level value")
+        except GoJSONError as err:
+            return err
+        return None
+
+    def value(self) -> None:
+        self.skip_space()
+        c = self.peek()
+        if c is None:
+            raise self.eof()
+        if c == ord("{"):
+            self.pos += 1
+            self.obj()
+        elif c == ord("["):
+            self.pos += 1
+            self.arr()
+        elif c == ord('"'):
+            self.pos += 1
+            self.string()
+        elif c == ord("-") or c in _DIGITS:
+            self.number()
+        elif c in b"tfn":
+            word = {ord("t"): "true", ord("f"): "false", ord("n"): "null"}[c]
+            self.literal(word)
+        else:
+            raise self.fail("looking for beginning of value")
+
+    def obj(self) -> None:
+        self.skip_space()
+        if self.peek() == ord("}"):
+            self.pos += 1
+            return
+        while True:
+            self.skip_space()
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            if c != ord('"'):
+                raise self.fail("looking for beginning of object key string")
+            self.pos += 1
+            self.string()
+            self.skip_space()
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            if c != ord(":"):
+                raise self.fail("after object key")
+            self.pos += 1
+            self.value()
+            self.skip_space()
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            self.pos += 1
+            if c == ord("}"):
+                return
+            if c != ord(","):
+                self.pos -= 1
+                raise self.fail("after object key:value pair")
+
+    def arr(self) -> None:
+        self.skip_space()
+        if self.peek() == ord("]"):
+            self.pos += 1
+            return
+        while True:
+            self.value()
+            self.skip_space()
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            self.pos += 1
+            if c == ord("]"):
+                return
+            if c != ord(","):
+                self.pos -= 1
+                raise self.fail("after array element")
+
+    def string(self) -> None:
+        while True:
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            if c == ord('"'):
+                self.pos += 1
+                return
+            if c < 0x20:
+                raise self.fail("in string literal")
+            self.pos += 1
+            if c == ord("\\"):
+                self.escape()
+
+    def escape(self) -> None:
+        c = self.peek()
+        if c is None:
+            raise self.eof()
+        if c in b'bfnrt\\/"':
+            self.pos += 1
+            return
+        if c != ord("u"):
+            raise self.fail("in string escape code")
+        self.pos += 1
+        for _ in range(4):
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            if c not in _HEX:
+                raise self.fail("in \\u hexadecimal character escape")
+            self.pos += 1
+
+    def digits(self) -> int:
+        start = self.pos
+        while self.peek() is not None and self.peek() in _DIGITS:
+            self.pos += 1
+        return self.pos - start
+
+    def need_digit(self, context: str) -> None:
+        c = self.peek()
+        if c is None:
+            raise self.eof()
+        if c not in _DIGITS:
+            raise self.fail(context)
+
+    def number(self) -> None:
+        if self.peek() == ord("-"):
+            self.pos += 1
+            self.need_digit("in numeric literal")
+        if self.peek() == ord("0"):
+            self.pos += 1
+        else:
+            self.digits()
+        if self.peek() == ord("."):
+            self.pos += 1
+            self.need_digit("after decimal point in numeric literal")
+            self.digits()
+        if self.peek() is not None and self.peek() in b"eE":
+            self.pos += 1
+            if self.peek() is not None and self.peek() in b"+-":
+                self.pos += 1
+            self.need_digit("in exponent of numeric literal")
+            self.digits()
+
+    def literal(self, word: str) -> None:
+        self.pos += 1
+        for expected in word[1:]:
+            c = self.peek()
+            if c is None:
+                raise self.eof()
+            if c != ord(expected):
+                raise self.fail(f"in literal {word} (expecting {quote_char(ord(expected))})")
+            self.pos += 1
+
+
+def _fix_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+            return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in value)
+        return value
+    if isinstance(value, list):
+        return [_fix_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_fix_surrogates(k): _fix_surrogates(v) for k, v in value.items()}
+    return value
+
+
+class OutOfRange(float):
+    """A JSON number too large for a float64 (``1e400``), kept with its text.
+
+    Go fails only when it decodes such a number into a value; kubectl's merge patch keeps
+    the text untouched, so the error comes when the patched object is decoded."""
+
+    text: str
+
+    def __new__(cls, text: str) -> OutOfRange:
+        number = super().__new__(cls, float(text))
+        number.text = text
+        return number
+
+    def error(self) -> str:
+        return f"json: cannot unmarshal number {self.text} into Go value of type float64"
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    return OutOfRange(text) if math.isinf(value) else value
+
+
+def has_out_of_range(value: Any) -> OutOfRange | None:
+    """The first :class:`OutOfRange` number inside ``value`` (document order), if any."""
+    if isinstance(value, OutOfRange):
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else ()
+    for item in items:
+        found = has_out_of_range(item)
+        if found is not None:
+            return found
+    return None
+
+
+def decode(data: bytes | str) -> Any:
+    """Go's ``json.Unmarshal`` into ``interface{}``, numbers kept exact (ints stay ints).
+
+    Raises :class:`GoJSONError` with Go's message for malformed input.  A number beyond
+    float64 comes back as :class:`OutOfRange` (the caller decides whether Go would decode
+    it at all).
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    err = syntax_error(raw)
+    if err is not None:
+        raise err
+    text = raw.decode("utf-8", "replace")
+    value = json.loads(text, parse_float=_parse_float, parse_constant=_reject_constant)
+    return _fix_surrogates(value)
+
+
+def _reject_constant(name: str) -> Any:  # pragma: no cover - the scanner refuses these first
+    raise GoJSONError(f"invalid character {quote_char(ord(name[0]))} looking for beginning of "
+                      "value", 0)
+
+
+def first_non_space(data: str) -> str:
+    """The first character that is not white space (Go's ``unicode.IsSpace``), or ``""``."""
+    stripped = data.lstrip()
+    return stripped[:1]

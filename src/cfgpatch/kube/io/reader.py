@@ -1,0 +1,455 @@
+"""Reading objects and patches, and printing results, exactly as ``kubectl patch`` does.
+
+The only module of ``cfgpatch.kube`` that uses PyYAML (its pure-Python composer and
+emitter); go-yaml's rules live in ``go.yaml``, Go's JSON in ``go.json`` and kubectl's
+object decoding in ``unstructured``.
+
+Interface (used by ``kube/tester.py`` and the CLI):
+
+``load_object(text, source="-") -> (obj, notes)``
+    The ``-f`` file.  Text whose first non-space character is ``{`` is read as JSON
+    (Go ``encoding/json`` rules: duplicate keys, last one wins); anything else as YAML
+    1.1 the way kubectl's YAML library resolves plain scalars (``on``/``yes``/``y`` are
+    ``true``, ``010`` is 8, ``0x1F`` is 31, ``1e3`` is 1000, ``1_000`` is 1000, dates stay
+    strings; map keys are resolved too and turned back into strings: ``yes:`` becomes
+    the key ``"true"``).  Numbers then take kubectl's form: an integer within int64 is
+    an ``int``, anything else a ``float``.  More than one document raises ``KubeError``
+    (kubectl would patch and print each in turn; cfgpatch handles one object).
+    ``obj`` keeps ``metadata.managedFields``: kubectl drops it only when printing.
+
+``load_patch(text, patch_type) -> (patch, notes)``
+    The ``-p`` / ``--patch-file`` text.  Unless its first non-space character is ``{``
+    it is YAML, converted to JSON first (so ``[...]`` JSON patches go through YAML too,
+    and ``1.0`` becomes ``1``).  JSON text that kubectl would refuse raises
+    ``KubeError`` with the message kubectl prints for that ``patch_type``.
+
+``load_inputs(object_text, source, patch_text, patch_type, check=None)``
+    Both of the above, failing in kubectl's order (a YAML patch error before an object
+    error before a JSON patch error); returns ``(obj, notes, patch, patch_notes)``.
+
+``dump(obj, fmt) -> str``
+    ``fmt`` is ``"json"`` (kubectl's ``-o json``: 4-space indent, sorted keys, Go's
+    escaping of ``<``, ``>``, ``&``, U+2028/9, Go float formatting, final newline) or
+    ``"yaml"`` (``-o yaml``: go-yaml v2 style, natural key order such as ``k9`` before
+    ``k10``, quoting of strings that would read as something else, 80-column folding).
+    ``metadata.managedFields`` is left out, as kubectl does.
+
+``decode_result(obj) -> obj``
+    What kubectl does with the patched document before printing it: a result that is
+    not an object, or has no string ``kind``, raises kubectl's ``KubeError``; numbers are
+    brought back to kubectl's int64/float64 form.
+
+``notes`` is a list of :class:`TypeNote`: one per unquoted YAML scalar (value or key)
+that kubectl reads as something other than the string that was written.  ``pointer``
+is the RFC 6901 pointer of the value (for a key: of the member it names, after
+conversion), ``written`` the text as written, ``value`` what kubectl made of it
+(for a key, the key string it became) and ``where`` is ``"value"`` or ``"key"``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...errors import KubeError
+from ..go import json as gojson
+from ..go import jsondecode
+from ..go import yaml as goyaml
+from . import unstructured
+from .unstructured import decode_result
+
+__all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
+           "load_object", "load_patch", "object_from_nodes"]
+
+#: The tag :func:`compose_documents` gives untagged plain scalars (go-yaml resolves those).
+PLAIN_TAG = "!cfgpatch/plain"
+
+
+@dataclass(frozen=True)
+class TypeNote:
+    """An unquoted YAML scalar that kubectl reads as something other than its text."""
+
+    pointer: str
+    written: str
+    value: Any
+    where: str = "value"
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def pyyaml():
+    try:
+        import yaml
+    except ImportError as err:  # pragma: no cover - PyYAML is a declared dependency
+        raise KubeError("reading YAML needs PyYAML (pip install 'cfgpatch[yaml]')") from err
+    return yaml
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+class _Reader:
+    """Turns composed PyYAML nodes into kubectl's values, collecting type notes."""
+
+    def __init__(self) -> None:
+        self.notes: list[TypeNote] = []
+
+    def value(self, node: Any, pointer: str) -> Any:
+        yaml = pyyaml()
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, pointer)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.value(item, f"{pointer}/{i}") for i, item in enumerate(node.value)]
+        return self.scalar(node, pointer, "value")
+
+    def scalar(self, node: Any, pointer: str, where: str) -> Any:
+        text, tag = node.value, node.tag
+        if any("\ud800" <= ch <= "\udfff" for ch in text):  # a \uD83D-style escape
+            line = node.start_mark.line
+            where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
+            raise _ConvertError(f"yaml: {where}found invalid Unicode character escape code")
+        if tag == PLAIN_TAG:
+            value = goyaml.resolve_plain(text)
+            if value is goyaml.STR:
+                return text
+            if where == "value":
+                self.note(pointer, text, value, where)
+            return value
+        short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
+        if short in ("int", "float", "bool", "null"):
+            return self.tagged(text, short)
+        if short == "binary":
+            return _binary(text)
+        return text
+
+    def tagged(self, text: str, short: str) -> Any:
+        value = goyaml.resolve_plain(text)
+        got = "str" if value is goyaml.STR else _kind(value)
+        if got == short:
+            return value
+        if short == "float" and got == "int":
+            return float(value)
+        raise _ConvertError(f"yaml: cannot decode !!{got} `{text}` as a !!{short}")
+
+    def note(self, pointer: str, text: str, value: Any, where: str) -> None:
+        if value is None and text == "null" or value is True and text == "true":
+            return
+        if value is False and text == "false":
+            return
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            plain = re.fullmatch(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?", text)
+            if plain and (plain.group(2) or plain.group(3) or
+                          gojson.INT64_MIN <= int(text) <= gojson.INT64_MAX):
+                return
+        self.notes.append(TypeNote(pointer, text, value, where))
+
+    def mapping(self, node: Any, pointer: str) -> dict:
+        result: dict = {}
+        for key_node, value_node in self.pairs(node):
+            key = self.key(key_node, value_node, pointer)
+            result[key] = self.value(value_node, f"{pointer}/{_escape(key)}")
+        return result
+
+    def pairs(self, node: Any) -> list:
+        """Members in the order go-yaml v2 applies them, ``<<`` merge keys expanded where
+        they stand: a later member overwrites an earlier one (so a merge can overwrite an
+        explicit key written before it), and in ``<<: [*a, *b]`` the first map wins."""
+        yaml = pyyaml()
+        out: list = []
+        for key_node, value_node in node.value:
+            if not (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
+                    and key_node.tag == PLAIN_TAG):
+                out.append((key_node, value_node))
+                continue
+            is_list = isinstance(value_node, yaml.SequenceNode)
+            for source in reversed(value_node.value) if is_list else [value_node]:
+                if not isinstance(source, yaml.MappingNode):
+                    raise _ConvertError("yaml: map merge requires map or sequence of maps as "
+                                        "the value")
+                out.extend(self.pairs(source))
+        return out
+
+    def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
+        yaml = pyyaml()
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise _ConvertError("unsupported map key of type: map[interface {}]interface {}")
+        key = self.scalar(key_node, pointer, "key")
+        if isinstance(key, str):
+            return key
+        if key is None:
+            shown = _go_syntax(value_node)
+            shown = "<nil>" if shown == "interface {}(nil)" else shown
+            raise _ConvertError(f"unsupported map key of type: %!s(<nil>), key: <nil>, "
+                                f"value: {shown}")
+        if isinstance(key, bool):
+            text = "true" if key else "false"
+        elif isinstance(key, int):
+            if key > gojson.INT64_MAX:
+                raise _ConvertError(f"unsupported map key of type: uint64, key: 0x{key:x}")
+            text = str(key)
+        else:
+            text = {math.inf: ".inf", -math.inf: "-.inf"}.get(key, "") or (
+                ".nan" if key != key else gojson.go_float_g(key))
+        if key_node.tag == PLAIN_TAG and text != key_node.value:
+            self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
+        return text
+
+
+def _binary(text: str) -> str:
+    """A ``!!binary`` scalar: base64 decoded; bytes that are not UTF-8 print as U+FFFD."""
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise _ConvertError("yaml: !!binary value contains invalid base64 data") from None
+    return data.decode("utf-8", "replace")
+
+
+def _go_syntax(node: Any) -> str:
+    """Go's ``%#v`` of a YAML node as go-yaml decodes it (sigs.k8s.io/yaml prints it in
+    errors): keys keep their YAML type, map members sorted (a nil key first; keys of
+    different types come in an order Go does not fix, here by text)."""
+    yaml = pyyaml()
+    if isinstance(node, yaml.SequenceNode):
+        return "[]interface {}{" + ", ".join(_go_syntax(item) for item in node.value) + "}"
+    if isinstance(node, yaml.MappingNode):
+        items = sorted((not _go_syntax(k).startswith("interface {}(nil)"),
+                        f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
+        items = [text for _, text in items]
+        return "map[interface {}]interface {}{" + ", ".join(items) + "}"
+    value = goyaml.resolve_plain(node.value) if node.tag == PLAIN_TAG else node.value
+    if value is goyaml.STR or isinstance(value, str):
+        return gojson.go_quote(node.value)
+    if value is None:
+        return "interface {}(nil)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else gojson.go_float_g(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "float"
+
+
+class _ConvertError(Exception):
+    """go-yaml / sigs.k8s.io/yaml refused the document; ``str()`` is its text."""
+
+
+def _loader_class() -> type:
+    """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
+    that go-yaml's resolution can be applied to exactly those."""
+    yaml = pyyaml()
+
+    class Loader(yaml.BaseLoader):
+        def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+            if kind is yaml.ScalarNode and implicit and implicit[0]:
+                return PLAIN_TAG
+            return super().resolve(kind, value, implicit)
+
+    return Loader
+
+
+def _compose_all(text: str) -> list:
+    yaml = pyyaml()
+    try:
+        return list(yaml.compose_all(text, Loader=_loader_class()))
+    except yaml.reader.ReaderError:
+        raise _ConvertError("yaml: control characters are not allowed") from None
+    except yaml.MarkedYAMLError as err:
+        raise _ConvertError(_go_yaml_message(err)) from None
+    except yaml.YAMLError as err:
+        raise _ConvertError(f"yaml: {err}") from None
+
+
+_PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
+    ("expected ',' or ']'", "did not find expected ',' or ']'"),
+    ("expected ',' or '}'", "did not find expected ',' or '}'"),
+    ("expected the node content", "did not find expected node content"),
+    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("that cannot start any token", "found character that cannot start any token"),
+    ("could not find expected ':'", "could not find expected ':'"),
+    ("found unexpected end of stream", "found unexpected end of stream"),
+)
+
+
+def _go_yaml_message(err: Any) -> str:
+    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort)."""
+    yaml = pyyaml()
+    problem = err.problem or ""
+    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
+    if alias:
+        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
+    text = next((go for py, go in _PROBLEMS if py in problem), problem)
+    if problem.startswith("expected <block end>"):
+        text = ("did not find expected '-' indicator" if "collection" in (err.context or "")
+                else "did not find expected key")
+    scanner = isinstance(err, yaml.scanner.ScannerError)
+    line = 0
+    mark = err.problem_mark
+    at_end = mark is not None and mark.column and mark.index >= len(mark.buffer or "") - 1
+    if mark is not None and (mark.line or at_end):
+        # libyaml starts a new line at the end of a stream that does not end with one
+        line = mark.line + (1 if scanner or at_end else 0)
+    elif err.context_mark is not None:
+        line = err.context_mark.line
+    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
+
+
+def _to_json_value(node: Any, reader: _Reader) -> Any:
+    value = reader.value(node, "")
+    _check_finite(value)
+    return value
+
+
+def _check_finite(value: Any) -> None:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        raise _ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
+    if isinstance(value, list):
+        for item in value:
+            _check_finite(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_finite(item)
+
+
+def _is_empty(node: Any) -> bool:
+    yaml = pyyaml()
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == PLAIN_TAG
+                            and goyaml.resolve_plain(node.value) is None)
+
+
+@unstructured.too_deep
+def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
+    """Read the ``-f`` file as kubectl does; see the module docstring."""
+    if jsondecode.first_non_space(text) == "{":
+        return _load_json_object(text, source), []
+    return object_from_nodes(compose_documents(text, source), source)
+
+
+def compose_documents(text: str, source: str = "-") -> list:
+    """The YAML documents of ``text`` as PyYAML nodes, untagged plain scalars tagged
+    :data:`PLAIN_TAG`; a syntax error is a ``KubeError`` in kubectl's words."""
+    try:
+        return _compose_all(text)
+    except _ConvertError as err:
+        raise _conversion_error(source, err) from None
+
+
+@unstructured.too_deep
+def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNote]]:
+    """kubectl's object and the type notes from composed YAML documents (empty ones skipped)."""
+    reader = _Reader()
+    try:
+        values = [_to_json_value(doc, reader) for doc in nodes if not _is_empty(doc)]
+    except _ConvertError as err:
+        raise _conversion_error(source, err) from None
+    obj = unstructured.object_from_documents(values, source)
+    notes = reader.notes
+    if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
+        # the object is the list's only item: point into it
+        notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
+                 if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
+    return obj, notes
+
+
+def _conversion_error(source: str, err: _ConvertError) -> KubeError:
+    return KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
+                     hint="the file is not YAML kubectl can read")
+
+
+def _load_json_object(text: str, source: str) -> dict:
+    raw = text.encode("utf-8", "surrogatepass")
+    err = jsondecode.syntax_error(raw)
+    if err is not None and "after top-level value" in err.message:
+        raise unstructured.multi_document(source)
+    if err is not None:
+        raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
+                        hint="the file is not valid JSON")
+    written = text.strip(" \t\r\n")  # kubectl quotes the document as written
+    return unstructured.object_from_documents([jsondecode.decode(raw)], source, written)
+
+
+def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
+                check: Callable[[dict], None] | None = None
+                ) -> tuple[dict, list[TypeNote], Any, list[TypeNote]]:
+    """Both inputs, failing in kubectl's order: ``(obj, notes, patch, patch_notes)``.
+
+    kubectl converts a YAML patch before it reads the file, but parses a ``{...}`` JSON
+    patch only when it applies it.  So: an empty patch or a YAML patch that does not
+    parse fails first, then a bad object file, then a JSON patch that does not parse.
+    ``check(obj)`` runs just before that last error is raised, for what kubectl looks at
+    earlier (a strategic patch on a kind it does not know fails with "not supported"
+    whatever the patch text).
+    """
+    try:
+        patch, patch_notes = load_patch(patch_text, patch_type)
+        pending = None
+    except KubeError as err:
+        if not patch_text or jsondecode.first_non_space(patch_text) != "{":
+            raise
+        patch, patch_notes, pending = None, [], err
+    obj, notes = load_object(object_text, source)
+    if pending is not None:
+        if check is not None:
+            check(obj)
+        raise pending
+    return obj, notes, patch, patch_notes
+
+
+@unstructured.too_deep
+def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[TypeNote]]:
+    """Read the ``-p`` text as kubectl does; see the module docstring."""
+    if text == "":
+        raise KubeError("must specify --patch or --patch-file containing the contents of "
+                        "the patch", hint="the patch is empty")
+    if jsondecode.first_non_space(text) == "{":
+        return _load_json_patch(text, patch_type), []
+    reader = _Reader()
+    try:
+        docs = _compose_all(text)
+        node = docs[0] if docs else None
+        value = None if node is None else unstructured.normalize(_to_json_value(node, reader))
+    except _ConvertError as err:
+        raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
+                        hint="the patch is neither JSON nor YAML kubectl can read") from None
+    return _sorted_keys(value), reader.notes
+
+
+def _sorted_keys(value: Any) -> Any:
+    """Maps with their keys in Go's ``json.Marshal`` order (sorted by bytes).
+
+    kubectl turns a YAML patch into JSON text through a Go map, so the JSON it then
+    decodes has sorted keys; the order of keys is what decides which of ``f`` and
+    ``$deleteFromPrimitiveList/f`` strategic merge most often handles first.
+    """
+    if isinstance(value, dict):
+        return {key: _sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(item) for item in value]
+    return value
+
+
+def _load_json_patch(text: str, patch_type: str) -> Any:
+    raw = text.encode("utf-8", "surrogatepass")
+    err = jsondecode.syntax_error(raw)
+    if err is None:
+        value = jsondecode.decode(raw)
+        big = jsondecode.has_out_of_range(value)
+        if big is None or patch_type != "strategic":
+            return value  # merge keeps the text; kubectl fails when it decodes the result
+        err = gojson.GoJSONError(big.error(), 0)
+    message = {"strategic": "invalid JSON document", "merge": "Invalid JSON Patch"}.get(
+        patch_type, err.message)
+    raise KubeError(message, hint=f"the patch is not valid JSON: {err.message} "
+                    f"(at byte {err.offset})")

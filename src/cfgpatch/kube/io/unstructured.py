@@ -1,0 +1,316 @@
+"""kubectl's unstructured objects: what its decoder accepts and how it holds values.
+
+kubectl decodes the object file, and every patched document before printing it, into a
+schemaless ("unstructured") object.  That step has rules of its own:
+
+* numbers: an integer within int64 stays an integer, any other number a 64-bit float
+  (:func:`normalize`);
+* a document that is not an object, or has no non-empty string ``kind``, or an
+  ``apiVersion`` that is not ``group/version`` (two or more ``/``, e.g. ``x/y/z``: kubectl
+  then sees no kind at all), is refused with kubectl's message (:func:`decode_result`);
+* any object with an ``items`` member is a list; its items are patched one by one and
+  get the list's kind when they have none (:func:`list_items`);
+* the object file's ``apiVersion`` and ``metadata`` go through a typed struct, so a
+  label value that is not a string is refused (:func:`object_from_documents`); the
+  items of a list skip that, but each needs a kind and an apiVersion of its own (or
+  the list's), else kubectl stops with "unable to get type info" (printed without
+  ``error:``, code :data:`UNPREFIXED`).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+from ...errors import KubeError
+from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
+from ..go.jsondecode import OutOfRange
+
+#: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
+UNPREFIXED = "kubectl unprefixed"
+
+
+def group_version_ok(api_version: Any) -> bool:
+    """Whether kubectl can split ``apiVersion`` into group and version.
+
+    A string with two or more ``/`` cannot be (``x/y/z``, ``a//``; ``/`` alone is the
+    empty group version); kubectl then takes the object's kind as missing.  A value that
+    is not a string counts as no apiVersion, which parses.
+    """
+    if not isinstance(api_version, str) or api_version in ("", "/"):
+        return True
+    return api_version.count("/") <= 1
+
+
+def has_kind(value: dict) -> bool:
+    """Whether kubectl sees a group, version and kind in ``value`` (kind non-empty)."""
+    kind = value.get("kind")
+    return isinstance(kind, str) and bool(kind) and group_version_ok(value.get("apiVersion"))
+
+
+def too_deep(func: Any) -> Any:
+    """Turn Python's recursion limit into a clear ``KubeError`` (kubectl itself accepts up
+    to 10000 levels; real manifests stay far below the few hundred handled here)."""
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RecursionError:
+            raise KubeError("the input is nested too deeply for cfgpatch",
+                            code="nesting too deep",
+                            hint="cfgpatch handles a few hundred levels of nesting; kubectl "
+                            "would go on up to 10000") from None
+
+    return guarded
+
+
+def normalize(value: Any, literal: bool = False) -> Any:
+    """Numbers as kubectl holds them after decoding its own JSON text: a number whose Go
+    text is an integer within int64 is an ``int``, any other number a ``float``.
+
+    ``literal=True`` is for values whose JSON text kubectl kept as typed (a ``{...}``
+    merge patch): there a float ``-0.0`` stays a float (it prints ``-0``).
+
+    >>> normalize({"a": [1.0, 2**63, 1.5, -0.0]})
+    {'a': [1, 9.223372036854776e+18, 1.5, 0]}
+    """
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, OutOfRange):
+        raise KubeError(value.error(), hint="the number is too large for a 64-bit float")
+    if literal and isinstance(value, float) and value == 0 and math.copysign(1, value) < 0:
+        return value
+    if isinstance(value, (int, float)):
+        text = number_text(value)
+        if text.lstrip("-").isdigit():
+            number = int(text)
+            if INT64_MIN <= number <= INT64_MAX:
+                return number
+        return float(text)
+    if isinstance(value, list):
+        return [normalize(item, literal) for item in value]
+    return {key: normalize(item, literal) for key, item in value.items()}
+
+
+@too_deep
+def decode_result(value: Any, literal: bool = False) -> dict:
+    """What kubectl does with a patched document before printing it.
+
+    A result that is not an object, or has no non-empty string ``kind``, raises the
+    ``KubeError`` kubectl prints; numbers are brought back to int64/float64 form
+    (``literal`` as in :func:`normalize`).
+    """
+    if not isinstance(value, dict):
+        kind = {list: "array", str: "string", bool: "bool"}.get(type(value), "number")
+        if value is None:
+            raise KubeError("Object 'Kind' is missing in 'null'",
+                            hint="the patch removed the whole object")
+        raise KubeError(f"json: cannot unmarshal {kind} into Go value of type "
+                        "unstructured.detector",
+                        hint="the patch turned the object into a JSON " + kind)
+    document = value
+    value = normalize(value, literal)
+    if "items" in value:  # even "items": null makes kubectl read a list
+        value = {**value, "items": list_items(value)}
+    if not has_kind(value):
+        # kubectl quotes the patched document as encoded, before its decoder turns a
+        # float -0 into the integer 0 or gives list items a kind
+        shown = encode(normalize(document, literal=True))
+        raise KubeError(f"Object 'Kind' is missing in '{shown}'",
+                        hint="after patching, the object has no kind, so kubectl cannot "
+                        "decode it")
+    return value
+
+
+def _go_value_type(value: Any) -> str:
+    kinds = {dict: "object", list: "array", str: "string", bool: "bool"}
+    return kinds.get(type(value), "number")
+
+
+def list_items(value: dict) -> list:
+    """kubectl decodes any object with an ``items`` member as a list (``null`` counts as
+    no items): each item must be an object (``null`` counts as ``{}``), and an item with
+    neither ``kind`` nor ``apiVersion`` takes the list's ``apiVersion`` and its kind
+    without ``List``.
+
+    >>> list_items({"apiVersion": "v1", "kind": "PodList", "items": [{"a": 1}]})
+    [{'a': 1, 'apiVersion': 'v1', 'kind': 'Pod'}]
+    """
+    items = [] if value["items"] is None else value["items"]
+    if not isinstance(items, list):
+        raise KubeError(f"json: cannot unmarshal {_go_value_type(items)} into Go struct field "
+                        "decodeList.items of type []json.RawMessage",
+                        hint="an object with an items member is read as a list by kubectl")
+    kind = value.get("kind") if isinstance(value.get("kind"), str) else ""
+    version = value.get("apiVersion") if isinstance(value.get("apiVersion"), str) else ""
+    out = []
+    for item in items:
+        item = {} if item is None else item
+        if not isinstance(item, dict):
+            raise KubeError(f"json: cannot unmarshal {_go_value_type(item)} into Go value of "
+                            "type map[string]interface {}",
+                            hint="each element of items must be an object")
+        own_kind, own_version = item.get("kind"), item.get("apiVersion")
+        if not (isinstance(own_kind, str) and own_kind) and not (
+                isinstance(own_version, str) and own_version):
+            item = {**item, "apiVersion": version, "kind": kind.removesuffix("List")}
+        out.append(item)
+    return out
+
+
+# --- the object file ----------------------------------------------------------------------
+
+
+def multi_document(source: str) -> KubeError:
+    return KubeError(
+        f"{source} holds more than one object; cfgpatch patches one object at a time",
+        code="multiple documents",
+        hint="kubectl would patch and print each object in turn; split the file and "
+        "patch each object separately",
+    )
+
+
+def object_from_documents(values: list, source: str, raw: str | None = None) -> dict:
+    """The one object kubectl would patch from the decoded documents of file ``source``.
+
+    ``raw``: the JSON text of the one document when the file is JSON (kubectl quotes it
+    as written in some errors, and checks its fields in the order written); for YAML,
+    kubectl works on the JSON it converts the YAML to (compact, keys sorted).
+    """
+    values = [v for v in values if v is not None]
+    listed = any(isinstance(v, dict) and "items" in v for v in values)
+    values = [item for v in values for item in _flatten(v, source, raw)]
+    if not values:
+        raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
+    if len(values) > 1:
+        raise multi_document(source)
+    value = values[0]
+    if not isinstance(value, dict):
+        kind = "array" if isinstance(value, list) else _go_kind(value)
+        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
+                        "value of type unstructured.detector",
+                        hint="the file must hold one Kubernetes object (a mapping)")
+    value = _normalized(value, source)
+    if listed:
+        _check_item(value)
+        return value
+    if not has_kind(value):
+        raise _missing_kind(source, value, raw)
+    _check_metadata(value, source, ordered=raw is not None)
+    return value
+
+
+def _missing_kind(source: str, value: Any, raw: str | None) -> KubeError:
+    text = raw if raw is not None else encode(value)
+    api_version = value.get("apiVersion") if isinstance(value, dict) else None
+    hint = ("every Kubernetes object needs apiVersion and kind" if group_version_ok(api_version)
+            else f"apiVersion {api_version!r} is not group/version: kubectl cannot split it "
+                 "and so sees no kind")
+    return KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in '{text}'",
+                     hint=hint)
+
+
+def _check_item(item: dict) -> None:
+    """kubectl's check of each item of a list: a kind and an apiVersion (not the typed
+    metadata check the object file itself goes through)."""
+    prefix = 'unable to get type info from the object "*unstructured.Unstructured": '
+    if not has_kind(item):
+        raise KubeError(prefix + "Object 'Kind' is missing in 'object has no kind field '",
+                        code=UNPREFIXED,
+                        hint="this item of the list has no kind (or an apiVersion that is "
+                             "not group/version), and the list gives it none")
+    version = item.get("apiVersion")
+    if not isinstance(version, str) or not version:
+        raise KubeError(prefix + "Object 'apiVersion' is missing in 'object has no "
+                        "apiVersion field'", code=UNPREFIXED,
+                        hint="this item of the list has no apiVersion, and the list gives "
+                             "it none")
+
+
+def _normalized(value: Any, source: str) -> Any:
+    try:
+        return normalize(value)
+    except KubeError as err:
+        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+
+
+def _flatten(value: Any, source: str, raw: str | None = None) -> list:
+    """kubectl reads an object with ``items`` as a list and patches each item."""
+    if not isinstance(value, dict) or "items" not in value:
+        return [value]
+    value = _normalized(value, source)
+    try:
+        items = list_items(value)
+    except KubeError as err:
+        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+    if not has_kind(value):
+        raise _missing_kind(source, value, raw)
+    _check_metadata(value, source, ordered=raw is not None)
+    return items
+
+
+def _go_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    return "string" if isinstance(value, str) else "number"
+
+
+_META_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion",
+                 "selfLink", "creationTimestamp")
+
+
+def _check_metadata(obj: dict, source: str, ordered: bool = False) -> None:
+    """kubectl reads ``apiVersion`` and ``metadata`` into a typed struct (a list's own
+    too, not its items'): wrong types are refused, the first in the order of the JSON
+    text (``ordered``: as written; else the sorted order of the JSON kubectl makes of
+    YAML)."""
+    for key in (obj if ordered else sorted(obj)):
+        value = obj[key]
+        if key == "apiVersion" and value is not None and not isinstance(value, str):
+            kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
+            raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
+                            "Go struct field metadataOnlyObject.apiVersion of type string",
+                            hint="apiVersion must be a string such as apps/v1")
+        if key == "metadata":
+            _check_object_meta(value, source, ordered)
+
+
+def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        kind = "array" if isinstance(meta, list) else _go_kind(meta)
+        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
+                        "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
+                        hint="metadata must be a mapping")
+    problems = []
+    for field in (meta if ordered else sorted(meta)):
+        value = meta[field]
+        where = f"ObjectMeta.metadata.{field}"
+        if field in ("labels", "annotations"):
+            if isinstance(value, dict):
+                problems.extend((where, value[key], "string")
+                                for key in (value if ordered else sorted(value))
+                                if value[key] is not None and not isinstance(value[key], str))
+            elif value is not None:
+                problems.append((where, value, "map[string]string"))
+        elif field == "finalizers":
+            if isinstance(value, list):
+                problems.extend((where, item, "string") for item in value
+                                if item is not None and not isinstance(item, str))
+            elif value is not None:
+                problems.append((where, value, "[]string"))
+        elif field in _META_STRINGS and value is not None and not isinstance(value, str):
+            problems.append((where, value, "string"))
+    if problems:
+        where, value, want = problems[0]
+        kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
+        raise KubeError(
+            f'unable to decode "{source}": json: cannot unmarshal {kind} into Go struct '
+            f"field {where} of type {want}",
+            hint="label and annotation values must be strings: quote them in YAML "
+            "(\"true\", \"8080\")",
+        )

@@ -1,0 +1,170 @@
+"""Printing results exactly as ``kubectl patch -o json|yaml`` does.
+
+``-o json`` is Go's ``json.MarshalIndent`` with four spaces (:mod:`..go.json`);
+``-o yaml`` is sigs.k8s.io/yaml over go-yaml v2: keys in go-yaml's order, its quoting
+and its line folding (:mod:`..go.yaml` holds the rules, PyYAML's emitter the layout).
+"""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+from typing import Any
+
+from ...errors import KubeError
+from ..go import json as gojson
+from ..go import yaml as goyaml
+from . import unstructured
+from .reader import pyyaml
+
+
+@unstructured.too_deep
+def dump(obj: Any, fmt: str) -> str:
+    """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out).
+
+    >>> print(dump({"kind": "K", "data": {"k9": "y", "k10": "<b>"}}, "json"), end="")
+    {
+        "data": {
+            "k10": "\\u003cb\\u003e",
+            "k9": "y"
+        },
+        "kind": "K"
+    }
+    >>> print(dump({"kind": "K", "data": {"k9": "y", "k10": "<b>"}}, "yaml"), end="")
+    data:
+      k9: "y"
+      k10: <b>
+    kind: K
+    """
+    obj = _without_managed_fields(obj)
+    if fmt == "json":
+        return gojson.encode(obj, "    ") + "\n"
+    if fmt == "yaml":
+        return _dump_yaml(obj)
+    raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
+                    hint="use -o json or -o yaml")
+
+
+def _without_managed_fields(obj: Any) -> Any:
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict) and "managedFields" in meta:
+        return {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
+    return obj
+
+
+def _node(value: Any) -> Any:
+    yaml = pyyaml()
+    str_tag = "tag:yaml.org,2002:str"
+    if isinstance(value, dict):
+        keys = sorted(value, key=cmp_to_key(goyaml.key_cmp))
+        pairs = [(_node(key), _node(value[key])) for key in keys]
+        return yaml.MappingNode("tag:yaml.org,2002:map", pairs, flow_style=not pairs)
+    if isinstance(value, list):
+        items = [_node(item) for item in value]
+        return yaml.SequenceNode("tag:yaml.org,2002:seq", items, flow_style=not items)
+    if value is None:
+        return yaml.ScalarNode(str_tag, "null")
+    if isinstance(value, bool):
+        return yaml.ScalarNode(str_tag, "true" if value else "false")
+    if isinstance(value, (int, float)):
+        return yaml.ScalarNode(str_tag, goyaml.yaml_number(value))
+    text = goyaml.yaml_text(value)
+    if "\n" in text:
+        style = "|"
+    elif goyaml.is_plain_string(text):
+        style = None
+    else:
+        style = '"'
+    return yaml.ScalarNode(str_tag, text, style=style)
+
+
+def _dumper_class() -> type:
+    """PyYAML's emitter set up like go-yaml v2's: 80 columns, 2-space indent, Unicode
+    written as is except characters beyond U+FFFF, which go-yaml escapes."""
+    yaml = pyyaml()
+
+    class Dumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.resolver.BaseResolver):
+        def __init__(self, stream: Any, **kwargs: Any) -> None:
+            yaml.emitter.Emitter.__init__(self, stream, canonical=False, indent=2, width=80,
+                                          allow_unicode=True, line_break="\n")
+            yaml.serializer.Serializer.__init__(self, explicit_start=False,
+                                                explicit_end=False, version=None, tags=None)
+            yaml.resolver.BaseResolver.__init__(self)
+
+        def check_simple_key(self) -> bool:
+            """go-yaml also writes an empty string as a simple key (``"": x``)."""
+            event = self.event
+            if isinstance(event, yaml.ScalarEvent):
+                if self.analysis is None:
+                    self.analysis = self.analyze_scalar(event.value)
+                return len(self.analysis.scalar) < 128 and not self.analysis.multiline
+            return super().check_simple_key()
+
+        def analyze_scalar(self, scalar: str) -> Any:
+            analysis = super().analyze_scalar(scalar)
+            if any(ord(ch) > 0xFFFF for ch in scalar):
+                analysis.allow_flow_plain = analysis.allow_block_plain = False
+                analysis.allow_single_quoted = analysis.allow_block = False
+            return analysis
+
+        def write_double_quoted(self, text: str, split: bool = True) -> None:
+            """go-yaml's double-quoted writer: escapes what it cannot print, and folds
+            at the first space after column 80 (a following space is escaped)."""
+            self.write_indicator('"', True)
+            spaces = False
+            last = len(text) - 1
+            bom = text.startswith("\ufeff")  # go-yaml then escapes every character
+            for i, ch in enumerate(text):
+                if bom or goyaml.needs_escape(ch):
+                    self._write(goyaml.escape(ch))
+                    spaces = False
+                elif ch == " ":
+                    if split and not spaces and self.column > self.best_width and 0 < i < last:
+                        self.write_indent()
+                        if text[i + 1] == " ":
+                            self._write("\\")
+                    else:
+                        self._write(" ")
+                    spaces = True
+                else:
+                    self._write(ch)
+                    spaces = False
+            self.write_indicator('"', False)
+
+        def write_single_quoted(self, text: str, split: bool = True) -> None:
+            """go-yaml's single-quoted writer (indents after a line break only when more
+            text follows, unlike PyYAML's)."""
+            self.write_indicator("'", True)
+            spaces = breaks = False
+            last = len(text) - 1
+            for i, ch in enumerate(text):
+                if ch == " ":
+                    if (split and not spaces and self.column > self.best_width and 0 < i < last
+                            and text[i + 1] != " "):
+                        self.write_indent()
+                    else:
+                        self._write(" ")
+                    spaces = True
+                elif ch in goyaml.BREAKS:
+                    if not breaks and ch == "\n":
+                        self.write_line_break()
+                    self.write_line_break(None if ch == "\n" else ch)
+                    self.indention = breaks = True
+                else:
+                    if breaks:
+                        self.write_indent()
+                    self._write("''" if ch == "'" else ch)
+                    self.indention = spaces = breaks = False
+            self.write_indicator("'", False)
+
+        def _write(self, data: str) -> None:
+            self.column += len(data)
+            self.stream.write(data)
+
+    return Dumper
+
+
+def _dump_yaml(obj: Any) -> str:
+    yaml = pyyaml()
+    text = yaml.serialize(_node(obj), Dumper=_dumper_class())
+    # PyYAML closes a document that ends in a "|+" block with "..."; go-yaml does not
+    return text.removesuffix("\n...\n") + "\n" if text.endswith("\n...\n") else text

@@ -1,0 +1,261 @@
+"""The merge-schema table: coverage of every kind, agreement with the fact tables."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cfgpatch.errors import KubeError
+from cfgpatch.kube.engine.strategic import strategic_merge
+from cfgpatch.kube.schema.node import Schema, builtin_schema, load_table, node_shapes
+from cfgpatch.kube.schema.rules import ATOMIC_RULE, ListRule
+from conftest import SHARED, require
+
+ROOT = Path(__file__).resolve().parents[1]
+FACTS = SHARED / "k8s"
+KNOWN_KINDS = ROOT / "scripts" / "data" / "kubectl-1.32-kinds.tsv"
+
+
+def probe_rows() -> list[list[str]]:
+    lines = KNOWN_KINDS.read_text().splitlines()
+    return [line.split("\t") for line in lines if line and not line.startswith("#")]
+
+
+def known_kinds() -> list[tuple[str, str]]:
+    return [(row[0], row[1]) for row in probe_rows()]
+
+
+def fact_rows(name: str) -> list[dict]:
+    require((FACTS / name).exists(), f"{FACTS / name} not present")
+    lines = [line for line in (FACTS / name).read_text().splitlines() if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def walk(*steps: str, kind=("apps/v1", "Deployment")):
+    node = builtin_schema().for_kind(*kind)
+    meta = None
+    for step in steps:
+        node, meta = node.lookup_struct(step)
+    return node, meta
+
+
+def test_every_kind_kubectl_knows_is_in_the_table():
+    schema = builtin_schema()
+    kinds = known_kinds()
+    assert len(kinds) > 700
+    missing = [k for k in kinds if schema.for_kind(*k) is None]
+    assert missing == []
+
+
+def test_every_kind_answers_a_metadata_patch_as_kubectl_did():
+    """kubectl's answer per kind was recorded by scripts/probe_kube_kinds.sh."""
+    schema = builtin_schema()
+    disagree = []
+    for api_version, kind, answer in probe_rows():
+        obj = {"apiVersion": api_version, "kind": kind,
+               "metadata": {"name": "x", "labels": {"a": "b"}}}
+        try:
+            out = strategic_merge(obj, {"metadata": {"labels": {"c": "d"}}},
+                                  schema.for_kind(api_version, kind))
+            ours = "ok" if out["metadata"]["labels"] == {"a": "b", "c": "d"} else repr(out)
+        except KubeError as exc:
+            ours = exc.message
+        if ours != answer:
+            disagree.append((api_version, kind, answer, ours))
+    assert disagree == []
+
+
+def test_kinds_kubectl_does_not_know_have_no_node():
+    schema = builtin_schema()
+    assert schema.for_kind("monitoring.coreos.com/v1", "Prometheus") is None
+    assert schema.for_kind("v1", "Widget") is None
+    assert schema.for_kind("resource.k8s.io/v1", "ResourceClaim") is None  # newer than 1.32
+    assert schema.for_kind("extensions/v1beta1", "Deployment") is not None
+
+
+def test_struct_tags_agree_with_the_fact_table():
+    """Every tagged field of a type in the table carries the Go tag of list-fields.tsv."""
+    schema = builtin_schema()
+    types = schema.table["types"]
+    checked = 0
+    for row in fact_rows("list-fields.tsv"):
+        spec = types.get(f"{row['go_package']}.{row['go_type']}")
+        if spec is None or row["json_field"] not in spec["fields"]:
+            continue  # a type or field kubectl 1.32 does not have
+        value = spec["fields"][row["json_field"]]
+        strategy, key = ("", "") if isinstance(value, str) else (value[1], (value + [""])[2])
+        assert (strategy, key) == (row["patch_strategy"], row["patch_merge_key"]), row
+        checked += 1
+    assert checked > 500
+
+
+def test_well_known_fields():
+    pod, _ = walk("spec", "template", "spec")
+    assert pod.name == "PodSpec"
+    for field, strategies, key in [("containers", ("merge",), "name"),
+                                   ("volumes", ("merge", "retainKeys"), "name"),
+                                   ("imagePullSecrets", ("merge",), "name"),
+                                   ("hostAliases", ("merge",), "ip"),
+                                   ("tolerations", (), "")]:
+        _, meta = pod.lookup_slice(field)
+        assert (meta.strategies, meta.merge_key) == (strategies, key), field
+    _, strategy = walk("spec", "strategy")
+    assert strategy.retain_keys and strategy.strategy == ""
+    account = builtin_schema().for_kind("v1", "ServiceAccount")
+    assert account.lookup_slice("imagePullSecrets")[1].strategy == ""
+    assert account.lookup_slice("secrets")[1].merge_key == "name"
+    _, selector = walk("spec", "selector", kind=("policy/v1", "PodDisruptionBudget"))
+    assert selector.strategy == "replace"
+    service_spec, _ = walk("spec", kind=("v1", "Service"))
+    assert service_spec.lookup_slice("ports")[1].merge_key == "port"
+
+
+def test_lookup_errors_use_kubectl_text():
+    spec, _ = walk("spec")
+    with pytest.raises(KubeError) as caught:
+        spec.lookup_struct("foo")
+    assert caught.value.message == (
+        'unable to find api field in struct DeploymentSpec for the json field "foo"')
+    replicas, _ = spec.lookup_struct("replicas")
+    assert "not struct, instead is: int32" in message_of(replicas.lookup_struct, "x")
+    assert message_of(spec.lookup_slice, "template") == (
+        "expected slice or array type, but got: struct")
+    labels, _ = walk("metadata", "labels")
+    assert "not struct, instead is: map" in message_of(labels.lookup_struct, "a")
+
+
+def message_of(function, *args) -> str:
+    with pytest.raises(KubeError) as caught:
+        function(*args)
+    return caught.value.message
+
+
+def test_old_api_versions_are_exact_too():
+    spec, _ = walk("spec", kind=("apps/v1beta1", "Deployment"))
+    assert spec.name == "DeploymentSpec"
+    assert "rollbackTo" in spec.field_names()  # only in the old versions
+    assert "unable to find api field" in message_of(spec.lookup_struct, "somethingOld")
+
+
+def test_pointer_fields_take_a_list_as_atomic():
+    spec, _ = walk("spec")
+    assert spec.is_pointer("replicas") and not spec.is_pointer("paused")
+    assert spec.lookup_slice("replicas")[0].kind == "int32"
+    assert spec.lookup_slice("selector")[0].name == "LabelSelector"
+    assert message_of(spec.lookup_slice, "paused") == (
+        "expected slice or array type, but got: struct")
+
+
+def test_open_types_never_fail_a_lookup():
+    table = {"kinds": {"v1": {"Old": "x/v1.Old"}},
+             "types": {"x/v1.Old": {"name": "Old", "fields": {}, "open": True}}}
+    node = Schema(table).for_kind("v1", "Old")
+    child, meta = node.lookup_struct("somethingOld")
+    assert child.kind == "open" and meta.strategies == ()
+    assert child.lookup_slice("x")[0].kind == "open"
+    assert node.has_field("anything") is None
+
+
+def test_shapes_adapter():
+    shapes = node_shapes(builtin_schema().for_kind("apps/v1", "Deployment"))
+    pod = ("spec", "template", "spec")
+    assert shapes.list_rule((*pod, "containers")) == ListRule("keyed", ("name",))
+    assert shapes.list_rule((*pod, "tolerations")) == ATOMIC_RULE
+    assert shapes.list_rule(("metadata", "finalizers")) == ListRule("set")
+    assert shapes.list_rule((*pod, "containers", "[]", "env")) == ListRule("keyed", ("name",))
+    assert shapes.list_rule(("spec", "nope")) is None
+    assert shapes.retains_keys(("spec", "strategy"))
+    assert shapes.retains_keys((*pod, "volumes", "[]"))
+    assert not shapes.retains_keys(("spec", "selector"))
+    assert shapes.field_known(("spec", "replicas")) is True
+    assert shapes.field_known(("spec", "foo")) is False
+    assert shapes.field_known(("metadata", "labels", "anything")) is True
+
+
+def test_load_table_round_trip_and_errors():
+    table = {"kinds": {"v1": {"Thing": "x/v1.Thing"}},
+             "types": {"x/v1.Thing": {"name": "Thing", "fields": {
+                 "items": ["[]x/v1.Item", "merge", "id"]}},
+                 "x/v1.Item": {"name": "Item", "fields": {"id": "string"}}}}
+    schema = load_table(json.dumps(table))
+    elem, meta = schema.for_kind("v1", "Thing").lookup_slice("items")
+    assert (elem.name, meta.merge_key) == ("Item", "id")
+    assert isinstance(schema, Schema) and schema.kinds() == [("v1", "Thing")]
+    for bad in ("{", "[]", '{"kinds": {}}'):
+        with pytest.raises(KubeError):
+            load_table(bad)
+
+
+def test_generator_builds_a_table_from_an_openapi_document(tmp_path):
+    doc = {"definitions": {
+        "io.k8s.api.demo.v1.Thing": {
+            "x-kubernetes-group-version-kind": [{"group": "demo", "version": "v1",
+                                                 "kind": "Thing"}],
+            "properties": {"items": {"type": "array", "items": {
+                "$ref": "#/definitions/io.k8s.api.demo.v1.Item"},
+                "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "id"}}},
+        "io.k8s.api.demo.v1.Item": {"properties": {"id": {"type": "string"}}}}}
+    source = tmp_path / "openapi.json"
+    source.write_text(json.dumps(doc))
+    out = tmp_path / "table.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_kube_schema.py"),
+                           "--openapi", str(source), "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    schema = load_table(out.read_text())
+    assert schema.for_kind("demo/v1", "Thing").lookup_slice("items")[1].merge_key == "id"
+
+
+def test_generator_fills_unserved_versions_from_a_sibling(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from gen_kube_schema import Builder, go_expr
+    finally:
+        sys.path.pop(0)
+    doc = {"kinds": {}, "types": {
+        "apps/v1.Widget": {"name": "Widget", "fields": {"spec": "apps/v1.WidgetSpec"}},
+        "apps/v1.WidgetSpec": {"name": "WidgetSpec", "fields": {"size": "int32"}}}}
+    rows = [{"go_package": "apps/v1beta1", "go_type": "WidgetSpec", "json_field": "parts",
+             "resolved_type": "[]apps/v1beta1.Part", "patch_strategy": "merge",
+             "patch_merge_key": "name"}]
+    kinds = [{"api_version": "apps/v1beta1", "kind": "Widget", "go_package": "apps/v1beta1",
+              "go_type": "Widget"}]
+    table = Builder(rows, kinds, [doc]).build([("apps/v1beta1", "Widget")])
+    spec = table["types"]["apps/v1beta1.WidgetSpec"]
+    assert spec["open"] and spec["fields"]["parts"] == ["[]apps/v1beta1.Part", "merge", "name"]
+    assert table["types"]["apps/v1beta1.Widget"]["fields"]["spec"] == "apps/v1beta1.WidgetSpec"
+    assert go_expr("core/v1.ResourceList=map[core/v1.ResourceName(string)]resource.Quantity") \
+        == "map[string]resource.Quantity"
+    assert go_expr("[]byte") == "[]uint8"
+
+
+def _kubectl_132() -> Path | None:
+    import os
+    import shutil
+
+    found = shutil.which("kubectl")
+    if not found:
+        return None
+    candidate = Path(os.path.realpath(found)).parent / "kubectl.1.32"
+    return candidate if candidate.exists() else None
+
+
+def test_table_is_what_the_kubectl_binary_says(tmp_path):
+    """Regenerating from kubectl 1.32's Go type data reproduces the shipped table."""
+    binary = _kubectl_132()
+    require(binary is not None and (FACTS / "list-fields.tsv").exists(),
+            "kubectl.1.32 or ../shared/k8s not present")
+    out = tmp_path / "builtin.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_kube_schema.py"),
+                           "--tsv-dir", str(FACTS), "--kubectl-kinds", str(KNOWN_KINDS),
+                           "--kubectl-binary", str(binary), "-o", str(out), "-v"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "tag differs" not in proc.stderr and "open type" not in proc.stderr
+    shipped = ROOT / "src" / "cfgpatch" / "kube" / "schema" / "data" / "builtin.json"
+    assert json.loads(out.read_text()) == json.loads(shipped.read_text())
