@@ -1,0 +1,83 @@
+"""Tests for cfgpatch.web.yamlprint: the direct port of kubectl's YAML layout.
+
+The port must print exactly what ``kube.io.writer.dump(obj, "yaml")`` prints (PyYAML's
+emitter set up as go-yaml); generated objects with awkward strings (folding spaces,
+quotes, indicators, line breaks, characters beyond U+FFFF, long texts) hold it to that.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.errors import KubeError
+from cfgpatch.kube.io import writer
+from cfgpatch.web import yamlprint
+
+ALPHABET = st.sampled_from(list("ab z09-:#'\"\n\t{[,]}.&*!|>%@`?~") +
+                           ["\x85", "\u2028", "\u00e9", "\U0001F600", "\ufeff", "  ", "\\"])
+WORDS = st.sampled_from(["yes", "no", "on", "null", "~", "010", "1e3", "0x1F", "-", "---",
+                         "...", "2001-12-14", "1:20", "true", "", " ", "a b", "<b>"])
+TEXT = st.one_of(WORDS, st.lists(ALPHABET, max_size=30).map("".join),
+                 st.tuples(st.lists(ALPHABET, min_size=1, max_size=8).map("".join),
+                           st.integers(5, 40)).map(lambda p: p[0] * p[1]))
+KEYS = st.one_of(WORDS, st.lists(ALPHABET, max_size=12).map("".join))
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),
+                    st.floats(allow_nan=False, allow_infinity=False), TEXT)
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=25)
+OBJECTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
+
+
+def _both(obj: dict) -> tuple[str, str]:
+    try:
+        expected = writer.dump(obj, "yaml")
+    except KubeError as exc:
+        expected = f"error: {exc.message}"
+    try:
+        got = "".join(text + "\n" for text, _ in yamlprint.lines(obj))
+    except yamlprint.NotCovered:
+        return expected, expected  # printed.printed_lines uses writer.dump for these
+    except KubeError as exc:
+        got = f"error: {exc.message}"
+    return got, expected
+
+
+@settings(max_examples=600, deadline=None)
+@given(OBJECTS)
+def test_the_port_prints_what_the_writer_prints(obj):
+    got, expected = _both(obj)
+    assert got == expected
+
+
+@pytest.mark.parametrize("value", [
+    "word " * 40, "a\nb\n", "  x\ny", "it's: x", "010", "", "\U0001F600 x", "a\n\n",
+    "x " * 50 + "\u00e9\t", "a  b " * 30, "- a", "#x", "a #b", "a: b", " lead", "trail ",
+    "\ufeffbom", "x" * 200, "a\u2028b", "a\x85b", "a\x85\x85b", "\n", "'q'", '"dq"',
+])
+def test_awkward_strings_as_values_and_in_lists(value):
+    for obj in ({"kind": "K", "v": value}, {"kind": "K", "l": [value, [value], {"k": value}]},
+                {"kind": "K", value[:100] or "e": {"deep": {"er": [[value]]}}}):
+        got, expected = _both(obj)
+        assert got == expected
+
+
+def test_every_line_knows_its_pointers():
+    obj = {"kind": "K", "spec": {"containers": [{"name": "app", "args": ["a", "b"]}],
+                                 "note": "word " * 30, "script": "a\nb\n", "empty": {}}}
+    held = dict(yamlprint.lines(obj))
+    assert held["  - args:"] == ("/spec/containers/0", "/spec/containers/0/args")
+    assert held["    - a"] == ("/spec/containers/0/args/0",)
+    assert held["    name: app"] == ("/spec/containers/0/name",)
+    assert held["  empty: {}"] == ("/spec/empty",)
+    assert held["  script: |"] == ("/spec/script",)
+    assert held["    a"] == ("/spec/script",) and held["    b"] == ("/spec/script",)
+    folded = [pointers for text, pointers in yamlprint.lines(obj) if "word" in text]
+    assert len(folded) == 2 and all(p == ("/spec/note",) for p in folded)
+
+
+def test_keys_it_does_not_write_are_refused():
+    for key in ("k" * 128, "a\nb", "a\u2028b"):
+        with pytest.raises(yamlprint.NotCovered):
+            yamlprint.lines({"kind": "K", key: 1})
