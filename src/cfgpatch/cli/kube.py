@@ -14,6 +14,7 @@ also writes the changes and findings of a successful patch to standard error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import sys
@@ -23,6 +24,9 @@ from ..errors import CfgPatchError, KubeError
 
 CRASH = "kubectl crash"
 UNPREFIXED = "kubectl unprefixed"  # kube.unstructured.UNPREFIXED
+#: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
+#: ``register(sub)``; a module that does not exist (yet) is skipped.
+KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "lint")
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 
@@ -60,6 +64,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dry-run", nargs="?", const="client", metavar="MODE",
                         help="accepted for kubectl compatibility (nothing is ever sent)")
     parser.set_defaults(func=run_patch)
+    for name in KUBE_COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__package__}.{name}":
+                continue
+            raise
+        module.register(sub)
     kube.set_defaults(func=lambda _args: _usage(kube))
 
 
