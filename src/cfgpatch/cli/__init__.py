@@ -13,7 +13,7 @@ import sys
 
 #: Sub-command modules, in the order ``--help`` lists them.  A module that is not
 #: present (an optional part not installed) is skipped.
-COMMAND_MODULES = ("apply", "diff", "kube", "serve", "remote", "site")
+COMMAND_MODULES = ("apply", "diff", "kube", "lint", "serve", "remote", "site")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,7 +26,7 @@ CRASH = "kubectl crash"
 UNPREFIXED = "kubectl unprefixed"  # kube.unstructured.UNPREFIXED
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
-KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "lint")
+KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply")
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 
