@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.engine.strategic import order_alternatives, strategic_merge
+from cfgpatch.kube.engine.strategic import strategic_merge
 from cfgpatch.kube.go.runtime import (
     dedupe_in_place,
     dedupe_in_place_slow,
@@ -107,37 +107,6 @@ def test_duplicates_quirk_follows_go_slice_capacity():
     assert results == {"F14-aa": ["c", "a"], "F14-aab": ["a", "c", "b"],
                        "F14-aba": ["a", "b", "c"], "F14-abx": ["c", "a", "b", "x"],
                        "F14-aabb": ["c", "a", "b"], "F14-baa": ["b", "a", "c"]}
-
-
-PRIMITIVE = [c for c in CASES if c["id"].startswith("primitive-")]
-
-
-def test_primitive_list_cases_cover_both_orders():
-    assert len(PRIMITIVE) >= 40
-    assert 10 <= sum("other_order" in c for c in PRIMITIVE) < len(PRIMITIVE)
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in PRIMITIVE])
-def test_key_order_dependence_is_reported_exactly_where_kubectl_varies(case):
-    """kubectl takes f and $deleteFromPrimitiveList/f in Go's random map order: the
-    engine names the field exactly when the other order gives another answer (recorded
-    by swapping the two keys), and states that answer."""
-    node = builtin_schema().for_kind(case["object"]["apiVersion"], case["object"]["kind"])
-    found = order_alternatives(case["object"], case["patch"], node)
-    if "other_order" not in case:
-        assert found == []
-        return
-    (pointer, message), = found
-    other = case["other_order"]
-    assert pointer.endswith("/finalizers")
-    if "result" in other:
-        tokens = pointer.strip("/").split("/")
-        value = other["result"]
-        for token in tokens:
-            value = value.get(token) if isinstance(value, dict) else None
-        shown = "is left out" if value is None else \
-            "is " + json.dumps(value, separators=(",", ":"))
-        assert message.endswith(shown)
 
 
 def test_deletion_first_leaves_room_that_the_union_appends_into():

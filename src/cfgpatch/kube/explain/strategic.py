@@ -133,7 +133,7 @@ def _delete_and_add(s: Situation) -> Iterator[Finding]:
         return  # only a field beside its $deleteFromPrimitiveList/ twin depends on key order
     root = getattr(s.shapes, "root", None)
     if root is not None and isinstance(s.obj, dict) and isinstance(s.patch, dict):
-        from ..engine.strategic import order_alternatives  # both orders, computed
+        from ..engine.maporder import order_alternatives  # both orders, computed
         for pointer, message in order_alternatives(s.obj, s.patch, root):
             yield make("kubectl-nondeterministic", pointer, message)
         return
