@@ -47,7 +47,7 @@ def prometheus():
 def situation(obj, body, patch_type="strategic", result=None):
     node = builtin_schema().for_kind(obj["apiVersion"], obj["kind"])
     return Situation(obj, body, patch_type, result=result if result is not None else obj,
-                     shapes=node_shapes(node), kind=obj["kind"])
+                     shapes=node_shapes(node), node=node, kind=obj["kind"])
 
 
 def codes(findings):

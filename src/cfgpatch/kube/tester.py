@@ -75,7 +75,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     obj = _decoded(obj)  # kubectl reads the object through the same decoder
     node = _kind_node(obj, schema)
     shapes = _shapes_for(node, obj, crd)
-    situation = Situation(obj, patch, type, shapes=shapes, kind=_kind_label(obj))
+    situation = Situation(obj, patch, type, shapes=shapes, node=node, kind=_kind_label(obj))
     situation.before_op = _prefix_applier(obj, patch) if type == "json" else None
     extra = _note_findings(notes) + _note_findings(patch_notes, "patch")
     try:

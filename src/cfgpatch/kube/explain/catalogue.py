@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...pointer import format_pointer
+from ..schema.node import Node
 from ..schema.rules import Shapes
 
 ERROR = "error"
@@ -113,6 +114,9 @@ class Situation:
     patch_type: str
     result: Any = None
     shapes: Shapes = field(default_factory=Shapes)
+    #: The engine's schema node of the object's kind (None: kubectl has none, e.g. a
+    #: custom resource), for detectors that re-run the strategic merge.
+    node: Node | None = None
     kind: str = ""
     error: Exception | None = None
     #: For ``json``: the document as it is before operation ``i`` (None if unknown).

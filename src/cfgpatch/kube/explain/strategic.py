@@ -131,10 +131,9 @@ def _delete_primitive_nothing(s: Situation) -> Iterator[Finding]:
 def _delete_and_add(s: Situation) -> Iterator[Finding]:
     if not _has_key_prefix(s.patch, "$deleteFromPrimitiveList/"):
         return  # only a field beside its $deleteFromPrimitiveList/ twin depends on key order
-    root = getattr(s.shapes, "root", None)
-    if root is not None and isinstance(s.obj, dict) and isinstance(s.patch, dict):
+    if s.node is not None and isinstance(s.obj, dict) and isinstance(s.patch, dict):
         from ..engine.maporder import order_alternatives  # both orders, computed
-        for pointer, message in order_alternatives(s.obj, s.patch, root):
+        for pointer, message in order_alternatives(s.obj, s.patch, s.node):
             yield make("kubectl-nondeterministic", pointer, message)
         return
     for tokens, _before, patch in _patch_maps(s.obj, s.patch):

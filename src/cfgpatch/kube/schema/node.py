@@ -44,7 +44,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...errors import KubeError
-from .rules import ATOMIC_RULE, ListRule, Shapes
+from .rules import ListRule, Shapes, strategic_rule
 
 SCALAR_KINDS = frozenset(
     {"string", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16",
@@ -294,13 +294,8 @@ class NodeShapes(Shapes):
         _, node, meta = found
         if node.kind != "slice":
             return None
-        if meta.strategy != "merge":
-            return ATOMIC_RULE
-        if node.elem.kind == "struct" and meta.merge_key:
-            return ListRule("keyed", (meta.merge_key,))
-        if node.elem.kind in SCALAR_KINDS:
-            return ListRule("set")
-        return ATOMIC_RULE
+        element = "scalar" if node.elem.kind in SCALAR_KINDS else node.elem.kind
+        return strategic_rule(meta.strategy, meta.merge_key, element)
 
     def retains_keys(self, shape: tuple[str, ...]) -> bool:
         found = self._parent_and_meta(shape)

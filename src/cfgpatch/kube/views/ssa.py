@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...jsonvalue import deep_copy, equal
-from ..schema.crd import CrdShapes, crd_shapes
+from ..schema.crd import crd_shapes
 from ..schema.rules import ATOMIC_RULE, KEYED, SET, Shapes
 
 
@@ -30,8 +30,8 @@ def _apply_map(base: dict, applied: dict, shape: tuple[str, ...], shapes: Shapes
         here = (*shape, key)
         if value is None:
             out.pop(key, None)
-        elif isinstance(value, dict) and isinstance(out.get(key), dict) and not (
-                isinstance(shapes, CrdShapes) and shapes.map_atomic(here)):
+        elif (isinstance(value, dict) and isinstance(out.get(key), dict)
+              and not shapes.map_atomic(here)):
             out[key] = _apply_map(out[key], value, here, shapes)
         elif isinstance(value, list) and isinstance(out.get(key), list):
             out[key] = _apply_list(out[key], value, here, shapes)
