@@ -3,6 +3,10 @@
 The core (this package, minus ``server``, ``store.sqlite``/``store.postgres`` and
 ``cli``) uses only the Python standard library, so it also runs in the browser.
 
+``cfgpatch.diff`` and ``cfgpatch.rebase`` are functions, whatever has been
+imported before; their modules are reached with ``from cfgpatch.diff import ...``
+and ``from cfgpatch.rebase import ...``.
+
 >>> from cfgpatch import run
 >>> run([["put", "cfg", '{"a":1}'], ["apply", "cfg", '[{"op":"replace","path":"/a","value":2}]'],
 ...      ["get", "cfg"]])
@@ -13,6 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+# The submodules ``diff`` and ``rebase`` share their names with public functions
+# below.  Importing a submodule for the first time sets the package attribute of
+# that name to the module, so both are imported here, before the functions are
+# defined: later imports find them in ``sys.modules`` and leave the functions alone.
+from . import diff as _diff_module
+from . import rebase as _rebase_module
 from .errors import (
     CfgPatchError,
     InvalidInput,
@@ -61,20 +71,14 @@ __all__ = [
 
 def diff(a: Any, b: Any) -> list:
     """The JSON Patch (a list of operations) turning ``a`` into ``b``; see ``cfgpatch.diff``."""
-    from .diff import diff as _diff
-
-    return _diff(a, b)
+    return _diff_module.diff(a, b)
 
 
 def rebase(base: Any, head: Any, patch: list) -> list:
     """Rebase ``patch`` (written against ``base``) onto ``head`` (see :mod:`cfgpatch.rebase`)."""
-    from .rebase import rebase as _rebase
-
-    return _rebase(base, head, patch)
+    return _rebase_module.rebase(base, head, patch)
 
 
 def merge(base: Any, mine: Any, head: Any) -> Any:
     """Three-way merge of JSON values; raises :class:`MergeConflict`; see ``cfgpatch.rebase``."""
-    from .rebase import merge as _merge
-
-    return _merge(base, mine, head)
+    return _rebase_module.merge(base, mine, head)
