@@ -6,6 +6,7 @@ import pytest
 
 from cfgpatch import run
 from cfgpatch.diff import diff, digest
+from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import SplitMix64, generate, mutate
 from cfgpatch.jsonvalue import canonical, validate
 
@@ -56,10 +57,29 @@ def test_edits_of_every_kind_show_up_in_the_diff():
 
 @pytest.mark.parametrize(
     "params",
-    [{"n": -1}, {"n": 1.0}, {"n": True}, {"n": "3"}, {"size": 3}, {1: 2}, {"n": None}],
+    [{"n": -1}, {"n": 1.0}, {"n": True}, {"n": "3"}, {"size": 3}, {1: 2}, {"n": None},
+     {}, {"n": 3}, {"seed": 3}, {"n": 3, "seed": 1, "size": 3}],
 )
 def test_run_rejects_bad_gen_arguments(params):
     assert run([["gen", "g", params]]) == ["error: invalid arguments"]
+
+
+@pytest.mark.parametrize("params", [{}, {"seed": 1}, {"edits": 1}, {"seed": 1, "edits": -1},
+                                    {"seed": 1, "edits": 1, "n": 1}])
+def test_run_rejects_bad_mutate_arguments_before_looking_the_source_up(params):
+    """Argument checks come before lookups: a missing member is invalid arguments even
+    when the source does not exist."""
+    assert run([["gen", "g", {"n": 3, "seed": 1}], ["mutate", "g", "h", params],
+                ["mutate", "nope", "h", params]]) == [1] + ["error: invalid arguments"] * 2
+
+
+@pytest.mark.parametrize(("build", "params"), [(generate, {"n": 3}), (generate, {}),
+                                                (lambda p: mutate(generate({"n": 3, "seed": 1}),
+                                                                  p), {"seed": 1})])
+def test_missing_members_are_refused_by_the_functions_too(build, params):
+    with pytest.raises(InvalidInput) as caught:
+        build(params)
+    assert caught.value.code == "invalid arguments" and "missing" in caught.value.message
 
 
 def test_run_gen_and_mutate():
@@ -67,13 +87,13 @@ def test_run_gen_and_mutate():
         ["gen", "g", {"n": 50, "seed": 1}],
         ["gen", "g", {"seed": 1, "n": 50}],
         ["mutate", "g", "h", {"seed": 1, "edits": 5}],
-        ["mutate", "nope", "h", {"seed": 1}],
-        ["mutate", "g", "h", {"edits": -2}],
-        ["mutate", "g", "h", {"edits": 1, "n": 1}],
+        ["mutate", "nope", "h", {"seed": 1, "edits": 1}],
+        ["mutate", "g", "h", {"seed": 1, "edits": -2}],
+        ["mutate", "g", "h", {"seed": 1, "edits": 1, "n": 1}],
         ["put", "plain", "[]"],
-        ["mutate", "plain", "h", {"edits": 1}],
+        ["mutate", "plain", "h", {"seed": 1, "edits": 1}],
         ["diff", "g", "g"],
-        ["gen", "g", {}],
+        ["gen", "g", {"n": 0, "seed": 0}],
         ["get", "g"],
     ])
     assert out == [

@@ -62,17 +62,31 @@ class SplitMix64:
         return items[self.below(len(items))]
 
 
-def _params(params: Any, allowed: tuple[str, ...]) -> dict[str, int]:
+#: The members of ``generate``'s and ``mutate``'s argument objects (all required).
+GEN_KEYS = ("n", "seed")
+MUTATE_KEYS = ("seed", "edits")
+
+
+def check_params(params: Any, keys: tuple[str, ...]) -> dict[str, int]:
+    """``params`` if it has exactly the members ``keys``, each a non-negative integer.
+
+    Anything else (not an object, a missing or unknown member, a negative, boolean
+    or non-integer value) is ``invalid arguments``.
+    """
     if type(params) is not dict:
         raise InvalidInput("arguments must be an object", code=INVALID_ARGUMENTS)
     for key, value in params.items():
-        if key not in allowed:
+        if key not in keys:
             raise InvalidInput(
-                f"unknown argument {key!r} (expected {', '.join(allowed)})", code=INVALID_ARGUMENTS
+                f"unknown argument {key!r} (expected {', '.join(keys)})", code=INVALID_ARGUMENTS
             )
         if type(value) is not int or value < 0:
             raise InvalidInput(f"{key} must be a non-negative integer", code=INVALID_ARGUMENTS)
-    return {key: params.get(key, 0) for key in allowed}
+    missing = [key for key in keys if key not in params]
+    if missing:
+        raise InvalidInput(f"missing argument {', '.join(missing)} (every one of "
+                           f"{', '.join(keys)} is needed)", code=INVALID_ARGUMENTS)
+    return {key: params[key] for key in keys}
 
 
 # A route "shape" is a tuple; _build turns it into a fresh object every time, so
@@ -137,7 +151,7 @@ def generate(params: Any) -> dict:
     >>> doc["service"], len(doc["routes"]), sorted(doc["routes"][0])
     ('gateway-7', 3, ['backend', 'methods', 'path', 'retries', 'timeout_ms', 'weight'])
     """
-    args = _params(params, ("n", "seed"))
+    args = check_params(params, GEN_KEYS)
     if args["n"] > MAX_ROUTES:
         raise LimitExceeded(f"n is at most {MAX_ROUTES}")
     rng = SplitMix64(args["seed"])
@@ -185,7 +199,7 @@ def mutate(doc: Any, params: Any) -> dict:
     >>> a == generate({"n": 50, "seed": 1}), b == mutate(a, {"seed": 2, "edits": 5})
     (True, True)
     """
-    args = _params(params, ("seed", "edits"))
+    args = check_params(params, MUTATE_KEYS)
     if type(doc) is not dict or type(doc.get("routes")) is not list:
         raise InvalidInput("mutate needs a document with a \"routes\" array",
                            code=INVALID_ARGUMENTS)

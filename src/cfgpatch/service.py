@@ -34,6 +34,7 @@ from .errors import (
     LimitExceeded,
     LookupFailed,
 )
+from .fixtures import GEN_KEYS, MUTATE_KEYS, check_params, generate, mutate
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
 from .mergepatch import apply_merge_patch
@@ -268,7 +269,8 @@ class Service:
 # run(operations)
 # ---------------------------------------------------------------------------
 
-NAME, TEXT, VERSION, PARAMS = "name", "text", "version", "params"
+NAME, TEXT, VERSION = "name", "text", "version"
+GEN_PARAMS, MUTATE_PARAMS = "gen params", "mutate params"
 
 
 @dataclass(frozen=True)
@@ -286,22 +288,20 @@ def _arg_ok(kind: str, value: Any) -> bool:
         return type(value) is str
     if kind == VERSION:
         return type(value) is int
-    if kind == PARAMS:
-        return type(value) is dict and all(
-            type(k) is str and type(v) is int and v >= 0 for k, v in value.items()
-        )
+    if kind in (GEN_PARAMS, MUTATE_PARAMS):  # every member present, nothing else
+        try:
+            check_params(value, GEN_KEYS if kind == GEN_PARAMS else MUTATE_KEYS)
+        except InvalidInput:
+            return False
+        return True
     raise AssertionError(kind)
 
 
 def _gen(service: Service, name: str, params: dict) -> int:
-    from .fixtures import generate
-
     return service.put_value(name, generate(params))
 
 
 def _mutate(service: Service, source: str, target: str, params: dict) -> int:
-    from .fixtures import mutate
-
     return service.put_value(target, mutate(service.get_value(source), params))
 
 
@@ -312,8 +312,8 @@ OPERATION_SPECS: dict[str, OperationSpec] = {
     "rebase": OperationSpec(((NAME, TEXT, VERSION),), lambda s, *args: s.rebase(*args)),
     "diff": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff(a, b)),
     "diff_stats": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff_stats(a, b)),
-    "gen": OperationSpec(((NAME, PARAMS),), _gen),
-    "mutate": OperationSpec(((NAME, NAME, PARAMS),), _mutate),
+    "gen": OperationSpec(((NAME, GEN_PARAMS),), _gen),
+    "mutate": OperationSpec(((NAME, NAME, MUTATE_PARAMS),), _mutate),
 }
 
 
