@@ -19,7 +19,8 @@ from cfgpatch.errors import CfgPatchError
 from cfgpatch.jsonvalue import equal
 from cfgpatch.kube.io import reader
 from cfgpatch.web.bridge import TYPES, compute, compute_json
-from cfgpatch.web.render import differing_paths, render_lines
+from cfgpatch.web.printed import printed_lines
+from cfgpatch.web.render import differing_paths
 from conftest import ROOT
 
 EXAMPLES = json.loads((ROOT / "web" / "src" / "examples.json").read_text())
@@ -52,7 +53,11 @@ def test_each_type_matches_the_engine(example):
         ), patch_type
         view = data["views"][patch_type]
         if got["ok"]:
-            assert view["lines"] == render_lines(got["object"])
+            texts = [text for text, _ in printed_lines(expected["object"], "yaml")]
+            assert [line[0] for line in view["lines"]] == texts
+            json_view = compute(example["object"], example["patch"], {"format": "json"})
+            texts = [text for text, _ in printed_lines(expected["object"], "json")]
+            assert [line[0] for line in json_view["views"][patch_type]["lines"]] == texts
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
@@ -93,16 +98,21 @@ def test_merge_patch_example_names_the_lost_container():
 
 def test_unreadable_object_is_an_input_error_for_every_type():
     data = compute("kind: [unclosed", "{}")
-    assert data["inputs"]["object"]["message"]
+    error = data["inputs"]["object"]
+    assert (error["line"], error["column"]) == (1, 16)
+    assert error["plain"].startswith("Line 1, column 16: a '[' list that is not closed")
+    assert error["kubectl"].startswith("error: error parsing -: error converting YAML")
     for patch_type in TYPES:
         assert data["results"][patch_type]["ok"] is False
         assert "object" in data["results"][patch_type]["error"]
+        assert data["views"][patch_type]["error"]["plain"].startswith("The object cannot be read")
 
 
 def test_unreadable_patch_is_an_input_error():
     data = compute("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "a: [")
     assert data["inputs"]["object"] is None
-    assert data["inputs"]["patch"]["message"]
+    error = data["inputs"]["patch"]
+    assert error["line"] == 1 and error["kubectl"].startswith('error: unable to parse "a: ["')
     assert all(not data["results"][t]["ok"] for t in TYPES)
 
 
@@ -172,3 +182,53 @@ def test_yaml_notes_say_which_input_they_point_into():
         assert by_path["/immutable"].startswith("in the object,")
         assert by_path["/data/b"].startswith("in the patch,")
         assert data["results"][patch_type] == engine(object_text, patch_text, patch_type)
+
+
+def test_a_rejected_json_patch_names_the_failing_operation_and_its_place():
+    obj = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"
+    patch = ('[{"op": "add", "path": "/data/x", "value": "y"},\n'
+             ' {"op": "remove", "path": "/data/nope"},\n'
+             ' {"op": "add", "path": "/data/z", "value": "w"}]')
+    view = compute(obj, patch)["views"]["json"]
+    error = view["error"]
+    assert error["op_index"] == 1
+    assert error["plain"].startswith("Operation 1 (remove /data/nope) failed")
+    assert "Operation 0 before it was not applied either" in error["plain"]
+    assert error["kubectl"].startswith("error: ")
+    assert error["place"]["line"] == 2 and error["place"]["column"] == 2
+    assert view["verdict"].startswith("Rejected")
+
+
+def test_results_are_marked_where_changed_and_where_warned():
+    example = next(e for e in EXAMPLES if e["id"] == "merge-one-container")
+    view = compute(example["object"], example["patch"])["views"]["merge"]
+    marks = {text.strip(): mark for text, mark, _ in view["lines"]}
+    assert marks["- image: nginx:1.27"] == "~"
+    assert marks["containers:"] == "!"  # merge-list-replaced is about the list
+    warned = next(f for f in view["findings"] if f["code"] == "merge-list-replaced")
+    assert view["lines"][warned["line"]][0].strip() == "containers:"
+    assert any(differs for _, _, differs in view["lines"])  # strategic keeps metrics
+
+
+def test_before_after_shows_removed_lines_only_when_asked():
+    example = next(e for e in EXAMPLES if e["id"] == "merge-one-container")
+    plain = compute(example["object"], example["patch"])["views"]["merge"]
+    assert "before_after" not in plain
+    view = compute(example["object"], example["patch"], {"diff": True})["views"]["merge"]
+    removed = [text.strip() for sign, text in view["before_after"] if sign == "-"]
+    added = [text.strip() for sign, text in view["before_after"] if sign == "+"]
+    assert "name: metrics" in removed and "- image: nginx:1.27" in added
+    kept = [text for sign, text in view["before_after"] if sign != "-"]
+    assert kept == [line[0] for line in view["lines"]]
+
+
+def test_the_kustomize_view_goes_through_the_engine():
+    example = next(e for e in EXAMPLES if e["id"] == "custom-resource")
+    data = compute(example["object"], example["patch"], {"kustomize": True})
+    view = data["kustomize"]
+    obj, _ = reader.load_object(example["object"])
+    body, _ = reader.load_patch(example["patch"], "strategic")
+    expected = kube.patch(obj, body, "strategic", as_="kustomize")
+    assert view["ok"] and equal(view["object"], expected.object)
+    assert [f["code"] for f in view["findings"]] == [f.code for f in expected.findings]
+    assert "kustomize" not in compute(example["object"], example["patch"])

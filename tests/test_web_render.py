@@ -1,15 +1,16 @@
-"""Tests for cfgpatch.web.render: pointer-carrying JSON lines and differing paths."""
+"""Tests for cfgpatch.web.render: marks on printed lines, finding lines, before/after,
+and differing paths."""
 
 from __future__ import annotations
-
-import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.jsonvalue import equal
+from cfgpatch.kube import patch
 from cfgpatch.pointer import parse_pointer
-from cfgpatch.web.render import differing_paths, render_lines
+from cfgpatch.web.printed import printed_lines
+from cfgpatch.web.render import before_after, differing_paths, finding_line, marked_lines
 
 scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=6) | st.floats(
     allow_nan=False, allow_infinity=False, width=32
@@ -28,20 +29,48 @@ def _resolve(value, pointer):
     return value
 
 
-@settings(max_examples=200, deadline=None)
-@given(values)
-def test_lines_are_indented_json_and_pointers_resolve(value):
-    lines = render_lines(value)
-    text = "\n".join(line for line, _ in lines)
-    assert text == json.dumps(value, indent=2, ensure_ascii=False)
-    for _, pointer in lines:
-        _resolve(value, pointer)  # raises if the pointer is wrong
+DEPLOYMENT = {
+    "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+    "spec": {"replicas": 2, "template": {"spec": {"containers": [
+        {"name": "app", "image": "a:1"}, {"name": "side", "image": "s:1"}]}}},
+}
 
 
-def test_lines_name_their_values():
-    lines = render_lines({"spec": {"ports": [{"port": 53}], "a/b": []}})
-    assert ['        "port": 53', "/spec/ports/0/port"] in lines
-    assert ['    "a/b": []', "/spec/a~1b"] in lines
+def test_marks_follow_the_changes_and_the_findings():
+    body = {"spec": {"replicas": 3, "template": {"spec": {"containers": [
+        {"name": "new", "image": "n:1"}]}}}}
+    outcome = patch(DEPLOYMENT, body, "strategic")
+    lines = printed_lines(outcome.object, "yaml")
+    marked = {text.strip(): mark for text, mark, _ in
+              marked_lines(lines, outcome.changes, outcome.findings, [])}
+    assert marked["replicas: 3"] == "~"
+    assert marked["- image: n:1"] == "~" and marked["name: new"] == "~"  # inserted: all of it
+    assert marked["name: app"] == ""  # the kept element's lines are not changed
+    assert marked["containers:"] == "~"  # the list: its elements moved
+
+
+def test_differs_marks_whole_subtrees():
+    lines = printed_lines({"kind": "K", "a": {"b": [1, 2]}, "c": 1}, "json")
+    flags = {text.strip(): differs for text, _, differs in marked_lines(lines, [], [], ["/a/b"])}
+    assert flags['"b": ['] == 1 and flags["1,"] == 1 and flags['"c": 1,'] == 0
+
+
+def test_a_finding_is_about_its_line_or_the_deepest_line_holding_it():
+    lines = printed_lines({"kind": "K", "metadata": {"annotations": {"x": "1"}}}, "yaml")
+    texts = [text for text, _ in lines]
+    assert texts[finding_line(lines, "/metadata/annotations/x")] == "    x: \"1\""
+    assert texts[finding_line(lines, "/metadata/annotations/kubernetes.io/y")] == \
+        "  annotations:"
+    assert finding_line(lines, "/nothing/here") is None  # the root has no YAML line
+
+
+def test_before_after_keeps_every_line_once():
+    before = printed_lines(DEPLOYMENT, "yaml")
+    after = printed_lines(patch(DEPLOYMENT, {"spec": {"replicas": 5}}, "merge").object, "yaml")
+    view = before_after(before, after)
+    assert [text for sign, text in view if sign != "+"] == [text for text, _ in before]
+    assert [text for sign, text in view if sign != "-"] == [text for text, _ in after]
+    assert ["-", "  replicas: 2"] in view and ["+", "  replicas: 5"] in view
 
 
 @settings(max_examples=200, deadline=None)

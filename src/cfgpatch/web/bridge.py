@@ -9,15 +9,23 @@ YAML the way kubectl reads ``-f`` and ``-p``), runs the Kubernetes patch engine
 * ``results``: per type, ``{"ok": True, "object", "changes", "findings"}`` or
   ``{"ok": False, "error", "findings"}``, exactly what ``window.cfgpatch.results()``
   gives to scripts (changes and findings in their ``to_dict()`` form);
-* ``views``: per type, what the page draws: the result as indented JSON lines that
-  know their pointer, the pointers where this type's result differs from another
-  type's, the ``kubectl patch`` command lines, and for
-  ``strategic`` and ``merge`` the JSON Patch that gives the same result;
-* ``inputs``: ``None`` per input that could be read, else the error naming what and
-  where (the patch counts as unreadable when no type can read it).
+* ``views``: per type, everything the page draws, in words and lines made here:
+  the verdict; the result as kubectl prints it (``-o yaml`` or ``-o json``, the
+  ``format`` option) as ``[text, mark, differs]`` lines (:mod:`.render`); "What
+  changed" (:mod:`.wording`); the findings with the line each is about and, for a
+  type note, where it is in the editor; for a rejected patch our words and
+  kubectl's, and for a JSON Patch the failing operation and its place in the patch
+  text; the ``kubectl patch`` command lines, and for ``strategic`` and ``merge`` the
+  JSON Patch that gives the same result; with the ``diff`` option the before/after
+  lines;
+* ``inputs``: ``None`` per input that could be read, else where and why it cannot
+  (:func:`.locate.input_error`; the patch counts as unreadable when no type can read it);
+* ``kustomize`` (with the ``kustomize`` option): what kustomize's strategic merge
+  makes of the same patch, through the engine's ``as_="kustomize"`` view.
 
-:func:`compute_json` returns the same as JSON text, so the page needs no proxies.
-Nothing here raises: bad input becomes an error entry, never a traceback.
+:func:`compute_json` takes the options as JSON text and returns the same as JSON text,
+so the page needs no proxies.  Nothing here raises: bad input becomes an error entry,
+never a traceback.
 """
 
 from __future__ import annotations
@@ -27,10 +35,18 @@ from typing import Any
 
 from ..errors import CfgPatchError
 from ..jsonvalue import JSON
-from . import command, render
+from . import command, locate, render, wording
 from .inputs import InputReader
+from .printed import printed_lines
 
 TYPES = ("strategic", "merge", "json")
+FORMATS = ("yaml", "json")
+
+#: What the previous recompute read: an edit of one input does not re-read the other,
+#: and typing inside one YAML value does not re-parse the whole object (see ``inputs``).
+READER = InputReader()
+#: The object's own printed lines, for the before/after view: (text, format, lines).
+_BEFORE: list[Any] = [None, None, None]
 
 
 def _as_dict(item: Any) -> Any:
@@ -38,38 +54,83 @@ def _as_dict(item: Any) -> Any:
     return to_dict() if callable(to_dict) else item
 
 
-def _failure(exc: CfgPatchError) -> tuple[dict, dict]:
+class _Inputs:
+    """One recompute's texts, the object read from the first, and the options."""
+
+    def __init__(self, object_text: str, patch_text: str, options: dict) -> None:
+        self.object_text, self.patch_text = object_text, patch_text
+        self.format = options.get("format") if options.get("format") in FORMATS else "yaml"
+        self.diff = bool(options.get("diff"))
+        self.kustomize = bool(options.get("kustomize"))
+        self.obj: JSON = None
+        self.notes: list = []
+
+
+def _failure(exc: CfgPatchError, patch: Any = None, patch_type: str = "",
+             inputs: _Inputs | None = None) -> tuple[dict, dict]:
     findings = list(getattr(exc, "findings", None) or ())
     result = {"ok": False, "error": exc.describe(), "findings": [_as_dict(f) for f in findings]}
-    view = {"error_detail": exc.to_dict()}
+    index = _failing_op(inputs.obj, patch) if patch_type == "json" and inputs else None
+    op = patch[index] if index is not None else None
+    count = len(patch) if isinstance(patch, list) else 0
+    error = wording.rejection(exc.message, exc.hint, index, op, count)
+    if index is not None and inputs is not None:
+        error["op_index"] = index
+        error["place"] = locate.place(inputs.patch_text, f"/{index}")
+    view = {"verdict": wording.verdict(result), "error": error, "error_detail": exc.to_dict(),
+            "findings": [_finding_view(f, None, inputs) for f in findings]}
     return result, view
 
 
-#: What the previous recompute read: an edit of one input does not re-read the other,
-#: and typing inside one YAML value does not re-parse the whole object (see ``inputs``).
-READER = InputReader()
+def _failing_op(obj: JSON, ops: Any) -> int | None:
+    """The index of the operation kubectl's JSON Patch fails on, applying one at a time
+    (``None`` when that does not reproduce the failure)."""
+    from ..kube.engine import jsonpatch
+
+    if not isinstance(ops, list) or not isinstance(obj, dict):
+        return None
+    state = obj
+    for index, op in enumerate(ops):
+        try:
+            state = jsonpatch.apply(state, [op])
+        except CfgPatchError:
+            return index
+    return None
 
 
-def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) -> tuple[dict, dict]:
-    """Read the patch for one type and run the engine: (the hook's result, the page's view)."""
+def _finding_view(finding: Any, lines: list | None, inputs: _Inputs | None) -> dict:
+    out = _as_dict(finding)
+    if lines is not None:
+        out["line"] = render.finding_line(lines, finding.path)
+    source = finding.detail.get("source") if finding.code == "yaml-type-change" else None
+    if source in ("object", "patch") and inputs is not None:
+        text = inputs.object_text if source == "object" else inputs.patch_text
+        out["place"] = locate.place(text, finding.path)
+        out["editor"] = source
+    return out
+
+
+def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
+    """Read the patch for one type and run the engine: (result, view, KubeResult|None)."""
     from .. import kube
 
+    obj = inputs.obj
     try:
-        patch, patch_notes = READER.patch(patch_text, patch_type)
+        patch, patch_notes = READER.patch(inputs.patch_text, patch_type)
     except CfgPatchError as exc:
         result, view = _failure(exc)
         view["unreadable"] = True
-        return result, view
+        return result, view, None
     view: dict[str, Any] = {
         "command": command.kubectl_patch(obj, patch, patch_type),
         "dry_run": command.kubectl_patch(obj, patch, patch_type, dry_run=True),
     }
     try:
-        outcome = kube.patch(obj, patch, patch_type, notes=object_notes,
-                              patch_notes=patch_notes)
+        outcome = kube.patch(obj, patch, patch_type, notes=list(inputs.notes),
+                             patch_notes=patch_notes)
     except CfgPatchError as exc:
-        result, extra = _failure(exc)
-        return result, {**view, **extra}
+        result, extra = _failure(exc, patch, patch_type, inputs)
+        return result, {**view, **extra}, None
     result = {
         "ok": True,
         "object": outcome.object,
@@ -78,8 +139,9 @@ def run_type(obj: JSON, object_notes: list, patch_text: str, patch_type: str) ->
     }
     if patch_type != "json":
         view.update(_json_equivalent(obj, outcome.object))
-    view["lines"] = render.render_lines(outcome.object)
-    return result, view
+    view["verdict"] = wording.verdict(result)
+    view["changes"] = wording.change_entries(outcome.changes)
+    return result, view, outcome
 
 
 def _json_equivalent(obj: JSON, result: JSON) -> dict:
@@ -96,38 +158,119 @@ def _json_equivalent(obj: JSON, result: JSON) -> dict:
     return {"json_ops": ops, "json_command": command.kubectl_patch(obj, ops, "json")}
 
 
-def compute(object_text: str, patch_text: str) -> dict:
+def compute(object_text: str, patch_text: str, options: dict | None = None) -> dict:
     """Everything the page shows for one pair of inputs (see the module docstring)."""
-
-    inputs: dict[str, Any] = {"object": None, "patch": None}
-    results: dict[str, dict] = {}
-    views: dict[str, dict] = {}
+    inputs = _Inputs(object_text, patch_text, options or {})
+    data: dict[str, Any] = {"format": inputs.format, "inputs": {"object": None, "patch": None},
+                            "results": {}, "views": {}}
+    results, views = data["results"], data["views"]
     try:
-        obj, object_notes = READER.object(object_text)
+        inputs.obj, inputs.notes = READER.object(object_text)
     except CfgPatchError as exc:
-        inputs["object"] = exc.to_dict()
+        data["inputs"]["object"] = locate.input_error(object_text, exc)
         for patch_type in TYPES:
             results[patch_type], views[patch_type] = _failure(exc)
             results[patch_type]["error"] = f"the object cannot be read: {exc.describe()}"
+            views[patch_type]["error"]["plain"] = ("The object cannot be read: "
+                                                   + data["inputs"]["object"]["plain"])
             views[patch_type]["differs"], views[patch_type]["same_as"] = [], []
-        return {"inputs": inputs, "results": results, "views": views}
+        return data
+    outcomes = {}
     for patch_type in TYPES:
-        results[patch_type], views[patch_type] = _guarded(
-            obj, list(object_notes), patch_text, patch_type
-        )
+        results[patch_type], views[patch_type], outcomes[patch_type] = _guarded(inputs, patch_type)
     if all(views[t].get("unreadable") for t in TYPES):
-        inputs["patch"] = views[TYPES[0]]["error_detail"]
+        unreadable = _patch_error(inputs.patch_text)
+        if unreadable is not None:
+            data["inputs"]["patch"] = locate.input_error(patch_text, unreadable)
     _mark_differences(results, views)
-    return {"inputs": inputs, "results": results, "views": views}
+    _draw(inputs, outcomes, views)
+    if inputs.kustomize:
+        data["kustomize"] = _kustomize(inputs, outcomes.get("strategic"))
+    return data
 
 
-def _guarded(obj: JSON, notes: list, patch_text: str, patch_type: str) -> tuple[dict, dict]:
+def _patch_error(patch_text: str) -> CfgPatchError | None:
+    """The error reading the patch for ``strategic`` (every type failed to read it)."""
+    try:
+        READER.patch(patch_text, "strategic")
+    except CfgPatchError as exc:
+        return exc
+    return None
+
+
+def _guarded(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
     """:func:`run_type`, turning an unexpected failure into an error entry."""
     try:
-        return run_type(obj, notes, patch_text, patch_type)
+        return run_type(inputs, patch_type)
     except Exception as exc:  # an engine bug must not take the page down
         message = f"internal error in the {patch_type} engine: {type(exc).__name__}: {exc}"
-        return {"ok": False, "error": message, "findings": []}, {}
+        error = {"plain": message, "kubectl": ""}
+        return ({"ok": False, "error": message, "findings": []},
+                {"error": error, "verdict": message, "findings": []}, None)
+
+
+def _draw(inputs: _Inputs, outcomes: dict, views: dict) -> None:
+    """The printed, marked lines of each accepted type (one print per distinct result)."""
+    printed: dict[int, list] = {}
+    for patch_type in TYPES:
+        outcome = outcomes.get(patch_type)
+        view = views[patch_type]
+        if outcome is None:
+            view.setdefault("findings", [])
+            continue
+        same = next((other for other in view["same_as"] if id(outcomes[other]) in printed), None)
+        if same is not None:
+            lines = printed[id(outcomes[same])]
+        else:
+            try:
+                lines = printed_lines(outcome.object, inputs.format)
+            except CfgPatchError as exc:  # kubectl cannot print it either (-o yaml)
+                view["print_error"] = wording.rejection(exc.message, exc.hint)
+                lines = []
+        printed[id(outcome)] = lines
+        view["lines"] = render.marked_lines(lines, outcome.changes, outcome.findings,
+                                            view["differs"])
+        view["findings"] = [_finding_view(f, lines, inputs) for f in outcome.findings]
+        if inputs.diff:
+            view["before_after"] = render.before_after(_object_lines(inputs), lines)
+
+
+def _object_lines(inputs: _Inputs) -> list:
+    """kubectl's text of the object itself (kept while the object text is the same)."""
+    if _BEFORE[0] != inputs.object_text or _BEFORE[1] != inputs.format:
+        try:
+            lines = printed_lines(inputs.obj, inputs.format)
+        except CfgPatchError:
+            lines = []
+        _BEFORE[:] = [inputs.object_text, inputs.format, lines]
+    return _BEFORE[2]
+
+
+def _kustomize(inputs: _Inputs, kubectl_outcome: Any) -> dict:
+    """kustomize's strategic merge of the same patch (``kube.patch(..., as_="kustomize")``)."""
+    from .. import kube
+
+    try:
+        patch, patch_notes = READER.patch(inputs.patch_text, "strategic")
+        outcome = kube.patch(inputs.obj, patch, "strategic", as_="kustomize")
+    except CfgPatchError as exc:
+        return {"ok": False, "error": wording.rejection(exc.message, exc.hint),
+                "findings": [_as_dict(f) for f in getattr(exc, "findings", None) or ()]}
+    except Exception as exc:  # noqa: BLE001 - the view must not take the page down
+        return {"ok": False, "error": {"plain": f"internal error in the kustomize view: "
+                                                f"{type(exc).__name__}: {exc}", "kubectl": ""},
+                "findings": []}
+    differs = (render.differing_paths(kubectl_outcome.object, outcome.object)
+               if kubectl_outcome is not None else [])
+    try:
+        lines = printed_lines(outcome.object, inputs.format)
+    except CfgPatchError:
+        lines = []
+    return {"ok": True, "object": outcome.object, "differs": differs,
+            "same_as_kubectl": kubectl_outcome is not None and not differs,
+            "lines": render.marked_lines(lines, outcome.changes, [], differs),
+            "changes": wording.change_entries(outcome.changes),
+            "findings": [_finding_view(f, lines, None) for f in outcome.findings]}
 
 
 def _mark_differences(results: dict, views: dict) -> None:
@@ -153,14 +296,17 @@ def _mark_differences(results: dict, views: dict) -> None:
         views[patch_type]["same_as"] = same_as
 
 
-def compute_json(object_text: str, patch_text: str) -> str:
+def compute_json(object_text: str, patch_text: str, options_text: str = "{}") -> str:
     """:func:`compute` as JSON text (what the page's JavaScript receives)."""
     try:
-        data = compute(object_text, patch_text)
+        options = json.loads(options_text)
+        data = compute(object_text, patch_text, options if isinstance(options, dict) else {})
     except Exception as exc:  # a bug outside the per-type guard: report it, keep the page
         message = f"internal error: {type(exc).__name__}: {exc}"
-        empty = {"differs": [], "same_as": []}
+        empty = {"differs": [], "same_as": [], "findings": [], "verdict": message,
+                 "error": {"plain": message, "kubectl": ""}}
         data = {
+            "format": "yaml",
             "inputs": {"object": None, "patch": None},
             "results": {t: {"ok": False, "error": message, "findings": []} for t in TYPES},
             "views": {t: dict(empty) for t in TYPES},

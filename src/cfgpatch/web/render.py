@@ -1,72 +1,113 @@
-"""Display helpers for the patch tester page: indented JSON lines that know their
-JSON Pointer, and the places where two results disagree.
+"""The lines the page draws: kubectl's text with a mark on each line, the line each
+finding is about, the places where two results disagree, and a before/after view.
 
-:func:`render_lines` prints a JSON value the way ``json.dumps(indent=2)`` would,
-one list entry per line, each carrying the pointer of the value the line belongs
-to, so the page can mark a line that changed or that another patch type does
-differently.  :func:`differing_paths` walks two values together and returns the
-topmost pointers at which they differ (objects key by key, lists of equal length
-index by index; anything else that is not exactly equal differs as a whole).
+The printed lines come from :mod:`.printed` (``(text, pointers)``); here each gets
+the marks the page shows:
+
+* in the result panel, ``!`` when a finding names one of the line's places, else ``~``
+  when the patch changed it (a value added or replaced, an element inserted, a list
+  whose elements moved, or an element that moved);
+* in the side-by-side columns, ``≠`` when the line lies inside a place where another
+  type's result differs (:func:`differing_paths`).
+
+A line is drawn as ``[text, mark, differs]``; the page only styles it.
 """
 
 from __future__ import annotations
 
-from json.encoder import encode_basestring
+import difflib
+from typing import Any
 
 from ..jsonvalue import JSON, equal, escape
 
-INDENT = "  "
+CHANGED = "~"
+FLAGGED = "!"
 _MISSING = object()
 
 
-def _scalar(value: JSON) -> str:
-    """JSON text of a scalar, as ``json.dumps(value, ensure_ascii=False)`` writes it."""
-    kind = type(value)
-    if kind is str:
-        return encode_basestring(value)
-    if value is None:
-        return "null"
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is int:
-        return int.__repr__(value)
-    return float.__repr__(value)
+def _ancestors(pointer: str) -> list[str]:
+    """``pointer`` and every pointer above it, the root ``""`` last."""
+    out = [pointer]
+    while pointer:
+        pointer = pointer[: pointer.rfind("/")]
+        out.append(pointer)
+    return out
 
 
-def render_lines(value: JSON) -> list[list[str]]:
-    """``[text, pointer]`` for every line of the indented JSON text of ``value``.
+def changed_places(changes: list) -> tuple[set[str], set[str]]:
+    """(subtrees, exact places) a list of ``Change`` marks as changed."""
+    subtrees: set[str] = set()
+    exact: set[str] = set()
+    for change in changes:
+        if change.action in ("add", "replace"):
+            subtrees.add(change.path)
+        if change.action != "list":
+            continue
+        exact.add(change.path)
+        for landing in change.landings:
+            if landing.target is None:
+                continue
+            at = f"{change.path}/{landing.target}"
+            if landing.action == "inserted":
+                subtrees.add(at)
+            elif landing.source != landing.target:
+                exact.add(at)
+    return subtrees, exact
 
-    >>> render_lines({"a": [1]})
-    [['{', ''], ['  "a": [', '/a'], ['    1', '/a/0'], ['  ]', '/a'], ['}', '']]
-    """
-    lines: list[list[str]] = []
-    _emit(value, "", "", "", "", lines)
-    return lines
+
+def _inside(places: set[str]):
+    """A test: is a pointer one of ``places`` or inside one of them."""
+    prefixes = tuple(place + "/" for place in places)
+    if "" in places:
+        return lambda pointer: True
+    return lambda pointer: pointer in places or pointer.startswith(prefixes)
 
 
-def _emit(value: JSON, pointer: str, indent: str, label: str, tail: str, out: list) -> None:
-    """Append the lines of ``value`` (``label`` is ``"key": `` or empty, ``tail`` a comma)."""
-    # An explicit stack would be needed beyond MAX_DEPTH; parsed input never goes that deep.
-    if isinstance(value, dict) and value:
-        out.append([f"{indent}{label}{{", pointer])
-        items = list(value.items())
-        for i, (key, child) in enumerate(items):
-            comma = "," if i < len(items) - 1 else ""
-            label_text = f"{_scalar(key)}: "
-            _emit(child, f"{pointer}/{escape(key)}", indent + INDENT, label_text, comma, out)
-        out.append([f"{indent}}}{tail}", pointer])
-    elif isinstance(value, list) and value:
-        out.append([f"{indent}{label}[", pointer])
-        for i, child in enumerate(value):
-            comma = "," if i < len(value) - 1 else ""
-            _emit(child, f"{pointer}/{i}", indent + INDENT, "", comma, out)
-        out.append([f"{indent}]{tail}", pointer])
-    else:
-        if isinstance(value, (dict, list)):
-            text = "{}" if isinstance(value, dict) else "[]"
-        else:
-            text = _scalar(value)
-        out.append([f"{indent}{label}{text}{tail}", pointer])
+def marked_lines(lines: list, changes: list, findings: list, differs: list[str]) -> list:
+    """``[text, mark, differs]`` for each printed line (see the module docstring)."""
+    subtrees, exact = changed_places(changes)
+    flagged = {finding.path for finding in findings}
+    in_subtree = _inside(subtrees)
+    apart = _inside(set(differs))
+    out = []
+    for text, pointers in lines:
+        mark = ""
+        if flagged and any(p in flagged for p in pointers):
+            mark = FLAGGED
+        elif any(p in exact or in_subtree(p) for p in pointers):
+            mark = CHANGED
+        out.append([text, mark, 1 if differs and any(apart(p) for p in pointers) else 0])
+    return out
+
+
+def finding_line(lines: list, pointer: str) -> int | None:
+    """The index of the line a finding at ``pointer`` is about: the first line showing
+    it, else the deepest line holding it (a place that is not in the result)."""
+    best, depth = None, -1
+    wanted = set(_ancestors(pointer))
+    for index, (_, pointers) in enumerate(lines):
+        for p in pointers:
+            if p == pointer:
+                return index
+            if p in wanted and p.count("/") > depth:
+                best, depth = index, p.count("/")
+    return best
+
+
+def before_after(before: list, after: list) -> list[list[str]]:
+    """``[sign, text]`` lines of the whole before/after view: ``" "`` kept, ``"-"``
+    removed, ``"+"`` added (a diff of kubectl's text of the object and of the result)."""
+    old = [text for text, _ in before]
+    new = [text for text, _ in after]
+    out: list[list[str]] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out += [[" ", text] for text in old[i1:i2]]
+            continue
+        out += [["-", text] for text in old[i1:i2]]
+        out += [["+", text] for text in new[j1:j2]]
+    return out
 
 
 def differing_paths(a: JSON, b: JSON) -> list[str]:
@@ -76,7 +117,7 @@ def differing_paths(a: JSON, b: JSON) -> list[str]:
     ['/x/1', '/y', '/z']
     """
     out: list[str] = []
-    stack: list[tuple[JSON, JSON, str]] = [(a, b, "")]
+    stack: list[tuple[Any, Any, str]] = [(a, b, "")]
     while stack:
         left, right, pointer = stack.pop()
         if isinstance(left, dict) and isinstance(right, dict):

@@ -1,0 +1,62 @@
+"""Tests for cfgpatch.web.locate: where an input error is, in plain words, and places
+by pointer in YAML and JSON texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from cfgpatch.errors import KubeError
+from cfgpatch.kube.io import reader
+from cfgpatch.web.locate import input_error, place
+
+
+def _error(text: str, what: str = "object") -> dict:
+    load = reader.load_object if what == "object" else reader.load_patch
+    with pytest.raises(KubeError) as raised:
+        load(text)
+    return input_error(text, raised.value)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ("kind: [unclosed", 1, 16, "'[' list that is not closed"),
+    ("a: b: c", 1, 5, "': ' where no key can start"),
+    ("a:\n\tb: 1", 2, 1, "tab character"),
+    ("a: 1\nb c\nd: 2", 2, 1, "neither 'key: value' nor '- item'"),
+    ("kind: K\nmetadata:\n  labels:\n    app: web\n   tier: x\n", 5, 4, "indentation"),
+    ("a: *x", 1, 4, "alias"),
+    ("a: 'x", 1, 6, "quote is not closed"),
+    ('{"a": 1,}', 1, 9, "trailing comma"),
+    ('{"kind": "K"\n "a": 1}', 2, 2, "',' or '}' is missing"),
+    ('{"a":', 1, 6, "ends early"),
+])
+def test_the_problem_is_placed_where_the_text_goes_wrong(text, line, column, words):
+    for what in ("object", "patch"):
+        error = _error(text, what)
+        assert (error["line"], error["column"]) == (line, column), (what, error)
+        assert error["plain"].startswith(f"Line {line}, column {column}: ")
+        assert words in error["plain"]
+        assert error["kubectl"].startswith("error: ")
+
+
+def test_kubectls_line_number_is_reconciled():
+    error = _error("kind: K\nmetadata:\n  labels:\n    app: web\n   tier: x\n")
+    assert "yaml: line 4:" in error["kubectl"]
+    assert error["note"] == ("kubectl says line 4, go-yaml's count for this kind of problem; "
+                             "the text goes wrong on line 5.")
+    assert "note" not in _error("a:\n\tb: 1")  # kubectl's line is right there
+    assert _error('{"a": 1,}')["note"] == ("kubectl gives the byte offset 9, counted to just "
+                                          "after the character at line 1, column 9.")
+
+
+def test_an_error_without_a_place_keeps_kubectls_words():
+    error = _error("apiVersion: v1\nmetadata: {}\n")
+    assert "line" not in error and error["kubectl"].startswith("error: ")
+    assert error["plain"]
+
+
+def test_places_by_pointer():
+    assert place("a:\n  b:\n  - x\n  - {op: test}\n", "/a/b/1") == {
+        "line": 4, "column": 5, "end_line": 4, "end_column": 15}
+    assert place('[{"op": "add"},\n {"op": "test"}]', "/1")["line"] == 2
+    assert place("a: 1\n", "/b") is None
+    assert place("a: [", "/a") is None
