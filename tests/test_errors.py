@@ -31,3 +31,52 @@ def test_to_dict_and_hierarchy():
     }
     assert isinstance(error, CfgPatchError)
     assert len(set(ALL_CODES)) == len(ALL_CODES)
+
+
+def _code_arguments():
+    """(file, line, node) for every ``code=...`` argument and ``.code ==/in`` comparison in src."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
+    for path in sorted(package.rglob("*.py")):
+        if "static" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "code":
+                yield path.name, node.value.lineno, node.value
+            elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) \
+                    and node.left.attr == "code" and isinstance(node.left.value, ast.Name) \
+                    and node.left.value.id in ("exc", "error", "err"):  # not a finding's code
+                for right in node.comparators:
+                    items = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+                        else [right]
+                    for item in items:
+                        yield path.name, item.lineno, item
+
+
+def test_every_code_used_anywhere_is_declared_in_errors():
+    """No code is spelled as a literal outside errors.py: each is a declared constant."""
+    import ast
+
+    from cfgpatch import errors
+
+    declared = set(ALL_CODES) | set(errors.OTHER_CODES)
+    constants = {name for name in dir(errors)
+                 if isinstance(getattr(errors, name), str) and getattr(errors, name) in declared}
+    seen = []
+    for filename, line, value in _code_arguments():
+        if isinstance(value, ast.Constant):
+            assert value.value is None, f"{filename}:{line}: code {value.value!r} is a literal"
+        elif isinstance(value, ast.Name) and value.id.isupper():
+            assert value.id in constants, f"{filename}:{line}: {value.id} is not declared"
+            seen.append(value.id)
+    assert len(seen) > 50  # the scan sees the codes
+
+
+def test_kube_errors_declare_their_findings():
+    from cfgpatch.errors import KubeError
+
+    assert KubeError("x").findings == []
+    assert KubeError("x", findings=["f"]).findings == ["f"]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from cfgpatch.errors import KubeError
+from cfgpatch.errors import KUBECTL_UNPREFIXED, KubeError
 from cfgpatch.kube.io import unstructured
 
 
@@ -118,7 +118,7 @@ def test_object_file_errors_in_kubectl_order(raw: str, message: str) -> None:
     with pytest.raises(KubeError) as info:
         unstructured.object_from_documents([json.loads(raw)], "tt.json", raw)
     assert info.value.message == message
-    assert (info.value.code == unstructured.UNPREFIXED) == message.startswith("unable to get")
+    assert (info.value.code == KUBECTL_UNPREFIXED) == message.startswith("unable to get")
 
 
 def test_list_items_skip_the_typed_metadata_check() -> None:

@@ -40,6 +40,29 @@ TEST_FAILED = "test failed"
 CONFLICT = "conflict"
 LIMIT_EXCEEDED = "limit exceeded"
 
+# Codes outside the run() contract (the command line, the Kubernetes engine, the stores).
+INVALID_INPUT = "invalid input"  # a file the command line cannot read, two inputs on stdin
+STORE_ERROR = "store error"
+KUBECTL_ERROR = "kubectl error"  # kubectl refuses; the message is kubectl's own text
+KUBECTL_CRASH = "kubectl crash"  # kubectl panics on this input (exit code 2)
+KUBECTL_UNPREFIXED = "kubectl unprefixed"  # kubectl prints this error without "error: "
+NESTING_TOO_DEEP = "nesting too deep"  # deeper than kubectl's decoder goes
+MULTIPLE_DOCUMENTS = "multiple documents"  # kubectl patch takes one object per file
+KUSTOMIZE_DELETES = "kustomize deletes"  # a kustomize patch that removes the whole resource
+
+# Codes of the HTTP layer (``server.problems`` maps every code to a status).
+UNAUTHORIZED = "unauthorized"
+FORBIDDEN = "forbidden"
+UNSUPPORTED_MEDIA_TYPE = "unsupported media type"
+PRECONDITION_FAILED = "precondition failed"
+INVALID_NAME = "invalid name"
+NOT_FOUND = "not found"
+METHOD_NOT_ALLOWED = "method not allowed"
+CONCURRENT_UPDATE = "concurrent update"
+BODY_TOO_LARGE = "body too large"
+INTERNAL_ERROR = "internal error"
+
+#: The codes of the run() contract, as ``"error: <code>"`` spells them.
 ALL_CODES = (
     INVALID_ARGUMENTS,
     UNKNOWN_OPERATION,
@@ -56,6 +79,28 @@ ALL_CODES = (
     TEST_FAILED,
     CONFLICT,
     LIMIT_EXCEEDED,
+)
+
+#: Every other code cfgpatch raises.
+OTHER_CODES = (
+    UNAUTHORIZED,
+    FORBIDDEN,
+    UNSUPPORTED_MEDIA_TYPE,
+    PRECONDITION_FAILED,
+    INVALID_NAME,
+    NOT_FOUND,
+    METHOD_NOT_ALLOWED,
+    CONCURRENT_UPDATE,
+    BODY_TOO_LARGE,
+    INTERNAL_ERROR,
+    INVALID_INPUT,
+    STORE_ERROR,
+    KUBECTL_ERROR,
+    KUBECTL_CRASH,
+    KUBECTL_UNPREFIXED,
+    NESTING_TOO_DEEP,
+    MULTIPLE_DOCUMENTS,
+    KUSTOMIZE_DELETES,
 )
 
 
@@ -183,12 +228,20 @@ class LimitExceeded(CfgPatchError):
 
 
 class KubeError(CfgPatchError):
-    """What kubectl would refuse; ``message`` is kubectl's own error text."""
+    """What kubectl would refuse; ``message`` is kubectl's own error text.
 
-    default_code = "kubectl error"
+    ``findings``: the explanations of the failure (``cfgpatch.kube`` findings), filled
+    in by the engine that knows them.
+    """
+
+    default_code = KUBECTL_ERROR
+
+    def __init__(self, message: str = "", *, findings: list | tuple = (), **kwargs) -> None:
+        super().__init__(message, **kwargs)
+        self.findings = list(findings)
 
 
 class StoreError(CfgPatchError):
     """A storage failure: a concurrent writer, a limit, a broken backend."""
 
-    default_code = "store error"
+    default_code = STORE_ERROR

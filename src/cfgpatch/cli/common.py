@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from ..errors import CfgPatchError, InvalidInput
+from ..errors import INVALID_INPUT, CfgPatchError, InvalidInput
 from ..jsonvalue import parse
 
 
@@ -18,7 +18,7 @@ def read_bytes(path: str) -> bytes:
         with open(path, "rb") as handle:
             return handle.read()
     except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror}", code="invalid input") from None
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}", code=INVALID_INPUT) from None
 
 
 def read_text(path: str) -> str:
@@ -30,7 +30,7 @@ def read_text(path: str) -> str:
         where = "standard input" if path == "-" else path
         raise InvalidInput(
             f"{where} is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
-            code="invalid input",
+            code=INVALID_INPUT,
         ) from None
 
 
@@ -48,7 +48,7 @@ def read_json(path: str) -> Any:
 def check_stdin_once(*paths: str) -> None:
     if sum(path == "-" for path in paths) > 1:
         raise InvalidInput(
-            "only one input can be read from standard input ('-')", code="invalid input"
+            "only one input can be read from standard input ('-')", code=INVALID_INPUT
         )
 
 

@@ -20,10 +20,8 @@ import re
 import sys
 from typing import Any
 
-from ..errors import CfgPatchError, KubeError
+from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KUBECTL_UNPREFIXED, CfgPatchError, KubeError
 
-CRASH = "kubectl crash"
-UNPREFIXED = "kubectl unprefixed"  # kube.unstructured.UNPREFIXED
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
 KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply")
@@ -112,7 +110,7 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
     if args.output not in (None, "json", "yaml", "name"):
         if args.output.split("=", 1)[0] in KUBECTL_FORMATS:
             raise KubeError(f"output format {args.output} is not supported",
-                            code="invalid arguments", hint="cfgpatch prints json, yaml or name")
+                            code=INVALID_ARGUMENTS, hint="cfgpatch prints json, yaml or name")
         raise KubeError(
             f'unable to match a printer suitable for the output format "{args.output}", '
             f"allowed formats are: {','.join(KUBECTL_FORMATS)}")
@@ -179,7 +177,7 @@ def _read_file(path: str, missing: str) -> str:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise KubeError(f"cannot read {path}: {exc}", code="invalid arguments") from None
+        raise KubeError(f"cannot read {path}: {exc}", code=INVALID_ARGUMENTS) from None
 
 
 def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
@@ -250,7 +248,7 @@ def _render(result: Any, original: Any, output: str | None, verbatim: bool = Fal
 
 
 def _fail(error: KubeError) -> int:
-    if error.code in (CRASH, UNPREFIXED):  # kubectl prints these without "error: "
+    if error.code in (KUBECTL_CRASH, KUBECTL_UNPREFIXED):  # kubectl prints these without "error: "
         sys.stderr.write(f"{error.message}\n")
     else:
         sys.stderr.write(f"error: {error.message}\n")
@@ -258,7 +256,7 @@ def _fail(error: KubeError) -> int:
         sys.stderr.write(f"cfgpatch: {error.hint}\n")
     for finding in getattr(error, "findings", None) or ():
         sys.stderr.write(f"cfgpatch: {finding.describe()}\n")
-    return 2 if error.code == CRASH else 1
+    return 2 if error.code == KUBECTL_CRASH else 1
 
 
 def _explain(changes: list, findings: list) -> None:

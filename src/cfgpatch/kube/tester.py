@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import KubeError
+from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KubeError
 from .explain.changes import Change, compute_changes
 from .explain.findings import Finding, Situation, detect, make
 from .schema.rules import Shapes
@@ -70,7 +70,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
         raise KubeError(f'--type must be one of [json merge strategic], not "{type}"',
                         hint="the patch type is strategic (the default), merge or json")
     if as_ not in VIEWS:
-        raise KubeError(f"unknown view {as_!r}", code="invalid arguments",
+        raise KubeError(f"unknown view {as_!r}", code=INVALID_ARGUMENTS,
                         hint="--as takes kubectl or kustomize")
     obj = _decoded(obj)  # kubectl reads the object through the same decoder
     node = _kind_node(obj, schema)
@@ -84,7 +84,7 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
         situation.error = exc
         explained = [f for f in detect(situation) if f.code not in _EFFECT_CODES] \
             if node is not None or type != "strategic" else []
-        found = extra + explained + list(getattr(exc, "findings", None) or ())
+        found = extra + explained + exc.findings
         exc.findings = _unique(found + _error_findings(exc, obj, patch, type, crd))
         raise
     situation.result = result
@@ -206,7 +206,7 @@ def _prefix_applier(obj: Any, ops: Any):
 
 def _error_findings(exc: KubeError, obj: Any, body: Any, patch_type: str,
                     crd: Any) -> list[Finding]:
-    if exc.code == "kubectl crash":
+    if exc.code == KUBECTL_CRASH:
         return [make("kubectl-crash", exc.pointer or "", exc.message)]
     if patch_type == "strategic" and exc.message.startswith("strategic merge patch is not"):
         from .explain.custom_resources import custom_resource_findings

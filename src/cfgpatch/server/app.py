@@ -31,7 +31,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import INVALID_ARGUMENTS, INVALID_PATCH, UNKNOWN_VERSION, CfgPatchError, InvalidInput
+from ..errors import (
+    INTERNAL_ERROR,
+    INVALID_ARGUMENTS,
+    INVALID_PATCH,
+    UNKNOWN_VERSION,
+    CfgPatchError,
+    InvalidInput,
+)
 from ..jsonvalue import JSON, canonical, parse
 from ..mergepatch import apply_merge_patch
 from ..service import Service
@@ -263,7 +270,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def _internal_error(request: Request, exc: Exception) -> Response:
     # Starlette re-raises after this answer, so uvicorn logs the traceback.
     return problem_response(HttpProblem("internal server error (logged on the server)",
-                                        code="internal error"), 500)
+                                        code=INTERNAL_ERROR), 500)
 
 
 def index_page(static_dir: Path | None) -> Route | Mount:

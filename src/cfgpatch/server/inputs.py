@@ -12,8 +12,8 @@ from urllib.parse import unquote_to_bytes
 
 from starlette.requests import Request
 
-from ..errors import INVALID_ARGUMENTS, InvalidInput
-from .problems import INVALID_NAME, UNSUPPORTED_MEDIA_TYPE, HttpProblem, problem_response
+from ..errors import INVALID_ARGUMENTS, INVALID_NAME, UNSUPPORTED_MEDIA_TYPE, InvalidInput
+from .problems import HttpProblem, problem_response
 
 #: Document names: a letter or digit, then letters, digits, ``.``, ``_`` and ``-``.
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}"

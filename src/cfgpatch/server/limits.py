@@ -12,11 +12,10 @@ from typing import Any
 
 from starlette.requests import Request
 
-from ..errors import LimitExceeded
+from ..errors import BODY_TOO_LARGE, LimitExceeded
 from ..jsonvalue import MAX_DEPTH, check_depth
 
 #: Code of a request body over the size limit (HTTP 413).
-BODY_TOO_LARGE = "body too large"
 
 
 class BodyTooLarge(LimitExceeded):

@@ -10,26 +10,24 @@ from __future__ import annotations
 from starlette.responses import JSONResponse
 
 from ..errors import (
+    BODY_TOO_LARGE,
     CANNOT_REMOVE_ROOT,
+    CONCURRENT_UPDATE,
     CONFLICT,
+    FORBIDDEN,
     INVALID_MOVE,
     LIMIT_EXCEEDED,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
     PATH_NOT_FOUND,
+    PRECONDITION_FAILED,
     TEST_FAILED,
+    UNAUTHORIZED,
     UNKNOWN_DOCUMENT,
     UNKNOWN_VERSION,
+    UNSUPPORTED_MEDIA_TYPE,
     CfgPatchError,
 )
-from .limits import BODY_TOO_LARGE
-
-UNAUTHORIZED = "unauthorized"
-FORBIDDEN = "forbidden"
-UNSUPPORTED_MEDIA_TYPE = "unsupported media type"
-PRECONDITION_FAILED = "precondition failed"
-INVALID_NAME = "invalid name"
-NOT_FOUND = "not found"
-METHOD_NOT_ALLOWED = "method not allowed"
-CONCURRENT_UPDATE = "concurrent update"
 
 #: HTTP status of each error code; any other code of a CfgPatchError is a 400.
 STATUS: dict[str, int] = {

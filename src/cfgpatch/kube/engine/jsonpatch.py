@@ -32,11 +32,10 @@ import copy
 import re
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import KUBECTL_CRASH, KubeError
 from ..go import json as gojson
 from ..io.unstructured import decode_result, too_deep
 
-CRASH = "kubectl crash"
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
 _ABSENT = object()
 
@@ -84,7 +83,7 @@ def apply(obj: dict, ops: Any) -> Any:
     except _Panic:
         raise KubeError(
             _NIL_PANIC,
-            code=CRASH,
+            code=KUBECTL_CRASH,
             hint="kubectl itself crashes on this patch (exit code 2); "
             "there is no result to show",
         ) from None

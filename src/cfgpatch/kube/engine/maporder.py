@@ -15,7 +15,7 @@ import contextlib
 import copy
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import KUBECTL_CRASH, KubeError
 from ...jsonvalue import canonical_unchecked
 from ...pointer import format_pointer
 from ..schema.node import Node
@@ -88,7 +88,7 @@ def _trial(original: dict, field: str, patch: dict, keys: tuple[str, str], node:
         for key in keys:
             merge.merge_key(scratch, key, copy.deepcopy(patch[key]), node, path, capacities)
     except KubeError as exc:
-        return f"{'crashes' if exc.code == 'kubectl crash' else 'fails'}: {exc.message}"
+        return f"{'crashes' if exc.code == KUBECTL_CRASH else 'fails'}: {exc.message}"
     if field not in scratch:
         return "is left out"
     return f"is {canonical_unchecked(scratch[field])}"

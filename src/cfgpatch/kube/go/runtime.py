@@ -24,7 +24,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import KUBECTL_CRASH, KubeError
 
 MAP_TYPE = "map[string]interface {}"
 SLICE_TYPE = "[]interface {}"
@@ -52,7 +52,7 @@ def go_type(value: Any) -> str | None:
 def crash(reason: str) -> KubeError:
     """The error for a Go runtime panic (kubectl exits with code 2)."""
     return KubeError(
-        f"panic: runtime error: {reason}", code="kubectl crash",
+        f"panic: runtime error: {reason}", code=KUBECTL_CRASH,
         hint="kubectl itself crashes on this patch (Go runtime panic, exit code 2); "
              "there is no result to predict")
 

@@ -14,7 +14,7 @@ schemaless ("unstructured") object.  That step has rules of its own:
   label value that is not a string is refused (:func:`object_from_documents`); the
   items of a list skip that, but each needs a kind and an apiVersion of its own (or
   the list's), else kubectl stops with "unable to get type info" (printed without
-  ``error:``, code :data:`UNPREFIXED`).
+  ``error:``, code ``KUBECTL_UNPREFIXED`` of :mod:`cfgpatch.errors`).
 
 Standard library only.
 """
@@ -25,12 +25,11 @@ import functools
 import math
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import KUBECTL_UNPREFIXED, MULTIPLE_DOCUMENTS, NESTING_TOO_DEEP, KubeError
 from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
 from ..go.jsondecode import OutOfRange
 
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
-UNPREFIXED = "kubectl unprefixed"
 
 
 def group_version_ok(api_version: Any) -> bool:
@@ -60,7 +59,7 @@ def too_deep(func: Any) -> Any:
             return func(*args, **kwargs)
         except RecursionError:
             raise KubeError("the input is nested too deeply for cfgpatch",
-                            code="nesting too deep",
+                            code=NESTING_TOO_DEEP,
                             hint="cfgpatch handles a few hundred levels of nesting; kubectl "
                             "would go on up to 10000") from None
 
@@ -167,7 +166,7 @@ def list_items(value: dict) -> list:
 def multi_document(source: str) -> KubeError:
     return KubeError(
         f"{source} holds more than one object; cfgpatch patches one object at a time",
-        code="multiple documents",
+        code=MULTIPLE_DOCUMENTS,
         hint="kubectl would patch and print each object in turn; split the file and "
         "patch each object separately",
     )
@@ -219,13 +218,13 @@ def _check_item(item: dict) -> None:
     prefix = 'unable to get type info from the object "*unstructured.Unstructured": '
     if not has_kind(item):
         raise KubeError(prefix + "Object 'Kind' is missing in 'object has no kind field '",
-                        code=UNPREFIXED,
+                        code=KUBECTL_UNPREFIXED,
                         hint="this item of the list has no kind (or an apiVersion that is "
                              "not group/version), and the list gives it none")
     version = item.get("apiVersion")
     if not isinstance(version, str) or not version:
         raise KubeError(prefix + "Object 'apiVersion' is missing in 'object has no "
-                        "apiVersion field'", code=UNPREFIXED,
+                        "apiVersion field'", code=KUBECTL_UNPREFIXED,
                         hint="this item of the list has no apiVersion, and the list gives "
                              "it none")
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ...errors import KubeError
+from ...errors import INVALID_ARGUMENTS, KubeError
 from .rules import ListRule, Shapes, strategic_rule
 
 SCALAR_KINDS = frozenset(
@@ -256,9 +256,9 @@ def load_table(text: str) -> Schema:
     try:
         table = json.loads(text)
     except ValueError as exc:
-        raise KubeError(f"invalid schema table: {exc}", code="invalid arguments") from None
+        raise KubeError(f"invalid schema table: {exc}", code=INVALID_ARGUMENTS) from None
     if not isinstance(table, dict) or not isinstance(table.get("types"), dict):
-        raise KubeError("invalid schema table: no \"types\" object", code="invalid arguments")
+        raise KubeError("invalid schema table: no \"types\" object", code=INVALID_ARGUMENTS)
     return Schema(table)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import INVALID_ARGUMENTS, KubeError
 from .node import Schema
 
 #: Go structs whose JSON form is a scalar (their OpenAPI definitions have no properties).
@@ -75,7 +75,7 @@ def definitions(doc: dict) -> dict[str, dict]:
     if isinstance(doc.get("$defs"), dict):
         return doc["$defs"]
     raise KubeError("the schema document has no definitions (OpenAPI v2), "
-                    "components.schemas (OpenAPI v3) or $defs", code="invalid arguments",
+                    "components.schemas (OpenAPI v3) or $defs", code=INVALID_ARGUMENTS,
                     hint="fetch it with: kubectl get --raw /openapi/v2 > openapi.json")
 
 
@@ -199,7 +199,7 @@ def _kinds(defs: dict[str, dict]) -> dict[str, dict[str, str]]:
 def table_from_openapi(doc: dict) -> dict:
     """A schema table (see :mod:`cfgpatch.kube.schema.node`) from an OpenAPI document."""
     if not isinstance(doc, dict):
-        raise KubeError("the schema document is not a JSON object", code="invalid arguments")
+        raise KubeError("the schema document is not a JSON object", code=INVALID_ARGUMENTS)
     defs = definitions(doc)
     return {"kinds": _kinds(defs), "types": _Converter(defs).run()}
 
@@ -210,5 +210,5 @@ def load_openapi(text: str) -> Schema:
         doc = json.loads(text)
     except ValueError as exc:
         raise KubeError(f"the schema document is not valid JSON: {exc}",
-                        code="invalid arguments") from None
+                        code=INVALID_ARGUMENTS) from None
     return Schema(table_from_openapi(doc))

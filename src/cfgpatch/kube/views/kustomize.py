@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import KubeError
+from ...errors import KUSTOMIZE_DELETES, KubeError
 from ...jsonvalue import canonical_unchecked, deep_copy
 from ..schema.rules import KEYED, SET, ListRule, Shapes
 
@@ -92,7 +92,7 @@ def strategic_merge(obj: Any, patch: Any, shapes: Shapes | None) -> Any:
     merged = _merge_map(base, patch, (), shapes)
     if merged is None:
         raise KubeError("the patch deletes the whole resource ($patch: delete at the top)",
-                        code="kustomize deletes",
+                        code=KUSTOMIZE_DELETES,
                         hint="kustomize leaves such a resource out of its output")
     _keep_identity(base, merged)
     return _normalize(merged, (), shapes) if shapes is not None else merged
