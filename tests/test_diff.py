@@ -77,8 +77,9 @@ def test_part3_array_rotation_is_one_move():
 def test_part3_insert_between_blocks_the_move():
     x, y, z, new = {"x": 1}, {"y": 1}, {"z": 1}, {"n": 1}
     got = json.loads(text_of_diff([x, y, z], [y, new, z, x]))
-    assert [op["op"] for op in got] == ["remove", "add", "add"]
-    assert got == reference_diff([x, y, z], [y, new, z, x])
+    assert got == reference_diff([x, y, z], [y, new, z, x]) == [
+        {"op": "remove", "path": "/0"}, {"op": "add", "path": "/1", "value": new},
+        {"op": "add", "path": "/3", "value": x}]
 
 
 def test_part3_rebase_worked_example():
@@ -431,7 +432,10 @@ def test_depth_256_diff_apply_and_text():
     a = nested(MAX_DEPTH - 1, [1, 2, {"y": 1}])
     b = nested(MAX_DEPTH - 1, [1, 3, {"x": 1}])
     got = diff(a, b)
-    assert [op["op"] for op in got] == ["remove", "replace", "add"]
+    inner = "".join("/0" if level % 2 else "/k" for level in reversed(range(MAX_DEPTH - 2)))
+    assert got == [{"op": "remove", "path": f"{inner}/2/y"},
+                   {"op": "replace", "path": f"{inner}/1", "value": 3},
+                   {"op": "add", "path": f"{inner}/2/x", "value": 1}]
     assert canonical(apply_patch(a, got)) == canonical(b)
     assert run([["put", "a", canonical(a)], ["put", "b", canonical(b)],
                 ["diff_stats", "a", "b"]])[2]["roundtrip"] is True
