@@ -29,40 +29,28 @@ Standard library only.
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 from ...errors import KUBECTL_CRASH, KubeError
 from ..go import json as gojson
 from ..io.unstructured import decode_result, too_deep
+from .jsonpatch_doc import (
+    RAW_NULL,
+    GoError,
+    Panic,
+    add_in,
+    find_container,
+    get_in,
+    remove_in,
+    set_in,
+)
 
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
 _ABSENT = object()
 
 
-class _RawNull:
-    """A ``null`` stored by ``add``/``replace`` with ``"value": null``.
-
-    The library keeps it as a node without text, unlike a ``null`` read from the object
-    (no node at all): walking a path through it crashes kubectl, and ``test`` treats it
-    apart.  It prints as ``null``.
-    """
-
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return "RAW_NULL"
-
-
-_RAW_NULL = _RawNull()
 _GO_TYPE = {dict: "object", list: "array", str: "string", bool: "bool", int: "number",
             float: "number"}
-
-
-class _GoError(Exception):
-    """An error the Go library returns; ``str()`` is its text."""
-
-
-class _Panic(Exception):
-    """A nil pointer dereference in the Go library: kubectl crashes."""
 
 
 @too_deep
@@ -78,9 +66,9 @@ def apply(obj: dict, ops: Any) -> Any:
     try:
         for op in patch:
             _apply_op(root, op)
-    except _GoError as err:
+    except GoError as err:
         raise _kube_error(str(err)) from None
-    except _Panic:
+    except Panic:
         raise KubeError(
             _NIL_PANIC,
             code=KUBECTL_CRASH,
@@ -92,7 +80,7 @@ def apply(obj: dict, ops: Any) -> Any:
 
 def _plain(value: Any) -> Any:
     """The value as JSON: stored nulls become ordinary ``None``."""
-    if value is _RAW_NULL:
+    if value is RAW_NULL:
         return None
     if isinstance(value, list):
         return [_plain(item) for item in value]
@@ -106,7 +94,7 @@ def _stored(value: Any) -> Any:
     if value is _ABSENT:
         return None
     if value is None:
-        return _RAW_NULL
+        return RAW_NULL
     return copy.deepcopy(value)
 
 
@@ -163,9 +151,9 @@ def _kind(op: dict | None) -> str:
 def _field(op: dict, name: str, missing: str) -> str:
     value = op.get(name)
     if value is None:
-        raise _GoError(f"{missing}: missing value")
+        raise GoError(f"{missing}: missing value")
     if not isinstance(value, str):
-        raise _GoError(f"json: cannot unmarshal {_go_type(value)} into Go value of type string")
+        raise GoError(f"json: cannot unmarshal {_go_type(value)} into Go value of type string")
     return value
 
 
@@ -181,115 +169,6 @@ def _value(op: dict) -> Any:
     return op.get("value", _ABSENT)
 
 
-# --- Go's strconv.Atoi and RFC 6901 decoding --------------------------------------------
-
-
-def atoi(text: str) -> int:
-    """Go's ``strconv.Atoi`` (64-bit), raising its exact error text."""
-    body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not body.isascii() or not body.isdigit():
-        raise _GoError(f"strconv.Atoi: parsing {gojson.go_quote(text)}: invalid syntax")
-    value = int(body)
-    if text[0] == "-":
-        value = -value
-    if not gojson.INT64_MIN <= value <= gojson.INT64_MAX:
-        raise _GoError(f"strconv.Atoi: parsing {gojson.go_quote(text)}: value out of range")
-    return value
-
-
-_ESCAPE = re.compile("~[01]")
-
-
-def decode_key(token: str) -> str:
-    """One pass of ``~1`` -> ``/`` and ``~0`` -> ``~``; other ``~`` kept (``~01`` -> ``~1``)."""
-    return _ESCAPE.sub(lambda m: "/" if m.group() == "~1" else "~", token)
-
-
-def _invalid_index(idx: int) -> _GoError:
-    return _GoError(f"Unable to access invalid index: {idx}: invalid index referenced")
-
-
-# --- containers (partialDoc / partialArray) ---------------------------------------------
-
-
-def _get(con: dict | list, key: str) -> Any:
-    if isinstance(con, dict):
-        return con.get(key)
-    idx = atoi(key)
-    if idx < 0:
-        if idx < -len(con):
-            raise _invalid_index(idx)
-        idx += len(con)
-    if idx >= len(con):
-        raise _invalid_index(idx)
-    return con[idx]
-
-
-def _set(con: dict | list, key: str, value: Any) -> None:
-    if isinstance(con, dict):
-        con[key] = value
-        return
-    idx = atoi(key)
-    if idx < 0:
-        idx += len(con)
-    con[idx] = value
-
-
-def _add(con: dict | list, key: str, value: Any) -> None:
-    if isinstance(con, dict):
-        con[key] = value
-        return
-    if key == "-":
-        con.append(value)
-        return
-    try:
-        idx = atoi(key)
-    except _GoError as err:
-        raise _GoError(f"value was not a proper array index: '{key}': {err}") from None
-    size = len(con) + 1
-    if idx >= size:
-        raise _invalid_index(idx)
-    if idx < 0:
-        if idx < -size:
-            raise _invalid_index(idx)
-        idx += size
-    con.insert(idx, value)
-
-
-def _remove(con: dict | list, key: str) -> None:
-    if isinstance(con, dict):
-        if key not in con:
-            raise _GoError(f"Unable to remove nonexistent key: {key}: missing value")
-        del con[key]
-        return
-    idx = atoi(key)
-    if idx >= len(con):
-        raise _invalid_index(idx)
-    if idx < 0:
-        if idx < -len(con):
-            raise _invalid_index(idx)
-        idx += len(con)
-    del con[idx]
-
-
-def _find(root: list, path: str) -> tuple[dict | list, str] | None:
-    """``findObject``: the container holding the last segment, or ``None``."""
-    split = path.split("/")
-    if len(split) < 2:
-        return None
-    node = root[0]
-    for part in split[1:-1]:
-        try:
-            node = _get(node, decode_key(part))
-        except _GoError:
-            return None
-        if node is _RAW_NULL:
-            raise _Panic()
-        if not isinstance(node, (dict, list)):
-            return None
-    return node, decode_key(split[-1])
-
-
 # --- operations ----------------------------------------------------------------------------
 
 
@@ -297,144 +176,144 @@ def _apply_op(root: list, op: dict | None) -> None:
     kind = _kind(op)
     handler = _OPS.get(kind)
     if handler is None:
-        raise _GoError(f"Unexpected kind: {kind}")
+        raise GoError(f"Unexpected kind: {kind}")
     handler(root, op)
 
 
 def _op_add(root: list, op: dict) -> None:
     try:
         path = _path(op)
-    except _GoError:
-        raise _GoError("add operation failed to decode path: missing value") from None
-    found = _find(root, path)
+    except GoError:
+        raise GoError("add operation failed to decode path: missing value") from None
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f'add operation does not apply: doc is missing path: "{path}": '
+        raise GoError(f'add operation does not apply: doc is missing path: "{path}": '
                        "missing value")
     value = _value(op)
     try:
-        _add(*found, _stored(value))
-    except _GoError as err:
-        raise _GoError(f"error in add for path: '{path}': {err}") from None
+        add_in(*found, _stored(value))
+    except GoError as err:
+        raise GoError(f"error in add for path: '{path}': {err}") from None
 
 
 def _op_remove(root: list, op: dict) -> None:
     try:
         path = _path(op)
-    except _GoError:
-        raise _GoError("remove operation failed to decode path: missing value") from None
-    found = _find(root, path)
+    except GoError:
+        raise GoError("remove operation failed to decode path: missing value") from None
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f'remove operation does not apply: doc is missing path: "{path}": '
+        raise GoError(f'remove operation does not apply: doc is missing path: "{path}": '
                        "missing value")
     try:
-        _remove(*found)
-    except _GoError as err:
-        raise _GoError(f"error in remove for path: '{path}': {err}") from None
+        remove_in(*found)
+    except GoError as err:
+        raise GoError(f"error in remove for path: '{path}': {err}") from None
 
 
 def _op_replace(root: list, op: dict) -> None:
     try:
         path = _path(op)
-    except _GoError as err:
-        raise _GoError(f"replace operation failed to decode path: {err}") from None
+    except GoError as err:
+        raise GoError(f"replace operation failed to decode path: {err}") from None
     value = _value(op)
     if path == "":
         if value is _ABSENT:
-            raise _Panic()
+            raise Panic()
         if isinstance(value, (dict, list)):
             root[0] = copy.deepcopy(value)
         return  # a scalar root: the library's error wraps nil, so nothing happens
-    found = _find(root, path)
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f"replace operation does not apply: doc is missing path: {path}: "
+        raise GoError(f"replace operation does not apply: doc is missing path: {path}: "
                        "missing value")
     try:
-        _get(*found)
-    except _GoError:
-        raise _GoError(f"replace operation does not apply: doc is missing key: {path}: "
+        get_in(*found)
+    except GoError:
+        raise GoError(f"replace operation does not apply: doc is missing key: {path}: "
                        "missing value") from None
-    _set(*found, _stored(value))
+    set_in(*found, _stored(value))
 
 
 def _op_move(root: list, op: dict) -> None:
     try:
         src = _from(op)
-    except _GoError as err:
-        raise _GoError(f"move operation failed to decode from: {err}") from None
-    found = _find(root, src)
+    except GoError as err:
+        raise GoError(f"move operation failed to decode from: {err}") from None
+    found = find_container(root, src)
     if found is None:
-        raise _GoError(f"move operation does not apply: doc is missing from path: {src}: "
+        raise GoError(f"move operation does not apply: doc is missing from path: {src}: "
                        "missing value")
     con, key = found
     try:
-        value = _get(con, key)
-        _remove(con, key)
-    except _GoError as err:
-        raise _GoError(f"error in move for path: '{key}': {err}") from None
+        value = get_in(con, key)
+        remove_in(con, key)
+    except GoError as err:
+        raise GoError(f"error in move for path: '{key}': {err}") from None
     try:
         path = _path(op)
-    except _GoError as err:
-        raise _GoError(f"move operation failed to decode path: {err}") from None
-    found = _find(root, path)
+    except GoError as err:
+        raise GoError(f"move operation failed to decode path: {err}") from None
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f"move operation does not apply: doc is missing destination path: "
+        raise GoError(f"move operation does not apply: doc is missing destination path: "
                        f"{path}: missing value")
     try:
-        _add(*found, value)
-    except _GoError as err:
-        raise _GoError(f"error in move for path: '{path}': {err}") from None
+        add_in(*found, value)
+    except GoError as err:
+        raise GoError(f"error in move for path: '{path}': {err}") from None
 
 
 def _op_copy(root: list, op: dict) -> None:
     try:
         src = _from(op)
-    except _GoError as err:
-        raise _GoError(f"copy operation failed to decode from: {err}") from None
-    found = _find(root, src)
+    except GoError as err:
+        raise GoError(f"copy operation failed to decode from: {err}") from None
+    found = find_container(root, src)
     if found is None:
-        raise _GoError(f"copy operation does not apply: doc is missing from path: {src}: "
+        raise GoError(f"copy operation does not apply: doc is missing from path: {src}: "
                        "missing value")
     try:
-        value = _get(*found)
-    except _GoError as err:
-        raise _GoError(f"error in copy for from: '{src}': {err}") from None
+        value = get_in(*found)
+    except GoError as err:
+        raise GoError(f"error in copy for from: '{src}': {err}") from None
     try:
         path = _path(op)
-    except _GoError:
-        raise _GoError("copy operation failed to decode path: missing value") from None
-    found = _find(root, path)
+    except GoError:
+        raise GoError("copy operation failed to decode path: missing value") from None
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f"copy operation does not apply: doc is missing destination path: "
+        raise GoError(f"copy operation does not apply: doc is missing destination path: "
                        f"{path}: missing value")
     try:
-        _add(*found, _plain(value))
-    except _GoError as err:
-        raise _GoError(f"error while adding value during copy: {err}") from None
+        add_in(*found, _plain(value))
+    except GoError as err:
+        raise GoError(f"error while adding value during copy: {err}") from None
 
 
 def _op_test(root: list, op: dict) -> None:
     try:
         path = _path(op)
-    except _GoError as err:
-        raise _GoError(f"test operation failed to decode path: {err}") from None
+    except GoError as err:
+        raise GoError(f"test operation failed to decode path: {err}") from None
     value = _value(op)
-    failed = _GoError(f"testing value {path} failed: test failed")
+    failed = GoError(f"testing value {path} failed: test failed")
     if path == "":
         if value is _ABSENT:
-            raise _Panic()
+            raise Panic()
         if not go_equal(root[0], value):
             raise failed
         return
-    found = _find(root, path)
+    found = find_container(root, path)
     if found is None:
-        raise _GoError(f"test operation does not apply: is missing path: {path}: missing value")
+        raise GoError(f"test operation does not apply: is missing path: {path}: missing value")
     try:
-        current = _get(*found)
-    except _GoError as err:
-        raise _GoError(f"error in test for path: '{path}': {err}") from None
+        current = get_in(*found)
+    except GoError as err:
+        raise GoError(f"error in test for path: '{path}': {err}") from None
     if current is None:
         if value is _ABSENT:
-            raise _Panic()  # the library reads the missing value's text: nil pointer
+            raise Panic()  # the library reads the missing value's text: nil pointer
         if value is None:
             return
         raise failed
@@ -448,7 +327,7 @@ def go_equal(current: Any, wanted: Any) -> bool:
     ``current`` is never ``None`` (the caller handles a missing or null member).  A
     ``null`` inside arrays being compared is a nil pointer in Go: kubectl panics.
     """
-    if current is _RAW_NULL:
+    if current is RAW_NULL:
         return wanted is None
     if isinstance(current, dict):
         if not isinstance(wanted, dict) or len(current) != len(wanted):
@@ -467,7 +346,7 @@ def go_equal(current: Any, wanted: Any) -> bool:
             return False
         for item, other in zip(current, wanted):
             if item is None or other is None:
-                raise _Panic()
+                raise Panic()
             if not go_equal(item, other):
                 return False
         return True
