@@ -3,7 +3,9 @@
 Among them: an atomic list replaced (naming the lost elements), ``finalizers: []`` that
 empties nothing (the finalizers finding: a union list), Service ports sharing a number,
 a merge key of the wrong type, ``$patch: delete`` or ``$deleteFromPrimitiveList`` that
-matched nothing, and where kubectl's answer depends on Go's map order.  Every detector reads a :class:`~cfgpatch.kube.explain.catalogue.Situation` and yields
+matched nothing, and where kubectl's answer depends on Go's map order.
+
+Every detector reads a :class:`~cfgpatch.kube.explain.catalogue.Situation` and yields
 findings; none changes the outcome of the patch.  They read the strategic walk of
 :mod:`cfgpatch.kube.explain.walk` (one visit per patched member).
 """

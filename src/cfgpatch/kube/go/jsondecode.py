@@ -262,15 +262,18 @@ def decode(data: bytes | str) -> Any:
     it at all).
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    err = syntax_error(raw)
-    if err is not None:
-        raise err
     text = raw.decode("utf-8", "replace")
-    value = json.loads(text, parse_float=_parse_float, parse_constant=_reject_constant)
+    try:  # Python's decoder accepts no text Go's scanner refuses: scan only on failure
+        value = json.loads(text, parse_float=_parse_float, parse_constant=_reject_constant)
+    except (json.JSONDecodeError, GoJSONError):
+        err = syntax_error(raw)
+        if err is not None:
+            raise err from None
+        raise
     return _fix_surrogates(value)
 
 
-def _reject_constant(name: str) -> Any:  # pragma: no cover - the scanner refuses these first
+def _reject_constant(name: str) -> Any:  # the scanner then gives Go's message
     raise GoJSONError(f"invalid character {quote_char(ord(name[0]))} looking for beginning of "
                       "value", 0)
 
