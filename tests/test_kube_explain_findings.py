@@ -88,6 +88,25 @@ def test_null_deletes_and_null_for_missing_key():
     assert "was 2" in found[0].message and "nothing to delete" in found[1].message
 
 
+def test_null_deleting_a_whole_top_level_section_is_a_warning():
+    for patch_type in ("strategic", "merge"):
+        found = patch(deployment(), {"spec": None, "metadata": {"labels": None}}, patch_type).findings
+        assert [(f.code, f.severity, f.path) for f in found][:1] == [
+            ("null-deletes-section", "warning", "/spec")], patch_type
+        assert "whole top-level spec section" in found[0].message
+
+
+def test_every_unescaped_slash_is_reported_not_only_the_first():
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "c", "annotations": {"a.io/x": "1", "b.io/y": "2"}}}
+    ops = [{"op": "replace", "path": "/metadata/annotations/a.io/x", "value": "3"},
+           {"op": "remove", "path": "/metadata/annotations/b.io/y"}]
+    with pytest.raises(KubeError) as raised:
+        patch(obj, ops, "json")
+    fixes = [f.detail["corrected"] for f in raised.value.findings if f.code == "unescaped-slash"]
+    assert fixes == ["/metadata/annotations/a.io~1x", "/metadata/annotations/b.io~1y"]
+
+
 def test_service_port_sharing_a_number_goes_into_the_first_entry():
     body = {"spec": {"ports": [{"port": 53, "protocol": "UDP", "targetPort": 5353}]}}
     (f,) = detect(situation(service(), body))

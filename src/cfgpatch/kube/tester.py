@@ -28,7 +28,8 @@ from .schema.rules import Shapes
 PATCH_TYPES = ("strategic", "merge", "json")
 #: Findings that describe what a successful patch did; left out when kubectl fails.
 _EFFECT_CODES = frozenset({
-    "atomic-list-replaced", "merge-list-replaced", "null-deletes", "shared-merge-key",
+    "atomic-list-replaced", "merge-list-replaced", "null-deletes", "null-deletes-section",
+    "shared-merge-key",
     "finalizers-empty-noop", "retain-keys-leftover", "delete-matched-nothing",
     "duplicates-order", "add-replaces-map", "kubectl-nondeterministic"})
 VIEWS = ("kubectl", "kustomize")

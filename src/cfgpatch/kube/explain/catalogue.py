@@ -29,6 +29,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                              "strategic patch replaces it wholesale."),
     "null-deletes": (INFO, "A null in the patch deletes the key; it does not mean "
                      "'leave unchanged' (omit the key for that)."),
+    "null-deletes-section": (WARNING, "A null in the patch deletes a whole top-level section "
+                             "of the object (spec, data, metadata...)."),
     "custom-resource": (ERROR, "kubectl has no compiled Go type (and so no merge keys) for this "
                         "kind, so it refuses a strategic merge patch."),
     "fallback-view": (INFO, "What tools that fall back to a JSON merge patch on this kind "

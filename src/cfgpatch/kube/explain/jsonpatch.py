@@ -101,11 +101,16 @@ def _index_guard(s: Situation, i: int, path: str, doc: Any, guarded: set[str]
 
 
 def _json_unescaped(s: Situation) -> Iterator[Finding]:
+    last = s.obj  # after a failing operation: the document before it, to check the rest
     for i, op in _ops(s):
+        doc = _doc_before(s, i)
+        if doc is None or doc is ABSENT:
+            doc = last
+        last = doc
         for name in ("path", "from"):
             path = op.get(name)
             if isinstance(path, str) and path.startswith("/"):
-                fixed = _corrected_pointer(_doc_before(s, i), kubectl_tokens(path),
+                fixed = _corrected_pointer(doc, kubectl_tokens(path),
                                            op.get("op") == "add" and name == "path")
                 if fixed and fixed != path:
                     yield make("unescaped-slash", path,

@@ -125,6 +125,12 @@ def nulls(s: Situation) -> Iterator[Finding]:
         if visit.value is None:
             if visit.before is ABSENT:
                 text = f"null for {visit.key}, which is not there: nothing to delete"
+            elif len(visit.tokens) == 1 and isinstance(visit.before, (dict, list)) \
+                    and visit.before:
+                yield make("null-deletes-section", visit.tokens,
+                           f"null deletes the whole top-level {visit.key} section (was "
+                           f"{_brief(visit.before)}); omit the key to leave it as it is")
+                continue
             else:
                 text = f"null deletes {visit.key} (was {_brief(visit.before)})"
             yield make("null-deletes", visit.tokens, text)
