@@ -16,13 +16,15 @@ import sys
 COMMAND_MODULES = ("apply", "diff", "kube", "lint", "serve", "remote", "site")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every sub-command, or of ``only`` (start-up stays short: a command
+    line imports the modules of its own sub-command and no other)."""
     parser = argparse.ArgumentParser(
         prog="cfgpatch",
         description="Safe, explainable changes to JSON and Kubernetes configuration.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
@@ -34,8 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    only = words[0] if words and words[0] in COMMAND_MODULES else None
+    parser = build_parser(only)
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
