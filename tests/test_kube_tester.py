@@ -192,3 +192,14 @@ def test_property_bad_input_is_a_kube_error_never_a_crash(body, extra, patch_typ
             finding.to_dict()
         return
     json.dumps(result.to_dict())
+
+
+def test_without_explain_only_the_object_is_computed():
+    obj = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+           "spec": {"template": {"spec": {"tolerations": [{"key": "a"}]}}}}
+    body = {"spec": {"template": {"spec": {"tolerations": [{"key": "b"}]}}}}
+    explained = patch(obj, body, "strategic")
+    quiet = patch(obj, body, "strategic", explain=False)
+    assert quiet.object == explained.object
+    assert (quiet.changes, quiet.findings) == ([], [])
+    assert [f.code for f in explained.findings] == ["atomic-list-replaced"]

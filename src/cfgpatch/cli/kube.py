@@ -190,7 +190,7 @@ def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
         crd, _ = reader.load_object(_read_file(args.crd, 'the path "{path}" does not exist'),
                                     args.crd)
     return kube.patch(obj, patch, args.type, schema=schema, crd=crd, as_=args.view,
-                      notes=notes, patch_notes=patch_notes)
+                      notes=notes, patch_notes=patch_notes, explain=args.explain)
 
 
 def resource_name(obj: Any) -> str:

@@ -18,12 +18,14 @@ Standard library only; YAML reading is in ``io.reader`` and is not needed here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KubeError
-from .explain.changes import Change, compute_changes
-from .explain.findings import Finding, Situation, detect, make
 from .schema.rules import Shapes
+
+if TYPE_CHECKING:  # the explanations are imported when a patch is explained
+    from .explain.changes import Change
+    from .explain.findings import Finding
 
 PATCH_TYPES = ("strategic", "merge", "json")
 #: Findings that describe what a successful patch did; left out when kubectl fails.
@@ -55,7 +57,7 @@ class KubeResult:
 
 def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None,  # noqa: A002
           crd: Any = None, as_: str = "kubectl", notes: Any = (),
-          patch_notes: Any = ()) -> KubeResult:
+          patch_notes: Any = (), explain: bool = True) -> KubeResult:
     """Apply ``patch`` to ``obj`` as ``kubectl patch --local --type <type>`` would.
 
     ``schema``: a merge schema loaded from the user's OpenAPI document (``--schema``)
@@ -63,7 +65,8 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     resource (``--crd``), used to show how server-side apply would merge; ``as_``:
     ``"kubectl"`` or ``"kustomize"`` (kustomize's strategic merge); ``notes`` and
     ``patch_notes``: the YAML type notes of the object and of the patch (from
-    ``io.reader``), reported as findings (their pointers point into that input).
+    ``io.reader``), reported as findings (their pointers point into that input);
+    ``explain=False``: the object only (no changes, no findings) when the patch succeeds.
 
     Raises :class:`KubeError` (with ``findings``) where kubectl fails.
     """
@@ -76,24 +79,43 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     obj = _decoded(obj)  # kubectl reads the object through the same decoder
     node = _kind_node(obj, schema)
     shapes = _shapes_for(node, obj, crd)
-    situation = Situation(obj, patch, type, shapes=shapes, node=node, kind=_kind_label(obj))
-    situation.before_op = _prefix_applier(obj, patch) if type == "json" else None
-    extra = _note_findings(notes) + _note_findings(patch_notes, "patch")
     try:
         result = _apply(obj, patch, type, node, shapes, as_, crd)
     except KubeError as exc:
+        situation = _situation(obj, patch, type, shapes, node)
         situation.error = exc
-        explained = [f for f in detect(situation) if f.code not in _EFFECT_CODES] \
+        explained = [f for f in _detect(situation) if f.code not in _EFFECT_CODES] \
             if node is not None or type != "strategic" else []
-        found = extra + explained + exc.findings
-        exc.findings = _unique(found + _error_findings(exc, obj, patch, type, crd))
+        found = _note_findings(notes) + _note_findings(patch_notes, "patch") + explained
+        exc.findings = _unique(found + exc.findings +
+                               _error_findings(exc, obj, patch, type, crd))
         raise
+    if not explain:
+        return KubeResult(result)
+    from .explain.changes import compute_changes
+
+    situation = _situation(obj, patch, type, shapes, node)
     situation.result = result
     changes = compute_changes(obj, result, mode=type, shapes=shapes)
-    found = extra + detect(situation)
+    found = _note_findings(notes) + _note_findings(patch_notes, "patch") + _detect(situation)
     if as_ == "kustomize" and type == "strategic":
         found += _kustomize_comparison(obj, patch, node, result)
     return KubeResult(result, changes, _unique(found))
+
+
+def _situation(obj: Any, body: Any, patch_type: str, shapes: Shapes, node: Any) -> Any:
+    from .explain.findings import Situation
+
+    situation = Situation(obj, body, patch_type, shapes=shapes, node=node,
+                          kind=_kind_label(obj))
+    situation.before_op = _prefix_applier(obj, body) if patch_type == "json" else None
+    return situation
+
+
+def _detect(situation: Any) -> list[Finding]:
+    from .explain.findings import detect
+
+    return detect(situation)
 
 
 def type_findings(notes: Any, source: str = "object") -> list[Finding]:
@@ -207,6 +229,8 @@ def _prefix_applier(obj: Any, ops: Any):
 
 def _error_findings(exc: KubeError, obj: Any, body: Any, patch_type: str,
                     crd: Any) -> list[Finding]:
+    from .explain.findings import make
+
     if exc.code == KUBECTL_CRASH:
         return [make("kubectl-crash", exc.pointer or "", exc.message)]
     if patch_type == "strategic" and exc.message.startswith("strategic merge patch is not"):
@@ -216,6 +240,9 @@ def _error_findings(exc: KubeError, obj: Any, body: Any, patch_type: str,
 
 
 def _kustomize_comparison(obj: Any, body: Any, node: Any, result: Any) -> list[Finding]:
+    from .explain.changes import compute_changes
+    from .explain.findings import make
+
     if node is None:
         lost = [c for c in compute_changes(obj, result, mode="merge")
                 if c.action == "list" and c.lost]
@@ -237,6 +264,7 @@ def _kustomize_comparison(obj: Any, body: Any, node: Any, result: Any) -> list[F
 
 
 def _note_findings(notes: Any, source: str = "object") -> list[Finding]:
+    from .explain.findings import make
     from .go.json import encode
 
     out: list[Finding] = []
