@@ -23,11 +23,22 @@ def fake_build(tmp_path: Path) -> Path:
     return source
 
 
+def test_export_adds_gzip_copies_where_the_build_has_none(fake_build: Path, tmp_path: Path):
+    import gzip
+
+    (fake_build / "big.js").write_text("let x = 1;\n" * 500)
+    index = export_site(tmp_path / "out", source=fake_build)
+    packed = index.parent / "big.js.gz"
+    assert gzip.decompress(packed.read_bytes()) == (fake_build / "big.js").read_bytes()
+    assert not (index.parent / "py" / "cfgpatch.zip.gz").exists()  # zips are compressed
+    assert not (index.parent / "index.html.gz").exists()  # too small to gain
+
+
 def test_export_copies_every_file(fake_build: Path, tmp_path: Path):
     index = export_site(tmp_path / "out", source=fake_build)
     assert index == tmp_path / "out" / "index.html"
     copied = sorted(p.relative_to(tmp_path / "out").as_posix() for p in index.parent.rglob("*"))
-    assert copied == ["app.js", "build.json", "index.html", "py", "py/cfgpatch.zip"]
+    assert copied == ["app.js", "build.json", "index.html", "py", "py/cfgpatch.zip"]  # nothing shrinks
 
 
 def test_export_replaces_a_previous_export(fake_build: Path, tmp_path: Path):
@@ -68,6 +79,15 @@ def test_cli_exports_the_real_build(tmp_path: Path, capsys):
     require(static_dir() is not None, "the page is not built (run `make web`)")
     assert main(["site", "build", str(tmp_path / "site")]) == 0
     assert "http.server" in capsys.readouterr().out
-    for name in ("index.html", "app.js", "py/cfgpatch.zip", "py/yaml.zip",
-                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
+    import json
+
+    files = json.loads((static_dir() / "build.json").read_text())["files"]
+    names = ["index.html", files["app"], files["worker"], files["boot"], files["style"],
+             files["snapshot"], *files["archives"]]
+    names += [files["pyodide"] + name for name in ("pyodide.mjs", "pyodide.asm.wasm",
+                                                     "python_stdlib.zip")]
+    for name in names:
         assert (tmp_path / "site" / name).is_file(), name
+    for name in (files["app"], files["snapshot"], files["pyodide"] + "pyodide.asm.wasm"):
+        for suffix in (".gz", ".br"):
+            assert (tmp_path / "site" / (name + suffix)).is_file(), name + suffix

@@ -6,7 +6,7 @@
 
 (() => {
   const here = document.currentScript?.src ?? location.href;
-  const worker = new Worker(new URL("./worker.js", here), { type: "module" });
+  const worker = new Worker(new URL(__WORKER_URL__, here), { type: "module" });
   const early = [];
   const keep = (event) => early.push(event);
   worker.addEventListener("message", keep);

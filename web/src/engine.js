@@ -1,18 +1,20 @@
 // The page's side of the engine worker (worker.js): start it (or take over the one
-// boot.js started), and ask it to compute.
+// boot.js started), follow its start-up, and ask it to compute.
 
 export class Engine {
-  constructor() {
+  // onProgress({stage, loaded, total}) is called while the worker starts.
+  constructor(onProgress = () => {}) {
     const boot = globalThis.cfgpatchBoot;
     this.worker = boot
       ? boot.worker
-      : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      : new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module" });
     this.waiting = new Map();
     this.nextId = 1;
     this.ready = new Promise((resolve, reject) => {
       const onMessage = ({ data }) => {
         if (data.type === "ready") resolve(data.stages);
         else if (data.type === "failed") reject(new Error(data.error));
+        else if (data.type === "progress") onProgress(data);
         else this.#answer(data);
       };
       const onError = (event) => reject(new Error(event.message || "the engine worker failed"));
@@ -32,11 +34,11 @@ export class Engine {
   }
 
   // Resolves to {json, pythonMs} or rejects with the worker's error.
-  compute(object, patch) {
+  compute(object, patch, options) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
-      this.worker.postMessage({ id, object, patch });
+      this.worker.postMessage({ id, object, patch, options: JSON.stringify(options) });
     });
   }
 }

@@ -1,9 +1,10 @@
-// Shareable links: the inputs live in the URL fragment, which browsers never send
-// to a server. Format: #s=<base64url of deflate-raw(JSON {v, t, o, p})>, or #j=<base64url
+// Shareable links: the inputs live in the URL fragment, which browsers never send to a
+// server. Format: #s=<base64url of deflate-raw(JSON {v, t, o, p, f})>, or #j=<base64url
 // of the JSON> where the browser has no CompressionStream.
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const VERSION = 1;
 
 function toBase64Url(bytes) {
   let binary = "";
@@ -14,6 +15,7 @@ function toBase64Url(bytes) {
 }
 
 function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
@@ -24,30 +26,51 @@ async function pipe(bytes, stream) {
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
-export async function encodeState(state) {
-  const bytes = encoder.encode(JSON.stringify({ v: 1, t: state.type, o: state.object, p: state.patch }));
+export function isShareFragment(fragment) {
+  return /^#?[sj]=/.test(fragment);
+}
+
+export async function encodeState({ type, format, object, patch }) {
+  const bytes = encoder.encode(JSON.stringify({ v: VERSION, t: type, f: format, o: object, p: patch }));
   if (typeof CompressionStream === "function") {
     return "s=" + toBase64Url(await pipe(bytes, new CompressionStream("deflate-raw")));
   }
   return "j=" + toBase64Url(bytes);
 }
 
-// Returns {type, object, patch} or null when the fragment holds no (valid) state.
+const CUT = "This link is incomplete: its data ends early, most likely because the link was cut "
+  + "off when it was copied or sent. Ask for the whole link.";
+
+// {state: {type, format, object, patch}}, {error: "what is wrong"}, or null when the
+// fragment is not a shared link at all (such as #result).
 export async function decodeState(fragment) {
   const hash = fragment.replace(/^#/, "");
+  if (!isShareFragment(hash)) return null;
+  let bytes;
   try {
-    let bytes;
-    if (hash.startsWith("s=")) {
-      bytes = await pipe(fromBase64Url(hash.slice(2)), new DecompressionStream("deflate-raw"));
-    } else if (hash.startsWith("j=")) {
-      bytes = fromBase64Url(hash.slice(2));
-    } else {
-      return null;
-    }
-    const data = JSON.parse(decoder.decode(bytes));
-    if (typeof data.o !== "string" || typeof data.p !== "string") return null;
-    return { type: data.t, object: data.o, patch: data.p };
+    bytes = fromBase64Url(hash.slice(2));
   } catch {
-    return null;
+    return { error: "This link is damaged: its data holds characters a link of this page never has." };
   }
+  let text;
+  try {
+    if (hash.startsWith("s=")) bytes = await pipe(bytes, new DecompressionStream("deflate-raw"));
+    text = decoder.decode(bytes);
+  } catch {
+    return { error: CUT };
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { error: CUT };
+  }
+  if (!data || typeof data !== "object") return { error: CUT };
+  if (data.v !== VERSION) {
+    return { error: `This link was made by another version of this page (format ${data.v}); it cannot be read here.` };
+  }
+  if (typeof data.o !== "string" || typeof data.p !== "string") {
+    return { error: "This link is damaged: it does not hold both an object and a patch." };
+  }
+  return { state: { type: data.t, format: data.f, object: data.o, patch: data.p } };
 }

@@ -1,9 +1,14 @@
 // The Python engine in a Web Worker: Pyodide, the packed cfgpatch and PyYAML, and
 // cfgpatch.web.bridge. Computing here keeps the editors responsive while a large
-// object is being read. Messages in: {id, object, patch}; out: {type: "ready", stages},
+// object is being read. Messages in: {id, object, patch, options}; out:
+// {type: "progress", stage, loaded, total}, {type: "ready", stages},
 // {type: "failed", error} or {type: "result", id, json, pythonMs} / {..., error}.
+//
+// __SITE__ (written by build.mjs): the content-hashed names of the files to fetch
+// and the size of each, so that the page can show how much is loaded.
 
 const SITE = "/home/pyodide/cfgpatch-site"; // also in snapshot.mjs
+const FILES = __SITE__;
 let bridge = null;
 let unpackLater = null;
 
@@ -11,6 +16,37 @@ let unpackLater = null;
 const now = () => performance.timeOrigin + performance.now();
 const marks = { workerStart: now() };
 const status = { snapshot: "none" };
+
+// ---- progress: the bytes every fetch of this worker has received (Pyodide's own
+// fetches of its wasm and standard library included), reported every 100 ms
+const progress = { stage: "download", loaded: 0, total: FILES.total };
+let reported = 0;
+function report(force = false) {
+  const t = performance.now();
+  if (!force && t - reported < 100) return;
+  reported = t;
+  self.postMessage({ type: "progress", ...progress });
+}
+function stage(name) {
+  progress.stage = name;
+  report(true);
+}
+const plainFetch = self.fetch.bind(self);
+self.fetch = async (...args) => {
+  const response = await plainFetch(...args);
+  if (response.ok && response.body) count(response.clone().body);
+  return response;
+};
+async function count(body) {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true }));
+    if (done) break;
+    progress.loaded += value.byteLength;
+    report();
+  }
+  report(true);
+}
 
 async function fetchArchive(url) {
   const response = await fetch(url);
@@ -22,10 +58,10 @@ async function fetchArchive(url) {
 
 // Pyodide started from the memory snapshot made at build time (snapshot.mjs: Python
 // booted, cfgpatch imported); an ordinary start when there is none or it fails.
-async function startPyodide(loadPyodide, base, snapshot) {
-  const indexURL = new URL("pyodide/", base).href;
+async function startPyodide(loadPyodide, indexURL, snapshot) {
   if (await snapshot) {
     try {
+      stage("start");
       const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
       status.snapshot = "used";
       return pyodide;
@@ -33,32 +69,37 @@ async function startPyodide(loadPyodide, base, snapshot) {
       status.snapshot = `failed: ${error?.message ?? error}`;
     }
   }
+  stage("boot");
   return loadPyodide({ indexURL });
 }
 
 async function boot() {
   const base = new URL("./", self.location.href);
-  const snapshot = fetchArchive(new URL("py/snapshot.bin", base)).catch(() => null);
-  const archives = Promise.all(["py/cfgpatch.zip", "py/yaml.zip"].map((name) =>
-    fetchArchive(new URL(name, base))));
-  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+  const indexURL = new URL(FILES.pyodide, base).href;
+  const snapshot = fetchArchive(new URL(FILES.snapshot, base)).catch(() => null);
+  // the archives are fetched now only when there is no snapshot to start from
+  const archives = () => Promise.all(FILES.archives.map((name) => fetchArchive(new URL(name, base))));
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   marks.pyodideModule = now();
-  const pyodide = await startPyodide(loadPyodide, base, snapshot);
+  let pyodide = await startPyodide(loadPyodide, indexURL, snapshot);
   marks.pyodideReady = now();
   const unpack = async () => {
-    for (const buffer of await archives) pyodide.unpackArchive(buffer, "zip", { extractDir: SITE });
+    for (const buffer of await archives()) pyodide.unpackArchive(buffer, "zip", { extractDir: SITE });
     marks.unpacked = now();
   };
   if (status.snapshot === "used") {
-    // Everything the engine imports or reads is in the snapshot already; the files
-    // are unpacked after the first result, for anything not foreseen.
+    // Everything the engine imports or reads is in the snapshot already; the
+    // archives are fetched and unpacked only if a module turns out to be missing.
     unpackLater = unpack;
   } else {
     await unpack();
   }
+  stage("import");
   pyodide.runPython(`import sys\nif ${JSON.stringify(SITE)} not in sys.path: sys.path.insert(0, ${JSON.stringify(SITE)})`);
   bridge = pyodide.pyimport("cfgpatch.web.bridge");
   marks.imported = now();
+  stage("first");
+  pyodide = null;
   return marks;
 }
 
@@ -67,6 +108,7 @@ function resources() {
   return performance.getEntriesByType("resource").map((e) => ({
     name: e.name.split("/").pop(), start: performance.timeOrigin + e.startTime,
     end: performance.timeOrigin + e.responseEnd, bytes: e.encodedBodySize,
+    decoded: e.decodedBodySize,
   }));
 }
 
@@ -77,18 +119,27 @@ booted.then(
   (error) => self.postMessage({ type: "failed", error: String(error?.message ?? error) }),
 );
 
+const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
+
+function compute(data) {
+  return bridge.compute_json(data.object, data.patch, data.options ?? "{}");
+}
+
 self.onmessage = async ({ data }) => {
   try {
     await booted;
     const started = performance.now();
-    const json = bridge.compute_json(data.object, data.patch);
+    let json = compute(data);
+    // The bridge reports an unexpected exception as an "internal error" entry; a module
+    // or file the snapshot lacks: fetch and unpack the archives once, and compute again.
+    if (unpackLater && json.includes("internal error") && MISSING.test(json)) {
+      const unpack = unpackLater;
+      unpackLater = null;
+      await unpack();
+      json = compute(data);
+    }
     self.postMessage({ type: "result", id: data.id, json, pythonMs: performance.now() - started });
   } catch (error) {
     self.postMessage({ type: "result", id: data.id, error: String(error?.message ?? error) });
-  }
-  if (unpackLater) {
-    const unpack = unpackLater;
-    unpackLater = null;
-    await unpack().catch(() => {}); // a failure here shows only if a module is missing
   }
 };

@@ -29,7 +29,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from ..errors import (
     INTERNAL_ERROR,
@@ -67,6 +66,7 @@ from .problems import (
     HttpProblem,
     problem_response,
 )
+from .static import StaticSite
 
 
 class Api:
@@ -275,8 +275,8 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 def index_page(static_dir: Path | None) -> Route | Mount:
     """The web page when it is built, else a small page listing the API."""
-    if static_dir is not None:
-        return Mount("/", app=StaticFiles(directory=static_dir, html=True), name="web")
+    if static_dir is not None:  # precompressed files and cache headers: see .static
+        return Mount("/", app=StaticSite(static_dir), name="web")
 
     async def index(request: Request) -> Response:
         return HTMLResponse(openapi.index_html())

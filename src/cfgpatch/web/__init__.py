@@ -16,6 +16,6 @@ _STATIC = Path(__file__).resolve().parent / "static"
 
 def static_dir() -> Path | None:
     """The built site (a folder holding ``index.html``), or ``None`` when not built."""
-    if (_STATIC / "index.html").is_file() and (_STATIC / "app.js").is_file():
+    if (_STATIC / "index.html").is_file() and (_STATIC / "build.json").is_file():
         return _STATIC
     return None
