@@ -146,6 +146,7 @@ def test_merge_patch_example_names_the_lost_containers(page):
     assert "lost" not in page.inner_text("#change-list")
     page.keyboard.press("Alt+2")
     screenshot(page, "what-changed-merge", "#changes")
+    screenshot(page, "page", full_page=True)
 
 
 def test_python_starts_from_the_build_time_snapshot(page):
