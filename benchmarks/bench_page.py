@@ -2,9 +2,14 @@
 
 Measures, in one run and side by side:
 
-* first result: time from navigation start to the first computed result on a cold
-  cache (a fresh browser context for every load), median of ``--loads`` loads;
-  target under 4 s;
+* first load: bytes transferred (the encoded sizes of everything the page and its
+  worker fetched, from Resource Timing's ``encodedBodySize``; target at most 12 MB) and
+  time from navigation start to the first computed result on a cold cache (a fresh
+  browser context for every load), median of ``--loads`` loads; target under 4 s.  The
+  page is served two ways side by side, loads interleaved: by ``cfgpatch serve``'s
+  static files (``server/static.py``: brotli or gzip copies, cache headers) and by
+  Python's ``http.server`` (the files as they are); with ``--mbit N`` once more each
+  over a network emulated at N Mbit/s (Chrome DevTools Protocol);
 * recompute: after an edit of a 300-line Deployment, the time to recompute and
   redraw all three types (``window.cfgpatch.setInputs``), median of ``--edits``
   edits; target under 50 ms.  Three batches: typing in a value right after the first
@@ -18,7 +23,7 @@ printed); the CPU times (from Chromium's performance metrics: the renderer proce
 which runs the page and its Python worker, and its main thread) are much less so.
 Needs the built page (``make web``), Playwright and Chromium.
 
-Usage: .venv/bin/python benchmarks/bench_page.py [--loads 5] [--edits 30]
+Usage: .venv/bin/python benchmarks/bench_page.py [--loads 5] [--edits 30] [--mbit 20]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 FIRST_RESULT_TARGET_MS = 4000.0
+FIRST_LOAD_TARGET_MB = 12.0
 RECOMPUTE_TARGET_MS = 50.0
 
 
@@ -74,6 +80,25 @@ PATCH = """spec:
 """
 
 
+def serve_compressed(directory: str) -> tuple[object, str]:
+    """``cfgpatch serve``'s static file app (StaticSite) on uvicorn, in a thread."""
+    import socket
+
+    import uvicorn
+
+    from cfgpatch.server.static import StaticSite
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(StaticSite(directory), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    return server, f"http://127.0.0.1:{port}/"
+
+
 def serve(directory: str) -> tuple[http.server.ThreadingHTTPServer, str]:
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -94,20 +119,36 @@ STAGES = ("workerStart", "pyodideModule", "fetched snapshot.bin", "pyodideReady"
           "firstResult")
 
 
-def first_result_ms(browser, url: str) -> tuple[float, float, float, dict]:
+def first_result_ms(browser, url: str, mbit: float | None = None
+                    ) -> tuple[float, float, float, dict]:
     """Wall ms from navigation to first result; renderer process and main-thread CPU
     ms spent by then (the process includes WebAssembly compilation on other threads);
-    the page's start-up stages (``timings().stages``, ms since navigation)."""
+    the page's start-up stages (``timings().stages``, ms since navigation), with
+    ``bytes`` and ``decoded``: the encoded and decoded sizes of everything fetched."""
     context = browser.new_context()  # a new context starts with an empty cache
     try:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
+        if mbit:
+            cdp.send("Network.enable")
+            rate = mbit * 1e6 / 8
+            cdp.send("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 20, "downloadThroughput": rate,
+                "uploadThroughput": rate})
         page.goto(url)
         page.evaluate("window.cfgpatch.ready")
         metrics = _metrics(cdp)
         wall = page.evaluate("window.cfgpatch.timings().firstResultAt")
         stages = page.evaluate("window.cfgpatch.timings().stages") or {}
+        # everything the page and the worker fetched, main document included
+        entries = stages.get("page", []) + stages.get("resources", [])
+        document = page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0];
+            return [n.encodedBodySize, n.decodedBodySize]; }""")
+        for name in [k for k in stages if k.startswith("fetched snapshot")]:
+            stages["fetched snapshot.bin"] = stages.pop(name)  # the name holds a hash
+        stages["bytes"] = document[0] + sum(e.get("bytes") or 0 for e in entries)
+        stages["decoded"] = document[1] + sum(e.get("decoded") or 0 for e in entries)
         return wall, metrics["ProcessTime"] * 1000, metrics["ThreadTime"] * 1000, stages
     finally:
         context.close()
@@ -215,6 +256,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--edits", type=int, default=30)
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="an earlier build of the page, loaded interleaved (http.server)")
+    parser.add_argument("--mbit", type=float, default=None,
+                        help="also load once each over a network emulated at this speed")
     args = parser.parse_args(argv)
 
     from cfgpatch.web import static_dir
@@ -228,22 +273,59 @@ def main(argv: list[str]) -> int:
     obj = deployment_yaml()
     load_at_start = os.getloadavg()[0]
     server, url = serve(str(site))
+    compressed_server, compressed_url = serve_compressed(str(site))
+    baseline_server, baseline_url = serve(args.baseline) if args.baseline else (None, None)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            loads = [first_result_ms(browser, url) for _ in range(args.loads)]
-            browser_times = recompute_ms(browser, url, obj, args.edits)
+            loads, plain_loads, baseline_loads = [], [], []
+            for _ in range(args.loads):  # interleaved: the same machine state for all
+                loads.append(first_result_ms(browser, compressed_url))
+                plain_loads.append(first_result_ms(browser, url))
+                if baseline_url:
+                    baseline_loads.append(first_result_ms(browser, baseline_url))
+            slow = ([first_result_ms(browser, compressed_url, args.mbit),
+                     first_result_ms(browser, url, args.mbit)] if args.mbit else [])
+            browser_times = recompute_ms(browser, compressed_url, obj, args.edits)
             version = browser.version
             browser.close()
     finally:
         server.shutdown()
+        compressed_server.should_exit = True
+        if baseline_server:
+            baseline_server.shutdown()
     native, native_cpu = cpython_ms(obj, args.edits)
 
     print(f"Chromium {version}; object: Deployment of {obj.count(chr(10))} lines")
+    kinds = [("cfgpatch serve (compressed)", loads), ("http.server (as is)", plain_loads)]
+    if baseline_loads:
+        kinds.append(("baseline build, http.server", baseline_loads))
+    for label, runs in kinds:
+        sent = statistics.median(s["bytes"] for _, _, _, s in runs) / 1e6
+        unpacked = statistics.median(s["decoded"] for _, _, _, s in runs) / 1e6
+        text = f"first load transferred, {label}"
+        print(f"{text:<48} {sent:9.2f} MB   target {FIRST_LOAD_TARGET_MB:.0f} MB   ratio "
+              f"{sent / FIRST_LOAD_TARGET_MB:.2f}   ({unpacked:.1f} MB decoded)")
     walls = [wall for wall, _, _, _ in loads]
-    print(line(f"first result, cold cache (median of {len(loads)})",
+    print(line(f"first result, cold cache, compressed (median of {len(loads)})",
                statistics.median(walls), FIRST_RESULT_TARGET_MS))
     print(f"{'  each load':<48} " + ", ".join(f"{t:.0f}" for t in walls) + " ms")
+    plain_walls = [wall for wall, _, _, _ in plain_loads]
+    print(line("first result, cold cache, as is (median)", statistics.median(plain_walls),
+               FIRST_RESULT_TARGET_MS))
+    print(f"{'  each load':<48} " + ", ".join(f"{t:.0f}" for t in plain_walls) + " ms")
+    print(f"{'  compressed / as is':<48} "
+          f"{statistics.median(walls) / statistics.median(plain_walls):9.2f}x")
+    if baseline_loads:
+        base = [wall for wall, _, _, _ in baseline_loads]
+        print(line("first result, cold cache, baseline build (median)", statistics.median(base),
+                   FIRST_RESULT_TARGET_MS))
+        print(f"{'  each load':<48} " + ", ".join(f"{t:.0f}" for t in base) + " ms")
+        print(f"{'  compressed / baseline':<48} "
+              f"{statistics.median(walls) / statistics.median(base):9.2f}x")
+    for label, (wall, _, _, stages) in zip(("compressed", "as is"), slow):
+        print(line(f"first result at {args.mbit:g} Mbit/s, {label}", wall, FIRST_RESULT_TARGET_MS)
+              + f"   ({stages['bytes'] / 1e6:.1f} MB)")
     print(line("  renderer process CPU time by then (median)",
                statistics.median(cpu for _, cpu, _, _ in loads), FIRST_RESULT_TARGET_MS))
     print(line("  renderer main-thread CPU time by then (median)",

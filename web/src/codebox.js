@@ -68,15 +68,33 @@ function build(lines, textOf, markOf, fold) {
   return { nodes, rows };
 }
 
+function sameLines(pre, lines, textOf, markOf, fold) {
+  const drawn = pre.drawnLines;
+  if (!drawn || pre.drawnFold !== fold || drawn.length !== lines.length) return false;
+  for (let i = 0; i < lines.length; i++) {
+    if (drawn[i][0] !== textOf(lines[i]) || drawn[i][1] !== (markOf(lines[i])?.symbol ?? "")) return false;
+  }
+  return true;
+}
+
 // Draw into `pre` (kept from one draw to the next); returns true when it changed.
 export function drawLines(pre, lines, { textOf = (l) => l[0], markOf = () => null, fold = false } = {}) {
-  const key = JSON.stringify([fold, lines.map((l) => [textOf(l), markOf(l)?.symbol ?? ""])]);
-  if (pre.drawnKey === key) return false;
+  if (sameLines(pre, lines, textOf, markOf, fold)) return false;
   const { nodes, rows } = build(lines, textOf, markOf, fold);
   pre.replaceChildren(...nodes);
-  pre.drawnKey = key;
+  pre.drawnLines = lines.map((line) => [textOf(line), markOf(line)?.symbol ?? ""]);
+  pre.drawnFold = fold;
   pre.rows = rows;
   return true;
+}
+
+// After a draw: scroll to the first marked line, but only when it is another line than
+// last time (scrolling makes the browser lay the box out at once).
+export function keepFirstMarkInView(pre, lines, markOf, afterDraw) {
+  const first = firstMarked(lines, markOf);
+  if (first === pre.firstMarked) return;
+  pre.firstMarked = first;
+  if (first >= 0) afterDraw.push(() => revealLine(pre, first, false));
 }
 
 export function codeBox(label) {

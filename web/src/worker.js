@@ -57,17 +57,16 @@ async function fetchArchive(url) {
 }
 
 // Pyodide started from the memory snapshot made at build time (snapshot.mjs: Python
-// booted, cfgpatch imported); an ordinary start when there is none or it fails.
+// booted, cfgpatch imported); an ordinary start when there is none or it fails. The
+// snapshot is handed over as a promise: loadPyodide starts fetching and compiling its
+// WebAssembly at once and waits for the snapshot only when it needs the memory.
 async function startPyodide(loadPyodide, indexURL, snapshot) {
-  if (await snapshot) {
-    try {
-      stage("start");
-      const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
-      status.snapshot = "used";
-      return pyodide;
-    } catch (error) {
-      status.snapshot = `failed: ${error?.message ?? error}`;
-    }
+  try {
+    const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    status.snapshot = "used";
+    return pyodide;
+  } catch (error) {
+    status.snapshot = `failed: ${error?.message ?? error}`;
   }
   stage("boot");
   return loadPyodide({ indexURL });
@@ -76,7 +75,8 @@ async function startPyodide(loadPyodide, indexURL, snapshot) {
 async function boot() {
   const base = new URL("./", self.location.href);
   const indexURL = new URL(FILES.pyodide, base).href;
-  const snapshot = fetchArchive(new URL(FILES.snapshot, base)).catch(() => null);
+  const snapshot = fetchArchive(new URL(FILES.snapshot, base));
+  snapshot.then(() => stage("start"), () => {});
   // the archives are fetched now only when there is no snapshot to start from
   const archives = () => Promise.all(FILES.archives.map((name) => fetchArchive(new URL(name, base))));
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");

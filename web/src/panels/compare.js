@@ -2,7 +2,7 @@
 // that type in the panels above. A column whose content did not change keeps its DOM.
 
 import { $, el, plural } from "../dom.js";
-import { DIFFERS_MARK, codeBox, drawLines, firstMarked, revealLine } from "../codebox.js";
+import { DIFFERS_MARK, codeBox, drawLines, keepFirstMarkInView } from "../codebox.js";
 import { TYPES, state } from "../state.js";
 
 const differsMark = (line) => (line[2] ? DIFFERS_MARK : null);
@@ -56,8 +56,7 @@ export const comparePanel = {
       if (result.ok) {
         const fold = !state.wholeObjects && (view.differs?.length ?? 0) > 0;
         if (drawLines(pre, view.lines, { markOf: differsMark, fold }) && !fold) {
-          const first = firstMarked(view.lines, differsMark);
-          if (first >= 0) ctx.afterDraw.push(() => revealLine(pre, first, false));
+          keepFirstMarkInView(pre, view.lines, differsMark, ctx.afterDraw);
         }
       }
       col.querySelector(".mini-findings").replaceChildren(...result.findings.map((f) =>

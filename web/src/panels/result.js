@@ -3,7 +3,9 @@
 // button (the text without marks), and the warnings next to it.
 
 import { $, el, plural, setText, show } from "../dom.js";
-import { RESULT_MARKS, SIGN_MARKS, codeBox, drawLines, firstMarked, revealLine } from "../codebox.js";
+import {
+  RESULT_MARKS, SIGN_MARKS, codeBox, drawLines, keepFirstMarkInView, revealLine,
+} from "../codebox.js";
 import { copyText } from "../clipboard.js";
 import { state } from "../state.js";
 
@@ -91,8 +93,7 @@ export const resultPanel = {
         ? { textOf: (line) => line[1], markOf: signMark }
         : { markOf: resultMark };
       if (drawLines(this.pre, lines, options)) {
-        const first = firstMarked(lines, options.markOf);
-        if (first >= 0) ctx.afterDraw.push(() => revealLine(this.pre, first, false));
+        keepFirstMarkInView(this.pre, lines, options.markOf, ctx.afterDraw);
       }
       this.pre.setAttribute("aria-label", `The result, as kubectl patch -o ${state.format} prints it`);
     }
