@@ -214,3 +214,14 @@ def test_random_line_soup_is_read_the_same_or_declined(lines):
     """Texts YAML may refuse: the fast reader never accepts one the full reader refuses,
     and agrees where both accept."""
     check("\n".join(" " * indent + line for indent, line in lines) + "\n")
+
+
+def test_load_object_reads_block_yaml_the_fast_way_with_the_same_answer():
+    text = KUBECTL_STYLE.split("---\n")[0]
+    fast_obj, fast_notes = reader.load_object(text, "d.yaml")
+    full_obj, full_notes = reader.object_from_nodes(reader.compose_documents(text), "d.yaml")
+    assert typed(fast_obj) == typed(full_obj)
+    assert note_tuples(fast_notes) == note_tuples(full_notes)
+    assert [(n.pointer, n.written) for n in fast_notes] == [
+        ("/spec/template/spec/containers/0/env/1/value", "010")]
+    assert blockyaml.read_documents(text) is not None

@@ -51,14 +51,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from . import unstructured
+from . import blockyaml, unstructured
+from .notes import TypeNote, is_noted
 from .unstructured import decode_result
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
@@ -66,16 +67,6 @@ __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_
 
 #: The tag :func:`compose_documents` gives untagged plain scalars (go-yaml resolves those).
 PLAIN_TAG = "!cfgpatch/plain"
-
-
-@dataclass(frozen=True)
-class TypeNote:
-    """An unquoted YAML scalar that kubectl reads as something other than its text."""
-
-    pointer: str
-    written: str
-    value: Any
-    where: str = "value"
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -137,16 +128,8 @@ class _Reader:
         raise _ConvertError(f"yaml: cannot decode !!{got} `{text}` as a !!{short}")
 
     def note(self, pointer: str, text: str, value: Any, where: str) -> None:
-        if value is None and text == "null" or value is True and text == "true":
-            return
-        if value is False and text == "false":
-            return
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            plain = re.fullmatch(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?", text)
-            if plain and (plain.group(2) or plain.group(3) or
-                          gojson.INT64_MIN <= int(text) <= gojson.INT64_MAX):
-                return
-        self.notes.append(TypeNote(pointer, text, value, where))
+        if is_noted(text, value):
+            self.notes.append(TypeNote(pointer, text, value, where))
 
     def mapping(self, node: Any, pointer: str) -> dict:
         result: dict = {}
@@ -334,6 +317,9 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if jsondecode.first_non_space(text) == "{":
         return _load_json_object(text, source), []
+    fast = blockyaml.read_documents(text)  # the usual block YAML, read line by line
+    if fast is not None:
+        return _object_and_notes(*fast, source)
     return object_from_nodes(compose_documents(text, source), source)
 
 
@@ -354,8 +340,12 @@ def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNo
         values = [_to_json_value(doc, reader) for doc in nodes if not _is_empty(doc)]
     except _ConvertError as err:
         raise _conversion_error(source, err) from None
+    return _object_and_notes(values, reader.notes, source)
+
+
+def _object_and_notes(values: list, notes: list[TypeNote], source: str
+                      ) -> tuple[dict, list[TypeNote]]:
     obj = unstructured.object_from_documents(values, source)
-    notes = reader.notes
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
         # the object is the list's only item: point into it
         notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
