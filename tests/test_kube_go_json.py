@@ -95,3 +95,19 @@ def test_valid_json_has_no_syntax_error_and_decodes(value: object) -> None:
 def test_decode_is_lenient_like_go() -> None:
     assert jsondecode.decode('{"a":1,"a":2}') == {"a": 2}
     assert jsondecode.decode('"\\ud800"') == "\ufffd"
+
+
+TEXTS = st.text(alphabet=st.sampled_from(list('ab<>&"\\\n\t\b\f\x00\x1f\x7f\u2028\u2029é€\ud800\U0001f600 ')),
+                max_size=8)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | TEXTS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXTS, inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=500, deadline=None)
+@given(VALUES, st.sampled_from([None, "    ", "  ", "\t"]))
+def test_the_fast_encoder_writes_what_go_writes(value, indent):
+    from cfgpatch.kube.go.json import encode, encode_reference
+
+    assert encode(value, indent) == encode_reference(value, indent)
