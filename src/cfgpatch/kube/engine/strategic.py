@@ -34,11 +34,11 @@ Inputs are never modified.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from ...errors import KubeError
+from ...jsonvalue import deep_copy
 from ..go.runtime import MAP_TYPE, SLICE_TYPE, GoSlice, append_unique, go_type, hash_key
 from ..schema.node import Node, PatchMeta
 from .directives import (
@@ -94,7 +94,7 @@ class StrategicMerge:
             raise KubeError("invalid JSON document",
                             hint="a strategic merge patch and the object must both be JSON "
                                  "objects")
-        return self.merge_map(copy.deepcopy(original), copy.deepcopy(patch), node, [])
+        return self.merge_map(deep_copy(original), deep_copy(patch), node, [])
 
     # -------------------------------------------------------------- maps
 

@@ -76,7 +76,14 @@ def normalize(value: Any, literal: bool = False) -> Any:
     >>> normalize({"a": [1.0, 2**63, 1.5, -0.0]})
     {'a': [1, 9.223372036854776e+18, 1.5, 0]}
     """
-    if isinstance(value, bool) or value is None or isinstance(value, str):
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {key: normalize(item, literal) for key, item in value.items()}
+    if kind is list:
+        return [normalize(item, literal) for item in value]
+    if kind is int and INT64_MIN <= value <= INT64_MAX:
         return value
     if isinstance(value, OutOfRange):
         raise KubeError(value.error(), hint="the number is too large for a 64-bit float")
