@@ -5,7 +5,7 @@
 Deployment with many containers and env entries, a CustomResourceDefinition with a big
 schema) and each ``--type``, the same command line run as ``cfgpatch kube patch`` and as
 ``kubectl patch --local`` (both whole processes, interleaved, best of N), plus our time
-inside one process (read, patch, explain, print) and the cost of starting Python and
+inside one process (read, patch, print, as without --explain) and the cost of starting Python and
 importing cfgpatch alone, so the process numbers can be read.
 
 ``build``: ``cfgpatch kube build`` against ``kubectl kustomize`` on generated trees of
@@ -130,7 +130,8 @@ def in_process(rounds: int, text: str, patch_text: str, patch_type: str) -> floa
         start = time.perf_counter()
         obj, notes, body, body_notes = reader.load_inputs(text, "obj.yaml", patch_text,
                                                           patch_type, True)
-        result = kube_patch(obj, body, patch_type, notes=notes, patch_notes=body_notes)
+        result = kube_patch(obj, body, patch_type, notes=notes, patch_notes=body_notes,
+                            explain=False)  # as the command line without --explain
         writer.dump(result.object, "json")
         best = min(best, time.perf_counter() - start)
     return best
