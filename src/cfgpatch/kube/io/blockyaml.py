@@ -26,9 +26,11 @@ from typing import Any
 from ..go import yaml as goyaml
 from .notes import TypeNote, is_noted
 
-#: Characters outside this set send the text to the full reader.
-_UNUSUAL = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                      "\U00010000-\U0010ffff]")
+#: Characters outside these sets send the text to the full reader (the second one, costly
+#: to compile, only for texts that are not ASCII).
+_UNUSUAL_ASCII = re.compile("[^\n\x20-\x7e]")
+_UNUSUAL = ("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+            "\U00010000-\U0010ffff]")
 #: A mapping key (plain or quoted) and what follows its colon.
 _KEY = re.compile(r"""(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^\s'"#&*!|>%@`?:,\[\]{}\-][^#]*?"""
                   r"""|-[^\s#][^#]*?))[ ]*:(?: +(.*))?$""")
@@ -42,7 +44,8 @@ class _Decline(Exception):
 
 def read_documents(text: str) -> tuple[list, list[TypeNote]] | None:
     """The non-empty documents of ``text`` and the type notes, or ``None`` to decline."""
-    if _UNUSUAL.search(text) or text.startswith(("%", "\ufeff")):
+    unusual = _UNUSUAL_ASCII if text.isascii() else re.compile(_UNUSUAL)
+    if unusual.search(text) or text.startswith(("%", "\ufeff")):
         return None
     try:
         return _Reader(text.split("\n")).documents()
