@@ -4,9 +4,9 @@ Each of ``clients`` threads increments its own counter ``/c<i>`` many times:
 
 * even clients guard with ``test`` operations (on the shared ``/total`` and on
   their own counter) and bump ``/total`` too, so most of their attempts race;
-* odd clients send ``If-Match`` with the version they read (stale-base rebase)
-  and, every few attempts, also set the shared ``/last``, which conflicts (409)
-  whenever another client changed it since.
+* odd clients send ``Cfgpatch-Rebase-From`` with the version they read (the
+  explicit stale-base rebase) and, every few attempts, also set the shared
+  ``/last``, which conflicts (409) whenever another client changed it since.
 
 Every answer is recorded: 200 answers are acknowledged commits (version and
 patch), 409 answers are refusals, and requests whose answer never came (the
@@ -54,7 +54,7 @@ def initial_document(clients: int) -> dict:
 
 
 def _next_patch(client: int, attempt: int, doc: dict) -> tuple[list, bool]:
-    """The patch a client sends next, and whether it uses If-Match."""
+    """The patch a client sends next, and whether it rebases (Cfgpatch-Rebase-From)."""
     mine = f"/c{client}"
     k = doc[f"c{client}"]
     if client % 2 == 0:
@@ -84,8 +84,8 @@ def worker(url: str, name: str, client: int, attempts: int, outcome: Outcome,
             if got.status_code != 200:
                 outcome.unexpected.append(f"GET {got.status_code} {got.text[:200]}")
                 return
-            patch, use_if_match = _next_patch(client, attempt, got.json())
-            extra = {"if-match": got.headers["etag"]} if use_if_match else {}
+            patch, rebase = _next_patch(client, attempt, got.json())
+            extra = {"cfgpatch-rebase-from": got.headers["etag"].strip('"')} if rebase else {}
             try:
                 answer = http.patch(f"/v1/documents/{name}", content=json.dumps(patch),
                                     headers={**PATCH_HEADERS, **extra})
@@ -182,3 +182,74 @@ def _check_counters(doc: dict, outcome: Outcome, clients: int, unacknowledged: i
         assert doc["total"] == sum(per_client[0::2])
     else:
         assert all(doc[f"c{i}"] >= per_client[i] for i in range(clients))
+
+
+@dataclass
+class Increments:
+    """What the read-modify-write clients were told."""
+
+    acks: list[int] = field(default_factory=list)  # version acknowledged per increment
+    retries: int = 0
+    unexpected: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _increment(http: httpx.Client, name: str, client: int, outcome: Increments) -> bool:
+    """One acknowledged increment (retrying on 412); False if something unexpected came."""
+    path = f"/v1/documents/{name}"
+    while True:
+        got = http.get(path)
+        if got.status_code != 200:
+            outcome.unexpected.append(f"GET {got.status_code} {got.text[:200]}")
+            return False
+        n, tag = got.json()["n"], got.headers["etag"]
+        if client % 2:
+            answer = http.put(path, content=json.dumps({"n": n + 1}),
+                              headers={"content-type": "application/json", "if-match": tag})
+        else:
+            answer = http.patch(path, content=json.dumps([{"op": "replace", "path": "/n",
+                                                           "value": n + 1}]),
+                                headers={**PATCH_HEADERS, "if-match": tag})
+        if answer.status_code in (200, 201):
+            with outcome.lock:
+                outcome.acks.append(answer.json()["version"])
+            return True
+        if answer.status_code != 412:
+            outcome.unexpected.append(f"write {answer.status_code} {answer.text[:200]}")
+            return False
+        with outcome.lock:
+            outcome.retries += 1
+
+
+def run_increments(urls: list[str], name: str, *, clients: int, each: int) -> Increments:
+    """``clients`` threads (spread over ``urls``) each make ``each`` increments of ``/n``."""
+    outcome = Increments()
+    created = httpx.put(f"{urls[0]}/v1/documents/{name}", content='{"n":0}',
+                        headers={"content-type": "application/json"})
+    assert created.status_code == 201, created.text
+
+    def work(client: int) -> None:
+        with httpx.Client(base_url=urls[client % len(urls)], timeout=60) as http:
+            for _ in range(each):
+                if not _increment(http, name, client, outcome):
+                    return
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcome
+
+
+def verify_increments(store: Store, name: str, outcome: Increments) -> dict:
+    """No acknowledged increment is lost: counter == acks, each version one increment."""
+    assert not outcome.unexpected, outcome.unexpected[:5]
+    infos = store.versions(name)
+    head = len(infos)
+    assert sorted(outcome.acks) == list(range(2, head + 1)), "acks and versions differ"
+    for version in range(1, head + 1):
+        assert parse(store.get(name, version).text) == {"n": version - 1}, version
+    lost = len(outcome.acks) - parse(store.get(name, head).text)["n"]
+    assert lost == 0, f"{lost} acknowledged increments lost"
+    return {"increments": len(outcome.acks), "retries_on_412": outcome.retries, "head": head}

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 from starlette.testclient import TestClient
 
+from cfgpatch.limits import ServiceLimits
 from cfgpatch.server import Limits, create_app, parse_tokens
 from cfgpatch.service import Service
 from cfgpatch.store.sqlite import SQLiteStore
@@ -22,13 +23,15 @@ JSON_PATCH = {"content-type": "application/json-patch+json"}
 MERGE_PATCH = {"content-type": "application/merge-patch+json"}
 
 
-def client_for(tmp_path: Path, *, tokens: str | None = None, limits: Limits | None = None
-               ) -> TestClient:
-    """A test client over a fresh SQLite-backed app."""
+def client_for(tmp_path: Path, *, tokens: str | None = None, limits: Limits | None = None,
+               service_limits: ServiceLimits | None = None, base_url: str = "http://localhost",
+               **options) -> TestClient:
+    """A test client over a fresh SQLite-backed app (requests to ``localhost``)."""
     store = SQLiteStore(tmp_path / "api.db")
     table = parse_tokens(tokens) if tokens else None
-    app = create_app(Service(store), tokens=table, limits=limits)
-    return TestClient(app, raise_server_exceptions=False)
+    app = create_app(Service(store, limits=service_limits), tokens=table, limits=limits,
+                     **options)
+    return TestClient(app, raise_server_exceptions=False, base_url=base_url)
 
 
 def free_port() -> int:

@@ -48,6 +48,8 @@ def test_put_get_apply_history_diff(server, capsys, tmp_path):
     assert remote(server, capsys, "rebase", "app-cfg", stale, "--base", "1")[1] == (
         '[{"op":"replace","path":"/a","value":5}]\n'
     )
+    code, _, err = remote(server, capsys, "apply", "app-cfg", stale, "--if-match", "1")
+    assert code == 1 and "precondition failed" in err and "HTTP 412" in err
     assert remote(server, capsys, "apply", "app-cfg", stale, "--base", "1")[:2] == (0, "3\n")
     merge = write(tmp_path, "m.json", {"b": None})
     assert remote(server, capsys, "apply", "app-cfg", merge, "--type", "merge")[:2] == (0, "4\n")

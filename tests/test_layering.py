@@ -37,9 +37,9 @@ LAYERS = [
     {"pointer"},
     {"jsonpatch", "mergepatch", "lcs"},
     {"moves", "diff", "document_reader"},
-    {"rebase", "fixtures", "kube"},
+    {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
     {"store"},
-    {"service"},
+    {"service", "contract"},
     {"web"},
     {"server", "cli"},
 ]

@@ -101,7 +101,7 @@ def test_merge_patch_if_match(api):
     assert fresh.status_code == 200 and fresh.json() == {"version": 3}
 
 
-def test_stale_base_rebases_and_conflicts_name_the_pointer(api):
+def test_rebase_request_rebases_and_conflicts_name_the_pointer(api):
     put(api, "cfg", {"a": 1, "b": {"x": 1}, "l": [1]})
     patch(api, "cfg", [{"op": "replace", "path": "/b/x", "value": 2}])
     mine = [{"op": "replace", "path": "/a", "value": 5},
@@ -111,11 +111,12 @@ def test_stale_base_rebases_and_conflicts_name_the_pointer(api):
     assert preview.status_code == 200
     assert json.loads(preview.text) == mine
     assert api.get("/v1/documents/cfg/versions").json()["head"] == 2
-    applied = patch(api, "cfg", mine, **{"if-match": '"1"'})
+    assert patch(api, "cfg", mine, **{"if-match": '"1"'}).status_code == 412  # stale
+    applied = patch(api, "cfg", mine, **{"cfgpatch-rebase-from": "1"})
     assert applied.status_code == 200 and applied.json() == {"version": 3}
     assert api.get("/v1/documents/cfg").text == '{"a":5,"b":{"x":2},"c":{"k":1},"l":[1]}'
     conflict = patch(api, "cfg", [{"op": "replace", "path": "/b/x", "value": 3}],
-                     **{"if-match": '"1"'})
+                     **{"cfgpatch-rebase-from": "1"})
     assert conflict.status_code == 409
     assert conflict.json()["code"] == "conflict"
     assert conflict.json()["pointer"] == "/b/x"
@@ -127,7 +128,9 @@ def test_if_match_bad_or_unknown_version(api):
     put(api, "cfg", {"a": 1})
     unknown = patch(api, "cfg", [], **{"if-match": '"7"'})
     assert unknown.status_code == 412
-    garbled = patch(api, "cfg", [], **{"if-match": "W/\"1\", \"2\""})
+    weak_or_other = patch(api, "cfg", [], **{"if-match": "W/\"1\", \"2\""})
+    assert weak_or_other.status_code == 412  # strong comparison: W/"1" is not "1"
+    garbled = patch(api, "cfg", [], **{"if-match": "1"})
     assert garbled.status_code == 400 and garbled.json()["code"] == "invalid arguments"
     star = patch(api, "cfg", [], **{"if-match": "*"})
     assert star.status_code == 200 and star.json() == {"version": 2}

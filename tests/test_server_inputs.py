@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import CfgPatchError
+from cfgpatch.preconditions import TagList
 from cfgpatch.server.inputs import (
     check_message,
     check_name,
-    entity_tags,
-    parse_if_match,
+    parse_tag_list,
     parse_version,
     raw_target_error,
 )
@@ -41,26 +41,48 @@ def test_accepted_names_cannot_leave_their_folder(name):
     assert name.isascii() and name.isprintable() and "@" not in name
 
 
-@pytest.mark.parametrize(("header", "version"),
-                         [(None, None), ("*", None), (' "3" ', 3), ("3", 3), ('"12"', 12)])
-def test_if_match(header, version):
-    assert parse_if_match(header) == version
+@pytest.mark.parametrize(("lines", "tags"), [
+    ([], None),
+    (["*"], TagList(any=True)),
+    ([" * "], TagList(any=True)),
+    (['"3"'], TagList(strong=frozenset({3}))),
+    ([' "3" , W/"4"'], TagList(strong=frozenset({3}), weak=frozenset({4}))),
+    (['"3"', 'W/"3"'], TagList(strong=frozenset({3}), weak=frozenset({3}))),  # two lines
+    (['"0", "01", "abc", ""'], TagList()),   # valid tags that name no version
+    (['"a,b", , "7",'], TagList(strong=frozenset({7}))),
+    ([""], TagList()),
+])
+def test_tag_lists(lines, tags):
+    assert parse_tag_list(lines, "If-Match") == tags
 
 
-@pytest.mark.parametrize("header", ['"0"', '"-1"', 'W/"1"', '"1", "2"', '"01"', "x", '""'])
-def test_bad_if_match(header):
+@pytest.mark.parametrize("header", ["3", '"3', 'w/"3"', 'W/ "3"', '"3" "4"', '*, "3"', "**",
+                                    '"a"b"', b'"\x7f"'.decode("unicode_escape")])
+def test_bad_tag_lists(header):
     with pytest.raises(CfgPatchError) as caught:
-        parse_if_match(header)
+        parse_tag_list([header], "If-Match")
     assert caught.value.code == "invalid arguments"
 
 
-def test_versions_and_tags():
+_TAGS = st.tuples(st.booleans(), st.one_of(st.integers(1, 10**6).map(str),
+                                           st.text("abc019,/", max_size=4)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TAGS, max_size=6), st.sampled_from([",", ", ", " ,\t", ",,"]))
+def test_every_listed_version_is_found(tags, separator):
+    text = separator.join(('W/' if weak else "") + f'"{tag}"' for weak, tag in tags)
+    parsed = parse_tag_list([text], "If-None-Match")
+    def versions(weak):
+        return {int(t) for w, t in tags if w == weak and t.isdigit() and t[0] != "0"}
+    assert parsed == TagList(strong=frozenset(versions(False)), weak=frozenset(versions(True)))
+
+
+def test_versions():
     assert parse_version("7", "version") == 7
     for bad in ("0", "-1", "1e3", " 1", "07", "9" * 19):
         with pytest.raises(CfgPatchError):
             parse_version(bad, "version")
-    assert entity_tags(None) == []
-    assert entity_tags('W/"1", "2"') == ['"1"', '"2"']
 
 
 def test_messages():

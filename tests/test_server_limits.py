@@ -6,15 +6,17 @@ import json
 
 import pytest
 
+from cfgpatch.limits import ServiceLimits
 from cfgpatch.server import Limits
 from server_support import JSON, JSON_PATCH, MERGE_PATCH, client_for
 
-LIMITS = Limits(max_body=2000, max_depth=8, max_patch_ops=5)
+LIMITS = Limits(max_body=2000)
+SERVICE_LIMITS = ServiceLimits(max_depth=8, max_patch_ops=5, max_document_bytes=2000)
 
 
 @pytest.fixture
 def api(tmp_path):
-    with client_for(tmp_path, limits=LIMITS) as client:
+    with client_for(tmp_path, limits=LIMITS, service_limits=SERVICE_LIMITS) as client:
         client.put("/v1/documents/cfg", content='{"a":1}', headers=JSON)
         yield client
 
@@ -64,7 +66,9 @@ BAD_REQUESTS = [
      "limit exceeded"),
     ("PATCH", "/v1/documents/cfg?message=" + "m" * 1001, b"[]", JSON_PATCH, 400,
      "invalid arguments"),
-    ("PATCH", "/v1/documents/cfg", b"[]", {**JSON_PATCH, "if-match": '"0"'}, 400,
+    ("PATCH", "/v1/documents/cfg", b"[]", {**JSON_PATCH, "if-match": '"0"'}, 412,
+     "precondition failed"),
+    ("PATCH", "/v1/documents/cfg", b"[]", {**JSON_PATCH, "if-match": "0"}, 400,
      "invalid arguments"),
     ("PATCH", "/v1/documents/cfg", b"[]", {**JSON_PATCH, "if-match": '"99"'}, 412,
      "precondition failed"),
@@ -101,8 +105,12 @@ def test_declared_length_over_limit_is_413_before_reading(api):
 
 def test_limits_refuse_nonsense():
     with pytest.raises(ValueError):
-        Limits(max_depth=0)
+        ServiceLimits(max_depth=0)
     with pytest.raises(ValueError):
-        Limits(max_depth=1000)
+        ServiceLimits(max_depth=1000)
+    with pytest.raises(ValueError):
+        ServiceLimits(max_document_bytes=0)
+    with pytest.raises(ValueError):
+        ServiceLimits(work_limit=-1)
     with pytest.raises(ValueError):
         Limits(max_body=0)

@@ -253,3 +253,92 @@ def test_failed_patches_leave_all_versions_byte_identical(patches):
         else:
             texts.append(service.get("d"))
     assert [service.get("d", v) for v in range(1, len(texts) + 1)] == texts
+
+
+# -- preconditions and the rebase rules of the HTTP layer, decided in the service ---------
+
+def _tags(*versions):
+    from cfgpatch.preconditions import TagList
+
+    return TagList(strong=frozenset(versions))
+
+
+def test_conditional_writes_are_decided_by_the_service():
+    from cfgpatch.errors import PreconditionFailed
+    from cfgpatch.preconditions import Preconditions, TagList
+
+    service = Service()
+    service.put("d", '{"c":0}')
+    service.apply("d", p({"op": "replace", "path": "/c", "value": 1}))
+    stale = Preconditions(if_match=_tags(1))
+    for write in (lambda: service.put("d", "{}", when=stale),
+                  lambda: service.apply("d", "[]", when=stale),
+                  lambda: service.apply_merge_patch("d", "{}", when=stale),
+                  lambda: service.put("d", "{}", when=Preconditions(if_none_match=_tags(2))),
+                  lambda: service.put("new", "{}", when=Preconditions(if_match=TagList(any=True))),
+                  lambda: service.put("d", "not json", when=stale)):  # 412 before the content
+        with pytest.raises(PreconditionFailed):
+            write()
+    assert service.head("d") == 2 and service.store.head_version("new") is None
+    assert service.apply("d", "[]", when=Preconditions(if_match=_tags(2))) == 3
+
+
+def test_a_precondition_is_judged_again_after_a_lost_race():
+    """The head moves between the first check and the append: the retry judges it anew."""
+    from cfgpatch.errors import PreconditionFailed
+    from cfgpatch.preconditions import Preconditions
+    from cfgpatch.store.memory import MemoryStore
+
+    class Interleaved(MemoryStore):
+        def __init__(self):
+            super().__init__()
+            self.sneak = False
+
+        def append(self, name, text, *, expected_head, **kwargs):
+            if self.sneak:
+                self.sneak = False
+                super().append(name, '{"c":99}', expected_head=expected_head, value={"c": 99})
+            return super().append(name, text, expected_head=expected_head, **kwargs)
+
+    store = Interleaved()
+    service = Service(store)
+    service.put("d", '{"c":0}')
+    store.sneak = True
+    with pytest.raises(PreconditionFailed):
+        service.apply("d", p({"op": "replace", "path": "/c", "value": 1}),
+                      when=Preconditions(if_match=_tags(1)))
+    assert service.get("d") == '{"c":99}' and service.head("d") == 2
+    store.sneak = True  # without a precondition the write is recomputed on the new head
+    assert service.apply("d", p({"op": "test", "path": "/c", "value": 99})) == 4
+
+
+def test_tests_on_head_is_the_http_rule_and_run_keeps_the_contract():
+    """Part 3b: the replay on base decides failures, "the head plays no part": run()
+    commits a stale-base apply whose test would fail against the head; the service's
+    tests_on_head option (the HTTP rebase request) refuses it."""
+    from cfgpatch.errors import TestFailed
+
+    guarded = p({"op": "test", "path": "/c", "value": 0}, {"op": "replace", "path": "/c", "value": 1})
+    assert run([["put", "d", '{"c":0}'], ["apply", "d", p({"op": "replace", "path": "/c", "value": 1})],
+                ["apply", "d", guarded, 1], ["rebase", "d", guarded, 1], ["get", "d"]]) == [
+        1, 2, 3, "[]", '{"c":1}']
+    service = Service()
+    service.put("d", '{"c":0}')
+    service.apply("d", p({"op": "replace", "path": "/c", "value": 1}))
+    for call in (lambda: service.apply("d", guarded, 1, tests_on_head=True),
+                 lambda: service.rebase("d", guarded, 1, tests_on_head=True)):
+        with pytest.raises(TestFailed) as caught:
+            call()
+        assert caught.value.wire() == "test failed at op 0"
+    assert service.head("d") == 2
+
+
+def test_read_and_versions_answer_not_modified():
+    from cfgpatch.preconditions import Preconditions
+
+    service = Service()
+    service.put("d", "[1]")
+    assert service.read("d") == (1, "[1]")
+    assert service.read("d", when=Preconditions(if_none_match=_tags(1))) == (1, None)
+    assert service.versions("d", when=Preconditions(if_none_match=_tags(1))) is None
+    assert [v.version for v in service.versions("d")] == [1]

@@ -23,6 +23,7 @@ from typing import Any
 # defined: later imports find them in ``sys.modules`` and leave the functions alone.
 from . import diff as _diff_module
 from . import rebase as _rebase_module
+from .contract import run
 from .errors import (
     CfgPatchError,
     InvalidInput,
@@ -38,7 +39,7 @@ from .jsonpatch import apply_patch
 from .jsonvalue import canonical, equal, parse
 from .mergepatch import apply_merge_patch, create_merge_patch
 from .pointer import escape_token, format_pointer, parse_pointer
-from .service import Service, run
+from .service import Service
 
 __version__ = "0.1.0"
 

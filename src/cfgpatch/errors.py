@@ -16,6 +16,7 @@ there is one, the pointer and token involved, and a human message.
     +-- KubeError           what kubectl would refuse (strategic merge and friends)
     +-- LimitExceeded       a document or patch beyond a configured limit
     +-- StoreError          storage failures (concurrent update)
+    +-- PreconditionFailed  a false If-Match / If-None-Match (precondition failed)
 
 ``str(error)`` is the wire form used by ``run()`` without the ``error: `` prefix:
 ``"path not found at op 2"``, ``"conflict at /b/x"`` or just ``"invalid json"``.
@@ -245,3 +246,9 @@ class StoreError(CfgPatchError):
     """A storage failure: a concurrent writer, a limit, a broken backend."""
 
     default_code = STORE_ERROR
+
+
+class PreconditionFailed(CfgPatchError):
+    """A conditional request (``If-Match`` / ``If-None-Match``) whose condition is false."""
+
+    default_code = PRECONDITION_FAILED

@@ -16,6 +16,7 @@ stricter than RFC 6902 section 4.6 on purpose.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,7 +112,8 @@ def parse_patch(text: str | bytes) -> list:
 
 
 def apply_patch(
-    doc: JSON, patch: list, *, share_unchanged: bool = False, trusted: bool = False
+    doc: JSON, patch: list, *, share_unchanged: bool = False, trusted: bool = False,
+    after_test: Callable[[list[str], JSON, JSON], None] | None = None,
 ) -> JSON:
     """Apply a JSON Patch to ``doc`` and return the new document (all-or-nothing).
 
@@ -120,6 +122,9 @@ def apply_patch(
     subtrees the patch did not touch, which is fast and safe as long as nobody
     mutates either value afterwards (the service's stored versions are immutable).
     ``trusted=True`` skips validating ``doc`` (it came from our own parser).
+    ``after_test(path_tokens, value, document)`` is called after each ``test``
+    that passed, with the document as it is at that point (read it then: later
+    operations may change it in place); an error it raises fails that operation.
 
     >>> apply_patch({"a": [1]}, [{"op": "add", "path": "/a/0", "value": 0}])
     {'a': [0, 1]}
@@ -135,7 +140,10 @@ def apply_patch(
     work = _Workspace(doc)
     for index, raw in enumerate(patch):
         try:
-            work.apply(check_operation(raw))
+            op = check_operation(raw)
+            work.apply(op)
+            if after_test is not None and op.op == "test":
+                after_test(op.path, op.value, work.root)
         except CfgPatchError as error:
             raise error.at_op(index, raw) from None
     return work.root if share_unchanged else deep_copy(work.root)

@@ -1,4 +1,4 @@
-"""Versioned documents, and ``run(operations)``: the service's contract.
+"""Versioned documents: the service under ``run()`` and the HTTP server.
 
 :class:`Service` keeps named documents as append-only histories in a
 :class:`~cfgpatch.store.base.Store` (in memory for ``run()``, SQLite or
@@ -6,39 +6,37 @@ PostgreSQL for the HTTP server).  Every version is stored as canonical text and,
 where the store keeps it, its parsed value, which is never mutated afterwards:
 patches are applied copy-on-write, so versions share untouched subtrees safely.
 
-Writes are optimistic: read the head, compute the new version, append it only if
-the head is still the same, otherwise start again from the new head.
+Writes are optimistic: read the head, check the request's preconditions
+(:mod:`cfgpatch.preconditions`) against it, compute the new version and check
+it against the limits (:class:`~cfgpatch.limits.ServiceLimits`), and append
+it only if the head is still the same; otherwise start again from the new head,
+preconditions included.  A precondition is therefore always judged against the
+version the write replaces.
 
-:func:`run` executes a list of ``[name, *args]`` operations against a fresh
-in-memory service and returns one result per operation; failures come back as
-``"error: <code>"`` strings, never as exceptions.  Argument checks come first,
-then lookups (unknown document, unknown version, invalid json), then the patch.
+A JSON Patch (or merge patch) sent with ``base_version`` older than the head is
+rebased (Part 3b of the contract: replay on base, three-way merge, diff).  With
+``tests_on_head=True`` (the HTTP rebase request) every ``test`` of the patch is
+also judged against the head (:mod:`cfgpatch.guards`); ``run()`` leaves it off,
+as the contract says the head plays no part in a patch's failures.
+
+``run(operations)`` itself lives in :mod:`cfgpatch.contract`.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from .diff import TextCache, diff_ops, diff_stats, patch_text
 from .document_reader import read_document
-from .errors import (
-    INVALID_ARGUMENTS,
-    UNKNOWN_DOCUMENT,
-    UNKNOWN_OPERATION,
-    UNKNOWN_VERSION,
-    CfgPatchError,
-    InvalidInput,
-    LimitExceeded,
-    LookupFailed,
-)
-from .fixtures import GEN_KEYS, MUTATE_KEYS, check_params, generate, mutate
+from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LookupFailed
+from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
+from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
-from .store.base import ConcurrentUpdate, Store, VersionInfo
+from .preconditions import NONE, Preconditions
+from .store.base import ConcurrentUpdate, Store, StoredVersion, VersionInfo
 from .store.memory import MemoryStore
 
 #: How often a write is recomputed when other writers keep moving the head.
@@ -50,10 +48,12 @@ VALUE_CACHE_SIZE = 256
 
 
 class Service:
-    """Named, versioned JSON documents over a store."""
+    """Named, versioned JSON documents over a store, within ``limits``."""
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, *, limits: ServiceLimits | None = None
+                 ) -> None:
         self.store: Store = store if store is not None else MemoryStore()
+        self.limits = limits if limits is not None else ServiceLimits()
         self._values: OrderedDict[tuple[str, int], JSON] = OrderedDict()
         #: Canonical text of the elements of long arrays in stored values, by
         #: identity (filled when a version is written; diff and round trips reuse it).
@@ -81,6 +81,15 @@ class Service:
         version = self.head(name) if version is None else self.check_version(name, version)
         return self._stored(name, version).text
 
+    def read(self, name: str, version: int | None = None, when: Preconditions = NONE
+             ) -> tuple[int, str | None]:
+        """The version read and its text; the text is ``None`` when ``when`` says the
+        caller already has it (``If-None-Match`` matched: "not modified")."""
+        number = self.head(name) if version is None else self.check_version(name, version)
+        if not when.evaluate(name, number, read=True):
+            return number, None
+        return number, self._stored(name, number).text
+
     def get_value(self, name: str, version: int | None = None) -> JSON:
         """Parsed value of ``version`` (the head by default).  Do not mutate it.
 
@@ -90,15 +99,18 @@ class Service:
         version = self.head(name) if version is None else self.check_version(name, version)
         return self._value(name, version)
 
-    def versions(self, name: str) -> list[VersionInfo]:
-        """Metadata of every version of ``name``, oldest first."""
-        self.head(name)
-        return self.store.versions(name)
+    def versions(self, name: str, when: Preconditions = NONE) -> list[VersionInfo] | None:
+        """Metadata of every version of ``name``, oldest first (``None``: not modified,
+        judged on the head as :meth:`read` does)."""
+        infos = self.store.versions(name)
+        if not infos:
+            raise LookupFailed(f"no document named {name!r}", code=UNKNOWN_DOCUMENT)
+        return infos if when.evaluate(name, infos[-1].version, read=True) else None
 
     def names(self) -> list[str]:
         return self.store.names()
 
-    def _stored(self, name: str, version: int):
+    def _stored(self, name: str, version: int) -> StoredVersion:
         stored = self.store.get(name, version)
         if stored is None:  # only if the store lost it between two calls
             raise LookupFailed(f"{name!r} has no version {version}", code=UNKNOWN_VERSION)
@@ -128,88 +140,103 @@ class Service:
                 break
 
     # -- writing ---------------------------------------------------------------
-    def put(
-        self, name: str, text: str, *, author: str | None = None, message: str | None = None
-    ) -> int:
-        """Store ``text`` (any JSON) as the next version of ``name``."""
-        value, canon = read_document(text, self.texts)
-        return self.put_value(name, value, author=author, message=message, text=canon)
+    def put(self, name: str, text: str, *, author: str | None = None,
+            message: str | None = None, when: Preconditions = NONE) -> int:
+        """Store ``text`` (any JSON) as the next version of ``name``.
 
-    def put_value(
-        self,
-        name: str,
-        value: JSON,
-        *,
-        author: str | None = None,
-        message: str | None = None,
-        text: str | None = None,
-    ) -> int:
+        ``when`` is judged first (before ``text`` is read, as RFC 9110 orders it)
+        and again against the head the write replaces.
+        """
+        when.evaluate(name, self.store.head_version(name))
+        value, canon = read_document(text, self.texts)
+        return self.put_value(name, value, author=author, message=message, text=canon,
+                              when=when)
+
+    def put_value(self, name: str, value: JSON, *, author: str | None = None,
+                  message: str | None = None, text: str | None = None,
+                  when: Preconditions = NONE) -> int:
         """Store a parsed value (it must not be mutated afterwards).
 
         ``text`` is its canonical text when the caller already has it.
         """
         if text is None:
             text = self._canonical(value)
-        return self._write(
-            name, lambda head: value, text=text, author=author, message=message, must_exist=False
-        )
+        return self._write(name, lambda head: (value, None), text=text, author=author,
+                           message=message, must_exist=False, when=when)
 
-    def apply(
-        self,
-        name: str,
-        patch_text: str,
-        base_version: int | None = None,
-        *,
-        author: str | None = None,
-        message: str | None = None,
-    ) -> int:
+    def apply(self, name: str, patch_text: str, base_version: int | None = None, *,
+              author: str | None = None, message: str | None = None,
+              when: Preconditions = NONE, tests_on_head: bool = False) -> int:
         """Apply a JSON Patch and commit the result as a new version.
 
         With ``base_version`` older than the head, the patch is first rebased
-        onto the head (replay on the base, three-way merge, diff).
+        onto the head (replay on the base, three-way merge, diff); with
+        ``tests_on_head`` its ``test`` operations must also hold on the head.
+        Order of refusals: unknown document, unknown version, ``when``, invalid
+        json, the limits, the patch itself.
         """
-        self.head(name)
+        head = self._lookups(name, base_version)
+        when.evaluate(name, head)
+        patch = parse_patch(patch_text)
+        self.limits.check_patch(patch, patch_text)
+
+        def compute(head: int) -> tuple[JSON, list]:
+            doc = self._value(name, head)
+            patch_now = patch
+            if base_version is not None and base_version != head:
+                patch_now = self._rebased(name, patch, base_version, doc, tests_on_head)
+            return apply_patch(doc, patch_now, share_unchanged=True, trusted=True), patch_now
+
+        return self._write(name, compute, author=author, message=message, when=when)
+
+    def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
+                          *, author: str | None = None, message: str | None = None,
+                          when: Preconditions = NONE) -> int:
+        """Apply a JSON Merge Patch (RFC 7386) and commit the result.
+
+        With ``base_version`` older than the head, the patch is applied to that
+        version and the result merged three ways with the head (a conflict
+        names its pointer), as a rebased JSON Patch is.  A merge patch's result
+        is never deeper than the patch or the head, so the depth limit on the
+        patch covers it.
+        """
+        head = self._lookups(name, base_version)
+        when.evaluate(name, head)
+        patch = parse(patch_text)
+        self.limits.check_value_depth(patch, patch_text, "the merge patch is")
+
+        def compute(head: int) -> tuple[JSON, list]:
+            doc = self._value(name, head)
+            if base_version is None or base_version == head:
+                return apply_merge_patch(doc, patch), []
+            base = self._value(name, base_version)
+            mine = apply_merge_patch(base, patch)
+            from .rebase import merge
+
+            return merge(base, mine, doc, **self.limits.work()), []
+
+        return self._write(name, compute, author=author, message=message, when=when)
+
+    def _lookups(self, name: str, base_version: int | None) -> int:
+        head = self.head(name)
         if base_version is not None:
             self.check_version(name, base_version)
-        patch = parse_patch(patch_text)
+        return head
 
-        def compute(head: int) -> JSON:
-            doc = self._value(name, head)
-            if base_version is not None and base_version != head:
-                patch_now = self._rebased(name, patch, base_version, doc)
-            else:
-                patch_now = patch
-            return apply_patch(doc, patch_now, share_unchanged=True, trusted=True)
+    def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
+               text: str | None = None, author: str | None, message: str | None,
+               must_exist: bool = True, when: Preconditions = NONE) -> int:
+        """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
 
-        return self._write(name, compute, author=author, message=message)
-
-    def apply_merge_patch(
-        self, name: str, patch_text: str, *, author: str | None = None, message: str | None = None
-    ) -> int:
-        """Apply a JSON Merge Patch (RFC 7386) and commit the result."""
-        self.head(name)
-        patch = parse(patch_text)
-        return self._write(
-            name,
-            lambda head: apply_merge_patch(self._value(name, head), patch),
-            author=author,
-            message=message,
-        )
-
-    def _write(
-        self,
-        name: str,
-        compute: Callable[[int], JSON],
-        *,
-        text: str | None = None,
-        author: str | None,
-        message: str | None,
-        must_exist: bool = True,
-    ) -> int:
+        ``compute`` returns the new value and the JSON Patch that made it from
+        the head (``None``: a whole new value), which bounds the result's depth.
+        """
         for _ in range(MAX_WRITE_ATTEMPTS):
             head = self.head(name) if must_exist else self.store.head_version(name)
-            value = compute(head)
+            when.evaluate(name, head)
+            value, applied = compute(head)
             new_text = text if text is not None else self._canonical(value)
+            self.limits.check_result(value, new_text, applied)
             try:
                 version = self.store.append(
                     name, new_text, expected_head=head, value=value, author=author, message=message
@@ -221,33 +248,40 @@ class Service:
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
-    def rebase(self, name: str, patch_text: str, base_version: int) -> str:
+    def rebase(self, name: str, patch_text: str, base_version: int, *,
+               tests_on_head: bool = False) -> str:
         """Canonical text of ``patch_text`` (written against ``base_version``) rebased."""
         head = self.head(name)
         self.check_version(name, base_version)
         patch = parse_patch(patch_text)
-        return canonical(self._rebased(name, patch, base_version, self._value(name, head)))
+        self.limits.check_patch(patch, patch_text)
+        head_doc = self._value(name, head)
+        return canonical(self._rebased(name, patch, base_version, head_doc, tests_on_head))
 
-    def _rebased(self, name: str, patch: list, base_version: int, head_doc: JSON) -> list:
+    def _rebased(self, name: str, patch: list, base_version: int, head_doc: JSON,
+                 tests_on_head: bool = False) -> list:
         from .rebase import rebase
 
-        return rebase(self._value(name, base_version), head_doc, patch, trusted=True,
-                      cache=TextCache(parent=self.texts))
+        base = self._value(name, base_version)
+        if tests_on_head:
+            replay_with_head_tests(base, head_doc, patch)
+        return rebase(base, head_doc, patch, trusted=True, cache=TextCache(parent=self.texts),
+                      **self.limits.work())
 
     def diff(
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
     ) -> str:
         """Canonical text of the patch turning ``name_a`` into ``name_b`` (heads by default)."""
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        return patch_text(diff_ops(a, b, TextCache(parent=self.texts)))
+        return patch_text(diff_ops(a, b, TextCache(parent=self.texts), **self.limits.work()))
 
     def diff_stats(
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None
     ) -> dict:
         """The contract's statistics of ``diff``: counts, digest and round trip."""
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        return diff_stats(a, b, b_text=self._text_of(name_b, version_b),
-                          cache=TextCache(parent=self.texts))
+        return diff_stats(a, b, b_text=self.get(name_b, version_b),
+                          cache=TextCache(parent=self.texts), **self.limits.work())
 
     def _canonical(self, value: JSON) -> str:
         """Canonical text of a value about to be stored (long arrays' elements cached)."""
@@ -261,98 +295,3 @@ class Service:
     ) -> tuple[JSON, JSON]:
         return self.get_value(name_a, version_a), self.get_value(name_b, version_b)
 
-    def _text_of(self, name: str, version: int | None) -> str:
-        return self.get(name, version)
-
-
-# ---------------------------------------------------------------------------
-# run(operations)
-# ---------------------------------------------------------------------------
-
-NAME, TEXT, VERSION = "name", "text", "version"
-GEN_PARAMS, MUTATE_PARAMS = "gen params", "mutate params"
-
-
-@dataclass(frozen=True)
-class OperationSpec:
-    """One ``run()`` operation: its accepted argument kinds and its handler."""
-
-    signatures: tuple[tuple[str, ...], ...]
-    handler: Callable[..., Any]
-
-
-def _arg_ok(kind: str, value: Any) -> bool:
-    if kind == NAME:
-        return type(value) is str and value != ""
-    if kind == TEXT:
-        return type(value) is str
-    if kind == VERSION:
-        return type(value) is int
-    if kind in (GEN_PARAMS, MUTATE_PARAMS):  # every member present, nothing else
-        try:
-            check_params(value, GEN_KEYS if kind == GEN_PARAMS else MUTATE_KEYS)
-        except InvalidInput:
-            return False
-        return True
-    raise AssertionError(kind)
-
-
-def _gen(service: Service, name: str, params: dict) -> int:
-    return service.put_value(name, generate(params))
-
-
-def _mutate(service: Service, source: str, target: str, params: dict) -> int:
-    return service.put_value(target, mutate(service.get_value(source), params))
-
-
-OPERATION_SPECS: dict[str, OperationSpec] = {
-    "put": OperationSpec(((NAME, TEXT),), lambda s, name, text: s.put(name, text)),
-    "get": OperationSpec(((NAME,), (NAME, VERSION)), lambda s, *args: s.get(*args)),
-    "apply": OperationSpec(((NAME, TEXT), (NAME, TEXT, VERSION)), lambda s, *args: s.apply(*args)),
-    "rebase": OperationSpec(((NAME, TEXT, VERSION),), lambda s, *args: s.rebase(*args)),
-    "diff": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff(a, b)),
-    "diff_stats": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff_stats(a, b)),
-    "gen": OperationSpec(((NAME, GEN_PARAMS),), _gen),
-    "mutate": OperationSpec(((NAME, NAME, MUTATE_PARAMS),), _mutate),
-}
-
-
-def check_operation_args(operation: Any) -> tuple[OperationSpec, list]:
-    """The spec and arguments of one ``run()`` operation, or the contract's errors."""
-    if type(operation) is not list or not operation or type(operation[0]) is not str:
-        raise InvalidInput(
-            "an operation is a non-empty list whose first item is its name",
-            code=INVALID_ARGUMENTS,
-        )
-    spec = OPERATION_SPECS.get(operation[0])
-    if spec is None:
-        raise InvalidInput(f"no operation named {operation[0]!r}", code=UNKNOWN_OPERATION)
-    args = operation[1:]
-    for signature in spec.signatures:
-        if len(signature) == len(args) and all(map(_arg_ok, signature, args)):
-            return spec, args
-    raise InvalidInput(
-        f"{operation[0]} takes " + " or ".join(f"({', '.join(s)})" for s in spec.signatures),
-        code=INVALID_ARGUMENTS,
-    )
-
-
-def execute(service: Service, operation: Any) -> Any:
-    """Run one operation; return its result or ``"error: <code>"``."""
-    try:
-        spec, args = check_operation_args(operation)
-        return spec.handler(service, *args)
-    except CfgPatchError as error:
-        return f"error: {error.wire()}"
-    except RecursionError:
-        return f"error: {LimitExceeded().wire()}"
-
-
-def run(operations: list) -> list:
-    """Execute ``operations`` in order against a fresh, empty service.
-
-    >>> run([["put", "cfg", '{"a":1}'], ["apply", "cfg", "[]"], ["get", "cfg", 1]])
-    [1, 2, '{"a":1}']
-    """
-    service = Service()
-    return [execute(service, operation) for operation in operations]

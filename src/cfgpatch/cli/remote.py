@@ -107,7 +107,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     apply.add_argument("--type", choices=("json", "merge"), default="json",
                        help="json: RFC 6902 JSON Patch (default); merge: RFC 7386 merge patch")
     apply.add_argument("--base", type=int, metavar="N",
-                       help="the version the patch was written against (rebased if older)")
+                       help="the version the patch was written against: rebased onto the head "
+                       "if older (Cfgpatch-Rebase-From), its tests judged against the head too")
+    apply.add_argument("--if-match", type=int, metavar="N",
+                       help="only if the head is still version N (If-Match); else refused")
     apply.add_argument("--message", help="note recorded with the version")
     apply.set_defaults(func=_run(_apply))
 
@@ -174,7 +177,9 @@ def _apply(remote: Remote, args: argparse.Namespace) -> str:
     kind = "json-patch" if args.type == "json" else "merge-patch"
     headers = {"Content-Type": f"application/{kind}+json"}
     if args.base is not None:
-        headers["If-Match"] = f'"{args.base}"'
+        headers["Cfgpatch-Rebase-From"] = str(args.base)
+    if args.if_match is not None:
+        headers["If-Match"] = f'"{args.if_match}"'
     body, _ = remote.call("PATCH", _doc_path(args.name), query={"message": args.message},
                           body=read_bytes(args.file), headers=headers)
     return str(json.loads(body)["version"])

@@ -6,6 +6,8 @@ import argparse
 import ipaddress
 import sys
 
+from ..limits import DEFAULT_MAX_DIFF_WORK
+
 DEFAULT_STORE = "sqlite:///cfgpatch.db"
 
 
@@ -30,10 +32,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokens", metavar="FILE", help="JSON file of bearer tokens")
     parser.add_argument("--max-body", type=int, default=4 * 1024 * 1024, metavar="BYTES",
                         help="largest request body (default 4 MiB; larger: 413)")
+    parser.add_argument("--max-document-bytes", type=int, metavar="BYTES",
+                        help="largest stored version, as canonical JSON (default: --max-body, "
+                        "so every stored document can be sent back); a PATCH whose result is "
+                        "larger is refused with limit exceeded")
     parser.add_argument("--max-depth", type=int, default=64,
-                        help="deepest nesting of a document or patch (default 64, at most 256)")
+                        help="deepest nesting of a document, a patch or a patch's result "
+                        "(default 64, at most 256)")
     parser.add_argument("--max-patch-ops", type=int, default=10_000,
                         help="most operations in one JSON Patch (default 10000)")
+    parser.add_argument("--max-diff-work", type=int, default=DEFAULT_MAX_DIFF_WORK,
+                        metavar="UNITS",
+                        help="alignment work one diff, rebase or merge may do before it is refused "
+                        f"with limit exceeded (default {DEFAULT_MAX_DIFF_WORK or 'none'}; "
+                        "0: no limit)")
     parser.add_argument("--limit-concurrency", type=int, metavar="N",
                         help="answer 503 beyond N requests in progress (default: no limit)")
     parser.add_argument("--log-level", default="info",
@@ -56,7 +68,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..server import Limits, create_app, load_tokens
+        from ..server import Limits, create_app, load_tokens, service_limits
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
                          f" {exc.name} is missing\n")
@@ -72,7 +84,11 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        limits = Limits(args.max_body, args.max_depth, args.max_patch_ops)
+        limits = Limits(args.max_body)
+        kept = service_limits(max_body=args.max_body, max_depth=args.max_depth,
+                              max_patch_ops=args.max_patch_ops,
+                              max_document_bytes=args.max_document_bytes,
+                              max_diff_work=args.max_diff_work or None)
         tokens = load_tokens(args.tokens) if args.tokens else None
         store = open_store(args.store)
     except (ValueError, CfgPatchError) as exc:
@@ -85,7 +101,8 @@ def run_serve(args: argparse.Namespace) -> int:
         from ..server.serialized import SerializedStore
 
         store = SerializedStore(store)
-    app = create_app(Service(store), tokens=tokens, limits=limits, static_dir=_static_dir())
+    app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
+                     static_dir=_static_dir())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=not args.no_access_log, server_header=False,
                 limit_concurrency=args.limit_concurrency)

@@ -9,6 +9,6 @@ from __future__ import annotations
 
 from .app import create_app
 from .auth import TokenTable, load_tokens, parse_tokens
-from .limits import Limits
+from .limits import Limits, service_limits
 
-__all__ = ["Limits", "TokenTable", "create_app", "load_tokens", "parse_tokens"]
+__all__ = ["Limits", "TokenTable", "create_app", "load_tokens", "parse_tokens", "service_limits"]

@@ -3,15 +3,19 @@
 Routes (all JSON; errors as described in :mod:`.problems`):
 
 * ``GET /v1/documents``: names the caller may read;
-* ``PUT /v1/documents/{name}``: create or replace (``If-Match: "n"`` makes it
-  conditional, ``If-None-Match: *`` create-only); answers ``{"version": n}``;
+* ``PUT /v1/documents/{name}``: create or replace; answers ``{"version": n}``;
 * ``GET /v1/documents/{name}[?version=n]``: canonical text, version as ``ETag``;
 * ``GET /v1/documents/{name}/versions``: the history with authors and messages;
 * ``PATCH /v1/documents/{name}``: JSON Patch or Merge Patch by content type;
-  ``If-Match`` with an older version rebases a JSON Patch onto the head;
+  ``Cfgpatch-Rebase-From: n`` rebases a patch written against version n;
 * ``POST /v1/documents/{name}/rebase?base=n``: the rebased patch, nothing stored;
 * ``GET /v1/diff?from=a[@v]&to=b[@w][&stats=1]``: patch (or stats) from a to b;
 * ``GET /v1/openapi.json``, ``GET /healthz``.
+
+``If-Match`` and ``If-None-Match`` work as RFC 9110 says on every document
+route: the handlers parse them (:mod:`.inputs`) and the service decides them
+(:mod:`cfgpatch.preconditions`), like every other domain rule: a handler
+parses, calls the service and renders.
 
 The service and stores are synchronous; each call runs in the thread pool so
 the event loop keeps serving other clients.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -30,18 +35,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from ..errors import (
-    INTERNAL_ERROR,
-    INVALID_ARGUMENTS,
-    INVALID_PATCH,
-    UNKNOWN_VERSION,
-    CfgPatchError,
-    InvalidInput,
-)
-from ..jsonvalue import JSON, canonical, parse
-from ..mergepatch import apply_merge_patch
+from ..errors import INTERNAL_ERROR, INVALID_ARGUMENTS, CfgPatchError, InvalidInput
 from ..service import Service
-from ..store.base import ConcurrentUpdate
 from . import openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
 from .inputs import (
@@ -51,21 +46,14 @@ from .inputs import (
     RawPathGuard,
     check_message,
     check_name,
-    entity_tags,
     etag,
-    parse_if_match,
     parse_version,
+    preconditions,
+    rebase_from,
     require_type,
 )
 from .limits import Limits
-from .problems import (
-    FORBIDDEN,
-    METHOD_NOT_ALLOWED,
-    NOT_FOUND,
-    PRECONDITION_FAILED,
-    HttpProblem,
-    problem_response,
-)
+from .problems import FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, HttpProblem, problem_response
 from .static import StaticSite
 
 
@@ -100,27 +88,6 @@ class Api:
     def message(self, request: Request) -> str | None:
         return check_message(request.query_params.get("message"), self.limits.max_message)
 
-    async def json_body(self, request: Request) -> tuple[JSON, str]:
-        """The parsed body and its text, within the size and depth limits."""
-        data = await self.limits.read_body(request)
-        value = parse(data)
-        self.limits.check_depth(value)
-        return value, data.decode("utf-8")
-
-    def append_if_head(self, name: str, head: int | None, value: JSON, who: Principal,
-                       message: str | None) -> int:
-        """Store ``value`` as ``head + 1`` only if ``head`` is still the head (else 412)."""
-        try:
-            return self.service.store.append(name, canonical(value), expected_head=head,
-                                             value=value, author=who.name, message=message)
-        except ConcurrentUpdate:
-            now = self.service.store.head_version(name)
-            raise HttpProblem(
-                f"{name!r} is at version {now}, not {head}" if now and head
-                else f"{name!r} already exists" if now else f"{name!r} does not exist",
-                code=PRECONDITION_FAILED,
-            ) from None
-
     # -- handlers ---------------------------------------------------------------
     async def list_documents(self, request: Request) -> Response:
         who = self.principal(request)
@@ -130,18 +97,10 @@ class Api:
     async def put_document(self, request: Request) -> Response:
         who, name = self.document(request, write=True)
         require_type(request, (JSON_TYPE,))
-        message = self.message(request)
-        if_match = parse_if_match(request.headers.get("if-match"))
-        create_only = request.headers.get("if-none-match", "").strip() == "*"
-        value, _ = await self.json_body(request)
-        if if_match is not None or create_only:
-            version = await run_in_threadpool(
-                self.append_if_head, name, None if create_only else if_match, value, who, message
-            )
-        else:
-            version = await run_in_threadpool(
-                lambda: self.service.put_value(name, value, author=who.name, message=message)
-            )
+        message, when = self.message(request), preconditions(request)
+        data = await self.limits.read_body(request)
+        version = await run_in_threadpool(
+            lambda: self.service.put(name, data, author=who.name, message=message, when=when))
         status = 201 if version == 1 else 200
         return JSONResponse({"version": version}, status_code=status, headers=etag(version))
 
@@ -149,57 +108,33 @@ class Api:
         _, name = self.document(request, write=False)
         raw = request.query_params.get("version")
         version = None if raw is None else parse_version(raw, "version")
-
-        def read() -> tuple[str, int]:
-            number = self.service.head(name) if version is None else version
-            return self.service.get(name, number), number
-
-        text, number = await run_in_threadpool(read)
-        if f'"{number}"' in entity_tags(request.headers.get("if-none-match")):
+        number, text = await run_in_threadpool(self.service.read, name, version,
+                                                preconditions(request))
+        if text is None:
             return Response(status_code=304, headers=etag(number))
         return Response(text, media_type=JSON_TYPE, headers=etag(number))
 
     async def list_versions(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
-        infos = await run_in_threadpool(self.service.versions, name)
+        infos = await run_in_threadpool(self.service.versions, name, preconditions(request))
+        if infos is None:
+            head = await run_in_threadpool(self.service.head, name)
+            return Response(status_code=304, headers=etag(head))
         body = {"name": name, "head": infos[-1].version, "versions": [i.to_dict() for i in infos]}
         return JSONResponse(body, headers=etag(infos[-1].version))
 
     async def patch_document(self, request: Request) -> Response:
         who, name = self.document(request, write=True)
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
-        message = self.message(request)
-        base = parse_if_match(request.headers.get("if-match"))
-        patch, text = await self.json_body(request)
+        message, when, base = self.message(request), preconditions(request), rebase_from(request)
+        data = await self.limits.read_body(request)
         if kind == JSON_PATCH:
-            self.limits.check_patch(patch)
-            version = await run_in_threadpool(self._apply_json_patch, name, text, base, who,
-                                              message)
+            call = partial(self.service.apply, tests_on_head=True)
         else:
-            version = await run_in_threadpool(self._apply_merge_patch, name, patch, base, who,
-                                              message)
+            call = self.service.apply_merge_patch
+        version = await run_in_threadpool(call, name, data, base, author=who.name,
+                                          message=message, when=when)
         return JSONResponse({"version": version}, headers=etag(version))
-
-    def _check_base(self, name: str, base: int) -> None:
-        head = self.service.head(name)
-        if not 1 <= base <= head:
-            raise HttpProblem(f"If-Match names version {base}, but {name!r} has 1..{head}",
-                              code=PRECONDITION_FAILED)
-
-    def _apply_json_patch(self, name: str, text: str, base: int | None, who: Principal,
-                          message: str | None) -> int:
-        if base is not None:
-            self._check_base(name, base)
-        return self.service.apply(name, text, base, author=who.name, message=message)
-
-    def _apply_merge_patch(self, name: str, patch: JSON, base: int | None, who: Principal,
-                           message: str | None) -> int:
-        if base is None:
-            return self.service.apply_merge_patch(name, canonical(patch), author=who.name,
-                                                  message=message)
-        self._check_base(name, base)
-        merged = apply_merge_patch(self.service.get_value(name, base), patch)
-        return self.append_if_head(name, base, merged, who, message)
 
     async def rebase(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
@@ -209,11 +144,9 @@ class Api:
             raise InvalidInput("rebase needs ?base=<version the patch was written against>",
                                code=INVALID_ARGUMENTS)
         base = parse_version(raw, "base")
-        patch, text = await self.json_body(request)
-        if type(patch) is not list:
-            raise InvalidInput("a JSON Patch must be an array of operations", code=INVALID_PATCH)
-        self.limits.check_patch(patch)
-        result = await run_in_threadpool(self.service.rebase, name, text, base)
+        data = await self.limits.read_body(request)
+        result = await run_in_threadpool(
+            lambda: self.service.rebase(name, data, base, tests_on_head=True))
         return Response(result, media_type=JSON_PATCH)
 
     async def diff(self, request: Request) -> Response:
@@ -252,19 +185,49 @@ def _guard(handler: Callable) -> Callable:
         try:
             return await handler(request)
         except CfgPatchError as error:
-            if error.code == UNKNOWN_VERSION and request.method == "PATCH":
-                return problem_response(error, 412)
             return problem_response(error)
 
     endpoint.__name__ = getattr(handler, "__name__", "endpoint")
     return endpoint
 
 
+class Resource:
+    """The ASGI app of one path whose methods are ``handlers`` (GET also answers HEAD).
+
+    Any other method is a 405 with ``Allow`` listing them.  Mounted with
+    :func:`resource`, it matches every method, so a page mounted at ``/``
+    never sees API paths.
+    """
+
+    def __init__(self, handlers: dict[str, Callable]) -> None:
+        self.handlers = {method: _guard(handler) for method, handler in handlers.items()}
+        if "GET" in self.handlers:
+            self.handlers["HEAD"] = self.handlers["GET"]
+        self.allow = ", ".join(sorted(self.handlers))
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        request = Request(scope, receive, send)
+        handler = self.handlers.get(request.method)
+        if handler is None:
+            problem = HttpProblem(f"{request.method} is not allowed on {request.url.path}; "
+                                  f"use {self.allow}", code=METHOD_NOT_ALLOWED)
+            response: Response = problem_response(problem, headers={"Allow": self.allow})
+        else:
+            response = await handler(request)
+        await response(scope, receive, send)
+
+
+def resource(path: str, handlers: dict[str, Callable]) -> Route:
+    """The route of one :class:`Resource` (every method reaches it)."""
+    return Route(path, Resource(handlers))
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 500)
     code = {404: NOT_FOUND, 405: METHOD_NOT_ALLOWED}.get(status, "bad request")
+    headers = getattr(exc, "headers", None)
     return problem_response(HttpProblem(f"{request.method} {request.url.path}: {code}",
-                                        code=code), status)
+                                        code=code), status, headers=headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
@@ -296,15 +259,14 @@ def create_app(
     api = Api(service, tokens, limits or Limits())
     doc = "/v1/documents/{name}"
     routes = [
-        Route("/healthz", _guard(api.health), methods=["GET"]),
-        Route("/v1/openapi.json", _guard(api.openapi_document), methods=["GET"]),
-        Route("/v1/documents", _guard(api.list_documents), methods=["GET"]),
-        Route(doc, _guard(api.get_document), methods=["GET"]),
-        Route(doc, _guard(api.put_document), methods=["PUT"]),
-        Route(doc, _guard(api.patch_document), methods=["PATCH"]),
-        Route(doc + "/versions", _guard(api.list_versions), methods=["GET"]),
-        Route(doc + "/rebase", _guard(api.rebase), methods=["POST"]),
-        Route("/v1/diff", _guard(api.diff), methods=["GET"]),
+        resource("/healthz", {"GET": api.health}),
+        resource("/v1/openapi.json", {"GET": api.openapi_document}),
+        resource("/v1/documents", {"GET": api.list_documents}),
+        resource(doc, {"GET": api.get_document, "PUT": api.put_document,
+                       "PATCH": api.patch_document}),
+        resource(doc + "/versions", {"GET": api.list_versions}),
+        resource(doc + "/rebase", {"POST": api.rebase}),
+        resource("/v1/diff", {"GET": api.diff}),
         index_page(static_dir),
     ]
 

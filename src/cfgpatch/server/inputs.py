@@ -13,13 +13,13 @@ from urllib.parse import unquote_to_bytes
 from starlette.requests import Request
 
 from ..errors import INVALID_ARGUMENTS, INVALID_NAME, UNSUPPORTED_MEDIA_TYPE, InvalidInput
+from ..preconditions import Preconditions, TagList
 from .problems import HttpProblem, problem_response
 
 #: Document names: a letter or digit, then letters, digits, ``.``, ``_`` and ``-``.
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}"
 _NAME = re.compile(NAME_PATTERN)
 _VERSION = re.compile(r"[1-9][0-9]{0,17}")
-_ETAG = re.compile(r'"([1-9][0-9]{0,17})"|([1-9][0-9]{0,17})')
 _RAW_PATH_FORBIDDEN = re.compile(rb"%2[fF]|%5[cC]|%00|(^|/)\.\.?(/|$)")
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -47,24 +47,61 @@ def parse_version(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_if_match(header: str | None) -> int | None:
-    """The version named by ``If-Match`` (``"n"``), ``None`` for absent or ``*``."""
-    if header is None or header.strip() == "*":
+#: One element of an entity-tag list: optional ``W/``, then a quoted opaque tag.
+_TAG_ITEM = re.compile(r'[ \t]*(?:(W/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)')
+#: The header naming the version a rebased PATCH was written against.
+REBASE_FROM = "Cfgpatch-Rebase-From"
+
+
+def parse_tag_list(values: list[str], field: str) -> TagList | None:
+    """An ``If-Match`` / ``If-None-Match`` field (all its lines) as a :class:`TagList`.
+
+    RFC 9110: ``*`` or a comma-separated list of entity tags (``"3"``, ``W/"3"``;
+    empty elements are allowed).  Tags that name no version match nothing.
+    Anything else is a 400 ``invalid arguments``.
+    """
+    if not values:
         return None
-    match = _ETAG.fullmatch(header.strip())
-    if not match:
-        raise InvalidInput(
-            f'If-Match must be one version in quotes, such as "3" (got {header[:40]!r})',
-            code=INVALID_ARGUMENTS,
-        )
-    return int(match.group(1) or match.group(2))
+    text = ",".join(values)
+    if text.strip(" \t") == "*":
+        return TagList(any=True)
+    strong: set[int] = set()
+    weak: set[int] = set()
+    position = 0
+    while position < len(text):
+        match = _TAG_ITEM.match(text, position)
+        if match is None or match.end() == position:
+            raise InvalidInput(
+                f'{field} must be * or a list of entity tags such as "3" or W/"3" '
+                f"(got {text[:60]!r})",
+                code=INVALID_ARGUMENTS,
+            )
+        tag = match.group(2)
+        if tag is not None and _VERSION.fullmatch(tag):
+            (weak if match.group(1) else strong).add(int(tag))
+        position = match.end()
+        if match.group(3) == "":
+            break
+    return TagList(strong=frozenset(strong), weak=frozenset(weak))
 
 
-def entity_tags(header: str | None) -> list[str]:
-    """The entity tags of an ``If-None-Match`` header (weak ones compare as strong)."""
-    if not header:
-        return []
-    return [tag.strip().removeprefix("W/") for tag in header.split(",")]
+def preconditions(request: Request) -> Preconditions:
+    """The request's ``If-Match`` and ``If-None-Match``, parsed."""
+    headers = request.headers
+    return Preconditions(
+        if_match=parse_tag_list(headers.getlist("if-match"), "If-Match"),
+        if_none_match=parse_tag_list(headers.getlist("if-none-match"), "If-None-Match"),
+    )
+
+
+def rebase_from(request: Request) -> int | None:
+    """The version named by ``Cfgpatch-Rebase-From`` (a bare positive integer), if any."""
+    values = request.headers.getlist(REBASE_FROM.lower())
+    if not values:
+        return None
+    if len(values) > 1:
+        raise InvalidInput(f"{REBASE_FROM} may be given once", code=INVALID_ARGUMENTS)
+    return parse_version(values[0].strip(" \t"), REBASE_FROM)
 
 
 def check_message(text: str | None, limit: int) -> str | None:

@@ -1,21 +1,27 @@
-"""Request limits of the HTTP API and the checks that enforce them.
+"""Request limits of the HTTP transport: body size, message length, header timeout.
 
-A body larger than ``max_body`` bytes is refused with 413 before it is read
-in full; a document nested deeper than ``max_depth`` or a patch with more than
-``max_patch_ops`` operations is refused with 400 (code ``limit exceeded``).
+A body larger than ``max_body`` bytes is refused with 413 before it is read in
+full.  The limits on what is stored and computed (document size and depth,
+patch length, alignment work) are the service's own
+(:class:`~cfgpatch.limits.ServiceLimits`): :func:`service_limits` builds them
+with the server's defaults.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from starlette.requests import Request
 
 from ..errors import BODY_TOO_LARGE, LimitExceeded
-from ..jsonvalue import MAX_DEPTH, check_depth
+from ..limits import DEFAULT_MAX_DIFF_WORK, ServiceLimits
 
-#: Code of a request body over the size limit (HTTP 413).
+#: Defaults of ``cfgpatch serve`` (documented in docs/server.md).
+DEFAULT_MAX_BODY = 4 * 1024 * 1024
+DEFAULT_MAX_DEPTH = 64
+DEFAULT_MAX_PATCH_OPS = 10_000
+#: Seconds a connection may take to send a complete request head.
+DEFAULT_HEADER_TIMEOUT = 10.0
 
 
 class BodyTooLarge(LimitExceeded):
@@ -28,16 +34,12 @@ class BodyTooLarge(LimitExceeded):
 class Limits:
     """What one request may carry."""
 
-    max_body: int = 4 * 1024 * 1024
-    max_depth: int = 64
-    max_patch_ops: int = 10_000
+    max_body: int = DEFAULT_MAX_BODY
     max_message: int = 1000
 
     def __post_init__(self) -> None:
-        if self.max_body < 1 or self.max_patch_ops < 1 or self.max_message < 0:
+        if self.max_body < 1 or self.max_message < 0:
             raise ValueError("limits must be positive")
-        if not 1 <= self.max_depth <= MAX_DEPTH:
-            raise ValueError(f"max_depth must be between 1 and {MAX_DEPTH}")
 
     async def read_body(self, request: Request) -> bytes:
         """The request body, refusing (413) as soon as it is known to be too large."""
@@ -58,20 +60,16 @@ class Limits:
             f"request body of {size} bytes or more; this server accepts at most {self.max_body}"
         )
 
-    def check_depth(self, value: Any) -> None:
-        """Refuse a value nested deeper than ``max_depth``."""
-        try:
-            check_depth(value, self.max_depth)
-        except Exception:
-            raise LimitExceeded(
-                f"nested more than {self.max_depth} levels deep (the server's --max-depth)"
-            ) from None
 
-    def check_patch(self, patch: Any) -> None:
-        """Refuse a JSON Patch with more operations than ``max_patch_ops``."""
-        if type(patch) is list and len(patch) > self.max_patch_ops:
-            raise LimitExceeded(
-                f"patch of {len(patch)} operations; this server accepts at most "
-                f"{self.max_patch_ops} (--max-patch-ops)"
-            )
-        self.check_depth(patch)
+def service_limits(*, max_body: int = DEFAULT_MAX_BODY, max_depth: int = DEFAULT_MAX_DEPTH,
+                   max_patch_ops: int = DEFAULT_MAX_PATCH_OPS,
+                   max_document_bytes: int | None = None,
+                   max_diff_work: int | None = DEFAULT_MAX_DIFF_WORK) -> ServiceLimits:
+    """The service's limits under a server (a stored document is at most ``max_body``
+    bytes unless ``max_document_bytes`` says otherwise, so it can always be sent back)."""
+    return ServiceLimits(
+        max_depth=max_depth,
+        max_document_bytes=max_document_bytes if max_document_bytes is not None else max_body,
+        max_patch_ops=max_patch_ops,
+        work_limit=max_diff_work,
+    )

@@ -21,6 +21,7 @@ from ..errors import (
     NOT_FOUND,
     PATH_NOT_FOUND,
     PRECONDITION_FAILED,
+    STORE_ERROR,
     TEST_FAILED,
     UNAUTHORIZED,
     UNKNOWN_DOCUMENT,
@@ -47,7 +48,7 @@ STATUS: dict[str, int] = {
     INVALID_MOVE: 422,
     LIMIT_EXCEEDED: 400,
     CONCURRENT_UPDATE: 503,
-    "store error": 503,
+    STORE_ERROR: 503,
 }
 
 
@@ -67,8 +68,11 @@ def error_body(error: CfgPatchError) -> dict:
     return {"error": error.wire(), **error.to_dict()}
 
 
-def problem_response(error: CfgPatchError, status: int | None = None) -> JSONResponse:
+def problem_response(error: CfgPatchError, status: int | None = None,
+                     headers: dict[str, str] | None = None) -> JSONResponse:
     """A JSON error response for ``error`` (status from the table unless given)."""
     status = status or status_of(error)
-    headers = {"WWW-Authenticate": 'Bearer realm="cfgpatch"'} if status == 401 else None
-    return JSONResponse(error_body(error), status_code=status, headers=headers)
+    headers = dict(headers or {})
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="cfgpatch"'
+    return JSONResponse(error_body(error), status_code=status, headers=headers or None)
