@@ -62,6 +62,22 @@ BAD_REQUESTS = [
      JSON_PATCH, 400, "limit exceeded"),
     ("PATCH", "/v1/documents/cfg", b'[{"op":"add","path":"b","value":1}]', JSON_PATCH, 400,
      "invalid pointer"),
+    # results: deeper than --max-depth through a long path, or through a copy into itself
+    ("PATCH", "/v1/documents/cfg", json.dumps([
+        {"op": "add", "path": "/b", "value": {"c": {"d": {"e": {"f": {}}}}}},
+        {"op": "add", "path": "/b/c/d/e/f/g", "value": [[[]]]}]).encode(),
+     JSON_PATCH, 400, "limit exceeded"),
+    ("PATCH", "/v1/documents/cfg", json.dumps([
+        {"op": "add", "path": "/x", "value": json.loads(nested(4))},
+        {"op": "copy", "from": "/x", "path": "/x/0/0/0/0"}]).encode(),
+     JSON_PATCH, 400, "limit exceeded"),
+    # results larger than --max-document-bytes: a few copies of one value
+    ("PATCH", "/v1/documents/cfg", json.dumps([
+        {"op": "add", "path": "/x", "value": "x" * 400},
+        *({"op": "copy", "from": "/x", "path": f"/y{i}"} for i in range(4))]).encode(),
+     JSON_PATCH, 400, "limit exceeded"),
+    ("PATCH", "/v1/documents/cfg", json.dumps({"x": "x" * 1000, "y": "y" * 980}).encode(),
+     MERGE_PATCH, 400, "limit exceeded"),
     ("PATCH", "/v1/documents/cfg", b'{"a":' + nested(8).encode() + b"}", MERGE_PATCH, 400,
      "limit exceeded"),
     ("PATCH", "/v1/documents/cfg?message=" + "m" * 1001, b"[]", JSON_PATCH, 400,
@@ -95,6 +111,32 @@ def test_bad_request_is_refused_and_changes_nothing(api, method, path, body, hea
     assert payload["message"] and isinstance(payload["message"], str)
     assert snapshot(api) == before
     assert api.get("/v1/documents/cfg").text == '{"a":1}'
+
+
+def test_limits_hold_on_rebased_results(api):
+    api.patch("/v1/documents/cfg", content=b'[{"op":"add","path":"/h","value":1}]',
+              headers=JSON_PATCH)
+    big = json.dumps([{"op": "add", "path": "/x", "value": "x" * 700},
+                      {"op": "copy", "from": "/x", "path": "/y"},
+                      {"op": "copy", "from": "/x", "path": "/z"}])
+    answer = api.patch("/v1/documents/cfg", content=big,
+                       headers={**JSON_PATCH, "cfgpatch-rebase-from": "1"})
+    assert answer.status_code == 400 and answer.json()["code"] == "limit exceeded"
+    assert "--max-document-bytes" in answer.json()["message"]
+    assert api.get("/v1/documents/cfg/versions").json()["head"] == 2
+
+
+def test_documents_at_the_limits_are_accepted(api):
+    at_depth = [{"op": "add", "path": "/b", "value": json.loads(nested(6))},
+                {"op": "add", "path": "/b/0/0/0/0/0/0", "value": []}]  # 7 tokens + 1 = 8
+    assert api.patch("/v1/documents/cfg", content=json.dumps(at_depth),
+                     headers=JSON_PATCH).status_code == 200
+    size = 2000 - len('{"a":1,"b":[[[[[[[]]]]]]],"x":"","y":""}')
+    for key, length in (("x", size // 2), ("y", size - size // 2)):
+        fill = [{"op": "add", "path": f"/{key}", "value": key * length}]
+        answer = api.patch("/v1/documents/cfg", content=json.dumps(fill), headers=JSON_PATCH)
+        assert answer.status_code == 200, answer.text
+    assert len(api.get("/v1/documents/cfg").content) == 2000
 
 
 def test_declared_length_over_limit_is_413_before_reading(api):

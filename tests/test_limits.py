@@ -1,0 +1,59 @@
+"""cfgpatch.limits: the service's limits, and the depth bound of a patch's result."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.errors import CfgPatchError, LimitExceeded
+from cfgpatch.jsonpatch import apply_patch
+from cfgpatch.jsonvalue import canonical
+from cfgpatch.limits import ServiceLimits, _depth, _written_depth
+from cfgpatch.service import Service
+
+values = st.recursive(st.integers(0, 3), lambda inner: st.one_of(
+    st.lists(inner, max_size=2), st.dictionaries(st.sampled_from("ab"), inner, max_size=2)),
+    max_leaves=8)
+pointers = st.lists(st.sampled_from(["a", "b", "0", "1", "-"]), max_size=4).map(
+    lambda tokens: "".join("/" + t for t in tokens))
+operations = st.one_of(
+    st.builds(lambda o, p, v: {"op": o, "path": p, "value": v},
+              st.sampled_from(["add", "replace"]), pointers, values),
+    st.builds(lambda o, f, p: {"op": o, "from": f, "path": p},
+              st.sampled_from(["copy", "move"]), pointers, pointers))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.sampled_from("ab"), values, max_size=2),
+       st.lists(operations, min_size=1, max_size=4))
+def test_the_bound_is_never_below_the_real_depth(doc, patch):
+    try:
+        result = apply_patch(doc, patch)
+    except CfgPatchError:
+        return
+    assert _depth(result) <= _written_depth(patch, _depth(doc))
+
+
+def test_service_refuses_results_beyond_the_limits_and_writes_nothing():
+    service = Service(limits=ServiceLimits(max_depth=4, max_document_bytes=100))
+    service.put("d", '{"a":[1]}')
+    for patch in ('[{"op":"add","path":"/b","value":{"c":{"d":{"e":1}}}}]',
+                  '[{"op":"add","path":"/x","value":"' + "x" * 95 + '"}]',
+                  '[{"op":"add","path":"/b","value":[[[]]]},'
+                  ' {"op":"copy","from":"/b","path":"/b/0/0/0"}]'):
+        with pytest.raises(LimitExceeded):
+            service.apply("d", patch)
+    with pytest.raises(LimitExceeded):
+        service.put("d", '{"a":"' + "é" * 50 + '"}')  # 50 characters, 100 bytes
+    assert service.head("d") == 1
+    assert service.apply("d", '[{"op":"add","path":"/b","value":{"c":[1]}}]') == 2
+    assert canonical(service.get_value("d")) == '{"a":[1],"b":{"c":[1]}}'
+
+
+def test_no_limits_is_what_run_uses():
+    assert ServiceLimits().work() == {} and ServiceLimits(work_limit=5).work() == {
+        "work_limit": 5}
+    service = Service()
+    service.put("d", "[" * 200 + "]" * 200)
+    assert service.head("d") == 1
