@@ -1,6 +1,6 @@
-"""Tests for cfgpatch.web.yamlprint: the direct port of kubectl's YAML layout.
+"""Tests for cfgpatch.kube.io.yamlprint: the direct port of kubectl's YAML layout.
 
-The port must print exactly what ``kube.io.writer.dump(obj, "yaml")`` prints (PyYAML's
+The port must print exactly what ``kube.io.writer.emitter_yaml(obj)`` prints (PyYAML's
 emitter set up as go-yaml); generated objects with awkward strings (folding spaces,
 quotes, indicators, line breaks, characters beyond U+FFFF, long texts) hold it to that.
 """
@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.io import writer
-from cfgpatch.web import yamlprint
+from cfgpatch.kube.io import writer, yamlprint
 
 ALPHABET = st.sampled_from(list("ab z09-:#'\"\n\t{[,]}.&*!|>%@`?~") +
                            ["\x85", "\u2028", "\u00e9", "\U0001F600", "\ufeff", "  ", "\\"])
@@ -32,13 +31,13 @@ OBJECTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
 
 def _both(obj: dict) -> tuple[str, str]:
     try:
-        expected = writer.dump(obj, "yaml")
+        expected = writer.emitter_yaml(obj)
     except KubeError as exc:
         expected = f"error: {exc.message}"
     try:
         got = "".join(text + "\n" for text, _ in yamlprint.lines(obj))
     except yamlprint.NotCovered:
-        return expected, expected  # printed.printed_lines uses writer.dump for these
+        return expected, expected  # writer.dump uses the emitter for these
     except KubeError as exc:
         got = f"error: {exc.message}"
     return got, expected

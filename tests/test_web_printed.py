@@ -16,7 +16,7 @@ from cfgpatch.kube.io import reader, writer
 from cfgpatch.pointer import parse_pointer, resolve
 from cfgpatch.web.printed import printed_lines, printed_text
 from conftest import ROOT
-from test_web_yamlprint import OBJECTS
+from test_kube_io_yamlprint import OBJECTS
 
 EXAMPLES = json.loads((ROOT / "web" / "src" / "examples.json").read_text())
 

@@ -10,8 +10,8 @@ to that, on generated objects); ``pointers`` holds the value a line starts (a ke
 value, a list element) and, for a line such as ``- name: app``, the element too.
 
 ``json`` is Go's ``json.MarshalIndent`` with four spaces (:mod:`cfgpatch.kube.go.json`
-prints each scalar); ``yaml`` is :mod:`.yamlprint`, a direct port of the emitter layout
-``kube.io.writer`` configures (several times faster than PyYAML's event machinery,
+prints each scalar); ``yaml`` is :mod:`cfgpatch.kube.io.yamlprint`, a direct port of the
+emitter layout ``kube.io.writer`` configures (several times faster than PyYAML's event machinery,
 which the page would pay three times per edit).  An object the port does not cover (a
 key of 128 characters or more, or one with a line break: PyYAML writes it as a complex
 ``?`` key) is printed by ``writer.dump`` itself, and its lines get the pointer of the
@@ -25,9 +25,8 @@ from typing import Any
 
 from ..jsonvalue import escape
 from ..kube.go import json as gojson
-from ..kube.io import writer
+from ..kube.io import writer, yamlprint
 from ..kube.io.unstructured import too_deep
-from . import yamlprint
 
 Line = tuple[str, tuple[str, ...]]
 

@@ -13,7 +13,7 @@ from typing import Any
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
-from . import unstructured
+from . import unstructured, yamlprint
 from .reader import pyyaml
 
 
@@ -39,7 +39,12 @@ def dump(obj: Any, fmt: str) -> str:
     if fmt == "json":
         return gojson.encode(obj, "    ") + "\n"
     if fmt == "yaml":
-        return _dump_yaml(obj)
+        if isinstance(obj, dict):
+            try:
+                return yamlprint.text(obj)
+            except yamlprint.NotCovered:
+                pass
+        return emitter_yaml(obj)
     raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
                     hint="use -o json or -o yaml")
 
@@ -163,7 +168,7 @@ def _dumper_class() -> type:
     return Dumper
 
 
-def _dump_yaml(obj: Any) -> str:
+def emitter_yaml(obj: Any) -> str:
     yaml = pyyaml()
     text = yaml.serialize(_node(obj), Dumper=_dumper_class())
     # PyYAML closes a document that ends in a "|+" block with "..."; go-yaml does not
