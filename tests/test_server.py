@@ -247,7 +247,8 @@ def test_health_fails_when_the_store_does(tmp_path):
     from cfgpatch.store.sqlite import SQLiteStore
 
     store = SQLiteStore(tmp_path / "h.db")
-    client = TestClient(create_app(Service(store), close_store=False))
+    client = TestClient(create_app(Service(store), close_store=False),
+                        base_url="http://localhost")
     assert client.get("/healthz").json() == {"ok": True, "store": "SQLiteStore"}
     store.close()
     broken = client.get("/healthz")

@@ -55,7 +55,7 @@ def test_index_page_without_web_build(tmp_path):
     app = create_app(Service(), close_store=False, static_dir=None)
     from starlette.testclient import TestClient
 
-    page = TestClient(app).get("/")
+    page = TestClient(app, base_url="http://localhost").get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "/v1/openapi.json" in page.text and "/v1/documents/{name}" in page.text
 
@@ -65,6 +65,6 @@ def test_web_build_is_mounted_at_root(tmp_path):
     app = create_app(Service(), close_store=False, static_dir=tmp_path)
     from starlette.testclient import TestClient
 
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://localhost")
     assert "tester page" in client.get("/").text
     assert client.get("/healthz").json()["ok"] is True

@@ -62,6 +62,7 @@ METHOD_NOT_ALLOWED = "method not allowed"
 CONCURRENT_UPDATE = "concurrent update"
 BODY_TOO_LARGE = "body too large"
 INTERNAL_ERROR = "internal error"
+MISDIRECTED_REQUEST = "misdirected request"  # a Host name the server does not answer (421)
 
 #: The codes of the run() contract, as ``"error: <code>"`` spells them.
 ALL_CODES = (
@@ -94,6 +95,7 @@ OTHER_CODES = (
     CONCURRENT_UPDATE,
     BODY_TOO_LARGE,
     INTERNAL_ERROR,
+    MISDIRECTED_REQUEST,
     INVALID_INPUT,
     STORE_ERROR,
     KUBECTL_ERROR,

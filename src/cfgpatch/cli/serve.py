@@ -30,6 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"or memory:// (default {DEFAULT_STORE})",
     )
     parser.add_argument("--tokens", metavar="FILE", help="JSON file of bearer tokens")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a Host name to answer besides localhost, 127.0.0.1 and [::1] "
+                        "(repeatable; '*': any). Other names get 421, against DNS rebinding. "
+                        "Without it, a server with --tokens answers any name")
     parser.add_argument("--max-body", type=int, default=4 * 1024 * 1024, metavar="BYTES",
                         help="largest request body (default 4 MiB; larger: 413)")
     parser.add_argument("--max-document-bytes", type=int, metavar="BYTES",
@@ -102,7 +106,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
         store = SerializedStore(store)
     app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
-                     static_dir=_static_dir())
+                     static_dir=_static_dir(), allowed_hosts=args.allowed_host)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=not args.no_access_log, server_header=False,
                 limit_concurrency=args.limit_concurrency)

@@ -23,7 +23,7 @@ the event loop keeps serving other clients.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -39,6 +39,7 @@ from ..errors import INTERNAL_ERROR, INVALID_ARGUMENTS, CfgPatchError, InvalidIn
 from ..service import Service
 from . import openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
+from .hosts import HostGuard, host_policy
 from .inputs import (
     JSON_PATCH,
     JSON_TYPE,
@@ -254,8 +255,13 @@ def create_app(
     limits: Limits | None = None,
     static_dir: Path | None = None,
     close_store: bool = True,
+    allowed_hosts: Iterable[str] | None = None,
 ) -> Starlette:
-    """The ASGI app serving ``service`` (closing its store on shutdown if ``close_store``)."""
+    """The ASGI app serving ``service`` (closing its store on shutdown if ``close_store``).
+
+    ``allowed_hosts``: ``Host`` names answered besides the loopback names (see
+    :mod:`.hosts`; without tokens only loopback names are answered by default).
+    """
     api = Api(service, tokens, limits or Limits())
     doc = "/v1/documents/{name}"
     routes = [
@@ -282,4 +288,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(RawPathGuard)
+    policy = host_policy(allowed_hosts, tokens=tokens is not None)
+    if policy is not None:
+        app.add_middleware(HostGuard, policy=policy)
     return app
