@@ -259,3 +259,23 @@ def test_table_is_what_the_kubectl_binary_says(tmp_path):
     assert "tag differs" not in proc.stderr and "open type" not in proc.stderr
     shipped = ROOT / "src" / "cfgpatch" / "kube" / "schema" / "data" / "builtin.json"
     assert json.loads(out.read_text()) == json.loads(shipped.read_text())
+
+
+def test_the_table_loads_from_a_zipped_package(tmp_path):
+    """The page imports cfgpatch from a zip archive: the data file is read through it."""
+    import subprocess
+    import sys
+    import zipfile
+
+    archive = tmp_path / "cfgpatch.zip"
+    source = ROOT / "src"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in (source / "cfgpatch").rglob("*"):
+            if path.suffix in (".py", ".json") and "static" not in path.parts:
+                zipped.write(path, path.relative_to(source).as_posix())
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import cfgpatch.kube.schema.node as m; "
+            "assert m.__file__.startswith(sys.argv[1]); print(len(m.builtin_schema().kinds()))")
+    done = subprocess.run([sys.executable, "-c", code, str(archive)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(builtin_schema().kinds())

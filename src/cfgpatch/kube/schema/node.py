@@ -39,9 +39,9 @@ treated as an untyped value instead of the error kubectl would raise.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from ...errors import INVALID_ARGUMENTS, KubeError
 from .rules import ListRule, Shapes, strategic_rule
@@ -247,8 +247,19 @@ class Schema:
 @lru_cache(maxsize=1)
 def builtin_schema() -> Schema:
     """The built-in table: every kind kubectl 1.32 knows, with its struct tags."""
-    path = resources.files("cfgpatch.kube.schema").joinpath("data", "builtin.json")
-    return Schema(json.loads(path.read_text(encoding="utf-8")))
+    return Schema(json.loads(_package_data("builtin.json")))
+
+
+def _package_data(name: str) -> str:
+    """A file of ``data/``: read directly when the package is a folder (the usual case,
+    without importlib.resources' start-up cost), through it when zipped (the page)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "data", name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        from importlib import resources
+
+        return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
 
 
 def load_table(text: str) -> Schema:
