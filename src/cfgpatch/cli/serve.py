@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import sys
 
 from ..limits import DEFAULT_MAX_DIFF_WORK
@@ -107,6 +108,9 @@ def run_serve(args: argparse.Namespace) -> int:
         store = SerializedStore(store)
     app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
                      static_dir=_static_dir(), allowed_hosts=args.allowed_host)
+    # Store failures and internal errors are logged by cfgpatch.server with a request id.
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=args.log_level.upper())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=not args.no_access_log, server_header=False,
                 limit_concurrency=args.limit_concurrency)

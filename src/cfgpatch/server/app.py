@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from ..errors import INTERNAL_ERROR, INVALID_ARGUMENTS, CfgPatchError, InvalidInput
+from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput
 from ..service import Service
 from . import openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
@@ -54,7 +54,14 @@ from .inputs import (
     require_type,
 )
 from .limits import Limits
-from .problems import FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, HttpProblem, problem_response
+from .problems import (
+    FORBIDDEN,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    HttpProblem,
+    internal_error_response,
+    problem_response,
+)
 from .static import StaticSite
 
 
@@ -232,9 +239,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
-    # Starlette re-raises after this answer, so uvicorn logs the traceback.
-    return problem_response(HttpProblem("internal server error (logged on the server)",
-                                        code=INTERNAL_ERROR), 500)
+    # Logged with its request id here; Starlette re-raises after this answer, so
+    # uvicorn logs the traceback too.
+    return internal_error_response(exc)
 
 
 def index_page(static_dir: Path | None) -> Route | Mount:

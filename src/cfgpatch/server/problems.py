@@ -3,9 +3,18 @@
 Every error body is ``{"error": "<wire form>", "code": ..., "message": ...}``
 plus ``op_index``, ``pointer``, ``token`` and ``hint`` when known, so a script
 can branch on ``code`` and a person can read ``message``.
+
+Storage failures and internal errors are different: their text can hold the
+database's own words (constraint names, ``DETAIL: Failing row contains (...)``
+with a whole row).  It is logged (logger ``cfgpatch.server``) under a fresh
+request id, and the client gets a generic message with that id (also in the
+``request_id`` member and the ``X-Request-Id`` header), to find the log line.
 """
 
 from __future__ import annotations
+
+import logging
+import uuid
 
 from starlette.responses import JSONResponse
 
@@ -15,6 +24,7 @@ from ..errors import (
     CONCURRENT_UPDATE,
     CONFLICT,
     FORBIDDEN,
+    INTERNAL_ERROR,
     INVALID_MOVE,
     LIMIT_EXCEEDED,
     METHOD_NOT_ALLOWED,
@@ -30,6 +40,11 @@ from ..errors import (
     UNSUPPORTED_MEDIA_TYPE,
     CfgPatchError,
 )
+
+LOG = logging.getLogger("cfgpatch.server")
+#: Codes whose messages are logged, never sent.
+HIDDEN_CODES = frozenset({STORE_ERROR, INTERNAL_ERROR})
+_GENERIC = {STORE_ERROR: "the store failed", INTERNAL_ERROR: "internal server error"}
 
 #: HTTP status of each error code; any other code of a CfgPatchError is a 400.
 STATUS: dict[str, int] = {
@@ -77,4 +92,28 @@ def problem_response(error: CfgPatchError, status: int | None = None,
     headers = dict(headers or {})
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="cfgpatch"'
-    return JSONResponse(error_body(error), status_code=status, headers=headers or None)
+    if error.code in HIDDEN_CODES:
+        body = _logged(error, headers)
+    else:
+        body = error_body(error)
+    return JSONResponse(body, status_code=status, headers=headers or None)
+
+
+def _logged(error: CfgPatchError, headers: dict[str, str],
+            exc_info: BaseException | None = None) -> dict:
+    """Log ``error`` under a new request id; the generic body the client gets instead."""
+    request_id = uuid.uuid4().hex[:16]
+    LOG.error("request %s: %s: %s", request_id, error.code, error.message,
+              exc_info=exc_info or error.__cause__ or None)
+    headers["X-Request-Id"] = request_id
+    message = f"{_GENERIC[error.code]} (logged on the server as request {request_id})"
+    return {"error": error.code, "code": error.code, "message": message,
+            "request_id": request_id}
+
+
+def internal_error_response(exc: BaseException) -> JSONResponse:
+    """The 500 answer to an unexpected exception (logged with its traceback)."""
+    headers: dict[str, str] = {}
+    error = CfgPatchError(f"{type(exc).__name__}: {exc}", code=INTERNAL_ERROR)
+    body = _logged(error, headers, exc_info=exc)
+    return JSONResponse(body, status_code=500, headers=headers)
