@@ -89,3 +89,45 @@ def test_public_endpoints_need_no_token(api):
 def test_bad_token_files_are_refused(text, fragment):
     with pytest.raises(ValueError, match=fragment):
         parse_tokens(text)
+
+
+@pytest.mark.parametrize(("prefix", "name", "granted"), [
+    ("", "anything", True),
+    ("team", "team", True), ("team", "team-a", True), ("team", "team.cfg", True),
+    ("team", "team_x", True), ("team", "teammate", False), ("team", "tea", False),
+    ("team-", "team-a", True), ("team-", "team-", True), ("team-", "team", False),
+    ("team-", "teammate", False),
+    ("team-a", "team-a", True), ("team-a", "team-a-gw", True), ("team-a", "team-ab", False),
+    ("team-a-", "team-a-gw", True), ("team-a-", "team-a", False),
+    ("Team", "team", False),
+])
+def test_prefixes_stop_at_separators(prefix, name, granted):
+    from cfgpatch.server.auth import prefix_grants
+
+    assert prefix_grants(prefix, name) is granted
+
+
+def test_team_does_not_reach_teammate(tmp_path):
+    secret = "team-token-0123456789"
+    tokens = json.dumps({"tokens": [{"name": "t", "token": secret, "write": ["team"]}]})
+    with client_for(tmp_path, tokens=tokens) as api:
+        ok = api.put("/v1/documents/team-gw", content="{}", headers={**JSON, **bearer(secret)})
+        mate = api.put("/v1/documents/teammate", content="{}",
+                       headers={**JSON, **bearer(secret)})
+        assert (ok.status_code, mate.status_code) == (201, 403)
+
+
+def test_prefixes_that_can_never_match_are_warned_about(tmp_path, capsys):
+    text = json.dumps({"tokens": [{"name": "a", "token": "0123456789abcdef",
+                                   "read": ["team-a/", "ok-", ""], "write": ["-x", "é"]}]})
+    table = parse_tokens(text)
+    assert len(table.warnings) == 3
+    assert "'team-a/'" in table.warnings[0] and "grants nothing" in table.warnings[0]
+    assert parse_tokens(TOKENS).warnings == ()
+    from cfgpatch.cli import main
+
+    path = tmp_path / "tokens.json"
+    path.write_text(text)
+    assert main(["serve", "--tokens", str(path), "--store", "mysql://x", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "warning" in err and "'team-a/'" in err

@@ -95,6 +95,8 @@ def run_serve(args: argparse.Namespace) -> int:
                               max_document_bytes=args.max_document_bytes,
                               max_diff_work=args.max_diff_work or None)
         tokens = load_tokens(args.tokens) if args.tokens else None
+        for warning in tokens.warnings if tokens else ():
+            sys.stderr.write(f"cfgpatch serve: warning: {warning}\n")
         store = open_store(args.store)
     except (ValueError, CfgPatchError) as exc:
         text = exc.describe() if isinstance(exc, CfgPatchError) else str(exc)

@@ -12,6 +12,24 @@ the secret either in clear (``token``) or as the SHA-256 hex digest of it
 (``sha256``, so the file need not hold the secret), and the document-name
 prefixes it may ``read`` and ``write`` (``""`` means every document).  Write
 access implies read access to the same prefixes.
+
+Prefixes stop at a separator (``-``, ``.`` or ``_``), so that ``team`` cannot
+reach another team's ``teammate``: a prefix grants a name that equals it, or
+that continues it after a separator, either the prefix's own last character
+or the name's next one.
+
+======================  =====================================================
+prefix                  grants
+======================  =====================================================
+``""``                  every name
+``team``                ``team``, ``team-a``, ``team.cfg``, ``team_x``; not ``teammate``
+``team-``               ``team-``, ``team-a``, ``team-b.cfg``; not ``team``, ``teammate``
+``team-a``              ``team-a``, ``team-a-gw``, ``team-a.v2``; not ``team-ab``
+======================  =====================================================
+
+A prefix that no valid document name can start with (``team-a/``, ``-x``, a
+space) grants nothing; :func:`parse_tokens` lists it in ``TokenTable.warnings``
+and ``cfgpatch serve`` prints the warnings when it starts.
 """
 
 from __future__ import annotations
@@ -19,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +53,20 @@ class AuthError(CfgPatchError):
     default_code = "unauthorized"
 
 
+#: Characters after which a prefix may stop inside a name.
+SEPARATORS = "-._"
+#: What a prefix of a valid document name looks like (see ``inputs.NAME_PATTERN``).
+_NAME_PREFIX = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]{0,199})?")
+
+
+def prefix_grants(prefix: str, name: str) -> bool:
+    """Whether ``prefix`` grants the document ``name`` (separator-aware, see above)."""
+    if not name.startswith(prefix):
+        return False
+    rest = name[len(prefix):]
+    return not prefix or not rest or prefix[-1] in SEPARATORS or rest[0] in SEPARATORS
+
+
 @dataclass(frozen=True)
 class Principal:
     """The holder of one token: a name and the prefixes it may read and write."""
@@ -43,10 +76,10 @@ class Principal:
     write: tuple[str, ...]
 
     def may_read(self, document: str) -> bool:
-        return any(document.startswith(p) for p in self.read + self.write)
+        return any(prefix_grants(p, document) for p in self.read + self.write)
 
     def may_write(self, document: str) -> bool:
-        return any(document.startswith(p) for p in self.write)
+        return any(prefix_grants(p, document) for p in self.write)
 
 
 #: Everyone, when no token file is given.
@@ -62,6 +95,8 @@ class TokenTable:
     """Principals by the SHA-256 digest of their token."""
 
     by_digest: dict[str, Principal]
+    #: Prefixes that can never grant a valid document name, described.
+    warnings: tuple[str, ...] = ()
 
     def lookup(self, secret: str) -> Principal | None:
         """The principal holding ``secret`` (compared in constant time per entry)."""
@@ -103,6 +138,7 @@ def parse_tokens(text: str, where: str = "token file") -> TokenTable:
         raise ValueError(f'{where} must be {{"tokens": [ ... ]}} with at least one entry')
     table: dict[str, Principal] = {}
     names: set[str] = set()
+    warnings: list[str] = []
     for i, entry in enumerate(entries):
         spot = f"{where}: tokens[{i}]"
         if type(entry) is not dict or type(entry.get("name")) is not str or not entry["name"]:
@@ -116,7 +152,20 @@ def parse_tokens(text: str, where: str = "token file") -> TokenTable:
         table[digest] = Principal(
             entry["name"], _prefixes(entry, "read", spot), _prefixes(entry, "write", spot)
         )
-    return TokenTable(table)
+        warnings.extend(_unreachable(entry, spot))
+    return TokenTable(table, tuple(warnings))
+
+
+def _unreachable(entry: dict, spot: str) -> list[str]:
+    """Warnings for the prefixes of ``entry`` that no valid document name starts with."""
+    out = []
+    for key in ("read", "write"):
+        for prefix in entry.get(key, []):
+            if not _NAME_PREFIX.fullmatch(prefix):
+                out.append(f"{spot} ({entry['name']!r}): {key} prefix {prefix!r} can never "
+                           "match a document name (names are 1-200 letters, digits, '.', "
+                           "'_' or '-', starting with a letter or digit); it grants nothing")
+    return out
 
 
 def _entry_digest(entry: dict, spot: str) -> str:
