@@ -50,6 +50,8 @@ KUBECTL_UNPREFIXED = "kubectl unprefixed"  # kubectl prints this error without "
 NESTING_TOO_DEEP = "nesting too deep"  # deeper than kubectl's decoder goes
 MULTIPLE_DOCUMENTS = "multiple documents"  # kubectl patch takes one object per file
 KUSTOMIZE_DELETES = "kustomize deletes"  # a kustomize patch that removes the whole resource
+KUSTOMIZE_ERROR = "kustomize error"  # kubectl kustomize refuses; the message is kustomize's text
+KUSTOMIZE_UNMODELLED = "kustomize unmodelled"  # a kustomization field cfgpatch does not build
 
 # Codes of the HTTP layer (``server.problems`` maps every code to a status).
 UNAUTHORIZED = "unauthorized"
@@ -104,6 +106,8 @@ OTHER_CODES = (
     NESTING_TOO_DEEP,
     MULTIPLE_DOCUMENTS,
     KUSTOMIZE_DELETES,
+    KUSTOMIZE_ERROR,
+    KUSTOMIZE_UNMODELLED,
 )
 
 
