@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "0: no limit)")
     parser.add_argument("--limit-concurrency", type=int, metavar="N",
                         help="answer 503 beyond N requests in progress (default: no limit)")
+    parser.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="close a connection whose request line and headers are not "
+                        "complete after this long (default 10; against slowloris)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
@@ -74,6 +77,7 @@ def run_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..server import Limits, create_app, load_tokens, service_limits
+        from ..server.protocol import header_timeout_protocol
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
                          f" {exc.name} is missing\n")
@@ -90,6 +94,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     try:
         limits = Limits(args.max_body)
+        protocol = header_timeout_protocol(args.header_timeout)
         kept = service_limits(max_body=args.max_body, max_depth=args.max_depth,
                               max_patch_ops=args.max_patch_ops,
                               max_document_bytes=args.max_document_bytes,
@@ -115,7 +120,7 @@ def run_serve(args: argparse.Namespace) -> int:
                         level=args.log_level.upper())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=not args.no_access_log, server_header=False,
-                limit_concurrency=args.limit_concurrency)
+                limit_concurrency=args.limit_concurrency, http=protocol)
     return 0
 
 

@@ -1,0 +1,73 @@
+"""A connection that never completes its request head is closed after --header-timeout."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from server_support import ServerProcess
+
+TIMEOUT = 1.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("slow")
+    process = ServerProcess(f"sqlite:///{folder / 's.db'}", "--header-timeout", str(TIMEOUT))
+    yield process
+    process.stop()
+
+
+def _closed_after(sock: socket.socket, limit: float) -> float | None:
+    """Seconds until the server closes ``sock`` (EOF or reset), or None within ``limit``."""
+    start = time.monotonic()
+    sock.settimeout(limit)
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                return time.monotonic() - start
+    except (ConnectionResetError, BrokenPipeError):
+        return time.monotonic() - start
+    except TimeoutError:
+        return None
+
+
+@pytest.mark.parametrize("sent", [b"GET /heal", b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n",
+                                  b""])
+def test_a_partial_head_is_closed_within_the_timeout(server, sent):
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        if sent:
+            sock.sendall(sent)
+        elapsed = _closed_after(sock, TIMEOUT + 4)
+    assert elapsed is not None, "the server kept a half-sent request open"
+    assert elapsed < TIMEOUT + 2
+
+
+def test_trickling_bytes_do_not_extend_the_deadline(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        start = time.monotonic()
+        closed = False
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\n":
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.2)
+            if time.monotonic() - start > TIMEOUT + 3:
+                break
+        if not closed:
+            closed = _closed_after(sock, 2) is not None
+    assert closed and time.monotonic() - start < TIMEOUT + 4
+
+
+def test_complete_requests_and_kept_alive_connections_work(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        for _ in range(2):
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            answer = sock.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 200")
+            time.sleep(TIMEOUT * 0.6)  # idle between requests: keep-alive, not the deadline
