@@ -1,0 +1,103 @@
+"""Reading YAML into :class:`~cfgpatch.kube.io.kyaml.Node` trees as kyaml does.
+
+PyYAML's pure-Python composer does the parsing (it keeps styles and positions); the
+tags are go-yaml v3's: an explicit tag is kept (``!!str``, ``!foo``), a quoted or block
+scalar is ``!!str``, a plain one is resolved by :func:`..kyaml_scalars.resolve`
+(``yes`` stays a string, ``010`` is an int, ``2002-12-14`` a timestamp).  Aliases are
+shared nodes (the same :class:`Node` object at both places).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
+from .kyaml_scalars import resolve
+from .reader import _go_yaml_message, pyyaml
+
+_PLAIN = "!cfgpatch/kyaml-plain"
+_LONG = "tag:yaml.org,2002:"
+
+
+def _loader() -> type:
+    yaml = pyyaml()
+
+    class Loader(yaml.BaseLoader):
+        def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+            if kind is yaml.ScalarNode and implicit and implicit[0]:
+                return _PLAIN
+            return super().resolve(kind, value, implicit)
+
+    return Loader
+
+
+def read_documents(text: str, file: str = "") -> list[Node]:
+    """Every document of ``text`` (documents that are empty or ``null`` are dropped, as
+    kustomize drops them).  Raises :class:`KyamlError` with go-yaml's message."""
+    yaml = pyyaml()
+    try:
+        composed = list(yaml.compose_all(text, Loader=_loader()))
+    except yaml.reader.ReaderError:
+        raise KyamlError("yaml: control characters are not allowed", file=file) from None
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        raise KyamlError(_go_yaml_message(err), file=file,
+                         line=mark.line + 1 if mark else 0) from None
+    except yaml.YAMLError as err:
+        raise KyamlError(f"yaml: {err}", file=file) from None
+    out = []
+    for node in composed:
+        converted = _Converter(file).node(node)
+        if not converted.is_null():
+            out.append(converted)
+    return out
+
+
+def read_document(text: str, file: str = "") -> Node | None:
+    """The one document of ``text`` (``None`` if it has none); more is an error."""
+    documents = read_documents(text, file)
+    if len(documents) > 1:
+        raise KyamlError(f"expected one YAML document in {file or 'the input'}, "
+                         f"found {len(documents)}", file=file)
+    return documents[0] if documents else None
+
+
+class _Converter:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.seen: dict[int, Node] = {}
+
+    def node(self, source: Any) -> Node:
+        known = self.seen.get(id(source))
+        if known is not None:
+            return known
+        yaml = pyyaml()
+        mark = source.start_mark
+        out = Node(SCALAR, line=mark.line + 1, column=mark.column + 1, file=self.file)
+        self.seen[id(source)] = out
+        if isinstance(source, yaml.ScalarNode):
+            out.value = source.value
+            out.style = source.style or ""
+            out.tag = _scalar_tag(source.tag, source.value, out.style)
+            return out
+        out.kind = MAPPING if isinstance(source, yaml.MappingNode) else SEQUENCE
+        out.style = FLOW if source.flow_style else ""
+        out.tag = _short(source.tag) or (MAP if out.kind == MAPPING else SEQ)
+        if out.kind == MAPPING:
+            for key, value in source.value:
+                out.content += [self.node(key), self.node(value)]
+        else:
+            out.content = [self.node(item) for item in source.value]
+        return out
+
+
+def _short(tag: str) -> str:
+    if tag.startswith(_LONG):
+        return "!!" + tag[len(_LONG):]
+    return tag
+
+
+def _scalar_tag(tag: str, value: str, style: str) -> str:
+    if tag == _PLAIN:
+        return "!!merge" if value == "<<" else resolve(value)[0]
+    return _short(tag)

@@ -1,0 +1,238 @@
+"""go-yaml v3's scalars as kustomize decodes them (standard library only).
+
+* :func:`resolve`: the tag go-yaml v3 gives a plain scalar.  Unlike kubectl's go-yaml v2
+  only ``true``/``false`` (three spellings each) are booleans (``yes``, ``on``, ``y`` stay
+  strings), ``0o17`` and ``017`` are octal, ``089`` is the float 89, dates are
+  timestamps.
+* :func:`node_value`: the Go value kyaml decodes a node into, as the plain value that
+  goes through Go's JSON to the printed YAML: a timestamp becomes Go's RFC 3339 text
+  (``2001-12-14T21:59:43.1-05:00``), ``!!binary`` its decoded bytes, a mapping with a
+  key that is not a string or a float that JSON cannot hold is kustomize's error.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from typing import Any
+
+from ..go import json as gojson
+from ..go import yaml as goyaml
+from .kyaml import (
+    BINARY,
+    BOOL,
+    FLOAT,
+    INT,
+    MAPPING,
+    NULL,
+    SCALAR,
+    SEQUENCE,
+    STR,
+    TIMESTAMP,
+    KyamlError,
+    Node,
+)
+
+_WORDS = {
+    **{w: (BOOL, True) for w in ("true", "True", "TRUE")},
+    **{w: (BOOL, False) for w in ("false", "False", "FALSE")},
+    **{w: (NULL, None) for w in ("", "~", "null", "Null", "NULL")},
+    **{w: (FLOAT, math.nan) for w in (".nan", ".NaN", ".NAN")},
+    **{w: (FLOAT, math.inf) for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
+    **{w: (FLOAT, -math.inf) for w in ("-.inf", "-.Inf", "-.INF")},
+}
+_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_FRACTION = re.compile(r"\.(\d+)")
+_INT64 = (gojson.INT64_MIN, gojson.INT64_MAX)
+
+
+def resolve(text: str) -> tuple[str, Any]:
+    """The tag and Go value of a plain scalar.
+
+    >>> [resolve(t)[1] for t in ("yes", "010", "0o17", "089", "1_000", "True")]
+    ['yes', 8, 15, 89.0, 1000, True]
+    """
+    if text in _WORDS:
+        return _WORDS[text]
+    if text[:1] not in "+-.0123456789" or not text:
+        return STR, text
+    if timestamp_text(text) is not None:
+        return TIMESTAMP, timestamp_text(text)
+    plain = text.replace("_", "")
+    number = _parse_int(plain)
+    if number is not None:
+        return INT, number
+    if _YAML_FLOAT.fullmatch(plain):
+        value = float(plain)
+        if not math.isinf(value):
+            return FLOAT, value
+    for prefix, base in (("0b", 2), ("-0b", 2), ("0o", 8), ("-0o", 8)):
+        if plain.startswith(prefix) and _digits_ok(plain[len(prefix):], base):
+            value = int(plain[len(prefix):], base) * (-1 if plain[0] == "-" else 1)
+            if _INT64[0] <= value <= _INT64[1]:
+                return INT, value
+    return STR, text
+
+
+def _digits_ok(body: str, base: int) -> bool:
+    return bool(body) and all(c in "0123456789abcdef"[:base] for c in body.lower())
+
+
+def _parse_int(text: str) -> int | None:
+    """Go's ``strconv.ParseInt(text, 0, 64)``, then ``ParseUint``."""
+    sign, body = (text[0], text[1:]) if text[:1] in "+-" else ("", text)
+    base = 10
+    if body[:2].lower() in ("0x", "0o", "0b"):
+        base, body = {"0x": 16, "0o": 8, "0b": 2}[body[:2].lower()], body[2:]
+    elif len(body) > 1 and body[0] == "0":
+        base, body = 8, body[1:]
+    if not _digits_ok(body, base):
+        return None
+    value = int(body, base) * (-1 if sign == "-" else 1)
+    if _INT64[0] <= value <= _INT64[1] or (sign == "" and value < 2**64):
+        return value
+    return None
+
+
+def timestamp_text(text: str) -> str | None:
+    """Go's ``time.Time`` JSON text for a YAML timestamp, or None if it is not one.
+
+    >>> timestamp_text("2001-12-14t21:59:43.10-05:00"), timestamp_text("2002-12-14")
+    ('2001-12-14T21:59:43.1-05:00', '2002-12-14T00:00:00Z')
+    """
+    match = goyaml.TIMESTAMP.fullmatch(text)
+    if not match or not goyaml.is_timestamp(text):
+        return None
+    year, month, day = (int(g) for g in match.group(1, 2, 3))
+    clock = match.group(4, 5, 6) if match.group(4) else match.group(9, 10, 11)
+    hour, minute, second = (int(g) if g else 0 for g in clock)
+    out = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+    fraction = _FRACTION.search(text[10:])
+    digits = fraction.group(1)[:9].rstrip("0") if fraction else ""
+    out += f".{digits}" if digits else ""
+    zone_hour, zone_minute = match.group(7, 8)
+    if not zone_hour or int(zone_hour) == int(zone_minute) == 0:
+        return out + "Z"
+    sign = text[match.start(7) - 1]
+    return f"{out}{sign}{zone_hour}:{zone_minute}"
+
+
+def scalar_value(node: Node) -> Any:
+    """The Go value of a scalar node (see the module docstring)."""
+    tag = node.tag
+    if tag == "" and node.style == "":
+        return resolve(node.value)[1]
+    if tag in ("", STR) or tag[:2] != "!!":
+        return node.value
+    if tag == BINARY:
+        return _binary(node)
+    if tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
+        found, value = resolve(node.value)
+        if found == tag or (tag == FLOAT and found == INT):
+            return float(value) if tag == FLOAT else value
+        raise KyamlError(f"yaml: cannot decode !!{found[2:]} `{node.value}` as a {tag}",
+                         file=node.file, line=node.line, column=node.column)
+    return node.value
+
+
+def _binary(node: Node) -> str:
+    try:
+        data = base64.b64decode("".join(node.value.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise KyamlError("yaml: !!binary value contains invalid base64 data",
+                         file=node.file, line=node.line, column=node.column) from None
+    return data.decode("utf-8", "replace")
+
+
+def node_value(node: Node) -> Any:
+    """The plain value kustomize prints for ``node`` (raises kustomize's JSON errors)."""
+    value = _value(node, set())
+    _check_json(value, value)
+    return value
+
+
+def _value(node: Node, active: set[int]) -> Any:
+    if id(node) in active:
+        raise KyamlError("yaml: anchor refers to itself", file=node.file, line=node.line)
+    if node.kind == SCALAR:
+        return scalar_value(node)
+    active = active | {id(node)}
+    if node.kind == SEQUENCE:
+        return [_value(item, active) for item in node.content]
+    if node.kind != MAPPING:
+        return None
+    out: dict = {}
+    string_keys = True
+    for key, value in node.pairs():
+        name = _value(key, active)
+        if not isinstance(name, str) or (key.kind == SCALAR and key.tag not in ("", STR)
+                                          and key.tag[:2] == "!!"):
+            string_keys = False
+        out[name if isinstance(name, str) else _Key(name)] = _value(value, active)
+    return out if string_keys else _NonStringMap(out)
+
+
+class _Key:
+    """A map key that is not a string (go-yaml then builds map[interface{}]interface{})."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return hash(repr(self.value))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and repr(other.value) == repr(self.value)
+
+
+class _NonStringMap(dict):
+    """A mapping go-yaml decodes to ``map[interface{}]interface{}``: JSON refuses it."""
+
+
+def _check_json(value: Any, top: Any) -> None:
+    if isinstance(value, _NonStringMap):
+        raise KyamlError(f"{go_syntax(top)}: json: unsupported type: "
+                         "map[interface {}]interface {}")
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        raise KyamlError(f"{go_syntax(top)}: json: unsupported value: "
+                         f"{gojson.go_float_g(value)}")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_json(item, top)
+    elif isinstance(value, list):
+        for item in value:
+            _check_json(item, top)
+
+
+def go_syntax(value: Any) -> str:
+    """Go's ``%#v`` of a decoded value (the text kustomize's JSON errors start with)."""
+    if isinstance(value, _NonStringMap):
+        items = sorted(value.items(), key=lambda kv: _sort_key(kv[0]))
+        return "map[interface {}]interface {}{" + ", ".join(
+            f"{go_syntax(_plain(k))}:{go_syntax(v)}" for k, v in items) + "}"
+    if isinstance(value, dict):
+        return "map[string]interface {}{" + ", ".join(
+            f"{gojson.go_quote(k)}:{go_syntax(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[]interface {}{" + ", ".join(go_syntax(v) for v in value) + "}"
+    if value is None:
+        return "interface {}(nil)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = gojson.go_float_g(value)
+        return {"inf": "+Inf", "-inf": "-Inf", "nan": "NaN"}.get(text.lower(), text)
+    return gojson.go_quote(str(value))
+
+
+def _plain(key: Any) -> Any:
+    return key.value if isinstance(key, _Key) else key
+
+
+def _sort_key(key: Any) -> tuple:
+    value = _plain(key)
+    return (0 if value is None else 1, str(value))
