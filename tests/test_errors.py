@@ -50,6 +50,8 @@ def _code_arguments():
                     and node.left.attr == "code" and isinstance(node.left.value, ast.Name) \
                     and node.left.value.id in ("exc", "error", "err"):  # not a finding's code
                 for right in node.comparators:
+                    if isinstance(right, ast.Name) and right.id.endswith("_CODES"):
+                        continue  # a named set of declared codes (checked where it is built)
                     items = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
                         else [right]
                     for item in items:

@@ -64,10 +64,29 @@ def test_trickling_bytes_do_not_extend_the_deadline(server):
     assert closed and time.monotonic() - start < TIMEOUT + 4
 
 
+def _read_response(sock: socket.socket) -> bytes:
+    """One whole response (head and Content-Length body): uvicorn may send them apart."""
+    sock.settimeout(5)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        assert chunk, f"connection closed after {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        chunk = sock.recv(4096)
+        assert chunk, "connection closed inside the body"
+        body += chunk
+    assert len(body) == length, "more bytes than one response"
+    return head + b"\r\n\r\n" + body
+
+
 def test_complete_requests_and_kept_alive_connections_work(server):
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
         for _ in range(2):
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            answer = sock.recv(4096)
-            assert answer.startswith(b"HTTP/1.1 200")
+            answer = _read_response(sock)
+            assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'"ok":true,"store":"SQLiteStore"}')
             time.sleep(TIMEOUT * 0.6)  # idle between requests: keep-alive, not the deadline

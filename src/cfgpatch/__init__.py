@@ -23,7 +23,6 @@ from typing import Any
 # defined: later imports find them in ``sys.modules`` and leave the functions alone.
 from . import diff as _diff_module
 from . import rebase as _rebase_module
-from .contract import run
 from .errors import (
     CfgPatchError,
     InvalidInput,
@@ -39,9 +38,22 @@ from .jsonpatch import apply_patch
 from .jsonvalue import canonical, equal, parse
 from .mergepatch import apply_merge_patch, create_merge_patch
 from .pointer import escape_token, format_pointer, parse_pointer
-from .service import Service
 
 __version__ = "0.1.0"
+
+#: Public names imported when first used (the service and its contract pull in the whole
+#: store and diff machinery; a command line that only patches a file does not need it).
+_LAZY = {"run": "contract", "Service": "service"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CfgPatchError",

@@ -7,7 +7,7 @@ the scalar text as written (``value``), its ``style`` and where it was read
 (``file``, ``line``, ``column``, 1-based).  A mapping's ``content`` is flat,
 ``[key, value, key, value, ...]``, in the order written, as in go-yaml.
 
-:meth:`Node.to_value` gives what kustomize prints for the node: kyaml turns a resource
+:func:`.kyaml_scalars.node_value` gives what kustomize prints for the node: kyaml turns a resource
 into Go values through go-yaml v3 (timestamps become ``time.Time``, ``!!binary`` the
 decoded bytes, ``.inf`` a float that JSON refuses) and then into JSON; the printed text
 is that JSON through sigs.k8s.io/yaml (``io.writer``).
@@ -123,11 +123,6 @@ class Node:
     def copy(self) -> Node:
         return copy.deepcopy(self)
 
-    def to_value(self) -> Any:
-        """The node as kustomize prints it (Go's values through JSON; see module doc)."""
-        from .kyaml_scalars import node_value
-        return node_value(self)
-
 
 def scalar(text: str, tag: str = STR, style: str = PLAIN) -> Node:
     """A made-up scalar (no position)."""
@@ -148,7 +143,8 @@ def sequence(items: list[Node] = ()) -> Node:  # type: ignore[assignment]
 def from_value(value: Any) -> Node:
     """A plain JSON-like value as nodes (made up: no positions).
 
-    >>> from_value({"a": [1, "x", None, True]}).to_value()
+    >>> from cfgpatch.kube.io.kyaml_scalars import node_value
+    >>> node_value(from_value({"a": [1, "x", None, True]}))
     {'a': [1, 'x', None, True]}
     """
     if isinstance(value, dict):

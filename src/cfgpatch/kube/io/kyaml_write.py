@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .kyaml import Node
+from .kyaml_scalars import node_value
 from .unstructured import too_deep
 from .writer import emitter_yaml
 from .yamlprint import NotCovered, text
@@ -40,7 +41,7 @@ def write_document(node: Node) -> str:
     c:
       x: 1000
     """
-    return write_value(node.to_value())
+    return write_value(node_value(node))
 
 
 def write_documents(nodes: list[Node]) -> str:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import KUSTOMIZE_DELETES, KubeError
-from ...jsonvalue import canonical_unchecked, deep_copy
-from ..schema.rules import KEYED, SET, ListRule, Shapes
+from ....errors import KUSTOMIZE_DELETES, KubeError
+from ....jsonvalue import canonical_unchecked, deep_copy
+from ...schema.rules import KEYED, SET, ListRule, Shapes
 
 #: The keyed lists whose OpenAPI ``x-kubernetes-list-map-keys`` name more keys than
 #: their ``patchMergeKey`` (from the fact table ``list-fields.tsv``): kustomize keys
