@@ -17,8 +17,15 @@ table in ``tests/reference_diff.py``):
 
 * :mod:`~cfgpatch.lcs.myers`, ``O((N+M)·D)``, tried first: most diffs change
   little, and it stops early at a distance it is given;
-* elements found on one side only are then set aside (they can never be
-  matched, so no answer of the walk changes without them).
+* :mod:`~cfgpatch.lcs.sparse`, ``O(R log L)`` for ``R`` pairs of equal
+  elements: distinct elements however reordered (reversals, rotations,
+  shuffles, block moves);
+* :mod:`~cfgpatch.lcs.bits`, ``O(N·M/64)`` word operations: many equal pairs
+  and many differences.
+
+The choice is made per array from the key counts (the number of equal pairs
+and the lengths): the cheaper of sparse and bits, unless the O(ND) search can
+finish within a part of that cost.
 
 Matches come back as runs ``(i, j, length)``.  An optional
 :class:`~cfgpatch.lcs.budget.WorkBudget` bounds the steps spent.
@@ -26,26 +33,42 @@ Matches come back as runs ``(i, j, length)``.  An optional
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from math import isqrt
 
-from . import myers
+from . import bits, myers, sparse
 from .budget import WorkBudget
-from .runs import Run, common_run, common_suffix
+from .runs import Run, common_run, common_suffix, pairs_to_runs
 
-#: Distance beyond which elements found on one side only are set aside first.
+#: Distance up to which the O(ND) search is tried before anything else.
 COMPRESS_AFTER = 256
+#: Steps per diagonal of the O(ND) search, against the others' (about its time ratio).
+MYERS_STEPS = 4
 
-__all__ = ["COMPRESS_AFTER", "Run", "WorkBudget", "align"]
+#: The methods :func:`align` chooses from.
+METHODS = ("myers", "sparse", "bits")
+
+__all__ = ["COMPRESS_AFTER", "METHODS", "Run", "WorkBudget", "align"]
 
 
-def align(a: Sequence, b: Sequence, budget: WorkBudget | None = None) -> list[Run]:
+def align(a: Sequence, b: Sequence, budget: WorkBudget | None = None, *,
+          method: str | None = None) -> list[Run]:
     """Matched runs ``(i, j, length)`` of the contract's alignment, in order.
+
+    ``method`` (``"myers"``, ``"sparse"`` or ``"bits"``) forces one method for
+    the middle parts instead of the cheapest (for tests and benchmarks).
 
     >>> align(["p", "x"], ["x", "x"])
     [(1, 1, 1)]
     >>> align(["a", "b", "c"], ["b", "x", "c"])
     [(1, 0, 1), (2, 2, 1)]
+    >>> align(list("abcd"), list("dcba"), method="sparse")
+    [(3, 0, 1)]
     """
+    if method not in (None, *METHODS):
+        raise ValueError(f"unknown alignment method {method!r}")
     n, m = len(a), len(b)
     prefix = common_run(a, b, 0, 0, min(n, m)) if n and m else 0
     suffix = common_suffix(a, b, min(n, m) - prefix)
@@ -54,28 +77,69 @@ def align(a: Sequence, b: Sequence, budget: WorkBudget | None = None) -> list[Ru
         runs.append((0, 0, prefix))
     mid_a = a[prefix : n - suffix]
     mid_b = b[prefix : m - suffix]
-    for i, j, length in _walk(mid_a, mid_b, budget):
-        runs.append((prefix + i, prefix + j, length))
+    if mid_a and mid_b:
+        for i, j, length in _walk(mid_a, mid_b, budget, method):
+            runs.append((prefix + i, prefix + j, length))
     if suffix:
         runs.append((n - suffix, m - suffix, suffix))
     return runs
 
 
-def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None) -> list[Run]:
-    """The contract's walk over the middle parts, as matched runs."""
-    n, m = len(a), len(b)
-    if not n or not m:
-        return []
-    found = myers.frontiers(a, b, COMPRESS_AFTER, budget)
-    if found is not None:
-        return myers.walk(a, b, None, None, found)
-    in_a, in_b = set(a), set(b)
-    keep_a = [key in in_b for key in a]
-    keep_b = [key in in_a for key in b]
-    if all(keep_a) and all(keep_b):
-        return myers.walk(a, b, None, None, myers.frontiers(a, b, None, budget))
-    kept_a = [key for key, kept in zip(a, keep_a) if kept]
-    kept_b = [key for key, kept in zip(b, keep_b) if kept]
-    if not kept_a or not kept_b:
-        return []  # nothing in common: delete everything, insert everything
-    return myers.walk(a, b, keep_a, keep_b, myers.frontiers(kept_a, kept_b, None, budget))
+def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | None
+          ) -> list[Run]:
+    """The contract's walk over the middle parts, as matched runs, by the cheapest method."""
+    if method is None:
+        found = myers.frontiers(a, b, COMPRESS_AFTER, budget)
+        if found is not None:
+            return myers.walk(a, b, None, None, found)
+    count_a, count_b = Counter(a), Counter(b)
+    keep_a = keep_b = None
+    kept_a, kept_b = a, b
+    if count_a.keys() != count_b.keys():
+        keep_a = list(map(count_b.__contains__, a))
+        keep_b = list(map(count_a.__contains__, b))
+        kept_a = list(compress(a, keep_a))
+        kept_b = list(compress(b, keep_b))
+        if not kept_a or not kept_b:
+            return []  # nothing in common: delete everything, insert everything
+    if method == "myers":
+        return myers.walk(a, b, keep_a, keep_b, myers.frontiers(kept_a, kept_b, None, budget))
+    sparse_cost = sparse.pair_count(count_a, count_b) + len(kept_a) + len(b)
+    bits_cost = bits.cost(len(kept_a), len(kept_b))
+    if method is None:
+        method = "sparse" if sparse_cost <= bits_cost else "bits"
+        # The O(ND) search, if it can end within a part of that (at least the
+        # difference of the key counts is edited).
+        distance = isqrt(min(sparse_cost, bits_cost) // (2 * MYERS_STEPS))
+        if distance > COMPRESS_AFTER and _count_distance(count_a, count_b) <= distance:
+            found = myers.frontiers(kept_a, kept_b, distance, budget)
+            if found is not None:
+                return myers.walk(a, b, keep_a, keep_b, found)
+    if budget is not None:
+        budget.spend(sparse_cost if method == "sparse" else bits_cost)
+    # Elements of A' found on one side only are deleted as soon as the walk
+    # meets them, so they may go; those of B' change where the walk goes (it
+    # deletes down to the last row that keeps L before it inserts one), so the
+    # walk keeps B' whole.
+    if method == "sparse":
+        runs = sparse.walk(kept_a, b)
+    else:
+        runs = bits.walk(kept_a, b, kept_b, keep_b)
+    return runs if keep_a is None else _restore(runs, keep_a)
+
+
+def _count_distance(count_a: Counter, count_b: Counter) -> int:
+    """A lower bound of the edit distance: the keys that must be deleted or inserted."""
+    return sum(((count_a - count_b) + (count_b - count_a)).values())
+
+
+def _restore(runs: list[Run], keep_a: list) -> list[Run]:
+    """Runs over the kept elements of A', in positions of the whole of A' (split where needed)."""
+    index_a = list(compress(range(len(keep_a)), keep_a))
+    out: list[Run] = []
+    for i, j, length in runs:
+        if index_a[i + length - 1] - index_a[i] == length - 1:
+            out.append((index_a[i], j, length))
+        else:
+            out.extend(pairs_to_runs(index_a[i : i + length], list(range(j, j + length))))
+    return out
