@@ -214,6 +214,10 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
                     else site.patch
                 after, found = apply_strategic(before, patch, outcome is not None)
         except KubeError as exc:
+            if outcome is not None:  # the engine's findings explain the failure
+                failed = _application(site, before, None, list(exc.findings))
+                failed.error = exc
+                outcome.applications.append(failed)
             raise ResolveError(f"{site.label} on {resource_id(before).describe()}: "
                                f"{exc.message}", site.location()) from None
         if outcome is not None:

@@ -127,7 +127,10 @@ def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
     """Replace lint's build error by kustomize's own (or drop it if kustomize builds)."""
     if confirm is None or outcome.error is None or outcome.kind != "kustomization":
         return
-    text = confirm(posixpath.dirname(outcome.path))
+    where = outcome.error_location.file if outcome.error_location else outcome.path
+    if posixpath.basename(where) not in KUSTOMIZATION_NAMES:
+        where = outcome.path  # a patch file: kustomize names it from the unit
+    text = confirm(posixpath.dirname(where))
     if text is None:
         outcome.error = None
         outcome.error_location = None

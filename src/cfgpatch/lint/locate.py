@@ -99,10 +99,14 @@ def pointer_location(site: PatchSite, pointer: str, before: Any = None,
 
 
 def op_location(site: PatchSite, index: int) -> Location:
-    """The location of JSON Patch operation ``index`` (the line of its ``- op:``)."""
+    """The location of JSON Patch operation ``index``: its ``path`` member (what the
+    findings are about), else the operation's first line."""
     tree = tree_of(site)
     if tree is None:
         return site.location()
+    span, depth = tree.find([index, "path"])
+    if depth == 2:
+        return site.location(span)
     span, depth = tree.find([index])
     return site.location(span) if depth else site.location(tree.root_span())
 

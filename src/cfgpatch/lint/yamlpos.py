@@ -55,7 +55,7 @@ class Tree:
             end = _scalar_end(self, node)
             if end is not None:
                 return Span(key.line, key.column, key.line, end)
-        text = _line(self, start.line - 1)
+        text = _without_comment(_line(self, start.line - 1), start.column - 1)
         return Span(start.line, start.column, start.line,
                     max(len(text.rstrip()) + 1, start.column + 1))
 
@@ -81,6 +81,21 @@ class Tree:
 
     def root_span(self) -> Span:
         return self.span(self.node)
+
+
+def _without_comment(text: str, start: int) -> str:
+    """``text`` without a trailing `` # comment`` after column ``start`` (0-based); a
+    ``#`` inside quotes is left alone."""
+    quote = ""
+    for index in range(start, len(text)):
+        char = text[index]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"" and (index == start or text[index - 1] in " [{,:"):
+            quote = char
+        elif char == "#" and index > start and text[index - 1] in " \t":
+            return text[:index]
+    return text
 
 
 def _scalar_end(tree: Tree, node: Node) -> int | None:
