@@ -39,6 +39,7 @@ LAYERS = [
     {"jsonpatch", "mergepatch", "lcs", "text_cache"},
     {"moves", "diff", "document_reader"},
     {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
+    {"lint"},  # cfgpatch lint: reads kube (and the page may run it: standard library only)
     {"store"},
     {"service", "contract"},
     {"web"},
