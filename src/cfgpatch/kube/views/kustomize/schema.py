@@ -170,14 +170,23 @@ class BuiltinNode(SchemaNode):
         return [self.meta.merge_key] if self.meta.merge_key else []
 
 
-def _facts_path() -> str:
-    return os.path.join(os.path.dirname(__file__), "data", "kustomize.json")
+def _facts_text() -> str:
+    """``data/kustomize.json``: read directly from a package folder, through
+    importlib.resources when the package is zipped (the page)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "data", "kustomize.json"),
+                  encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        from importlib import resources
+
+        return resources.files(__package__).joinpath("data", "kustomize.json").read_text(
+            encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
 def _builtin_facts() -> dict:
-    with open(_facts_path(), encoding="utf-8") as f:
-        facts = json.load(f)
+    facts = json.loads(_facts_text())
     facts["unknown_kinds"] = {tuple(k) for k in facts.get("unknown_kinds", [])}
     facts["unknown_fields"] = set(facts.get("unknown_fields", []))
     facts.setdefault("lists", {})
