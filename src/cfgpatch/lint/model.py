@@ -44,6 +44,8 @@ class PatchSite:
     label: str = ""
     #: Which YAML document of ``text`` the patch is (a file may hold several patches).
     document: int = 0
+    #: The entry's ``options`` (``allowNameChange``, ``allowKindChange``).
+    options: dict = field(default_factory=dict)
     #: The position tree of ``text`` (filled on demand by ``lint.locate``).
     tree: Tree | None = None
 
