@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch import run
-from cfgpatch.diff import TextCache, diff, digest, patch_text
-from cfgpatch.errors import InvalidInput
+from cfgpatch.diff import diff, digest, patch_text
 from cfgpatch.fixtures import SplitMix64
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical, deep_copy
@@ -446,7 +445,7 @@ def test_depth_256_diff_apply_and_text():
 _DIGEST_SCRIPT = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from cfgpatch.diff import TextCache, diff, digest, patch_text
+from cfgpatch.diff import diff, digest, patch_text
 from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import SplitMix64
 from cfgpatch.fixtures import generate, mutate
@@ -475,44 +474,3 @@ def test_digests_do_not_depend_on_the_hash_seed():
 
 def test_digest_is_sha1_prefix():
     assert digest("[]") == "97d170e1550e"
-
-
-# -- the text cache behind the fast paths --------------------------------------------
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.recursive(SCALARS, lambda inner: st.lists(inner, min_size=0, max_size=40)
-                    | st.dictionaries(KEYS, inner, max_size=4), max_leaves=120))
-def test_document_text_is_the_canonical_text(value):
-    cache = TextCache()
-    assert cache.document_text(value) == canonical(value)
-    assert cache.document_text(value) == canonical(value)  # again, from the cache
-    child = TextCache(parent=cache)
-    assert child.document_text({"x": value}) == canonical({"x": value})
-
-
-def test_text_keys_separate_number_kinds_and_ignore_key_order():
-    cache = TextCache()
-    keys = cache.keys([1, 1.0, True, "1", None, {"a": 1, "b": 2}, {"b": 2, "a": 1}] + [0] * 40)
-    assert len(set(keys[:5])) == 5
-    assert keys[5] == keys[6]
-
-
-def test_document_text_enforces_the_depth_limit():
-    deep = [0]
-    for _ in range(MAX_DEPTH):
-        deep = [deep]
-    with pytest.raises(InvalidInput):
-        TextCache().document_text({"a": [deep] + [1] * 40})
-    with pytest.raises(InvalidInput):
-        TextCache().document_text(deep)
-    ok = deep[0][0][0]  # 254 levels, so 256 inside {"a": [...]}
-    assert TextCache().document_text({"a": [0] * 40 + [ok]}) == canonical({"a": [0] * 40 + [ok]})
-
-
-def test_cache_limit_empties_the_cache():
-    cache = TextCache(limit=50)
-    rows = [{"i": i} for i in range(40)]
-    cache.keys(rows)
-    cache.keys([{"j": j} for j in range(40)])
-    assert cache.keys(rows) == [canonical(r) for r in rows]

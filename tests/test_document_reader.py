@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch import run
-from cfgpatch.diff import TextCache
 from cfgpatch.document_reader import read_document
 from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import generate, mutate
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical, parse_with_text
 from cfgpatch.service import Service
+from cfgpatch.text_cache import TextCache
 
 scalars = (
     st.none()

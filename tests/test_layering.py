@@ -36,7 +36,7 @@ LAYERS = [
     {"errors"},
     {"jsonvalue"},
     {"pointer"},
-    {"jsonpatch", "mergepatch", "lcs"},
+    {"jsonpatch", "mergepatch", "lcs", "text_cache"},
     {"moves", "diff", "document_reader"},
     {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
     {"lint"},  # cfgpatch lint: reads kube (and the page may run it: standard library only)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfgpatch.diff import TextCache, diff
+from cfgpatch.diff import diff
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import canonical
 from cfgpatch.moves import place_moves
+from cfgpatch.text_cache import TextCache
 from reference_diff import detect_moves, diff_without_moves, reference_diff
 
 X, Y, Z, W, N = {"x": 1}, {"y": 1}, {"z": 1}, {"w": [1]}, {"n": 1}

@@ -5,7 +5,7 @@
 to it whenever anything is unusual), but does less work on what the service
 mostly stores, long arrays whose elements repeat (route tables, rule lists):
 
-* the outer objects and arrays (:data:`~cfgpatch.diff.OBJECT_WALK_DEPTH`
+* the outer objects and arrays (:data:`~cfgpatch.text_cache.OBJECT_WALK_DEPTH`
   levels) are read step by step, each element of an array of objects or
   arrays by one call of the C decoder, which says where the element ends;
 * elements spelled the same way are the same value, so the text of every
@@ -16,7 +16,7 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
 * only new spellings are encoded and screened for what the loose decoder lets
   through (a repeated key, ``-0.0``), exactly as ``parse_with_text`` screens
   the whole text;
-* the element texts go into the service's :class:`~cfgpatch.diff.TextCache`,
+* the element texts go into the service's :class:`~cfgpatch.text_cache.TextCache`,
   which the diff and its round trip use as array keys;
 * an array whose elements hardly repeat is read again in one piece (see
   ``_SAMPLE``), so such documents cost what ``parse_with_text`` costs.
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 
-from .diff import BIG_ARRAY, OBJECT_WALK_DEPTH, TextCache
 from .errors import CfgPatchError
 from .jsonvalue import (
     JSON,
@@ -39,6 +38,7 @@ from .jsonvalue import (
     parse_with_text,
     scan_value,
 )
+from .text_cache import BIG_ARRAY, OBJECT_WALK_DEPTH, TextCache
 
 _SPACE = " \t\n\r"
 _SPACES = re.compile(r"[ \t\n\r]*")

@@ -110,7 +110,7 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     ``encode`` (optional) replaces the canonical encoder in the common case; it
     must give the same text, raise ``ValueError`` for infinities and enforce
     :data:`MAX_DEPTH` itself (the whole-value depth walk is then skipped; the
-    service passes :meth:`cfgpatch.diff.TextCache.document_text`).
+    service passes :meth:`cfgpatch.text_cache.TextCache.document_text`).
 
     The common case runs at C speed: the standard decoder, then the canonical
     encoder (which refuses infinities).  A key that occurs twice in one object

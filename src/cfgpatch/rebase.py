@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diff import TextCache, diff_ops
+from .diff import diff_ops
 from .errors import CONFLICT, MergeConflict
 from .jsonpatch import apply_patch
 from .jsonvalue import JSON, deep_copy, escape
+from .text_cache import TextCache
 
 
 class _Missing:
@@ -100,12 +101,16 @@ def merge(base: JSON, mine: JSON, head: JSON) -> JSON:
 
 
 def rebase(
-    base: JSON, head: JSON, patch: list, *, trusted: bool = False, cache: TextCache | None = None
+    base: JSON, head: JSON, patch: list, *, trusted: bool = False,
+    cache: TextCache | None = None, work_limit: int | None = None,
 ) -> list[dict]:
     """The patch to run on ``head`` that carries ``patch`` (written against ``base``).
 
     ``trusted=True`` skips validating ``base`` (it came from our own parser);
     ``cache`` may hold canonical texts of ``base`` and ``head`` already.
+    ``work_limit`` bounds the array alignment of the final diff
+    (:func:`cfgpatch.diff.diff_ops`; the merge itself aligns nothing, arrays being
+    atomic): past it, :class:`~cfgpatch.errors.LimitExceeded`.
 
     >>> rebase({"a": 1, "b": 1}, {"a": 1, "b": 2}, [{"op": "replace", "path": "/a", "value": 5}])
     [{'op': 'replace', 'path': '/a', 'value': 5}]
@@ -113,7 +118,7 @@ def rebase(
     mine = apply_patch(base, patch, share_unchanged=True, trusted=trusted)
     cache = cache if cache is not None else TextCache()
     merged = _Merger(cache).merge(base, mine, head, "")
-    ops = diff_ops(head, merged, cache)
+    ops = diff_ops(head, merged, cache, work_limit=work_limit)
     for op in ops:
         if "value" in op:
             op["value"] = deep_copy(op["value"])

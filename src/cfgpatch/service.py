@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from .diff import TextCache, diff_ops, diff_stats, patch_text
+from .diff import diff_ops, diff_stats, patch_text
 from .document_reader import read_document
 from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LookupFailed
 from .guards import replay_with_head_tests
@@ -38,6 +38,7 @@ from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
 from .store.base import ConcurrentUpdate, Store, StoredVersion, VersionInfo
 from .store.memory import MemoryStore
+from .text_cache import TextCache
 
 #: How often a write is recomputed when other writers keep moving the head.
 MAX_WRITE_ATTEMPTS = 1000
