@@ -96,9 +96,12 @@ class Builder:
     # --- a kustomization --------------------------------------------------------------
 
     def run(self, kustomization: Kustomization, stack: tuple[str, ...],
-            outcome: Outcome | None, incomplete: list[str]) -> list[Resource]:
+            outcome: Outcome | None, incomplete: list[str],
+            extra: tuple[list[PatchSite], Outcome] | None = None) -> list[Resource]:
         """The resources of ``kustomization`` after its pipeline; applications of its
-        patches (and its components') go to ``outcome`` when one is given."""
+        patches (and its components') go to ``outcome`` when one is given.  ``extra``:
+        patches appended to its ``patches`` (a Flux Kustomization's ``spec.patches``) and
+        the outcome their applications go to."""
         layer = self.resolver.layer(kustomization, stack)
         incomplete += layer.incomplete
         for key in ("resources", "bases"):
@@ -109,7 +112,7 @@ class Builder:
         for index, entry in enumerate(kustomization.value.get("components") or []):
             self._component(kustomization, index, entry, resources, stack, outcome,
                             incomplete)
-        self.pipeline(kustomization, resources, outcome)
+        self.pipeline(kustomization, resources, outcome, extra)
         return resources
 
     def _component(self, parent: Kustomization, index: int, entry: Any,
@@ -136,7 +139,8 @@ class Builder:
         self.pipeline(component, resources, outcome)
 
     def pipeline(self, kustomization: Kustomization, resources: list[Resource],
-                 outcome: Outcome | None) -> None:
+                 outcome: Outcome | None,
+                 extra: tuple[list[PatchSite], Outcome] | None = None) -> None:
         """The kustomization's patches and name transformers over ``resources``."""
         declared = kustomization_sites(kustomization.path,
                                        self.files[kustomization.path], self.files)
@@ -144,6 +148,9 @@ class Builder:
             outcome.sites += [d.site for d in declared]
         for field in _BEFORE_NAMES:
             self._apply_all([d for d in declared if d.field == field], resources, outcome)
+        if extra is not None:
+            for site in extra[0]:
+                apply_site(site, resources, extra[1])
         transform_names(kustomization, resources)
         self._apply_all([d for d in declared if d.field == "patchesJson6902"], resources,
                         outcome)

@@ -61,6 +61,7 @@ def kustomization_sites(path: str, text: str, files: Mapping[str, str]) -> list[
         for index, entry in enumerate(entries):
             for site in entry_sites(tree, [field, index], entry, path, directory, files,
                                     legacy=field):
+                site.field_name, site.index = field, index
                 out.append(DeclaredSite(field, index, site))
     return out
 
