@@ -28,6 +28,8 @@ from ..errors import KUSTOMIZE_UNMODELLED, KubeError
 from .build import Builder, apply_json, apply_strategic, lint_kustomization, retargeted
 from .finding import Location
 from .model import Application, Outcome, PatchSite, ResourceId
+from .resolve import find_kustomization, join, read_kustomization
+from .sites import kustomization_sites
 
 
 def _relative(root: str, path: str) -> str:
@@ -92,33 +94,52 @@ def _node(value: Any) -> Any:
     return builtin_schema().for_kind(str(value.get("apiVersion", "")), str(value.get("kind", "")))
 
 
+def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()
+               ) -> list[PatchSite]:
+    """The patch sites of the kustomization ``path`` and of its components (recursively),
+    components first, as they run."""
+    kustomization = read_kustomization(builder.files, path)
+    out: list[PatchSite] = []
+    for entry in kustomization.value.get("components") or []:
+        if not isinstance(entry, str):
+            continue
+        found = find_kustomization(builder.files, join(kustomization.directory, entry))
+        if found is not None and found not in seen:
+            out += unit_sites(builder, found, seen | {path})
+    declared = kustomization_sites(path, builder.files[path], builder.files)
+    return out + [d.site for d in declared]
+
+
 def lint_kustomization_built(builder: Builder, root: str, path: str) -> Outcome:
     """The outcome of the kustomization file ``path`` (relative to ``root``) from
-    ``kube build``; lint's own resolution when the build does not model something."""
+    ``kube build``; lint's own resolution when the build does not model something, and
+    to find where a failed build points."""
     from ..kube.views.kustomize.build import BuildError, build
     from ..kube.views.kustomize.trace import Trace
 
-    own = lint_kustomization(builder, path)
-    if own.incomplete:
-        return own
     trace = Trace()
     error: str | None = None
     try:
         build(os.path.join(root, *posixpath.dirname(path).split("/")), trace)
     except BuildError as exc:
         if exc.code == KUSTOMIZE_UNMODELLED:
+            own = lint_kustomization(builder, path)
             own.incomplete = [*own.incomplete, f"kube build does not model it: {exc.message}"]
             return own
         error = exc.message.replace(os.path.abspath(root) + os.sep, "")
+    if error is None:
+        outcome = Outcome("kustomization", path, sites=unit_sites(builder, path),
+                          builder="kube build")
+        outcome.applications = _applications(root, trace.steps, outcome.sites)[0]
+        return outcome
+    own = lint_kustomization(builder, path)
     outcome = Outcome("kustomization", path, sites=own.sites, builder="kube build")
     outcome.applications, last = _applications(root, trace.steps, own.sites)
-    if error is not None:
-        # the patch the build stopped at: lint's own resolution kept its findings
-        outcome.applications += [a for a in own.applications if a.error is not None]
-        outcome.error = error
-        outcome.error_location = own.error_location or (
-            last.location() if last is not None and own.error is None and _failed_in_patch(
-                trace) else Location(path))
+    # the patch the build stopped at: lint's own resolution kept its findings
+    outcome.applications += [a for a in own.applications if a.error is not None]
+    outcome.error = error
+    outcome.error_location = own.error_location or (
+        last.location() if last is not None and _failed_in_patch(trace) else Location(path))
     return outcome
 
 

@@ -27,19 +27,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsonvalue import deep_copy
+from ..kube.views.kustomize.kustomization import FIELDS as KUSTOMIZATION_FIELDS
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, tree_values
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-KNOWN_FIELDS = frozenset({
-    "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "openapi",
-    "namespace", "namePrefix", "nameSuffix", "commonLabels", "labels", "commonAnnotations",
-    "patches", "patchesStrategicMerge", "patchesJson6902", "images", "replicas",
-    "configMapGenerator", "secretGenerator", "generatorOptions", "generators",
-    "transformers", "validators", "replacements", "vars", "configurations", "helmCharts",
-    "helmGlobals", "helmChartInflationGenerator", "buildMetadata", "sortOptions",
-    "nameReference", "imageTags"})
+#: Every field of a kustomization (kube build's table of kustomize's Go type).
+KNOWN_FIELDS = frozenset(KUSTOMIZATION_FIELDS)
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
 UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
               "helmChartInflationGenerator", "crds", "openapi")
@@ -92,7 +88,6 @@ class Resource:
     previous: tuple[str, ...] = ()
 
     def copy(self) -> Resource:
-        from ..jsonvalue import deep_copy
         return Resource(deep_copy(self.obj), self.origin, self.previous)
 
 
@@ -272,7 +267,7 @@ def read_resources(files: Mapping[str, str], path: str, where: Location) -> list
             if not isinstance(item, dict) or "kind" not in item:
                 raise ResolveError(f"accumulating resources: {path}: missing Resource "
                                    f"metadata (kind)", where)
-            out.append(Resource(item, path))
+            out.append(Resource(deep_copy(item), path))  # the parsed value is shared
     return out
 
 
