@@ -96,9 +96,12 @@ class Builder:
     # --- a kustomization --------------------------------------------------------------
 
     def run(self, kustomization: Kustomization, stack: tuple[str, ...],
-            outcome: Outcome | None, incomplete: list[str]) -> list[Resource]:
+            outcome: Outcome | None, incomplete: list[str],
+            extra: tuple[list[PatchSite], Outcome] | None = None) -> list[Resource]:
         """The resources of ``kustomization`` after its pipeline; applications of its
-        patches (and its components') go to ``outcome`` when one is given."""
+        patches (and its components') go to ``outcome`` when one is given.  ``extra``:
+        patches appended to its ``patches`` (a Flux Kustomization's ``spec.patches``) and
+        the outcome their applications go to."""
         layer = self.resolver.layer(kustomization, stack)
         incomplete += layer.incomplete
         for key in ("resources", "bases"):
@@ -109,7 +112,7 @@ class Builder:
         for index, entry in enumerate(kustomization.value.get("components") or []):
             self._component(kustomization, index, entry, resources, stack, outcome,
                             incomplete)
-        self.pipeline(kustomization, resources, outcome)
+        self.pipeline(kustomization, resources, outcome, extra)
         return resources
 
     def _component(self, parent: Kustomization, index: int, entry: Any,
@@ -136,7 +139,8 @@ class Builder:
         self.pipeline(component, resources, outcome)
 
     def pipeline(self, kustomization: Kustomization, resources: list[Resource],
-                 outcome: Outcome | None) -> None:
+                 outcome: Outcome | None,
+                 extra: tuple[list[PatchSite], Outcome] | None = None) -> None:
         """The kustomization's patches and name transformers over ``resources``."""
         declared = kustomization_sites(kustomization.path,
                                        self.files[kustomization.path], self.files)
@@ -144,9 +148,13 @@ class Builder:
             outcome.sites += [d.site for d in declared]
         for field in _BEFORE_NAMES:
             self._apply_all([d for d in declared if d.field == field], resources, outcome)
+        if extra is not None:
+            for site in extra[0]:
+                apply_site(site, resources, extra[1])
         transform_names(kustomization, resources)
         self._apply_all([d for d in declared if d.field == "patchesJson6902"], resources,
                         outcome)
+        check_replicas(kustomization, resources)
 
     def _apply_all(self, declared: list[DeclaredSite], resources: list[Resource],
                    outcome: Outcome | None) -> None:
@@ -220,6 +228,8 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
                 outcome.applications.append(failed)
             raise ResolveError(f"{site.label} on {resource_id(before).describe()}: "
                                f"{exc.message}", site.location()) from None
+        if after is not None and site.target is not None:
+            after = _renamed(site, resource, after)
         if outcome is not None:
             outcome.applications.append(_application(site, before, after, found))
         if after is None:
@@ -244,6 +254,40 @@ def retargeted(patch: Any, obj: dict) -> Any:
         meta.pop("namespace", None)
     out["metadata"] = meta
     return out
+
+
+def _renamed(site: PatchSite, resource: Resource, after: dict) -> dict:
+    """``options.allowNameChange``/``allowKindChange``: the patch's own name or kind wins
+    (kustomize keeps the resource's apiVersion even when the kind changes: measured)."""
+    patch = site.patch if isinstance(site.patch, dict) else {}
+    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    if site.options.get("allowNameChange") and isinstance(meta.get("name"), str):
+        old = after.get("metadata", {}).get("name") if isinstance(
+            after.get("metadata"), dict) else None
+        if old != meta["name"]:
+            after = {**after, "metadata": {**after.get("metadata", {}), "name": meta["name"]}}
+            resource.previous = (*resource.previous, str(old or ""))
+    if site.options.get("allowKindChange") and isinstance(patch.get("kind"), str):
+        after = {**after, "kind": patch["kind"]}
+    return after
+
+
+def check_replicas(kustomization: Kustomization, resources: list[Resource]) -> None:
+    """kustomize refuses a ``replicas`` entry whose name is only on kinds without replicas."""
+    for index, entry in enumerate(kustomization.value.get("replicas") or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        named = [r for r in resources if entry["name"] in (
+            r.obj.get("metadata", {}).get("name"), *r.previous)]
+        if named and not any(r.obj.get("kind") in _SCALABLE for r in named):
+            raise ResolveError(
+                f"resource with name {entry['name']} does not match a config with the "
+                f"following GVK [Deployment.v1.apps ReplicationController.v1.[noGrp] "
+                f"ReplicaSet.v1.apps StatefulSet.v1.apps]",
+                kustomization.location(["replicas", index]))
+
+
+_SCALABLE = frozenset({"Deployment", "ReplicationController", "ReplicaSet", "StatefulSet"})
 
 
 def _application(site: PatchSite, before: dict, after: Any, found: list) -> Application:

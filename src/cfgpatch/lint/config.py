@@ -16,7 +16,8 @@ The file sits at the repository's root; lint reads its ``lint:`` section::
 
 Globs are matched against paths relative to the root (POSIX ``/``): ``*`` and ``?`` stay
 inside one path segment, ``**`` spans any number of segments, and a glob without ``/``
-matches a file or folder name at any depth.  Any other key is an error naming it.
+matches a file or folder name at any depth; a glob that matches a folder covers
+everything under it (as in ``.gitignore``).  Any other key is an error naming it.
 """
 
 from __future__ import annotations

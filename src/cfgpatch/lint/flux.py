@@ -1,8 +1,9 @@
 """Flux ``Kustomization`` objects (``kustomize.toolkit.fluxcd.io``): ``spec.patches``.
 
 kustomize-controller builds the folder ``spec.path`` (relative to the source's root,
-which lint takes to be the repository's root) and then applies ``spec.patches``: each
-entry an inline ``patch`` (strategic or JSON 6902) with an optional ``target``.  A folder
+which lint takes to be the repository's root) with ``spec.patches`` appended to the
+kustomization's own ``patches`` (so they run before its ``namePrefix``): each entry an
+inline ``patch`` (strategic or JSON 6902) with an optional ``target``.  A folder
 without a kustomization is built as if one listed every manifest under it (and each
 sub-folder that has a kustomization), as the controller generates it.
 """
@@ -14,7 +15,13 @@ import posixpath
 from .build import Builder, apply_site
 from .config import normal_path
 from .model import Outcome
-from .resolve import ResolveError, Resource, find_kustomization, read_resources
+from .resolve import (
+    ResolveError,
+    Resource,
+    find_kustomization,
+    read_kustomization,
+    read_resources,
+)
 from .sites import entry_sites
 from .yamlpos import Tree, tree_values
 
@@ -80,13 +87,16 @@ def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dic
         outcome.sites += entry_sites(tree, ["spec", "patches", index], entry, path, directory,
                                      builder.files)
     try:
-        if find_kustomization(builder.files, directory) is not None:
-            resources = builder.base(directory)
-            outcome.incomplete = list(builder.incomplete_of(directory))
+        path_of = find_kustomization(builder.files, directory)
+        if path_of is not None:  # the controller appends spec.patches to its patches
+            incomplete: list[str] = []
+            builder.run(read_kustomization(builder.files, path_of), (directory,), None,
+                        incomplete, (outcome.sites, outcome))
+            outcome.incomplete = incomplete
         else:
             resources = _generated(builder, directory)
-        for site in outcome.sites:
-            apply_site(site, resources, outcome)
+            for site in outcome.sites:
+                apply_site(site, resources, outcome)
     except ResolveError as exc:
         outcome.error = exc.message
         outcome.error_location = exc.location

@@ -88,14 +88,24 @@ def _is_component(files: Mapping[str, str], path: str) -> bool:
 
 
 def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("",),
-             crds: list[dict] | None = None) -> tuple[list[Outcome], list[LintFinding]]:
-    """Every unit's outcome, and findings that belong to no unit (standalone targets)."""
+             crds: list[dict] | None = None, exact: bool = True
+             ) -> tuple[list[Outcome], list[LintFinding]]:
+    """Every unit's outcome, and findings that belong to no unit (standalone targets).
+
+    ``exact``: build kustomizations on disk with ``kube build`` (``lint.kbuild``);
+    otherwise, and for files in memory, with lint's own resolution (``lint.build``)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
     kustomizations, others = discover(files, config, list(paths))
     builder = Builder(files)
+    root = getattr(files, "root", None) if exact else None
     out: list[Outcome] = []
     for path in kustomizations:
-        if not _is_component(files, path):
+        if _is_component(files, path):
+            continue
+        if root is not None:
+            from .kbuild import lint_kustomization_built
+            out.append(lint_kustomization_built(builder, root, path))
+        else:
             out.append(lint_kustomization(builder, path))
     for path in others:
         try:
@@ -125,7 +135,8 @@ def _configured(findings: Iterable[LintFinding], config: Config) -> list[LintFin
 
 def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
     """Replace lint's build error by kustomize's own (or drop it if kustomize builds)."""
-    if confirm is None or outcome.error is None or outcome.kind != "kustomization":
+    if confirm is None or outcome.error is None or outcome.kind != "kustomization" or \
+            outcome.builder == "kube build":
         return
     where = outcome.error_location.file if outcome.error_location else outcome.path
     if posixpath.basename(where) not in KUSTOMIZATION_NAMES:
@@ -140,14 +151,31 @@ def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
         outcome.error = text
 
 
+def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
+    """A base that does not build fails every overlay over it, with kustomize's text
+    wrapped once more each time: keep the innermost (shortest) text per place."""
+    best: dict[tuple, LintFinding] = {}
+    out = []
+    for finding in findings:
+        if finding.rule != "build-failed":
+            out.append(finding)
+            continue
+        key = (finding.location.file, finding.location.line, finding.location.column)
+        if key not in best or len(finding.message) < len(best[key].message):
+            best[key] = finding
+    return out + list(best.values())
+
+
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
-               confirm: Confirm | None = None) -> Report:
-    """Lint the units under ``paths`` (relative to the root of ``files``)."""
+               confirm: Confirm | None = None, exact: bool = True) -> Report:
+    """Lint the units under ``paths`` (relative to the root of ``files``); ``exact``: see
+    :func:`outcomes`; ``confirm``: see :data:`Confirm` (for lint's own resolution)."""
     config = read_config(files) if config is None else config
-    units, extra = outcomes(files, config, paths, crds)
+    units, extra = outcomes(files, config, paths, crds, exact)
     findings = list(extra)
     for outcome in units:
         _confirmed(outcome, confirm)
         findings += check(outcome)
-    return Report(unique(_configured(findings, config)), [o.summary() for o in units], files)
+    findings = _one_failure_per_place(_configured(findings, config))
+    return Report(unique(findings), [o.summary() for o in units], files)

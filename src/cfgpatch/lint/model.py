@@ -44,6 +44,11 @@ class PatchSite:
     label: str = ""
     #: Which YAML document of ``text`` the patch is (a file may hold several patches).
     document: int = 0
+    #: The kustomization field and list position that declare the patch (``patches``, 0).
+    field_name: str = ""
+    index: int = -1
+    #: The entry's ``options`` (``allowNameChange``, ``allowKindChange``).
+    options: dict = field(default_factory=dict)
     #: The position tree of ``text`` (filled on demand by ``lint.locate``).
     tree: Tree | None = None
 
@@ -117,13 +122,15 @@ class Outcome:
     error_location: Location | None = None
     #: Custom resource definitions known to lint (for naming list keys).
     crds: list = field(default_factory=list)
+    #: Who built it: ``lint`` (lint's own resolution) or ``kube build`` (issue 11's).
+    builder: str = "lint"
     #: What the build could not follow (a remote base, a plugin): the resources may be
     #: incomplete, so ``patch-matches-nothing`` stays silent.
     incomplete: list = field(default_factory=list)
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),
-                "applications": len(self.applications),
+                "applications": len(self.applications), "builder": self.builder,
                 **({"error": self.error} if self.error else {})}
 
 

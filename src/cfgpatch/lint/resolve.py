@@ -27,33 +27,49 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsonvalue import deep_copy
+from ..kube.views.kustomize.kustomization import FIELDS as KUSTOMIZATION_FIELDS
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, tree_values
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-KNOWN_FIELDS = frozenset({
-    "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "openapi",
-    "namespace", "namePrefix", "nameSuffix", "commonLabels", "labels", "commonAnnotations",
-    "patches", "patchesStrategicMerge", "patchesJson6902", "images", "replicas",
-    "configMapGenerator", "secretGenerator", "generatorOptions", "generators",
-    "transformers", "validators", "replacements", "vars", "configurations", "helmCharts",
-    "helmGlobals", "helmChartInflationGenerator", "buildMetadata", "sortOptions",
-    "nameReference"})
+#: Every field of a kustomization (kube build's table of kustomize's Go type).
+KNOWN_FIELDS = frozenset(KUSTOMIZATION_FIELDS)
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
 UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
               "helmChartInflationGenerator", "crds", "openapi")
-#: Kinds the namespace transformer leaves alone (kubectl kustomize, measured).
-CLUSTER_SCOPED = frozenset({
-    "Namespace", "StorageClass", "CustomResourceDefinition", "PodSecurityPolicy",
-    "ClusterRole", "ClusterRoleBinding", "PriorityClass", "PersistentVolume", "APIService",
-    "CertificateSigningRequest", "FlowSchema", "PriorityLevelConfiguration", "IngressClass",
-    "RuntimeClass", "CSIDriver", "CSINode", "VolumeAttachment", "ComponentStatus", "Node",
-    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"})
-#: Kinds namePrefix/nameSuffix leave alone (kubectl kustomize, measured).
+#: (apiVersion, kind) pairs the namespace transformer leaves alone: kubectl kustomize 1.32,
+#: measured on tests/data/kustomize/trees/scope-probe (it goes by group and version:
+#: policy/v1beta1 PodSecurityPolicy is cluster-scoped, extensions/v1beta1 is not).
+_CLUSTER_SCOPED_TEXT = """
+    v1:Namespace v1:PersistentVolume v1:ComponentStatus v1:Node
+    storage.k8s.io/v1:StorageClass storage.k8s.io/v1beta1:StorageClass
+    apiextensions.k8s.io/v1:CustomResourceDefinition
+    apiextensions.k8s.io/v1beta1:CustomResourceDefinition policy/v1beta1:PodSecurityPolicy
+    rbac.authorization.k8s.io/v1:ClusterRole rbac.authorization.k8s.io/v1beta1:ClusterRole
+    rbac.authorization.k8s.io/v1:ClusterRoleBinding
+    rbac.authorization.k8s.io/v1beta1:ClusterRoleBinding
+    scheduling.k8s.io/v1:PriorityClass scheduling.k8s.io/v1beta1:PriorityClass
+    apiregistration.k8s.io/v1:APIService apiregistration.k8s.io/v1beta1:APIService
+    certificates.k8s.io/v1:CertificateSigningRequest
+    certificates.k8s.io/v1beta1:CertificateSigningRequest
+    flowcontrol.apiserver.k8s.io/v1beta1:FlowSchema
+    flowcontrol.apiserver.k8s.io/v1beta1:PriorityLevelConfiguration
+    networking.k8s.io/v1:IngressClass networking.k8s.io/v1beta1:IngressClass
+    node.k8s.io/v1:RuntimeClass node.k8s.io/v1beta1:RuntimeClass
+    storage.k8s.io/v1:CSIDriver storage.k8s.io/v1:CSINode storage.k8s.io/v1:VolumeAttachment
+    storage.k8s.io/v1beta1:CSIDriver storage.k8s.io/v1beta1:CSINode
+    storage.k8s.io/v1beta1:VolumeAttachment
+    admissionregistration.k8s.io/v1:MutatingWebhookConfiguration
+    admissionregistration.k8s.io/v1beta1:MutatingWebhookConfiguration
+    admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration
+    admissionregistration.k8s.io/v1beta1:ValidatingWebhookConfiguration
+"""
+CLUSTER_SCOPED = frozenset(tuple(item.split(":", 1)) for item in _CLUSTER_SCOPED_TEXT.split())
+#: Kinds namePrefix/nameSuffix leave alone (kubectl kustomize, measured; a Namespace
+#: takes the kustomization's ``namespace`` as its name instead).
 NOT_PREFIXED = frozenset({"Namespace", "CustomResourceDefinition", "APIService"})
-
-
 class ResolveError(Exception):
     """The kustomization does not build; ``location``: the entry at fault."""
 
@@ -72,7 +88,6 @@ class Resource:
     previous: tuple[str, ...] = ()
 
     def copy(self) -> Resource:
-        from ..jsonvalue import deep_copy
         return Resource(deep_copy(self.obj), self.origin, self.previous)
 
 
@@ -182,6 +197,7 @@ class Resolver:
                 generated = _generated(key, entry, kustomization)
                 if generated is not None:
                     layer.resources.append(generated)
+        _check_unique(layer)
         return layer
 
     def _add_entry(self, layer: Layer, key: str, index: int, entry: Any,
@@ -213,6 +229,29 @@ class Resolver:
                                where)
 
 
+def resource_key(obj: dict) -> tuple[str, str, str, str]:
+    """(apiVersion, kind, name, namespace): what kustomize calls a resource's id."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return (str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
+            str(meta.get("name", "")), str(meta.get("namespace") or ""))
+
+
+def _check_unique(layer: Layer) -> None:
+    seen: dict[tuple, Resource] = {}
+    for resource in layer.resources:
+        key = resource_key(resource.obj)
+        if key in seen:
+            api_version, kind, name, namespace = key
+            group, _, version = api_version.rpartition("/")
+            gvk = f"{kind}.{version}.{group}" if group else f"{kind}.{version}"
+            ident = f"{gvk}/{name}.{namespace or '[noNs]'}"
+            raise ResolveError(
+                f"accumulating resources: may not add resource with an already registered "
+                f"id: {ident} (from {seen[key].origin} and {resource.origin})",
+                layer.kustomization.location(["resources"]))
+        seen[key] = resource
+
+
 def read_resources(files: Mapping[str, str], path: str, where: Location) -> list[Resource]:
     """The objects of a resource file (``List`` objects are unpacked)."""
     try:
@@ -228,7 +267,7 @@ def read_resources(files: Mapping[str, str], path: str, where: Location) -> list
             if not isinstance(item, dict) or "kind" not in item:
                 raise ResolveError(f"accumulating resources: {path}: missing Resource "
                                    f"metadata (kind)", where)
-            out.append(Resource(item, path))
+            out.append(Resource(deep_copy(item), path))  # the parsed value is shared
     return out
 
 
@@ -263,8 +302,14 @@ def transform_names(kustomization: Kustomization, resources: list[Resource]) -> 
         if not isinstance(meta, dict):
             continue
         kind = resource.obj.get("kind")
-        if isinstance(namespace, str) and namespace and kind not in CLUSTER_SCOPED:
-            meta["namespace"] = namespace
+        scope = (str(resource.obj.get("apiVersion", "")), str(kind))
+        if isinstance(namespace, str) and namespace:
+            if kind == "Namespace" and scope in CLUSTER_SCOPED:
+                if meta.get("name") != namespace:
+                    resource.previous = (*resource.previous, str(meta.get("name", "")))
+                    meta["name"] = namespace
+            elif scope not in CLUSTER_SCOPED:
+                meta["namespace"] = namespace
         if (prefix or suffix) and kind not in NOT_PREFIXED:
             name = str(meta.get("name", ""))
             resource.previous = (*resource.previous, name)

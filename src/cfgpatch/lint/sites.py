@@ -61,6 +61,7 @@ def kustomization_sites(path: str, text: str, files: Mapping[str, str]) -> list[
         for index, entry in enumerate(entries):
             for site in entry_sites(tree, [field, index], entry, path, directory, files,
                                     legacy=field):
+                site.field_name, site.index = field, index
                 out.append(DeclaredSite(field, index, site))
     return out
 
@@ -83,8 +84,10 @@ def entry_sites(tree: Tree, where: list[Any], entry: Any, declared_in: str, dire
         node = tree.node_at(where)
     else:
         node = tree.node_at([*where, "patch"])
+    options = entry.get("options") if isinstance(entry, dict) else None
     common = {"declared_in": declared_in, "target": target if isinstance(target, dict) else None,
-              "target_location": target_location, "label": label}
+              "target_location": target_location, "label": label,
+              "options": options if isinstance(options, dict) else {}}
     if isinstance(entry, dict) and isinstance(entry.get("patch"), str) and node is not None:
         return _sites_of_text(entry["patch"], declared_in, embedded(tree, node), legacy, common)
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):

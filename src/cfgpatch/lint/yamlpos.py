@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..errors import KubeError
@@ -134,47 +135,57 @@ def _child(node: Node, step: Any) -> tuple[Node | None, Node] | None:
     return None
 
 
-def _read(text: str) -> list[Node]:
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> tuple[tuple[Tree, Any, str | None], ...] | str:
+    """Each document's tree, value and value error, or the text's YAML error (a base used
+    by many overlays is read once per run).  Shared: callers copy before changing."""
     try:
-        return read_documents(text)
+        nodes = read_documents(text)
     except KubeError as exc:
         line = getattr(exc, "line", 0)
-        raise ValueError(f"line {line}: {exc.message}" if line else exc.message) from None
+        return f"line {line}: {exc.message}" if line else exc.message
+    lines = text.splitlines()
+    out = []
+    for node in nodes:
+        try:
+            out.append((Tree(node, lines), node_value(node), None))
+        except KubeError as exc:
+            out.append((Tree(node, lines), None, exc.message))
+    return tuple(out)
+
+
+def _read(text: str) -> tuple[tuple[Tree, Any, str | None], ...]:
+    parsed = _parsed(text)
+    if isinstance(parsed, str):
+        raise ValueError(parsed)
+    return parsed
 
 
 def documents(text: str) -> list[Tree]:
     """Every document of ``text`` (an empty document is left out).
 
     Raises ``ValueError`` with the line when the text is not YAML."""
-    lines = text.splitlines()
-    return [Tree(node, lines) for node in _read(text)]
+    return [tree for tree, _, _ in _read(text)]
 
 
 def values(text: str) -> list[Any]:
     """The plain values of every document (only for files lint reads itself: kustomization
     and config files, Flux objects); the patches and objects go through the kube readers.
+    The values are shared between calls on the same text: copy one before changing it.
 
     >>> values("resources: [a.yaml]\\n---\\nkind: X\\n")
     [{'resources': ['a.yaml']}, {'kind': 'X'}]
     """
-    out = []
-    for node in _read(text):
-        try:
-            out.append(node_value(node))
-        except KubeError as exc:
-            raise ValueError(exc.message) from None
-    return out
+    return [value for _, value in tree_values(text)]
 
 
 def tree_values(text: str) -> list[tuple[Tree, Any]]:
-    """Each document's tree with its plain value (one read for both)."""
-    lines = text.splitlines()
+    """Each document's tree with its plain value (shared, as :func:`values`)."""
     out = []
-    for node in _read(text):
-        try:
-            out.append((Tree(node, lines), node_value(node)))
-        except KubeError as exc:
-            raise ValueError(exc.message) from None
+    for tree, value, error in _read(text):
+        if error is not None:
+            raise ValueError(error)
+        out.append((tree, value))
     return out
 
 
