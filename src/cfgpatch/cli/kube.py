@@ -24,7 +24,7 @@ from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KUBECTL_UNPREFIXED, CfgPa
 
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
-KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply")
+KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "kube_upgrade")
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 

@@ -343,6 +343,17 @@ def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNo
     return _object_and_notes(values, reader.notes, source)
 
 
+def load_values(text: str, source: str = "-") -> list:
+    """Every non-empty YAML document of ``text`` as kubectl's JSON value, unchecked
+    (many objects, ``List`` documents kept whole), for ``kube upgrade``."""
+    reader = _Reader()
+    try:
+        return [_to_json_value(doc, reader) for doc in compose_documents(text, source)
+                if not _is_empty(doc)]
+    except _ConvertError as err:
+        raise _conversion_error(source, err) from None
+
+
 def _object_and_notes(values: list, notes: list[TypeNote], source: str
                       ) -> tuple[dict, list[TypeNote]]:
     obj = unstructured.object_from_documents(values, source)
