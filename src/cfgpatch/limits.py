@@ -36,7 +36,9 @@ class ServiceLimits:
     * ``max_depth``: nesting of stored documents and of patches (1..256);
     * ``max_document_bytes``: UTF-8 size of a version's canonical text;
     * ``max_patch_ops``: operations in one JSON Patch;
-    * ``work_limit``: units of alignment work in one diff, rebase or merge.
+    * ``work_limit``: steps of array alignment in one diff or rebase
+      (:mod:`cfgpatch.lcs.budget` says what a step is; a three-way merge
+      aligns nothing, arrays being atomic, and needs no budget).
     """
 
     max_depth: int | None = None
