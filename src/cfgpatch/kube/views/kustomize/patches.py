@@ -277,8 +277,10 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
             after = None
         else:
             resource.value = merged
-            if not allow_kind:
-                resource.value["kind"] = kind
+            # the merge keeps the target's kind and name, as kustomize's does; the options
+            # let the patch's own take their place
+            patch_kind = document.value.get("kind")
+            resource.value["kind"] = patch_kind if allow_kind and patch_kind else kind
             if not allow_name:
                 resource.set_name(name)
             elif document.org_id().name:  # the merge takes the patch's name
