@@ -14,6 +14,7 @@ from cfgpatch.kube.io.kyaml_scalars import node_value
 from cfgpatch.kube.io.kyaml_write import write_value
 from cfgpatch.kube.views.kustomize.merge import apply_strategic
 from cfgpatch.kube.views.kustomize.schema import KustomizeSchema
+from cfgpatch.kube.views.kustomize.styles import styled_value
 
 MERGE_DATA = Path(__file__).parent / "data" / "kustomize" / "merge"
 RECORDED = json.loads((MERGE_DATA / "recorded.json").read_text(encoding="utf-8"))["cases"]
@@ -45,8 +46,8 @@ def schema_for(openapi_text: str | None) -> KustomizeSchema:
 
 def our_answer(resources_text: str, patch_text: str, openapi_text: str | None) -> Answer:
     """Apply the patch to the resources it names (kind and name), as one build would."""
-    resources = [node_value(n) for n in read_documents(resources_text)]
-    patch = node_value(read_document(patch_text))
+    resources = [styled_value(n) for n in read_documents(resources_text)]
+    patch = styled_value(read_document(patch_text))
     schema = schema_for(openapi_text)
     out = []
     try:

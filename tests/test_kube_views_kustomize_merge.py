@@ -44,6 +44,7 @@ CASE_CLASSES = {
                      "container-ports-protocol", "cr-openapi"],
     "custom resources": ["cr-no-schema", "cr-openapi", "cr-crd-in-resources",
                          "openapi-replaces-builtin"],
+    "the resource's scalar style": ["quoted-style-taken-by-patch"],
     "errors": ["error-map-vs-list", "error-list-vs-map", "error-scalar-vs-list",
                "error-primitive-list-map", "list-directive-unknown", "map-directive-unknown"],
 }

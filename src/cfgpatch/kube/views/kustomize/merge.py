@@ -45,6 +45,7 @@ from .nodes import (
     text,
 )
 from .schema import KustomizeSchema, SchemaNode
+from .styles import restyled
 
 DELETE, REPLACE, MERGE, UNKNOWN = "delete", "replace", "merge", "unknown"
 DIRECTIVE = "$patch"
@@ -54,7 +55,9 @@ MAX_DEPTH = 10000
 def apply_strategic(resource: dict, patch: dict, schema: KustomizeSchema) -> dict | None:
     """``resource`` after kustomize applies ``patch`` as a strategic merge patch.
 
-    Plain JSON values in and out (as :func:`..io.kyaml_scalars.node_value` gives them);
+    Plain JSON values in and out (as :func:`..io.kyaml_scalars.node_value` gives them;
+    :func:`.styles.styled_value` also marks the strings that were quoted, which matters
+    where a patch sets a number over a quoted string);
     ``None`` when the patch deletes the resource.  Raises :class:`KubeError` with code
     ``KUSTOMIZE_ERROR`` and kustomize's message where ``kubectl kustomize`` fails.
 
@@ -150,7 +153,7 @@ class Walker:
             elif is_missing_or_null(value):
                 dest.pop(name, None)
             else:
-                dest[name] = value
+                dest[name] = restyled(dest[name], value) if name in dest else value
         return dest
 
 
