@@ -9,6 +9,7 @@ answers in the same form (exit code, standard output, standard error).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from cfgpatch.kube.views.kustomize.build import BuildError, build
 DATA = Path(__file__).resolve().parent / "data" / "kustomize"
 TREES = DATA / "trees"
 RECORDED = DATA / "recorded"
+#: The environment for a ``python -m cfgpatch`` child that uses this checkout's sources.
+ROOT_SRC = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
 
 
 @dataclass(frozen=True)

@@ -150,14 +150,21 @@ def walk(value: Any, spec: FieldSpec, visit: Callable[[dict, str], None],
     map.  Lists are entered element by element.  A scalar where the path goes on is
     kustomize's error.
     """
-    _walk(value, split_path(spec.path), spec, visit, leaf_kind)
+    for parent, key, _trail in walk_paths(value, spec):
+        visit(parent, key)
 
 
-def _walk(node: Any, parts: list[str], spec: FieldSpec, visit: Callable[[dict, str], None],
-          leaf_kind: type) -> None:
+def walk_paths(value: Any, spec: FieldSpec) -> list[tuple[dict, str, tuple]]:
+    """The fields :func:`walk` visits, as (parent map, key, path tokens to the field)."""
+    out: list[tuple[dict, str, tuple]] = []
+    _walk(value, split_path(spec.path), spec, out, ())
+    return out
+
+
+def _walk(node: Any, parts: list[str], spec: FieldSpec, out: list, trail: tuple) -> None:
     if isinstance(node, list):
-        for item in node:
-            _walk(item, parts, spec, visit, leaf_kind)
+        for index, item in enumerate(node):
+            _walk(item, parts, spec, out, (*trail, str(index)))
         return
     if not isinstance(node, dict):
         raise KubeError(f"obj at path '{spec.path}': expected sequence or mapping node",
@@ -168,12 +175,12 @@ def _walk(node: Any, parts: list[str], spec: FieldSpec, visit: Callable[[dict, s
         if not spec.create or is_seq:
             return
         if last:
-            visit(node, name)
+            out.append((node, name, (*trail, name)))
             return
         node[name] = {}
     elif node[name] is None and not last:
         node[name] = [] if is_seq else {}
     if last:
-        visit(node, name)
+        out.append((node, name, (*trail, name)))
     else:
-        _walk(node[name], parts[1:], spec, visit, leaf_kind)
+        _walk(node[name], parts[1:], spec, out, (*trail, name))

@@ -170,8 +170,9 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
              if any(same_id(i, made.cur_id()) for i in [*r.prev_ids(), r.cur_id()])]
     if not found:
         if behavior != "create":
-            raise KubeError(f"id {made.cur_id()} does not exist; cannot merge or replace",
-                            code=KUSTOMIZE_ERROR)
+            raise KubeError(f"merging from generator: id {go_id(made)} does not exist; "
+                            f"cannot merge or replace", code=KUSTOMIZE_ERROR,
+                            hint="kustomize also prints the generator's address here")
         resmap.append(made)
         if step is not None:
             step.targets.append(made.describe())
@@ -182,8 +183,9 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
                         code=KUSTOMIZE_ERROR)
     old = found[0]
     if behavior == "create":
-        raise KubeError(f"id {made.cur_id()} exists; behavior must be merge or replace",
-                        code=KUSTOMIZE_ERROR)
+        raise KubeError(f"merging from generator: id {go_id(made)} exists; behavior must be "
+                        f"merge or replace", code=KUSTOMIZE_ERROR,
+                        hint="kustomize also prints the generator's address here")
     before = snapshot(old.value) if step is not None else None
     _take_metadata(made, old)
     if behavior == "merge":
@@ -199,6 +201,16 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
     if step is not None:
         step.targets.append(made.describe())
         step.touches.append(Touch(made, before, snapshot(made.value), made.describe()))
+
+
+def go_id(resource: Resource) -> str:
+    """The resource's id as Go's ``%#v`` prints kustomize's ResId."""
+    cur = resource.cur_id()
+    gvk = cur.gvk
+    scoped = "true" if cur.cluster_scoped else "false"
+    return (f'resid.ResId{{Gvk:resid.Gvk{{Group:"{gvk.group}", Version:"{gvk.version}", '
+            f'Kind:"{gvk.kind}", isClusterScoped:{scoped}}}, Name:"{cur.name}", '
+            f'Namespace:"{cur.namespace}"}}')
 
 
 def _take_metadata(new: Resource, old: Resource) -> None:

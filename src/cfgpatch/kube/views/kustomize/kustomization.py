@@ -17,7 +17,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from ...io.kyaml import KyamlError
+from ...go import yaml as goyaml
+from ...io.kyaml import (
+    BOOL,
+    FLOAT,
+    INT,
+    MAPPING,
+    NULL,
+    PLAIN,
+    SEQUENCE,
+    STR,
+    TIMESTAMP,
+    KyamlError,
+    Node,
+)
 from ...io.kyaml_read import read_document
 from ...io.kyaml_scalars import node_value
 from .loader import Loader
@@ -128,7 +141,7 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
         node = read_document(text, path)
     except KyamlError as err:
         raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
-    value = node_value(node) if node is not None else {}
+    value = v2_value(node) if node is not None else {}
     if value is None:
         value = {}
     if not isinstance(value, dict):
@@ -143,6 +156,27 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
     _refuse_unmodelled(found, top)
     _fix(found)
     return found
+
+
+def v2_value(node: Node) -> Any:
+    """The value of a kustomization node as kustomize decodes it: through
+    sigs.k8s.io/yaml, so with go-yaml v2's scalars (``n``, ``on``, ``yes`` are booleans).
+
+    >>> from cfgpatch.kube.io.kyaml_read import read_document
+    >>> v2_value(read_document("{namespace: n, namePrefix: 'on'}"))
+    {'namespace': False, 'namePrefix': 'on'}
+    """
+    if node.kind == MAPPING:
+        return {str(v2_value(k)): v2_value(v) for k, v in node.pairs()}
+    if node.kind == SEQUENCE:
+        return [v2_value(item) for item in node.content]
+    if node.style == PLAIN and node.tag in _IMPLICIT:
+        resolved = goyaml.resolve_plain(node.value)
+        return node.value if resolved is goyaml.STR else resolved
+    return node_value(node)
+
+
+_IMPLICIT = (STR, INT, FLOAT, BOOL, NULL, TIMESTAMP)
 
 
 def _check_fields(value: dict) -> None:

@@ -27,7 +27,7 @@ from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, KyamlError
 from ...io.kyaml_read import read_documents
 from ...io.kyaml_scalars import node_value
-from . import strategic
+from . import aliases, strategic
 from .kustomization import Kustomization
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
@@ -271,12 +271,13 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
             resource.store_previous_id()
-        merged = strategic.apply(resource.value, body)
-        if merged is None or not merged:
+        merged_value = strategic.apply(resource.value, body)
+        if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None
         else:
-            resource.value = merged
+            previous, resource.value = resource.value, merged_value
+            aliases.merged(resource, previous)
             # the merge keeps the target's kind and name, as kustomize's does; the options
             # let the patch's own take their place
             patch_kind = document.value.get("kind")
@@ -305,6 +306,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
         resource.value = result
+        aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())
             step.touches.append(Touch(resource, before, snapshot(result), resource.describe()))

@@ -125,6 +125,8 @@ class Resource:
     generated: Generated | None = None
     prefixes: list[str] = field(default_factory=list)
     suffixes: list[str] = field(default_factory=list)
+    #: groups of field paths that hold one shared YAML node (see aliases.py)
+    aliases: list[set] = field(default_factory=list)
 
     @property
     def gvk(self) -> Gvk:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization
 from .resmap import ResMap
@@ -154,23 +155,32 @@ def _set_entries(resmap: ResMap, trace: Trace | None, kust: Kustomization, name:
     def change(resource: Resource) -> None:
         gvk = resource.gvk
         for key in keys:
+            added: list[tuple] = []
             for spec in specs:
                 if spec.applies_to(gvk):
-                    fs.walk(resource.value, spec, _entry_setter(key, pairs[key], spec), dict)
+                    for parent, field, trail in fs.walk_paths(resource.value, spec):
+                        _set_entry(resource, parent, field, trail, key, pairs[key], spec,
+                                   added)
+            aliases.share(resource, added)
 
     run(resmap, trace, kust, name, index, pointer, change)
 
 
-def _entry_setter(key: str, value: str, spec: fs.FieldSpec) -> Callable[[dict, str], None]:
-    def visit(parent: dict, field: str) -> None:
-        current = parent.get(field)
-        if current is None:
-            current = parent[field] = {}
-        if not isinstance(current, dict):
-            raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected "
-                            f"MappingNode", code=KUSTOMIZE_ERROR)
+def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: str,
+               value: str, spec: fs.FieldSpec, added: list[tuple]) -> None:
+    current = parent.get(field)
+    if current is None:
+        current = parent[field] = {}
+    if not isinstance(current, dict):
+        raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected MappingNode",
+                        code=KUSTOMIZE_ERROR)
+    path = (*trail, key)
+    if key in current:
         current[key] = value
-    return visit
+        aliases.written(resource, path, value)
+    elif path not in added:
+        current[key] = value
+        added.append(path)
 
 
 def _string_map(value: Any) -> dict:
