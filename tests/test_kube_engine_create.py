@@ -126,3 +126,80 @@ def test_missing_merge_key_is_kubectls_error():
         two({"spec": {"containers": [{"image": "x"}]}}, {"spec": {"containers": [{"name": "a"}]}},
             POD)
     assert "does not contain declared merge key: name" in caught.value.message
+
+
+# ------------------------------------------------------------------ properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from cfgpatch.kube.engine.strategic import strategic_merge  # noqa: E402
+from cfgpatch.kube.explain.apply import fields  # noqa: E402
+from kube_gen_support import ObjectGen  # noqa: E402
+
+KINDS = SCHEMA.kinds()
+
+
+def _pair(kind_index: int, seed: int):
+    api_version, kind = KINDS[kind_index % len(KINDS)]
+    node = SCHEMA.for_kind(api_version, kind)
+    gen = ObjectGen(seed)
+    old = gen.object(api_version, kind, node)
+    return node, gen, old, gen.edit(old, node)
+
+
+def _round_trip(node, old, new):
+    patch = create_two_way(old, new, node)
+    assert strategic_merge(old, patch, node) == new, patch
+
+
+def test_two_way_round_trip_every_builtin_kind():
+    assert len(KINDS) > 300
+    for index in range(len(KINDS)):
+        for seed in range(3):
+            node, _, old, new = _pair(index, seed * 7919 + index)
+            _round_trip(node, old, new)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 2**31))
+def test_two_way_round_trip_property(kind_index, seed):
+    node, _, old, new = _pair(kind_index, seed)
+    _round_trip(node, old, new)
+    _round_trip(node, new, old)
+
+
+def _ancestors(path: str) -> list[str]:
+    cut = [i for i, ch in enumerate(path) if ch in ".["]
+    return [path[:i] for i in cut]
+
+
+def _has(path: str, flat: dict) -> bool:
+    return path in flat or any(other.startswith((path + ".", path + "[")) for other in flat)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 2**31))
+def test_three_way_property(kind_index, seed):
+    """Applying the three-way patch to LIVE gives NEW on every field NEW names, deletes
+    what only the last applied configuration named, and keeps every live-only field."""
+    node, gen, last, new = _pair(kind_index, seed)
+    live = gen.edit(last, node, live_only=True)
+    result = strategic_merge(live, create_three_way(last, new, live, node), node)
+    flat_last, flat_new = fields(last, node), fields(new, node)
+    flat_live, flat_out = fields(live, node), fields(result, node)
+    for path, value in flat_new.items():
+        if value in ("{}", "[]"):
+            assert _has(path, flat_out), path
+        else:
+            assert flat_out.get(path) == value, path
+    for path in flat_last:
+        if not _has(path, flat_new) and not any(a in flat_new for a in _ancestors(path)):
+            assert path not in flat_out, path
+    for path, value in flat_live.items():
+        if _has(path, flat_last) or _has(path, flat_new) or \
+                any(a in flat_new for a in _ancestors(path)):
+            continue
+        if any(_has(a, flat_last) and not _has(a, flat_new) for a in _ancestors(path)):
+            continue  # its parent left the manifest, so the parent is deleted
+        assert flat_out.get(path) == value, path
