@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from cfgpatch.kube import patch
-from cfgpatch.kube.views.kustomize import strategic_merge
+from cfgpatch.kube.views.kustomize import KustomizeSchema, apply_strategic
 
 DNS = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "dns"},
        "spec": {"selector": {"app": "dns"}, "ports": [
@@ -199,8 +199,10 @@ def test_differences_with_kubectl_are_findings():
 
 
 def test_schemaless_merge_is_plain():
-    assert strategic_merge({"a": {"b": 1}, "l": [1]}, {"a": {"c": None, "b": 2}, "l": None},
-                           None) == {"a": {"b": 2}}
+    resource = {"kind": "X", "metadata": {"name": "x"}, "a": {"b": 1}, "l": [1]}
+    out = apply_strategic(resource, {"a": {"c": None, "b": 2}, "l": None},
+                          KustomizeSchema.builtin())
+    assert out == {"kind": "X", "metadata": {"name": "x"}, "a": {"b": 2}}
 
 
 def test_top_level_delete_drops_the_resource():

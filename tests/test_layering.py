@@ -25,7 +25,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
 OUTSIDE_CORE = ("server/", "cli/", "store/sqlite.py", "store/postgres.py", "web/site.py", "__main__.py")
 #: Modules that may use PyYAML (its pure-Python part ships with the page).
-YAML_READERS = ("kube/io/reader.py", "kube/io/writer.py", "kube/io/yamlprint.py", "web/")
+YAML_READERS = ("kube/io/reader.py", "kube/io/writer.py", "kube/io/yamlprint.py",
+                "kube/io/patch_text.py", "web/")
 #: The page's Python side may guard its caches with a lock (Pyodide has the module; the
 #: server calls the same code from its thread pool).
 THREAD_SAFE = ("web/",)
@@ -39,6 +40,7 @@ LAYERS = [
     {"jsonpatch", "mergepatch", "lcs", "text_cache"},
     {"moves", "diff", "document_reader"},
     {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
+    {"lint"},  # cfgpatch lint: reads kube (and the page may run it: standard library only)
     {"store"},
     {"service", "contract"},
     {"web"},

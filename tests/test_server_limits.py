@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import time
 
 import pytest
 
+from cfgpatch.diff import diff_ops
 from cfgpatch.limits import ServiceLimits
 from cfgpatch.server import Limits
 from server_support import JSON, JSON_PATCH, MERGE_PATCH, client_for
@@ -156,3 +159,67 @@ def test_limits_refuse_nonsense():
         ServiceLimits(work_limit=-1)
     with pytest.raises(ValueError):
         Limits(max_body=0)
+
+
+# -- the work budget of one request (issue 16: a 4,000-number reversal took 15 s) ----------
+#: Until the alignment takes ``work_limit`` (perf's part of issue 16), the service cannot
+#: pass a budget on; the tests below then fail and are expected to (strictly).
+BUDGET_LANDED = "work_limit" in inspect.signature(diff_ops).parameters
+needs_budget = pytest.mark.xfail(not BUDGET_LANDED, strict=True,
+                                 reason="diff_ops has no work_limit yet")
+SMALL_BUDGET = 10_000
+NUMBERS = list(range(4000))
+
+
+@pytest.fixture
+def budgeted(tmp_path):
+    with client_for(tmp_path, service_limits=ServiceLimits(work_limit=SMALL_BUDGET)) as client:
+        client.put("/v1/documents/up", content=json.dumps({"l": NUMBERS}), headers=JSON)
+        client.put("/v1/documents/down", content=json.dumps({"l": NUMBERS[::-1]}),
+                   headers=JSON)
+        client.put("/v1/documents/up", content=json.dumps({"l": NUMBERS, "x": 1}),
+                   headers=JSON)  # up@2: the head moved on elsewhere
+        yield client
+
+
+def _refused_quickly(call) -> dict:
+    started = time.monotonic()
+    answer = call()
+    elapsed = time.monotonic() - started
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert body["code"] == "limit exceeded" and str(SMALL_BUDGET) in body["message"], body
+    assert elapsed < 3, f"refused only after {elapsed:.1f} s"  # unbounded: about 15 s
+    return body
+
+
+@needs_budget
+@pytest.mark.parametrize("stats", ["0", "1"])
+def test_a_diff_beyond_the_budget_is_refused_quickly(budgeted, stats):
+    _refused_quickly(lambda: budgeted.get(
+        "/v1/diff", params={"from": "up@1", "to": "down", "stats": stats}))
+
+
+@needs_budget
+def test_a_rebase_beyond_the_budget_is_refused_quickly_and_writes_nothing(budgeted):
+    reverse = json.dumps([{"op": "replace", "path": "/l", "value": NUMBERS[::-1]}])
+    _refused_quickly(lambda: budgeted.post("/v1/documents/up/rebase", params={"base": "1"},
+                                           content=reverse, headers=JSON_PATCH))
+    _refused_quickly(lambda: budgeted.patch("/v1/documents/up", content=reverse,
+                                            headers={**JSON_PATCH,
+                                                     "Cfgpatch-Rebase-From": "1"}))
+    assert budgeted.get("/v1/documents/up/versions").json()["head"] == 2
+
+
+@needs_budget
+def test_work_within_the_budget_is_answered(budgeted):
+    budgeted.put("/v1/documents/small", content='{"l":[1,2,3,4]}', headers=JSON)
+    budgeted.put("/v1/documents/small", content='{"l":[4,3,2,1]}', headers=JSON)
+    answer = budgeted.get("/v1/diff", params={"from": "small@1", "to": "small"})
+    assert answer.status_code == 200 and answer.json(), answer.text
+    same = budgeted.get("/v1/diff", params={"from": "up@1", "to": "up"})  # equal arrays: free
+    assert same.json() == [{"op": "add", "path": "/x", "value": 1}]
+    patch = json.dumps([{"op": "replace", "path": "/l/0", "value": -1}])
+    answer = budgeted.patch("/v1/documents/up", content=patch,
+                            headers={**JSON_PATCH, "Cfgpatch-Rebase-From": "1"})
+    assert answer.status_code == 200, answer.text

@@ -52,6 +52,7 @@ MULTIPLE_DOCUMENTS = "multiple documents"  # kubectl patch takes one object per 
 KUSTOMIZE_DELETES = "kustomize deletes"  # a kustomize patch that removes the whole resource
 KUSTOMIZE_ERROR = "kustomize error"  # kubectl kustomize refuses; the message is kustomize's text
 KUSTOMIZE_UNMODELLED = "kustomize unmodelled"  # a kustomization field cfgpatch does not build
+APPLY_CONFLICT = "apply conflict"  # a three-way patch with overwrite=false meets a live change
 
 # Codes of the HTTP layer (``server.problems`` maps every code to a status).
 UNAUTHORIZED = "unauthorized"
@@ -108,6 +109,7 @@ OTHER_CODES = (
     KUSTOMIZE_DELETES,
     KUSTOMIZE_ERROR,
     KUSTOMIZE_UNMODELLED,
+    APPLY_CONFLICT,
 )
 
 

@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     only = words[0] if words and words[0] in COMMAND_MODULES else None
     parser = build_parser(only)
+    prepare = getattr(sys.modules.get(f"{__name__}.{only}"), "prepare_words", None)
+    if prepare is not None:  # a sub-command that reads its words as another tool does
+        words = prepare(list(words))
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

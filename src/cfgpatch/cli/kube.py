@@ -24,7 +24,7 @@ from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KUBECTL_UNPREFIXED, CfgPa
 
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
-KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply")
+KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "kube_upgrade")
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 
@@ -73,6 +73,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     kube.set_defaults(func=lambda _args: _usage(kube))
 
 
+def prepare_words(words: list[str]) -> list[str]:
+    """``cfgpatch kube patch``'s words, ready for argparse.
+
+    kubectl's ``-p``/``--patch`` take the next word as the patch even when it starts
+    with ``-`` (``-p '---'``, ``-p -1``); argparse would read it as an option, so such a
+    pair becomes ``--patch=WORD``.
+
+    >>> prepare_words(["kube", "patch", "-f", "o.yaml", "-p", "---"])
+    ['kube', 'patch', '-f', 'o.yaml', '--patch=---']
+    """
+    if words[:2] != ["kube", "patch"]:
+        return words
+    out, index = [], 0
+    while index < len(words):
+        word = words[index]
+        if word in ("-p", "--patch") and index + 1 < len(words) and (
+                words[index + 1].startswith("-")):
+            out.append("--patch=" + words[index + 1])
+            index += 2
+            continue
+        out.append(word)
+        index += 1
+    return out
+
+
 def _flag_value(text: str) -> str:
     """kubectl's short flags accept ``-o=json``; argparse would keep the ``=``."""
     return text[1:] if text.startswith("=") else text
@@ -117,15 +142,16 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
     object_text = _read_object_file(args.filename)
     if args.patch is not None and args.patch_file is not None:
         raise KubeError("cannot specify --patch and --patch-file together")
+    # kubectl reads the patch as bytes, and quotes only the -p text in its errors
     if args.patch_file is not None:
-        patch_text = _read_file(args.patch_file, "unable to read patch file: open {path}: "
-                                "no such file or directory")
+        patch_text, shown = _read_bytes(args.patch_file, "unable to read patch file: open "
+                                        "{path}: no such file or directory"), ""
     else:
-        patch_text = args.patch or ""
-    if not patch_text:
-        raise KubeError("must specify --patch or --patch-file containing the contents of "
-                        "the patch")
-    args.patch_text = patch_text
+        patch_text, shown = os.fsencode(args.patch or ""), None
+        if not patch_text:
+            raise KubeError("must specify --patch or --patch-file containing the contents "
+                            "of the patch")
+    args.patch_text = patch_text.decode("utf-8", "replace")
     check = None
     if args.type == "strategic" and args.view == "kubectl":
         from ..kube import check_strategic_supported
@@ -136,7 +162,7 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
     # Both inputs, failing in kubectl's order (a YAML patch error first, then the
     # object, then a JSON patch that does not parse).
     obj, notes, patch, patch_notes = reader.load_inputs(
-        object_text, args.filename, patch_text, args.type, check=check
+        object_text, args.filename, patch_text, args.type, check=check, shown=shown
     )
     _check_namespace(obj, args.namespace)
     return obj, list(notes), patch, list(patch_notes)
@@ -177,6 +203,19 @@ def _read_file(path: str, missing: str) -> str:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
+        raise KubeError(f"cannot read {path}: {exc}", code=INVALID_ARGUMENTS) from None
+
+
+def _read_bytes(path: str, missing: str) -> bytes:
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+    if not os.path.exists(path):
+        raise KubeError(missing.format(path=path))
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
         raise KubeError(f"cannot read {path}: {exc}", code=INVALID_ARGUMENTS) from None
 
 

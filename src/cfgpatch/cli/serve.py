@@ -6,8 +6,13 @@ import argparse
 import ipaddress
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from ..limits import DEFAULT_MAX_DIFF_WORK
+
+if TYPE_CHECKING:
+    from ..limits import ServiceLimits
+    from ..server import Limits
 
 DEFAULT_STORE = "sqlite:///cfgpatch.db"
 
@@ -72,11 +77,24 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def configured_limits(args: argparse.Namespace) -> tuple[Limits, ServiceLimits]:
+    """The transport's :class:`~cfgpatch.server.Limits` and the service's
+    :class:`~cfgpatch.limits.ServiceLimits` the options ask for (``ValueError``
+    for nonsense); ``--max-diff-work 0`` turns the work budget off."""
+    from ..server import Limits, service_limits
+
+    kept = service_limits(max_body=args.max_body, max_depth=args.max_depth,
+                          max_patch_ops=args.max_patch_ops,
+                          max_document_bytes=args.max_document_bytes,
+                          max_diff_work=args.max_diff_work or None)
+    return Limits(args.max_body), kept
+
+
 def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..server import Limits, create_app, load_tokens, service_limits
+        from ..server import create_app, load_tokens
         from ..server.protocol import header_timeout_protocol
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
@@ -93,12 +111,8 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        limits = Limits(args.max_body)
+        limits, kept = configured_limits(args)
         protocol = header_timeout_protocol(args.header_timeout)
-        kept = service_limits(max_body=args.max_body, max_depth=args.max_depth,
-                              max_patch_ops=args.max_patch_ops,
-                              max_document_bytes=args.max_document_bytes,
-                              max_diff_work=args.max_diff_work or None)
         tokens = load_tokens(args.tokens) if args.tokens else None
         for warning in tokens.warnings if tokens else ():
             sys.stderr.write(f"cfgpatch serve: warning: {warning}\n")

@@ -20,7 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KubeError
+from ..errors import (
+    INVALID_ARGUMENTS,
+    KUBECTL_CRASH,
+    KUSTOMIZE_DELETES,
+    KUSTOMIZE_ERROR,
+    KubeError,
+)
 from .schema.rules import Shapes
 
 if TYPE_CHECKING:  # the explanations are imported when a patch is explained
@@ -135,9 +141,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
         from .engine import mergepatch
         return mergepatch.apply(obj, body)  # decoded already, keeping the patch's -0.0
     if as_ == "kustomize":
-        from .views import kustomize
-        view = kustomize.KustomizeShapes(node, shapes) if node is not None else None
-        return _decoded(kustomize.strategic_merge(obj, {} if body is None else body, view))
+        return _decoded(_kustomize_apply(obj, body))
     if node is None:
         raise _unsupported(obj)
     if body is None:  # kubectl reads `-p null` as an empty patch
@@ -147,6 +151,22 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
                         hint="a strategic merge patch is a JSON object, not a list or a scalar")
     from .engine.strategic import strategic_merge
     return _decoded(strategic_merge(obj, body, node))
+
+
+def _kustomize_apply(obj: Any, body: Any) -> Any:
+    """kustomize's strategic merge (views/kustomize/merge.py), as ``kube build`` runs it."""
+    from .views.kustomize import KustomizeSchema, apply_strategic
+
+    if not isinstance(body, dict) and body is not None:
+        raise KubeError("a strategic merge patch must be a mapping (kustomize cannot read "
+                        "a list or a scalar as a patch)", code=KUSTOMIZE_ERROR)
+    result = apply_strategic(obj if isinstance(obj, dict) else {}, body or {},
+                             KustomizeSchema.builtin())
+    if result is None:
+        raise KubeError("the patch deletes the whole resource ($patch: delete at the top)",
+                        code=KUSTOMIZE_DELETES,
+                        hint="kustomize leaves such a resource out of its output")
+    return result
 
 
 def _decoded(result: Any) -> Any:

@@ -48,6 +48,7 @@ from .inputs import (
     check_message,
     check_name,
     etag,
+    parse_side,
     parse_version,
     preconditions,
     rebase_from,
@@ -161,16 +162,14 @@ class Api:
         who = self.principal(request)
         sides = []
         for key in ("from", "to"):
-            raw = request.query_params.get(key)
-            if not raw:
-                raise InvalidInput(f"diff needs ?{key}=<name>[@<version>]", code=INVALID_ARGUMENTS)
-            name, at, version = raw.partition("@")
-            check_name(name)
+            name, version = parse_side(request.query_params.get(key), key)
             self.require(who, name, write=False)
-            sides.append((name, parse_version(version, f"{key} version") if at else None))
+            sides.append((name, version))
         (name_a, version_a), (name_b, version_b) = sides
-        stats = request.query_params.get("stats", "0") not in ("0", "", "false")
-        if stats:
+        stats = request.query_params.get("stats", "0")
+        if stats not in ("0", "1"):
+            raise InvalidInput(f"stats must be 0 or 1, not {stats[:40]!r}", code=INVALID_ARGUMENTS)
+        if stats == "1":
             result = await run_in_threadpool(self.service.diff_stats, name_a, name_b,
                                              version_a, version_b)
             return JSONResponse(result)

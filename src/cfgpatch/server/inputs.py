@@ -47,6 +47,15 @@ def parse_version(text: str, what: str) -> int:
     return int(text)
 
 
+def parse_side(raw: str | None, key: str) -> tuple[str, int | None]:
+    """One side of a diff, ``?from=`` / ``?to=``: ``name`` or ``name@version``."""
+    if not raw:
+        raise InvalidInput(f"diff needs ?{key}=<name>[@<version>]", code=INVALID_ARGUMENTS)
+    name, at, version = raw.partition("@")
+    check_name(name)
+    return name, parse_version(version, f"{key} version") if at else None
+
+
 #: One element of an entity-tag list: optional ``W/``, then a quoted opaque tag.
 _TAG_ITEM = re.compile(r'[ \t]*(?:(W/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)')
 #: The header naming the version a rebased PATCH was written against.

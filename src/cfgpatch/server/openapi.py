@@ -1,30 +1,66 @@
 """The OpenAPI 3.1 description of the HTTP API, and the small index page.
 
 The document is built from plain dicts here (no framework introspection), so
-what it says is exactly what :mod:`.app` routes; ``tests/test_server_openapi.py``
-checks the two against each other.
+what it says is exactly what :mod:`.app` routes and :mod:`.inputs` enforces:
+name, version and ``from``/``to`` patterns, the entity-tag syntax of
+``If-Match``/``If-None-Match``, the rebase header, every status a route can
+answer.  ``tests/test_server_openapi.py`` checks it against the routes and
+``tests/test_server_contract.py`` fuzzes the server with it (schemathesis).
 """
 
 from __future__ import annotations
 
 import html
 
+from .inputs import NAME_PATTERN, REBASE_FROM
 from .problems import STATUS
+
+#: Versions: what ``inputs.parse_version`` accepts (at most 18 digits).
+MAX_VERSION = 10**18 - 1
+_VERSION_TEXT = "[1-9][0-9]{0,17}"
+#: One entity tag as clients should send it (visible ASCII, no quote inside).
+_TAG = r'(W/)?"[!#-~]*"'
+#: ``*`` or a list of entity tags (RFC 9110 section 13.1.1; empty elements allowed).
+TAG_LIST_PATTERN = rf"^[ \t]*(\*|({_TAG})?([ \t]*,[ \t]*({_TAG})?)*)[ \t]*$"
 
 _NAME = {
     "name": "name", "in": "path", "required": True,
-    "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$"},
+    "schema": {"type": "string", "pattern": f"^{NAME_PATTERN}$"},
     "description": "Document name.",
 }
 _MESSAGE = {
-    "name": "message", "in": "query", "required": False, "schema": {"type": "string"},
-    "description": "A note recorded with the new version.",
+    "name": "message", "in": "query", "required": False,
+    "schema": {"type": "string", "maxLength": 1000, "pattern": "^[^\\x00-\\x08\\x0b-\\x1f\\x7f]*$"},
+    "description": "A note recorded with the new version (tab and newline allowed).",
 }
-_IF_MATCH = {
-    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-    "description": 'The version the request was written against, in quotes: "3".',
+
+
+def _tag_header(name: str, description: str) -> dict:
+    return {"name": name, "in": "header", "required": False,
+            "schema": {"type": "string", "pattern": TAG_LIST_PATTERN},
+            "description": description}
+
+
+_IF_MATCH = _tag_header(
+    "If-Match", 'Go ahead only if the current version is one of these strong tags ("3"), '
+    "or, for *, if the document exists; else 412. W/ tags never match (strong comparison).")
+_IF_NONE_MATCH_WRITE = _tag_header(
+    "If-None-Match", "Go ahead only if the current version is none of these tags (weak "
+    "comparison: W/\"3\" matches 3), or, for *, if the document does not exist; else 412.")
+_IF_NONE_MATCH_READ = _tag_header(
+    "If-None-Match", "304 Not Modified if the version read is one of these tags (weak "
+    "comparison), or, for *, if the document exists.")
+_REBASE = {
+    "name": REBASE_FROM, "in": "header", "required": False,
+    "schema": {"type": "string", "pattern": f"^{_VERSION_TEXT}$"},
+    "description": "The version the patch was written against (a bare number): it is "
+                   "rebased onto the head (replay, three-way merge) and each test operation "
+                   "must also hold against the head. Without it, the patch applies to the "
+                   "head as it is.",
 }
-_ETAG = {"ETag": {"description": 'The version, in quotes ("3").', "schema": {"type": "string"}}}
+_VERSION_QUERY = {"type": "integer", "minimum": 1, "maximum": MAX_VERSION}
+_ETAG = {"ETag": {"description": 'The version, in quotes ("3").',
+                  "schema": {"type": "string", "pattern": f'^"{_VERSION_TEXT}"$'}}}
 _ANY_JSON: dict = {}
 
 
@@ -40,55 +76,66 @@ def _ok(description: str, schema: dict, media: str = "application/json",
     return answer
 
 
-def _errors(*statuses: int) -> dict:
-    ref = {"$ref": "#/components/schemas/Error"}
-    return {str(s): {"description": _STATUS_TEXT[s], **_json(ref)} for s in statuses}
-
-
 _STATUS_TEXT = {
-    400: "Malformed request: invalid JSON, patch, pointer, name or limit exceeded.",
+    400: "Malformed request (invalid JSON, patch, pointer, name, header) or limit exceeded.",
     401: "Missing or unknown bearer token.",
     403: "The token may not read or write this document.",
-    404: "Unknown document or version.",
-    409: "A test operation failed, or the rebase found a conflict (pointer in the body).",
-    412: "If-Match / If-None-Match precondition does not hold.",
+    404: "Unknown document or version (also a rebase base that does not exist).",
+    405: "Method not allowed here; Allow lists the methods.",
+    409: "A test operation failed (on the base, or against the head when rebasing), or the "
+         "rebase found a conflict (pointer in the body).",
+    412: "If-Match / If-None-Match does not hold; nothing was written.",
     413: "Body larger than the server's limit.",
     415: "Wrong Content-Type.",
+    421: "The Host header does not name this server (DNS rebinding guard, --allowed-host).",
     422: "The patch is well formed but cannot be applied to this document.",
-    503: "Storage unavailable or too many concurrent writers.",
+    500: "Internal error (logged on the server under request_id).",
+    503: "Storage failed (logged under request_id) or too many concurrent writers.",
 }
-_VERSION = {"type": "object", "properties": {"version": {"type": "integer"}},
+#: Statuses every route may answer.
+_ALWAYS = (405, 421, 500)
+
+
+def _errors(*statuses: int) -> dict:
+    ref = {"$ref": "#/components/schemas/Error"}
+    out = {}
+    for status in sorted(set(statuses) | set(_ALWAYS)):
+        answer: dict = {"description": _STATUS_TEXT[status], **_json(ref)}
+        if status == 405:
+            answer["headers"] = {"Allow": {"schema": {"type": "string"},
+                                           "description": "The methods of this path."}}
+        out[str(status)] = answer
+    return out
+
+
+_VERSION = {"type": "object", "properties": {"version": {"type": "integer", "minimum": 1}},
             "required": ["version"]}
 _PATCH = {"type": "array", "items": {"type": "object"}}
+_NOT_MODIFIED = {"description": "Not modified (If-None-Match matched).", "headers": _ETAG}
+_SIDE = {"type": "string", "pattern": f"^{NAME_PATTERN}(@{_VERSION_TEXT})?$"}
 
 
 def _paths() -> dict:
-    doc_errors = (400, 401, 403, 404)
+    doc_errors = (400, 401, 403, 404, 412)
     return {
         "/v1/documents": {"get": {
             "summary": "Names of the documents the caller may read.",
-            "responses": {"200": _ok("Names, sorted.", {"type": "object"}), **_errors(401)},
+            "responses": {"200": _ok("Names, sorted.", {"type": "object"}),
+                          **_errors(401, 503)},
         }},
         "/v1/documents/{name}": {
             "parameters": [_NAME],
             "get": {
                 "summary": "The head (or ?version=n) as canonical JSON text.",
                 "parameters": [{"name": "version", "in": "query", "required": False,
-                                "schema": {"type": "integer", "minimum": 1}},
-                               {"name": "If-None-Match", "in": "header", "required": False,
-                                "schema": {"type": "string"},
-                                "description": 'A version the caller holds ("3"): 304 if '
-                                               "it is still the one asked for."}],
+                                "schema": _VERSION_QUERY},
+                               _IF_MATCH, _IF_NONE_MATCH_READ],
                 "responses": {"200": _ok("The document.", _ANY_JSON, with_etag=True),
-                              "304": {"description": "Not modified.", "headers": _ETAG},
-                              **_errors(*doc_errors)},
+                              "304": _NOT_MODIFIED, **_errors(*doc_errors, 503)},
             },
             "put": {
                 "summary": "Create or replace the document; answers the new version.",
-                "parameters": [_MESSAGE, _IF_MATCH, {
-                    "name": "If-None-Match", "in": "header", "required": False,
-                    "schema": {"type": "string", "enum": ["*"]},
-                    "description": "'*' creates the document only if it does not exist."}],
+                "parameters": [_MESSAGE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
                 "requestBody": {"required": True, **_json(_ANY_JSON)},
                 "responses": {"200": _ok("Replaced.", _VERSION, with_etag=True),
                               "201": _ok("Created.", _VERSION, with_etag=True),
@@ -96,10 +143,12 @@ def _paths() -> dict:
             },
             "patch": {
                 "summary": "Apply a JSON Patch (RFC 6902) or a JSON Merge Patch (RFC 7386).",
-                "description": "With If-Match naming an older version, a JSON Patch is rebased "
-                               "onto the head (three-way merge); a conflict is a 409 naming "
-                               "the pointer. A merge patch with an old If-Match is a 412.",
-                "parameters": [_MESSAGE, _IF_MATCH],
+                "description": f"Applies to the head. With {REBASE_FROM}: n, the patch was "
+                               "written against version n and is rebased onto the head; a "
+                               "conflict is a 409 naming the pointer, a test that fails "
+                               "against the head a 409 too. If-Match / If-None-Match are "
+                               "judged against the head the write replaces.",
+                "parameters": [_MESSAGE, _IF_MATCH, _IF_NONE_MATCH_WRITE, _REBASE],
                 "requestBody": {"required": True, "content": {
                     "application/json-patch+json": {"schema": _PATCH},
                     "application/merge-patch+json": {"schema": _ANY_JSON}}},
@@ -108,34 +157,38 @@ def _paths() -> dict:
             },
         },
         "/v1/documents/{name}/versions": {"get": {
-            "parameters": [_NAME],
+            "parameters": [_NAME, _IF_MATCH, _IF_NONE_MATCH_READ],
             "summary": "Every version, oldest first, with time, author (token name) and message.",
             "responses": {"200": _ok("History.", {"type": "object"}, with_etag=True),
-                          **_errors(*doc_errors)},
+                          "304": _NOT_MODIFIED, **_errors(*doc_errors, 503)},
         }},
         "/v1/documents/{name}/rebase": {"post": {
             "parameters": [_NAME, {"name": "base", "in": "query", "required": True,
-                                   "schema": {"type": "integer", "minimum": 1}}],
-            "summary": "The patch that carries a patch written against ?base onto the head. "
-                       "Stores nothing.",
+                                   "schema": _VERSION_QUERY}],
+            "summary": "The patch that carries a patch written against ?base onto the head "
+                       "(tests judged against the head too). Stores nothing.",
             "requestBody": {"required": True, **_json(_PATCH, "application/json-patch+json")},
             "responses": {"200": _ok("Rebased patch.", _PATCH, "application/json-patch+json"),
-                          **_errors(400, 401, 403, 404, 409, 413, 415, 422)},
+                          **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503)},
         }},
         "/v1/diff": {"get": {
             "summary": "The JSON Patch turning one document version into another.",
             "parameters": [
-                {"name": "from", "in": "query", "required": True, "schema": {"type": "string"},
+                {"name": "from", "in": "query", "required": True, "schema": _SIDE,
                  "description": "name or name@version"},
-                {"name": "to", "in": "query", "required": True, "schema": {"type": "string"}},
+                {"name": "to", "in": "query", "required": True, "schema": _SIDE},
                 {"name": "stats", "in": "query", "required": False,
                  "schema": {"type": "string", "enum": ["0", "1"]},
                  "description": "1: answer the statistics (counts, digest, roundtrip)."}],
-            "responses": {"200": _ok("Patch or stats.", _ANY_JSON),
-                          **_errors(*doc_errors)},
+            "responses": {"200": {"description": "The patch, or with stats=1 the statistics.",
+                                  "content": {"application/json-patch+json": {"schema": _PATCH},
+                                              "application/json": {"schema": {
+                                                  "type": "object"}}}},
+                          **_errors(400, 401, 403, 404, 503)},
         }},
         "/v1/openapi.json": {"get": {"summary": "This document.",
-                                     "responses": {"200": _ok("OpenAPI.", {"type": "object"})}}},
+                                     "responses": {"200": _ok("OpenAPI.", {"type": "object"}),
+                                                   **_errors()}}},
         "/healthz": {"get": {"summary": "Up and the store answers.",
                              "responses": {"200": _ok("Up.", {"type": "object"}),
                                            **_errors(503)}}},
@@ -150,8 +203,9 @@ def document() -> dict:
             "title": "cfgpatch config service",
             "version": "1",
             "description": "Versioned JSON documents: append-only history, JSON Patch and "
-                           "Merge Patch, stale-base rebase, diff. Error codes and their "
-                           "statuses: " + ", ".join(f"{c} {s}" for c, s in sorted(STATUS.items())),
+                           "Merge Patch, conditional requests (RFC 9110), explicit rebase, "
+                           "diff. Error codes and their statuses: "
+                           + ", ".join(f"{c} {s}" for c, s in sorted(STATUS.items())),
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
@@ -162,6 +216,9 @@ def document() -> dict:
                     "code": {"type": "string"}, "message": {"type": "string"},
                     "op_index": {"type": "integer"}, "pointer": {"type": "string"},
                     "token": {"type": "string"}, "hint": {"type": "string"},
+                    "request_id": {"type": "string",
+                                   "description": "Store and internal errors: the id the "
+                                                  "server logged the details under."},
                 },
             }},
         },

@@ -61,6 +61,17 @@ def apply(obj: dict, ops: Any) -> Any:
     ...        "value": "X"}])["list"]
     ['a', 'b', 'X']
     """
+    return decode_result(apply_document(obj, ops))
+
+
+@too_deep
+def apply_document(obj: Any, ops: Any) -> Any:
+    """:func:`apply` without kubectl's decoding of the result (kustomize's JSON 6902
+    patches go through the same library but not through kubectl's decoder).
+
+    >>> apply_document({"items": [1]}, [{"op": "add", "path": "/items/-", "value": 2}])
+    {'items': [1, 2]}
+    """
     patch = _decode_patch(ops)
     root = [copy.deepcopy(obj)]
     try:
@@ -75,7 +86,7 @@ def apply(obj: dict, ops: Any) -> Any:
             hint="kubectl itself crashes on this patch (exit code 2); "
             "there is no result to show",
         ) from None
-    return decode_result(_plain(root[0]))
+    return _plain(root[0])
 
 
 def _plain(value: Any) -> Any:

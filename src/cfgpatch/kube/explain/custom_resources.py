@@ -34,21 +34,32 @@ def custom_resource_findings(obj: Any, patch: Any, crd: Any = None) -> list[Find
     return out
 
 
+def _kustomize_view(obj: Any, patch: dict) -> Any:
+    """kustomize's merge of the patch (every list replaced without a schema); the error
+    text where kustomize refuses it, None where it deletes the resource."""
+    from ...errors import KubeError
+    from ..views.kustomize import KustomizeSchema, apply_strategic
+    try:
+        return apply_strategic(obj if isinstance(obj, dict) else {}, patch,
+                               KustomizeSchema.builtin())
+    except KubeError as exc:
+        return {"error": exc.message}
+
+
 def _fallback_finding(obj: Any, patch: dict) -> Finding:
     from ..engine import mergepatch
-    from ..views import kustomize
+    kustomized = _kustomize_view(obj, patch)
     try:
         merged = mergepatch.apply(obj, patch)
     except Exception:  # noqa: BLE001 - an unusable patch: show kustomize's view only
-        merged = kustomize.strategic_merge(obj, patch, None)
+        merged = kustomized
     lost = _lost_lists(obj, merged)
     if lost:
         text = (f"{FALLBACK_TOOLS} fall back to a JSON merge patch here: "
                 + "; ".join(f"{path} replaced, losing {names}" for path, names in lost))
     else:
         text = f"{FALLBACK_TOOLS} fall back to a JSON merge patch here; no list element is lost"
-    return make("fallback-view", "", text, result=merged,
-                kustomize=kustomize.strategic_merge(obj, patch, None))
+    return make("fallback-view", "", text, result=merged, kustomize=kustomized)
 
 
 def _ssa_finding(obj: Any, patch: dict, crd: Any) -> Finding:

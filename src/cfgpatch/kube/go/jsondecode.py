@@ -254,6 +254,23 @@ def has_out_of_range(value: Any) -> OutOfRange | None:
     return None
 
 
+def go_utf8(raw: bytes) -> str:
+    """``raw`` as Go reads bytes into a string: each byte that does not start a valid
+    UTF-8 sequence is one U+FFFD (Python's ``replace`` makes one of ``e2 82``).
+
+    >>> go_utf8(b'a\\xe2\\x82b\\xff')
+    'a\\ufffd\\ufffdb\\ufffd'
+    """
+    parts, at = [], 0
+    while True:
+        try:
+            parts.append(raw[at:].decode("utf-8"))
+            return "".join(parts)
+        except UnicodeDecodeError as err:
+            parts.append(raw[at:at + err.start].decode("utf-8") + "\ufffd")
+            at += err.start + 1
+
+
 def decode(data: bytes | str) -> Any:
     """Go's ``json.Unmarshal`` into ``interface{}``, numbers kept exact (ints stay ints).
 
@@ -262,7 +279,7 @@ def decode(data: bytes | str) -> Any:
     it at all).
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    text = raw.decode("utf-8", "replace")
+    text = go_utf8(raw)
     try:  # Python's decoder accepts no text Go's scanner refuses: scan only on failure
         value = json.loads(text, parse_float=_parse_float, parse_constant=_reject_constant)
     except (json.JSONDecodeError, GoJSONError):

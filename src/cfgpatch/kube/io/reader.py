@@ -49,7 +49,6 @@ conversion), ``written`` the text as written, ``value`` what kubectl made of it
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -58,8 +57,9 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from . import blockyaml, unstructured
+from . import blockyaml, patch_text, unstructured
 from .notes import TypeNote, is_noted
+from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
@@ -160,7 +160,7 @@ class _Reader:
     def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
         yaml = pyyaml()
         if not isinstance(key_node, yaml.ScalarNode):
-            raise _ConvertError("unsupported map key of type: map[interface {}]interface {}")
+            raise _ConvertError(f"yaml: invalid map key: {_go_syntax(key_node)}")
         key = self.scalar(key_node, pointer, "key")
         if isinstance(key, str):
             return key
@@ -243,6 +243,11 @@ def _loader_class() -> type:
     return Loader
 
 
+def _patch_loader_class() -> type:
+    """:func:`_loader_class` reading as go-yaml v2 does where PyYAML differs."""
+    return type("PatchLoader", (patch_text.GoYamlMixin, _loader_class()), {})
+
+
 def _compose_all(text: str) -> list:
     yaml = pyyaml()
     try:
@@ -253,40 +258,6 @@ def _compose_all(text: str) -> list:
         raise _ConvertError(_go_yaml_message(err)) from None
     except yaml.YAMLError as err:
         raise _ConvertError(f"yaml: {err}") from None
-
-
-_PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
-    ("expected ',' or ']'", "did not find expected ',' or ']'"),
-    ("expected ',' or '}'", "did not find expected ',' or '}'"),
-    ("expected the node content", "did not find expected node content"),
-    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
-    ("that cannot start any token", "found character that cannot start any token"),
-    ("could not find expected ':'", "could not find expected ':'"),
-    ("found unexpected end of stream", "found unexpected end of stream"),
-)
-
-
-def _go_yaml_message(err: Any) -> str:
-    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort)."""
-    yaml = pyyaml()
-    problem = err.problem or ""
-    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
-    if alias:
-        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
-    text = next((go for py, go in _PROBLEMS if py in problem), problem)
-    if problem.startswith("expected <block end>"):
-        text = ("did not find expected '-' indicator" if "collection" in (err.context or "")
-                else "did not find expected key")
-    scanner = isinstance(err, yaml.scanner.ScannerError)
-    line = 0
-    mark = err.problem_mark
-    at_end = mark is not None and mark.column and mark.index >= len(mark.buffer or "") - 1
-    if mark is not None and (mark.line or at_end):
-        # libyaml starts a new line at the end of a stream that does not end with one
-        line = mark.line + (1 if scanner or at_end else 0)
-    elif err.context_mark is not None:
-        line = err.context_mark.line
-    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
 
 
 def _to_json_value(node: Any, reader: _Reader) -> Any:
@@ -343,6 +314,17 @@ def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNo
     return _object_and_notes(values, reader.notes, source)
 
 
+def load_values(text: str, source: str = "-") -> list:
+    """Every non-empty YAML document of ``text`` as kubectl's JSON value, unchecked
+    (many objects, ``List`` documents kept whole), for ``kube upgrade``."""
+    reader = _Reader()
+    try:
+        return [_to_json_value(doc, reader) for doc in compose_documents(text, source)
+                if not _is_empty(doc)]
+    except _ConvertError as err:
+        raise _conversion_error(source, err) from None
+
+
 def _object_and_notes(values: list, notes: list[TypeNote], source: str
                       ) -> tuple[dict, list[TypeNote]]:
     obj = unstructured.object_from_documents(values, source)
@@ -370,8 +352,8 @@ def _load_json_object(text: str, source: str) -> dict:
     return unstructured.object_from_documents([jsondecode.decode(raw)], source, written)
 
 
-def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
-                check: Callable[[dict], None] | None = None
+def load_inputs(object_text: str, source: str, patch: str | bytes, patch_type: str,
+                check: Callable[[dict], None] | None = None, shown: str | bytes | None = None
                 ) -> tuple[dict, list[TypeNote], Any, list[TypeNote]]:
     """Both inputs, failing in kubectl's order: ``(obj, notes, patch, patch_notes)``.
 
@@ -383,10 +365,10 @@ def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
     whatever the patch text).
     """
     try:
-        patch, patch_notes = load_patch(patch_text, patch_type)
+        patch, patch_notes = load_patch(patch, patch_type, shown)
         pending = None
     except KubeError as err:
-        if not patch_text or jsondecode.first_non_space(patch_text) != "{":
+        if not patch_text.has_json_prefix(patch):
             raise
         patch, patch_notes, pending = None, [], err
     obj, notes = load_object(object_text, source)
@@ -398,20 +380,25 @@ def load_inputs(object_text: str, source: str, patch_text: str, patch_type: str,
 
 
 @unstructured.too_deep
-def load_patch(text: str, patch_type: str = "strategic") -> tuple[Any, list[TypeNote]]:
-    """Read the ``-p`` text as kubectl does; see the module docstring."""
-    if text == "":
+def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | bytes | None = None
+               ) -> tuple[Any, list[TypeNote]]:
+    """Read the ``-p`` text as kubectl does; see the module docstring.  ``text`` may be
+    the bytes kubectl gets; ``shown`` is what its ``unable to parse`` error quotes (the
+    ``-p`` text; ``""`` for a ``--patch-file``)."""
+    data = patch_text.as_bytes(text) if isinstance(text, str) else text
+    if data == b"" and shown != "":
         raise KubeError("must specify --patch or --patch-file containing the contents of "
                         "the patch", hint="the patch is empty")
-    if jsondecode.first_non_space(text) == "{":
-        return _load_json_patch(text, patch_type), []
+    if patch_text.has_json_prefix(data):
+        return _load_json_patch(data, patch_type), []
     reader = _Reader()
     try:
-        docs = _compose_all(text)
-        node = docs[0] if docs else None
+        text, unread = patch_text.decode_bytes(data)
+        node = patch_text.compose_first(text, _patch_loader_class(), unread)
         value = None if node is None else unstructured.normalize(_to_json_value(node, reader))
-    except _ConvertError as err:
-        raise KubeError(f"unable to parse {gojson.go_quote(text)}: {err}",
+    except (_ConvertError, patch_text.PatchTextError) as err:
+        quoted = patch_text.go_quote_bytes(data if shown is None else shown)
+        raise KubeError(f"unable to parse {quoted}: {err}",
                         hint="the patch is neither JSON nor YAML kubectl can read") from None
     return _sorted_keys(value), reader.notes
 
@@ -430,8 +417,7 @@ def _sorted_keys(value: Any) -> Any:
     return value
 
 
-def _load_json_patch(text: str, patch_type: str) -> Any:
-    raw = text.encode("utf-8", "surrogatepass")
+def _load_json_patch(raw: bytes, patch_type: str) -> Any:
     err = jsondecode.syntax_error(raw)
     if err is None:
         value = jsondecode.decode(raw)

@@ -1,12 +1,14 @@
-"""kustomize, exactly: its strategic merge (``merge``), its schema (``schema``) and, from
-the build engineer, ``kube build`` (``build``, ``kustomization``, ``selectors``, ...).
+"""kustomize, exactly: its strategic merge (``merge``: :func:`apply_strategic`), its
+schema (``schema``: :class:`KustomizeSchema`) and, from the build engineer,
+``kube build`` (``build``, ``kustomization``, ``selectors``, ...).
 
-``strategic_merge`` and ``KustomizeShapes`` are the single-object view used by
-``cfgpatch.kube.patch(as_="kustomize")``.
+``cfgpatch.kube.patch(as_="kustomize")`` (the single-object view) and ``kube build``
+run the same :func:`apply_strategic`.
 """
 
 from __future__ import annotations
 
-from .approx import LIST_MAP_KEYS, KustomizeShapes, strategic_merge
+from .merge import apply_strategic
+from .schema import KustomizeSchema
 
-__all__ = ["LIST_MAP_KEYS", "KustomizeShapes", "strategic_merge"]
+__all__ = ["KustomizeSchema", "apply_strategic"]

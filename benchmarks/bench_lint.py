@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""``cfgpatch lint`` on a generated repository, side by side with ``kubectl kustomize``.
+
+The tree: ``--apps`` applications (default 50), each a base (Deployment, Service,
+ConfigMap; 2 patches) and three overlays (dev, staging, prod; 6 patches each: strategic
+inline and from files, JSON 6902 with and without ``test`` guards, selectors by name and
+by label), so 200 kustomizations and 1,000 patches by default, with a few planted
+mistakes.  Timed in one run, interleaved, best of ``--rounds``:
+
+* ``lint (process)``: ``cfgpatch lint --format json`` over the whole tree (one process,
+  kube build on disk), and ``lint (in-process)`` the same work without starting Python;
+* ``lint own resolution``: in-process with lint's own resolution (``exact=False``, what
+  the page would run);
+* ``kubectl kustomize``: one ``kubectl kustomize DIR`` per kustomization (kustomize has
+  no way to build many in one process), which only builds: it checks nothing.
+
+    python benchmarks/bench_lint.py [--apps 50] [--rounds 3] [--kubectl PATH]
+
+The ratio column is ours / kubectl's (below 1: lint is faster than just building).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from cfgpatch.lint import DiskFiles, lint_files  # noqa: E402
+
+BASE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {app}
+  labels: {{app: {app}, tier: web}}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {{app: {app}}}
+  template:
+    metadata:
+      labels: {{app: {app}, tier: web}}
+    spec:
+      containers:
+        - name: {app}
+          image: ghcr.io/acme/{app}:1.0.0
+          env:
+            - {{name: LOG_LEVEL, value: info}}
+        - name: proxy
+          image: ghcr.io/acme/proxy:2.0.0
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {app}
+  labels: {{app: {app}}}
+spec:
+  selector: {{app: {app}}}
+  ports:
+    - {{name: http, port: 80, targetPort: 8080}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {app}-settings
+data:
+  mode: normal
+"""
+
+BASE_KUSTOMIZATION = """\
+resources:
+  - resources.yaml
+patches:
+  - target: {{kind: Deployment, name: {app}}}
+    patch: |-
+      - op: test
+        path: /spec/template/spec/containers/0/name
+        value: {app}
+      - op: replace
+        path: /spec/template/spec/containers/0/image
+        value: ghcr.io/acme/{app}:1.0.1
+  - patch: |-
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: {app}-settings
+      data:
+        region: eu-west-1
+"""
+
+OVERLAY = """\
+namePrefix: {env}-
+namespace: {app}-{env}
+resources:
+  - ../../base
+patches:
+  - path: replicas.yaml
+  - path: resources.yaml
+  - target: {{kind: Service, name: {app}}}
+    patch: |-
+      - op: add
+        path: /metadata/annotations
+        value: {{env: {env}}}
+  - target: {{labelSelector: "app={app}", kind: Deployment}}
+    patch: |-
+      - op: add
+        path: /spec/template/spec/containers/0/env/-
+        value: {{name: ENV, value: {env}}}
+  - target: {{kind: Deployment, name: {target}}}
+    patch: |-
+      - op: replace
+        path: /spec/revisionHistoryLimit
+        value: 5
+patchesJson6902:
+  - target: {{group: apps, version: v1, kind: Deployment, name: {env}-{app}}}
+    patch: |-
+      - op: add
+        path: /spec/minReadySeconds
+        value: 10
+"""
+
+REPLICAS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {app}
+spec:
+  replicas: {replicas}
+"""
+
+RESOURCES = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {app}
+spec:
+  template:
+    spec:
+      containers:
+        - name: {app}
+          resources:
+            limits: {{memory: 512Mi}}
+"""
+
+
+def generate(root: Path, apps: int) -> tuple[int, int]:
+    """Write the tree; returns (kustomizations, patches)."""
+    kustomizations = patches = 0
+    for number in range(apps):
+        app = f"app{number:03d}"
+        base = root / "apps" / app / "base"
+        base.mkdir(parents=True)
+        (base / "resources.yaml").write_text(BASE.format(app=app))
+        (base / "kustomization.yaml").write_text(BASE_KUSTOMIZATION.format(app=app))
+        kustomizations += 1
+        patches += 2
+        for env, replicas in (("dev", 1), ("staging", 2), ("prod", 4)):
+            overlay = root / "apps" / app / "overlays" / env
+            overlay.mkdir(parents=True)
+            # every tenth prod overlay names a Deployment that does not exist (planted)
+            target = f"{app}-old" if env == "prod" and number % 10 == 0 else app
+            (overlay / "kustomization.yaml").write_text(
+                OVERLAY.format(app=app, env=env, target=target))
+            (overlay / "replicas.yaml").write_text(REPLICAS.format(app=app, replicas=replicas))
+            (overlay / "resources.yaml").write_text(RESOURCES.format(app=app))
+            kustomizations += 1
+            patches += 6
+    return kustomizations, patches
+
+
+def best(rounds: int, run) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--apps", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kubectl", default=shutil.which("kubectl"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        kustomizations, patches = generate(root, args.apps)
+        dirs = sorted(str(p.parent) for p in root.rglob("kustomization.yaml"))
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+        def lint_process() -> None:
+            done = subprocess.run([sys.executable, "-m", "cfgpatch", "lint", "--root", folder,
+                                   "--format", "json", "--no-kubectl"], env=env,
+                                  capture_output=True, text=True, check=False)
+            assert done.returncode in (0, 1), done.stderr
+
+        def lint_inprocess() -> None:
+            lint_files(DiskFiles(folder))
+
+        def lint_own() -> None:
+            lint_files(DiskFiles(folder), exact=False)
+
+        def kustomize() -> None:
+            for directory in dirs:
+                subprocess.run([args.kubectl, "kustomize", directory], capture_output=True,
+                               check=True)
+
+        report = lint_files(DiskFiles(folder))
+        found = report.counts()
+        rows = []
+        times = {"lint (process)": [], "lint (in-process)": [], "lint own resolution": [],
+                 "kubectl kustomize": []}
+        for _ in range(args.rounds):  # interleaved
+            times["lint (process)"].append(best(1, lint_process))
+            times["lint (in-process)"].append(best(1, lint_inprocess))
+            times["lint own resolution"].append(best(1, lint_own))
+            if args.kubectl:
+                times["kubectl kustomize"].append(best(1, kustomize))
+        reference = min(times["kubectl kustomize"]) if times["kubectl kustomize"] else None
+        for name, values in times.items():
+            if not values:
+                continue
+            total = min(values)
+            ratio = f"{total / reference:6.2f}" if reference else "     -"
+            rows.append(f"{name:22} {total:8.2f} s {total / patches * 1000:9.2f} ms {ratio}")
+        print(f"tree: {kustomizations} kustomizations, {patches} patches "
+              f"({args.apps} apps); best of {args.rounds}, interleaved")
+        print(f"lint found: {found['error']} errors, {found['warning']} warnings, "
+              f"{found['note']} notes")
+        print(f"{'':22} {'total':>10} {'per patch':>12} {'ratio':>6}")
+        print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

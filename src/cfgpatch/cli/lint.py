@@ -1,0 +1,176 @@
+"""``cfgpatch lint [PATH...]``: silent patch mistakes in a repository's kustomizations.
+
+Exit status: 0 when nothing at or above ``--fail-on`` was found, 1 when something was,
+2 on a usage error or when a kustomization does not build (the findings are printed
+all the same).  When ``kubectl`` is on PATH (or ``--kubectl`` names it), a kustomization
+lint's own resolution cannot build is checked with ``kubectl kustomize``: its error text
+replaces lint's, and a kustomization kustomize does build is not reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..errors import CfgPatchError
+
+_ERR = re.compile(r'"command failed" err="((?:[^"\\]|\\.)*)"')
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from ..lint.formats import FORMATS
+
+    parser = subparsers.add_parser(
+        "lint",
+        help="find silent patch mistakes in kustomizations, Flux Kustomizations and patches",
+        description=(
+            "Lint every kustomization (kustomization.yaml, .yml, Kustomization), every Flux "
+            "Kustomization's spec.patches and every standalone patch mapped in .cfgpatch.yaml "
+            "under PATH (default: the root). Each finding names the file, line and column of "
+            "the patch text, a rule id (docs/lint.md), a level and what to do. Exit status: "
+            "0 clean, 1 findings at or above --fail-on, 2 usage error or a kustomization that "
+            "does not build."),
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="folders or files to lint (default: the root)")
+    parser.add_argument("--root", default=".",
+                        help="the repository root: paths in findings and SARIF are relative "
+                             "to it, and .cfgpatch.yaml is read there (default: .)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="the config file (default: ROOT/.cfgpatch.yaml if present)")
+    parser.add_argument("--format", choices=FORMATS, default="human",
+                        help="human (default), json, sarif (SARIF 2.1.0) or github "
+                             "(workflow annotations)")
+    parser.add_argument("--fail-on", choices=("error", "warning", "note", "never"),
+                        default="error",
+                        help="exit 1 when a finding at or above this level is reported "
+                             "(default: error)")
+    parser.add_argument("--schema", action="append", default=[], metavar="PATH",
+                        help="a CRD file or folder (list keys of custom resources); "
+                             "adds to the config's lint.schemas; repeatable")
+    parser.add_argument("--disable", action="append", default=[], metavar="RULE",
+                        help="a rule id not to report; repeatable")
+    parser.add_argument("--output", "-o", metavar="FILE",
+                        help="write the report to FILE instead of standard output")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour in the human format (auto: on a terminal, unless "
+                             "NO_COLOR is set)")
+    parser.add_argument("--kubectl", metavar="PATH",
+                        help="kubectl used to confirm build failures (default: kubectl on "
+                             "PATH)")
+    parser.add_argument("--no-kubectl", action="store_true",
+                        help="never run kubectl: build failures are lint's own resolution's")
+    parser.set_defaults(func=run_lint)
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"cfgpatch lint: {message}\n")
+    return 2
+
+
+def _relative(root: Path, path: str) -> str | None:
+    """``path`` (relative to the working directory) relative to ``root``, POSIX."""
+    full = Path(path).resolve()
+    try:
+        rel = full.relative_to(root)
+    except ValueError:
+        return None
+    return "" if str(rel) == "." else rel.as_posix()
+
+
+def kubectl_confirm(root: Path, kubectl: str):
+    """``confirm(directory)``: kustomize's error text, or None when it builds."""
+    def confirm(directory: str) -> str | None:
+        target = root / directory if directory else root
+        try:
+            done = subprocess.run([kubectl, "kustomize", str(target)], capture_output=True,
+                                  text=True, timeout=120, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"kubectl kustomize could not run: {exc}"
+        if done.returncode == 0:
+            return None
+        return kustomize_message(done.stderr).replace(f"{root}/", "")
+    return confirm
+
+
+def kustomize_message(stderr: str) -> str:
+    """kustomize's error from kubectl's standard error (``error: X`` or a klog line)."""
+    match = _ERR.search(stderr)
+    if match:
+        return match.group(1).encode("utf-8").decode("unicode_escape", "replace") \
+            if "\\" in match.group(1) else match.group(1)
+    lines = [line for line in stderr.splitlines() if line.strip() and
+             not line.startswith("# Warning")]
+    text = lines[-1] if lines else "kubectl kustomize failed"
+    return text.removeprefix("error: ")
+
+
+def _config(args: argparse.Namespace, files):
+    from ..lint.config import parse_config
+    from ..lint.linter import read_config
+
+    if args.config:
+        text = Path(args.config).read_text(encoding="utf-8")
+        config = parse_config(text, args.config)
+    else:
+        config = read_config(files)
+    from dataclasses import replace
+
+    from ..lint.rules import is_rule
+    for rule_id in args.disable:
+        if not is_rule(rule_id):
+            raise ValueError(f"--disable: unknown rule {rule_id!r} (see docs/lint.md)")
+    return replace(config, disable=config.disable | frozenset(args.disable),
+                   schemas=(*config.schemas, *args.schema))
+
+
+def _color(choice: str, output: str | None) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    from ..lint.files import DiskFiles
+    from ..lint.formats import renderer
+    from ..lint.linter import lint_files
+
+    root = Path(args.root).resolve()
+    if not root.is_dir():
+        return _usage(f"--root {args.root} is not a folder")
+    paths = []
+    for path in args.paths or [str(root)]:
+        rel = _relative(root, path)
+        if rel is None:
+            return _usage(f"{path} is outside the root {root} (give --root)")
+        if not Path(path).exists():
+            return _usage(f"{path}: no such file or folder")
+        paths.append(rel)
+    files = DiskFiles(str(root))
+    schema_rel = [_relative(root, s) for s in args.schema]
+    if None in schema_rel:
+        return _usage("--schema must be inside the root")
+    args.schema = schema_rel
+    try:
+        config = _config(args, files)
+    except (CfgPatchError, OSError, ValueError) as exc:
+        return _usage(str(getattr(exc, "message", exc)))
+    kubectl = None if args.no_kubectl else (args.kubectl or shutil.which("kubectl"))
+    confirm = kubectl_confirm(root, kubectl) if kubectl else None
+    report = lint_files(files, paths, config, confirm=confirm)
+    text = renderer(args.format)(report, color=_color(args.color, args.output),
+                                 root_uri=root.as_uri())
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    if report.build_failed():
+        return 2
+    if args.fail_on != "never" and report.at_or_above(args.fail_on):
+        return 1
+    return 0

@@ -1,0 +1,338 @@
+"""The ``-p`` / ``--patch-file`` text up to YAML nodes, as kubectl reads it.
+
+kubectl takes the patch as bytes (the argument, or the file's content) and calls
+``yaml.ToJSON``: bytes whose first non-space character (Go's ``unicode.IsSpace``) is
+``{`` are JSON and pass unchanged; anything else, JSON arrays included, is YAML read by
+go-yaml v2 through ``sigs.k8s.io/yaml``.  What this module holds is where go-yaml v2
+reads differently from PyYAML's pure-Python loader, as measured against kubectl 1.27-1.33
+(``tests/data/kube/patch-text``):
+
+* the bytes: a UTF-16 or UTF-8 byte order mark picks the encoding; bytes that are not
+  UTF-8 fail with go-yaml's words (``invalid leading UTF-8 octet``, ...);
+  :func:`decode_bytes`;
+* only the first document counts: whatever follows it is never parsed, only scanned as
+  far as the scanner looks ahead (``[...]x`` and ``a: b\\n---\\n[`` are fine);
+  :func:`compose_first`;
+* tabs separate tokens in flow context and wherever a simple key cannot start (after
+  a key's ``:``, after a value), and are blanks inside plain scalars
+  (:class:`GoYamlMixin`);
+* double-quoted escapes: ``\\'`` is one, ``\\/`` is not;
+* directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
+* error texts in libyaml's words (:func:`go_yaml_message`).
+
+Also Go's ``%q`` of bytes (:func:`go_quote_bytes`), which kubectl's ``unable to parse``
+error uses.  Not modelled: go-yaml decodes its input 512 bytes at a time, so a bad byte
+well after the first document may go unnoticed by kubectl; here every byte is checked.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..go import json as gojson
+
+__all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
+           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix"]
+
+BREAKS = "\r\n\x85\u2028\u2029"
+#: Characters go-yaml's reader accepts (anything else: "control characters are not allowed").
+_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Go's unicode.IsSpace beyond ASCII (the White_Space property).
+_WIDE_SPACES = frozenset("\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+                         "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+class PatchTextError(Exception):
+    """go-yaml refused the text; ``str()`` is its message (``yaml: ...``)."""
+
+
+def go_is_space(ch: str) -> bool:
+    """Go's ``unicode.IsSpace``.
+
+    >>> [go_is_space(c) for c in (" ", "\\x1c", "\\u00a0", "\\ufeff")]
+    [True, False, True, False]
+    """
+    return ch in "\t\n\v\f\r " or ch in _WIDE_SPACES
+
+
+def has_json_prefix(data: str | bytes) -> bool:
+    """Whether kubectl reads the patch as JSON: its first non-space character is ``{``.
+
+    >>> has_json_prefix(b"\\xc2\\xa0{}"), has_json_prefix("[{}]"), has_json_prefix(b"\\xff{")
+    (True, False, False)
+    """
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for ch in text:
+        if not go_is_space(ch):
+            return ch == "{"
+    return False
+
+
+def go_quote_bytes(data: str | bytes) -> str:
+    """Go's ``%q`` of a string that may hold bytes that are not UTF-8 (``\\xff``).
+
+    >>> go_quote_bytes(b'a\\n"\\xff\\xc3(')
+    '"a\\\\n\\\\"\\\\xff\\\\xc3("'
+    """
+    data = as_bytes(data) if isinstance(data, str) else data
+    out = []
+    for ch in data.decode("utf-8", "surrogateescape"):
+        if "\udc80" <= ch <= "\udcff":  # a byte that is not part of a UTF-8 sequence
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(gojson.go_quote(ch)[1:-1])
+    return '"' + "".join(out) + '"'
+
+
+def as_bytes(text: str) -> bytes:
+    """The bytes of a command-line string (bytes that were not UTF-8 come back as they
+    were, as Python's ``os.fsencode`` does), or of text holding lone surrogates."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+#: go-yaml's reader decodes its input this many bytes at a time.
+CHUNK = 512
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Bytes go-yaml's reader refuses: ``message`` once the scanner needs any character
+    from ``char`` on (where the chunk holding the bad bytes starts)."""
+
+    char: int
+    message: str
+
+
+def decode_bytes(data: bytes) -> tuple[str, Unread | None]:
+    """The text go-yaml's reader makes of ``data``, without a leading byte order mark,
+    up to the first character it refuses; and what it refuses, if anything.
+
+    >>> decode_bytes(b"a: b\\n")
+    ('a: b\\n', None)
+    >>> decode_bytes(b"a: \\xff")
+    ('a: ', Unread(char=0, message='yaml: invalid leading UTF-8 octet'))
+    """
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = _utf16(data[2:], "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be")
+        bad = _PRINTABLE.search(text)
+        if bad is None:
+            return text, None
+        return text[:bad.start()], Unread(0, "yaml: control characters are not allowed")
+    start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+    try:
+        text = data[start:].decode("utf-8")
+        at, message = len(data), ""
+    except UnicodeDecodeError as err:
+        text = data[start:start + err.start].decode("utf-8")
+        at, message = start + err.start, _utf8_problem(data, start + err.start)
+    ctrl = _PRINTABLE.search(text)
+    if ctrl is not None:
+        text = text[:ctrl.start()]
+        at, message = start + len(text.encode("utf-8")), "control characters are not allowed"
+    if not message:
+        return text, None
+    chunk = max(_chunk_of(data, at), start)
+    return text, Unread(len(data[start:chunk].decode("utf-8")), f"yaml: {message}")
+
+
+def _chunk_of(data: bytes, at: int) -> int:
+    """Where the chunk starts in which go-yaml's reader meets the bad bytes at ``at``: a
+    chunk is up to :data:`CHUNK` bytes, and the next one starts at the first character
+    the last did not hold whole."""
+    start = 0
+    while start + CHUNK < len(data):
+        lead = start + CHUNK
+        while lead > start and data[lead] >> 6 == 2:  # back to a character's first byte
+            lead -= 1
+        if at < lead:
+            return start
+        start = lead
+    return start
+
+
+def _utf8_problem(data: bytes, at: int) -> str:
+    """go-yaml's reader's words for the bad sequence starting at ``at``."""
+    lead = data[at]
+    width = 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else (
+        4 if lead >> 3 == 30 else 0)
+    if width == 0:
+        return "invalid leading UTF-8 octet"
+    if at + width > len(data):
+        return "incomplete UTF-8 octet sequence"
+    value = lead & (0x7F >> width)
+    for octet in data[at + 1:at + width]:
+        if octet >> 6 != 2:
+            return "invalid trailing UTF-8 octet"
+        value = (value << 6) | (octet & 0x3F)
+    if value < (0, 0, 0x80, 0x800, 0x10000)[width]:
+        return "invalid length of a UTF-8 sequence"
+    return "invalid Unicode character"
+
+
+def _utf16(data: bytes, encoding: str) -> str:
+    if len(data) % 2:
+        raise PatchTextError("yaml: incomplete UTF-16 character")
+    try:
+        return codecs.decode(data, encoding)
+    except UnicodeDecodeError:
+        raise PatchTextError("yaml: incomplete UTF-16 surrogate pair") from None
+
+
+class GoYamlMixin:
+    """Put before PyYAML's loader class: its scanner and parser then read as go-yaml v2."""
+
+    ESCAPE_REPLACEMENTS = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n",
+                           "v": "\v", "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"',
+                           "'": "'", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
+                           "P": "\u2029"}
+
+    def _tab_is_blank(self: Any) -> bool:
+        return self.peek() == "\t" and bool(self.flow_level or not self.allow_simple_key)
+
+    def scan_to_next_token(self: Any) -> None:
+        """Skip blanks, comments and line breaks; a tab only where a simple key cannot
+        start or in flow context; a byte order mark at the very start."""
+        while True:
+            if self.index == 0 and self.peek() == "\ufeff":  # (not at later lines: measured)
+                self.forward()
+            while self.peek() == " " or self._tab_is_blank():
+                self.forward()
+            if self.peek() == "#":
+                while self.peek() not in "\0" + BREAKS:
+                    self.forward()
+            if not self.scan_line_break():
+                return
+            if not self.flow_level:
+                self.allow_simple_key = True
+
+    def scan_plain_spaces(self: Any, indent: int, start_mark: Any) -> list | None:
+        """The blanks after a word of a plain scalar (spaces and tabs), folded as YAML
+        folds line breaks; ``None`` at a document marker."""
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        blanks = self.prefix(length)
+        self.forward(length)
+        if self.peek() not in BREAKS:
+            return [blanks] if blanks else []
+        first = self.scan_line_break()
+        self.allow_simple_key = True
+        breaks = []
+        while True:
+            if self.column == 0 and self.prefix(3) in ("---", "...") and (
+                    self.peek(3) in "\0 \t" + BREAKS):
+                return None
+            ch = self.peek()
+            if ch == "\t" and self.column < indent:
+                yaml = _yaml()
+                raise yaml.scanner.ScannerError(
+                    "while scanning a plain scalar", start_mark,
+                    "found a tab character that violates indentation", self.get_mark())
+            if ch in " \t":
+                self.forward()
+            elif ch in BREAKS:
+                breaks.append(self.scan_line_break())
+            else:
+                break
+        chunks = [first] if first != "\n" else [] if breaks else [" "]
+        return chunks + breaks
+
+    def scan_directive_name(self: Any, start_mark: Any) -> str:
+        name = super().scan_directive_name(start_mark)  # type: ignore[misc]
+        if name not in ("YAML", "TAG"):
+            yaml = _yaml()
+            raise yaml.scanner.ScannerError("while scanning a directive", start_mark,
+                                            "found unknown directive name", self.get_mark())
+        return name
+
+    def process_directives(self: Any) -> Any:
+        mark = self.peek_token().start_mark
+        value = super().process_directives()  # type: ignore[misc]
+        if self.yaml_version not in (None, (1, 1)):
+            yaml = _yaml()
+            raise yaml.parser.ParserError(None, None, "found incompatible YAML document", mark)
+        return value
+
+
+def _yaml() -> Any:
+    import yaml
+
+    return yaml
+
+
+#: How many characters past its position go-yaml's scanner may ask its reader for.
+LOOKAHEAD = 4
+
+
+def compose_first(text: str, loader_class: type, unread: Unread | None = None) -> Any:
+    """The first YAML document's root node (``None`` for an empty stream), as go-yaml's
+    ``Unmarshal`` reads it: what follows the document is not parsed.  ``text`` and
+    ``unread`` come from :func:`decode_bytes`: refused bytes fail the patch only if the
+    scanner gets to their chunk."""
+    yaml = _yaml()
+    loader = loader_class(text)
+    try:
+        loader.get_event()  # stream start
+        node = None if loader.check_event(yaml.StreamEndEvent) else loader.compose_document()
+        reached = loader.pointer
+    except yaml.MarkedYAMLError as err:
+        reached = err.problem_mark.index if err.problem_mark is not None else len(text)
+        if unread is None or reached + LOOKAHEAD <= unread.char:
+            raise PatchTextError(go_yaml_message(err)) from None
+    except yaml.YAMLError as err:
+        raise PatchTextError(f"yaml: {err}") from None
+    finally:
+        loader.dispose()
+    if unread is not None and reached + LOOKAHEAD > unread.char:
+        raise PatchTextError(unread.message)
+    return node
+
+
+_PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
+    ("expected ',' or ']'", "did not find expected ',' or ']'"),
+    ("expected ',' or '}'", "did not find expected ',' or '}'"),
+    ("expected the node content", "did not find expected node content"),
+    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("sequence entries are not allowed here",
+     "block sequence entries are not allowed in this context"),
+    ("that cannot start any token", "found character that cannot start any token"),
+    ("could not find expected ':'", "could not find expected ':'"),
+    ("found unexpected end of stream", "found unexpected end of stream"),
+    ("found unknown escape character", "found unknown escape character"),
+    ("hexadecimal numbers, but found", "did not find expected hexdecimal number"),
+    ("found duplicate YAML directive", "found duplicate %YAML directive"),
+    ("found incompatible YAML document", "found incompatible YAML document"),
+)
+
+
+def go_yaml_message(err: Any) -> str:
+    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort)."""
+    yaml = _yaml()
+    problem = err.problem or ""
+    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
+    if alias:
+        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
+    text = next((go for py, go in _PROBLEMS if py in problem), problem)
+    if problem.startswith("expected <block end>"):
+        text = ("did not find expected '-' indicator" if "collection" in (err.context or "")
+                else "did not find expected key")
+    scanner = isinstance(err, yaml.scanner.ScannerError)
+    line = 0
+    mark = err.problem_mark
+    at_end = mark is not None and mark.column and mark.index >= len(mark.buffer or "") - 1
+    # libyaml starts a new line at the end of a stream that does not end with one when
+    # it makes the stream's end token (before it finds a simple key without its ':');
+    # a scanner error inside a token at the end comes before that.  go-yaml counts
+    # lines from 1 in scanner errors, and leaves out line 0.
+    forced = at_end and (not scanner or text == "could not find expected ':'")
+    if mark is not None and (mark.line or forced):
+        line = mark.line + (1 if forced else 0) + (1 if scanner else 0)
+    elif err.context_mark is not None:
+        line = err.context_mark.line
+    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"

@@ -1,0 +1,230 @@
+"""``kube build``: a kustomization directory built exactly as ``kubectl kustomize`` (v5.5).
+
+For one kustomization kustomize runs, in this order: its ``resources`` (files, and
+directories built recursively, each on its own), its generators, its ``components``
+(built on top of what is accumulated so far), then its transformers:
+``patchesStrategicMerge``, ``patches``, ``namespace``, ``namePrefix``, ``nameSuffix``,
+``labels`` then ``commonLabels``, ``commonAnnotations``, ``patchesJson6902``,
+``replicas``, ``images``.  Once, at the very end of the whole build: the hash suffixes
+of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
+``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
+(:func:`.resources.legacy_sort`, or ``sortOptions``).
+
+Errors are kustomize's texts, wrapped as kustomize wraps them (``accumulating
+resources: accumulation err='...': ...``); :class:`BuildError` keeps the warnings
+printed before the failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...go import json as gojson
+from ...io.kyaml_write import write_value
+from . import generators, images, nameref, patches, transformers
+from .kustomization import Kustomization, load
+from .loader import Loader, LoaderError, is_remote
+from .resmap import ResMap
+from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
+from .trace import Trace
+
+LOCAL_CONFIG = "config.kubernetes.io/local-config"
+
+
+class BuildError(KubeError):
+    """kustomize refused the build; ``warnings`` were printed before the error."""
+
+    default_code = KUSTOMIZE_ERROR
+
+    def __init__(self, message: str, *, warnings: list[str] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+        super().__init__(message, **kwargs)
+        self.warnings = list(warnings)
+
+
+@dataclass
+class BuildResult:
+    resources: list[Resource]
+    warnings: list[str] = field(default_factory=list)
+    trace: Trace | None = None
+
+    def yaml(self) -> str:
+        """The output of ``kubectl kustomize``."""
+        return "---\n".join(write_value(r.value) for r in self.resources)
+
+    def json(self) -> str:
+        """The resources as a ``v1`` List, in Go's indented JSON."""
+        items = [r.value for r in self.resources]
+        return gojson.encode({"apiVersion": "v1", "items": items, "kind": "List"}, "    ") + "\n"
+
+
+def build(directory: str, trace: Trace | None = None) -> BuildResult:
+    """Build ``directory`` (see the module docstring); raises :class:`BuildError`."""
+    warnings: list[str] = []
+    try:
+        loader = Loader.at(directory)
+        target = _Target(loader, trace, warnings)
+        kust = target.load(top=True)
+        resmap = target.accumulate(kust, ResMap())
+        generators.add_hashes(resmap, trace)
+        nameref.fix_references(resmap, trace)
+        kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
+        ordered = _order(kust, kept)
+    except KubeError as err:
+        raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
+    return BuildResult(ordered, warnings, trace)
+
+
+def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
+    options = kust.get("sortOptions")
+    if not isinstance(options, dict):
+        return legacy_sort(resources)
+    if options.get("order") == "fifo":
+        return resources
+    legacy = options.get("legacySortOptions") or {}
+    first = tuple(legacy.get("orderFirst") or ORDER_FIRST)
+    last = tuple(legacy.get("orderLast") or ORDER_LAST)
+    return legacy_sort(resources, first, last)
+
+
+def _wrap(prefix: str, err: KubeError) -> KubeError:
+    if err.code == KUSTOMIZE_UNMODELLED:
+        return err
+    wrapped = KubeError(f"{prefix}{err.message}", code=err.code, hint=err.hint)
+    wrapped.malformed = getattr(err, "malformed", False)  # type: ignore[attr-defined]
+    return wrapped
+
+
+class _Target:
+    """One kustomization being built (kustomize's KustTarget)."""
+
+    def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str]) -> None:
+        self.loader, self.trace, self.warnings = loader, trace, warnings
+
+    def load(self, top: bool = False) -> Kustomization:
+        kust = load(self.loader, top)
+        self.warnings.extend(kust.warnings)
+        return kust
+
+    def accumulate(self, kust: Kustomization, resmap: ResMap) -> ResMap:
+        try:
+            resmap = self._resources(kust, resmap)
+        except KubeError as err:
+            raise _wrap("accumulating resources: ", err) from None
+        generators.run_generators(resmap, self.trace, kust)
+        try:
+            resmap = self._components(kust, resmap)
+        except KubeError as err:
+            raise _wrap("accumulating components: ", err) from None
+        self._transform(kust, resmap)
+        return resmap
+
+    # --- resources --------------------------------------------------------------------
+
+    def _resources(self, kust: Kustomization, resmap: ResMap) -> ResMap:
+        for index, path in enumerate(kust.get("resources", [])):
+            if not isinstance(path, str):
+                raise KubeError(f"{kust.where(f'/resources/{index}')}: a resource is a path",
+                                code=KUSTOMIZE_ERROR)
+            try:
+                self._file(resmap, path)
+                continue
+            except KubeError as err:
+                if err.code == KUSTOMIZE_UNMODELLED:
+                    raise
+                file_error = err
+            if is_remote(path):
+                raise KubeError(f"{kust.where(f'/resources/{index}')}: remote resource "
+                                f"'{path}' is not modelled by cfgpatch kube build",
+                                code=KUSTOMIZE_UNMODELLED)
+            try:
+                sub = self.loader.new(path)
+            except LoaderError as err:
+                if getattr(file_error, "malformed", False):
+                    raise file_error from None
+                raise KubeError(f"accumulation err='{file_error.message}': {err.message}",
+                                code=KUSTOMIZE_ERROR) from None
+            try:
+                resmap = self._directory(resmap, sub, component=False)
+            except KubeError as err:
+                raise _wrap(f"accumulation err='{file_error.message}': ", err) from None
+        return resmap
+
+    def _file(self, resmap: ResMap, path: str) -> None:
+        try:
+            text, real = self.loader.read(path)
+            found = read_resources(text, real)
+        except KubeError as err:
+            wrapped = KubeError(f"accumulating resources from '{path}': {err.message}",
+                                code=err.code)
+            wrapped.malformed = not isinstance(err, LoaderError)  # type: ignore[attr-defined]
+            raise wrapped from None
+        try:
+            resmap.append_all(found)
+        except KubeError as err:
+            raise KubeError(f"merging resources from '{path}': {err.message}",
+                            code=err.code) from None
+
+    def _directory(self, resmap: ResMap, loader: Loader, component: bool) -> ResMap:
+        sub = _Target(loader, self.trace, self.warnings)
+        try:
+            kust = sub.load()
+        except KubeError as err:
+            raise _wrap(f"couldn't make target for path '{loader.root}': ", err) from None
+        if component and not kust.is_component:
+            raise KubeError(f"expected kind 'Component' for path '{loader.root}' but got "
+                            f"'{kust.kind}'", code=KUSTOMIZE_ERROR)
+        if not component and kust.is_component:
+            raise KubeError(f"expected kind != 'Component' for path '{loader.root}'",
+                            code=KUSTOMIZE_ERROR)
+        try:
+            if component:
+                built = sub.accumulate(kust, resmap)
+                resmap = ResMap()
+            else:
+                built = sub.accumulate(kust, ResMap())
+        except KubeError as err:
+            raise _wrap(f"recursed accumulation of path '{loader.root}': ", err) from None
+        try:
+            resmap.append_all(built.resources)
+        except KubeError as err:
+            raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
+        return resmap
+
+    def _components(self, kust: Kustomization, resmap: ResMap) -> ResMap:
+        for path in kust.get("components", []):
+            path = str(path)
+            if is_remote(path):
+                raise KubeError(f"{kust.file}: remote component '{path}' is not modelled by "
+                                f"cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
+            try:
+                loader = self.loader.new(path)
+            except LoaderError as err:
+                raise KubeError(f"loader.New {gojson.go_quote(err.message)}",
+                                code=KUSTOMIZE_ERROR) from None
+            try:
+                resmap = self._directory(resmap, loader, component=True)
+            except KubeError as err:
+                if err.code == KUSTOMIZE_UNMODELLED:
+                    raise
+                raise KubeError(f"accumulateDirectory: {gojson.go_quote(err.message)}",
+                                code=err.code) from None
+        return resmap
+
+    # --- transformers -----------------------------------------------------------------
+
+    def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
+        trace = self.trace
+        for patch in patches.load_legacy_strategic(kust):
+            patches.apply_patch(resmap, patch, trace)
+        for patch in patches.load_patches(kust):
+            patches.apply_patch(resmap, patch, trace)
+        transformers.namespace(resmap, trace, kust)
+        transformers.name_prefix_suffix(resmap, trace, kust)
+        transformers.labels(resmap, trace, kust)
+        transformers.annotations(resmap, trace, kust)
+        for patch in patches.load_legacy_json(kust):
+            patches.apply_patch(resmap, patch, trace)
+        transformers.replicas(resmap, trace, kust)
+        images.images(resmap, trace, kust)

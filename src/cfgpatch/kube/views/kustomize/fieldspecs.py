@@ -1,0 +1,186 @@
+"""kustomize's field specs: which fields of which kinds each transformer touches.
+
+A :class:`FieldSpec` names a path (``spec/template/metadata/labels``; ``[]`` marks a
+list whose elements are visited, and kustomize visits list elements on the way anyway;
+``\\/`` is a ``/`` inside a key), the group/version/kind it applies to ("" = any), and
+whether missing fields on the way are created.  The tables are the defaults kustomize
+v5.5 (kubectl 1.32) applies, checked field by field against ``kubectl kustomize`` by the
+corpus (labels-namespaces, prefix-references, images-replicas, nested-bases, ...).
+
+:func:`walk` finds (and with ``create`` makes) the fields of one resource that a spec
+names and hands each to a setter, as kustomize's field-spec filter does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from .resources import Gvk
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    path: str
+    kind: str = ""
+    group: str = ""
+    version: str = ""
+    create: bool = False
+
+    @property
+    def gvk(self) -> Gvk:
+        return Gvk(self.group, self.version, self.kind)
+
+    def applies_to(self, gvk: Gvk) -> bool:
+        return gvk.selected_by(self.gvk)
+
+
+def _specs(rows: list[tuple]) -> tuple[FieldSpec, ...]:
+    return tuple(FieldSpec(*row) for row in rows)
+
+
+_APPS_WORKLOADS = ("Deployment", "StatefulSet")
+_AFFINITY = (
+    "spec/template/spec/affinity/podAffinity/preferredDuringSchedulingIgnoredDuringExecution/"
+    "podAffinityTerm/labelSelector/matchLabels",
+    "spec/template/spec/affinity/podAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+    "labelSelector/matchLabels",
+    "spec/template/spec/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/"
+    "podAffinityTerm/labelSelector/matchLabels",
+    "spec/template/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+    "labelSelector/matchLabels",
+    "spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels",
+)
+
+#: Labels on the objects and on the pod (and claim) templates they create.
+METADATA_LABELS = _specs([
+    ("metadata/labels", "", "", "", True),
+    ("spec/template/metadata/labels", "ReplicationController", "", "v1", True),
+    ("spec/template/metadata/labels", "Deployment", "", "", True),
+    ("spec/template/metadata/labels", "ReplicaSet", "", "", True),
+    ("spec/template/metadata/labels", "DaemonSet", "", "", True),
+    ("spec/template/metadata/labels", "StatefulSet", "apps", "", True),
+    ("spec/volumeClaimTemplates[]/metadata/labels", "StatefulSet", "apps", "", True),
+    ("spec/template/metadata/labels", "Job", "batch", "", True),
+    ("spec/jobTemplate/metadata/labels", "CronJob", "batch", "", True),
+    ("spec/jobTemplate/spec/template/metadata/labels", "CronJob", "batch", "", True),
+])
+
+#: ``commonLabels`` and ``labels`` with ``includeSelectors``: selectors as well.
+COMMON_LABELS = _specs([
+    ("spec/selector", "Service", "", "v1", True),
+    ("spec/selector", "ReplicationController", "", "v1", True),
+    ("spec/selector/matchLabels", "Deployment", "", "", True),
+    *[(path, "Deployment", "apps", "", False) for path in _AFFINITY],
+    ("spec/selector/matchLabels", "ReplicaSet", "", "", True),
+    ("spec/selector/matchLabels", "DaemonSet", "", "", True),
+    ("spec/selector/matchLabels", "StatefulSet", "apps", "", True),
+    *[(path, "StatefulSet", "apps", "", False) for path in _AFFINITY],
+    ("spec/selector/matchLabels", "Job", "batch", "", False),
+    ("spec/jobTemplate/spec/selector/matchLabels", "CronJob", "batch", "", False),
+    ("spec/selector/matchLabels", "PodDisruptionBudget", "policy", "", False),
+    ("spec/podSelector/matchLabels", "NetworkPolicy", "networking.k8s.io", "", False),
+    ("spec/ingress/from/podSelector/matchLabels", "NetworkPolicy", "networking.k8s.io", "",
+     False),
+    ("spec/egress/to/podSelector/matchLabels", "NetworkPolicy", "networking.k8s.io", "",
+     False),
+]) + METADATA_LABELS
+
+#: ``labels`` without selectors or templates.
+RESOURCE_LABELS = _specs([("metadata/labels", "", "", "", True)])
+
+#: ``commonAnnotations``.
+ANNOTATIONS = _specs([
+    ("metadata/annotations", "", "", "", True),
+    ("spec/template/metadata/annotations", "ReplicationController", "", "v1", True),
+    ("spec/template/metadata/annotations", "Deployment", "", "", True),
+    ("spec/template/metadata/annotations", "ReplicaSet", "", "", True),
+    ("spec/template/metadata/annotations", "DaemonSet", "", "", True),
+    ("spec/template/metadata/annotations", "StatefulSet", "", "", True),
+    ("spec/template/metadata/annotations", "Job", "batch", "", True),
+    ("spec/jobTemplate/metadata/annotations", "CronJob", "batch", "", True),
+    ("spec/jobTemplate/spec/template/metadata/annotations", "CronJob", "batch", "", True),
+])
+
+#: ``namespace``: besides ``metadata/namespace`` of every namespaced kind (and the
+#: RoleBinding subjects named ``default``, both handled in code as kustomize does).
+NAMESPACE = _specs([
+    ("metadata/name", "Namespace", "", "", True),
+    ("spec/service/namespace", "APIService", "apiregistration.k8s.io", "", True),
+    ("spec/conversion/webhook/clientConfig/service/namespace", "CustomResourceDefinition",
+     "apiextensions.k8s.io", "", False),
+])
+
+#: ``replicas``, in the order kustomize names them in its error.
+REPLICAS = _specs([
+    ("spec/replicas", "Deployment", "", "", True),
+    ("spec/replicas", "StatefulSet", "", "", True),
+    ("spec/replicas", "ReplicaSet", "", "", True),
+    ("spec/replicas", "ReplicationController", "", "", True),
+])
+
+#: Kinds ``namePrefix``/``nameSuffix`` leave alone.
+PREFIX_SKIPPED = (Gvk("", "", "CustomResourceDefinition"),
+                  Gvk("apiregistration.k8s.io", "", "APIService"), Gvk("", "", "Namespace"))
+
+
+def split_path(path: str) -> list[str]:
+    """``a/b\\/c/d`` -> ``["a", "b/c", "d"]``."""
+    parts: list[str] = []
+    for piece in path.split("/"):
+        if parts and parts[-1].endswith("\\"):
+            parts[-1] = parts[-1][:-1] + "/" + piece
+        else:
+            parts.append(piece)
+    return parts
+
+
+Setter = Callable[[dict, str, Any], None]
+
+
+def walk(value: Any, spec: FieldSpec, visit: Callable[[dict, str], None],
+         leaf_kind: type = dict) -> None:
+    """Call ``visit(parent, key)`` for every field of ``value`` that ``spec.path`` names.
+
+    With ``spec.create``, missing maps on the way are created (never inside a ``[]``
+    step), and so is the last field (as an empty ``leaf_kind``: a map for labels, a
+    string for a namespace; ``visit`` sets it); a ``null`` on the way becomes an empty
+    map.  Lists are entered element by element.  A scalar where the path goes on is
+    kustomize's error.
+    """
+    for parent, key, _trail in walk_paths(value, spec):
+        visit(parent, key)
+
+
+def walk_paths(value: Any, spec: FieldSpec) -> list[tuple[dict, str, tuple]]:
+    """The fields :func:`walk` visits, as (parent map, key, path tokens to the field)."""
+    out: list[tuple[dict, str, tuple]] = []
+    _walk(value, split_path(spec.path), spec, out, ())
+    return out
+
+
+def _walk(node: Any, parts: list[str], spec: FieldSpec, out: list, trail: tuple) -> None:
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            _walk(item, parts, spec, out, (*trail, str(index)))
+        return
+    if not isinstance(node, dict):
+        raise KubeError(f"obj at path '{spec.path}': expected sequence or mapping node",
+                        code=KUSTOMIZE_ERROR)
+    name, is_seq = (parts[0][:-2], True) if parts[0].endswith("[]") else (parts[0], False)
+    last = len(parts) == 1
+    if name not in node:
+        if not spec.create or is_seq:
+            return
+        if last:
+            out.append((node, name, (*trail, name)))
+            return
+        node[name] = {}
+    elif node[name] is None and not last:
+        node[name] = [] if is_seq else {}
+    if last:
+        out.append((node, name, (*trail, name)))
+    else:
+        _walk(node[name], parts[1:], spec, out, (*trail, name))

@@ -1,0 +1,258 @@
+"""``configMapGenerator`` and ``secretGenerator``, and the content hash in their names.
+
+Sources are read as kustomize v5.5 reads them: ``envs`` (``KEY=VALUE`` lines; blank
+lines and ``#`` comments skipped), then ``literals`` (``KEY=VALUE``, one pair of
+surrounding quotes removed from the value), then ``files`` (``key=path`` or ``path``,
+keyed by the file name; text that is not UTF-8 goes to ``binaryData``).  A repeated key
+is kustomize's error.  Secrets hold base64 values and default to ``type: Opaque``.
+``generatorOptions`` of the kustomization apply to every generator (the generator's own
+labels and annotations win; ``disableNameSuffixHash``/``immutable`` from either).
+
+A generator with ``behavior: merge`` or ``replace`` changes the resource of the same
+id that is already in the build (from a base); ``create`` (the default) adds one.
+
+The name suffix (:func:`content_hash`) is added at the very end of a build: the first
+ten hex digits of the SHA-256 of Go's JSON of ``{kind, name: "", data, ...}`` with
+``0 1 3 a e`` spelled ``g h k m t`` (the name does not count, as measured).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...go import json as gojson
+from .kustomization import Kustomization
+from .resmap import ResMap, same_id
+from .resources import Generated, Resource, Source
+from .trace import GENERATOR, Step, Touch, Trace, snapshot
+
+_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
+
+
+def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    """Add (or merge, or replace) the generated ConfigMaps and Secrets of ``kust``."""
+    options = kust.get("generatorOptions", {})
+    for field_name, kind in (("configMapGenerator", "ConfigMap"), ("secretGenerator", "Secret")):
+        for index, args in enumerate(kust.get(field_name, [])):
+            pointer = f"/{field_name}/{index}"
+            made = generate(kust, kind, args if isinstance(args, dict) else {}, options,
+                            pointer)
+            step = None
+            if trace is not None:
+                step = trace.begin(Step(GENERATOR, field_name, index, kust.file,
+                                        kust.line(pointer)))
+            _absorb(resmap, made, step)
+
+
+def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: str) -> Resource:
+    name = args.get("name") if isinstance(args.get("name"), str) else ""
+    opts = _merged_options(args.get("options"), options)
+    pairs = _pairs(kust, args, kind, name)
+    meta: dict[str, Any] = {"name": name}
+    if isinstance(args.get("namespace"), str) and args["namespace"]:
+        meta["namespace"] = args["namespace"]
+    if opts["labels"]:
+        meta["labels"] = opts["labels"]
+    if opts["annotations"]:
+        meta["annotations"] = opts["annotations"]
+    value: dict[str, Any] = {"apiVersion": "v1", "kind": kind, "metadata": meta}
+    data = {k: v for k, v in pairs if isinstance(v, str)}
+    binary = {k: base64.b64encode(v).decode() for k, v in pairs if isinstance(v, bytes)}
+    if kind == "Secret":
+        data = {k: base64.b64encode(v.encode("utf-8", "surrogateescape")).decode()
+                for k, v in data.items()}
+        data.update(binary)
+        binary = {}
+        value["type"] = args.get("type") or "Opaque"
+    if data:
+        value["data"] = data
+    if binary:
+        value["binaryData"] = binary
+    if opts["immutable"]:
+        value["immutable"] = True
+    behavior = args.get("behavior") or "create"
+    if behavior not in ("create", "merge", "replace"):
+        raise KubeError(f"{kust.where(pointer)}: invalid behavior {behavior!r} (create, merge "
+                        f"or replace)", code=KUSTOMIZE_ERROR)
+    line = kust.line(pointer)
+    return Resource(value, Source(kust.file, 0, {"": (line, 1)}),
+                    generated=Generated(behavior, not opts["disable_hash"], kust.file))
+
+
+def _merged_options(local: Any, global_: Any) -> dict:
+    local = local if isinstance(local, dict) else {}
+    global_ = global_ if isinstance(global_, dict) else {}
+    labels = {**_strings(global_.get("labels")), **_strings(local.get("labels"))}
+    annotations = {**_strings(global_.get("annotations")), **_strings(local.get("annotations"))}
+    return {"labels": labels, "annotations": annotations,
+            "disable_hash": bool(local.get("disableNameSuffixHash")
+                                 or global_.get("disableNameSuffixHash")),
+            "immutable": bool(local.get("immutable") or global_.get("immutable"))}
+
+
+def _strings(value: Any) -> dict:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[str, Any]]:
+    pairs: list[tuple[str, Any]] = []
+    envs = list(args.get("envs") or [])
+    if isinstance(args.get("env"), str) and args["env"]:
+        envs.append(args["env"])
+    for path in envs:
+        text, _real = kust.loader.read(path)
+        pairs += _env_pairs(text, path)
+    for literal in args.get("literals") or []:
+        key, sep, val = str(literal).partition("=")
+        if not sep:
+            raise KubeError(f"invalid literal source {literal}, expected key=value",
+                            code=KUSTOMIZE_ERROR)
+        pairs.append((key, _unquote(val)))
+    for source in args.get("files") or []:
+        key, sep, path = str(source).partition("=")
+        if not sep:
+            key, path = os.path.basename(source), source
+        elif not key:
+            raise KubeError(f"key names or file paths cannot be empty: {source}",
+                            code=KUSTOMIZE_ERROR)
+        data, _real = kust.loader.read_bytes(path)
+        try:
+            pairs.append((key, data.decode("utf-8")))
+        except UnicodeDecodeError:
+            pairs.append((key, data))
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if not _KEY.match(key):
+            raise KubeError(f"{key!r} is not a valid key name for a {kind}",
+                            code=KUSTOMIZE_ERROR)
+        if key in seen:
+            noun = "configmap" if kind == "ConfigMap" else "secret"
+            raise KubeError(f"{noun} {name} illegally repeats the key `{key}`",
+                            code=KUSTOMIZE_ERROR)
+        seen.add(key)
+    return pairs
+
+
+def _env_pairs(text: str, path: str) -> list[tuple[str, str]]:
+    out = []
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        line = raw.lstrip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not _ENV_NAME.match(key):
+            raise KubeError(f"{path}: line {number}: invalid environment variable name "
+                            f"{key!r}", code=KUSTOMIZE_ERROR)
+        if not sep:
+            raise KubeError(f"{path}: line {number}: {key} without a value takes it from "
+                            f"the environment, which cfgpatch kube build does not read",
+                            code=KUSTOMIZE_ERROR)
+        out.append((key, value))
+    return out
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
+    assert made.generated is not None
+    behavior = made.generated.behavior
+    found = [r for r in resmap.resources
+             if any(same_id(i, made.cur_id()) for i in [*r.prev_ids(), r.cur_id()])]
+    if not found:
+        if behavior != "create":
+            raise KubeError(f"merging from generator: id {go_id(made)} does not exist; "
+                            f"cannot merge or replace", code=KUSTOMIZE_ERROR,
+                            hint="kustomize also prints the generator's address here")
+        resmap.append(made)
+        if step is not None:
+            step.targets.append(made.describe())
+            step.touches.append(Touch(made, None, snapshot(made.value), made.describe()))
+        return
+    if len(found) > 1:
+        raise KubeError(f"found multiple objects that could accept merge of {made.cur_id()}",
+                        code=KUSTOMIZE_ERROR)
+    old = found[0]
+    if behavior == "create":
+        raise KubeError(f"merging from generator: id {go_id(made)} exists; behavior must be "
+                        f"merge or replace", code=KUSTOMIZE_ERROR,
+                        hint="kustomize also prints the generator's address here")
+    before = snapshot(old.value) if step is not None else None
+    _take_metadata(made, old)
+    if behavior == "merge":
+        for key in ("data", "binaryData"):
+            merged = {**(old.value.get(key) or {}), **(made.value.get(key) or {})}
+            if merged:
+                made.value[key] = merged
+    made.previous = list(old.previous)
+    made.prefixes, made.suffixes = list(old.prefixes), list(old.suffixes)
+    made.generated.needs_hash = made.generated.needs_hash or bool(
+        old.generated and old.generated.needs_hash)
+    resmap.replace(old, made)
+    if step is not None:
+        step.targets.append(made.describe())
+        step.touches.append(Touch(made, before, snapshot(made.value), made.describe()))
+
+
+def go_id(resource: Resource) -> str:
+    """The resource's id as Go's ``%#v`` prints kustomize's ResId."""
+    cur = resource.cur_id()
+    gvk = cur.gvk
+    scoped = "true" if cur.cluster_scoped else "false"
+    return (f'resid.ResId{{Gvk:resid.Gvk{{Group:"{gvk.group}", Version:"{gvk.version}", '
+            f'Kind:"{gvk.kind}", isClusterScoped:{scoped}}}, Name:"{cur.name}", '
+            f'Namespace:"{cur.namespace}"}}')
+
+
+def _take_metadata(new: Resource, old: Resource) -> None:
+    meta = new.metadata()
+    for key in ("labels", "annotations"):
+        merged = {**old.metadata().get(key, {}), **meta.get(key, {})}
+        if merged:
+            meta[key] = merged
+    new.set_name(old.name)
+    new.set_namespace(old.namespace)
+
+
+# ----------------------------------------------------------------- hash suffix
+
+
+def content_hash(value: dict) -> str:
+    """kustomize's hash of a generated ConfigMap or Secret (see the module docstring).
+
+    >>> content_hash({"kind": "Secret", "type": "Opaque", "data": {"password": "Y2hhbmdlLW1l"}})
+    'cbdk8c6c2d'
+    """
+    kind = value.get("kind")
+    encoded: dict[str, Any] = {"kind": kind, "name": "", "data": value.get("data") or {}}
+    if kind == "Secret":
+        encoded["type"] = value.get("type") or ""
+    if value.get("immutable") is not None:
+        encoded["immutable"] = value.get("immutable")
+    if value.get("binaryData"):
+        encoded["binaryData"] = value["binaryData"]
+    digest = hashlib.sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
+    return digest.translate(str.maketrans({"0": "g", "1": "h", "3": "k", "a": "m", "e": "t"}))
+
+
+def add_hashes(resmap: ResMap, trace: Trace | None) -> None:
+    """Append the content hash to the name of every generated resource that wants it."""
+    from .transformers import run_at
+
+    wanted = [r for r in resmap.resources if r.generated and r.generated.needs_hash]
+
+    def change(resource: Resource) -> None:
+        resource.store_previous_id()
+        resource.set_name(f"{resource.name}-{content_hash(resource.value)}")
+
+    if wanted:
+        run_at(resmap, trace, ("(hash suffixes)", 0), "nameSuffixHash", 0, change, wanted)

@@ -1,0 +1,113 @@
+"""kustomize's ``images`` transformer (``imageTags`` is its deprecated spelling).
+
+kustomize v5.5 updates the ``image`` of every element of every ``containers`` and
+``initContainers`` list anywhere in a resource, whatever its kind (custom resources
+too).  An image matches an entry when it is the entry's ``name``, optionally followed
+by ``@sha256`` and ``:tag`` (the ``name`` is used as a regular expression, as kustomize
+does); then ``newName`` replaces the name, and ``newTag`` and/or ``digest`` replace both
+the old tag and the old digest.
+
+>>> update("nginx@sha256:aa", {"name": "nginx", "newTag": "1.27"})
+'nginx:1.27'
+>>> update("localhost:5000/api:2", {"name": "localhost:5000/api", "newName": "r.io/api"})
+'r.io/api:2'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from .kustomization import Kustomization
+from .resmap import ResMap
+from .resources import Resource
+from .trace import Trace
+from .transformers import run
+
+_FIELDS = ("name", "newName", "newTag", "digest")
+
+
+def split(image: str) -> tuple[str, str, str]:
+    """Name, tag and digest of an image reference (kustomize's image.Split)."""
+    slash = image.find("/")
+    offset = slash if slash > 0 else 0
+    search = image[offset:]
+    at, colon = search.find("@"), search.find(":")
+    if colon < 0 and at < 0:
+        return image, "", ""
+    if at >= 0 and (at < colon or colon < 0):
+        return image[:at + offset], "", image[at + offset + 1:]
+    if at >= 0 and colon >= 0:
+        return image[:colon + offset], image[colon + offset + 1:at + offset], \
+            image[at + offset + 1:]
+    return image[:colon + offset], image[colon + offset + 1:], ""
+
+
+def matches(image: str, name: str) -> bool:
+    try:
+        pattern = re.compile("^" + name + r"(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$")
+    except re.error:
+        return False
+    return pattern.match(image) is not None
+
+
+def update(image: str, entry: dict) -> str:
+    """``image`` after one ``images`` entry (unchanged when it does not match)."""
+    if not matches(image, entry.get("name") or ""):
+        return image
+    name, tag, digest = split(image)
+    if entry.get("newName"):
+        name = entry["newName"]
+    new_tag, new_digest = entry.get("newTag") or "", entry.get("digest") or ""
+    if new_tag or new_digest:
+        tag, digest = new_tag, new_digest
+    if tag:
+        name += ":" + tag
+    if digest:
+        name += "@" + digest
+    return name
+
+
+def images(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    for index, entry in enumerate(kust.get("images", [])):
+        entry = _checked(kust, index, entry)
+        run(resmap, trace, kust, "images", index, f"/images/{index}",
+            lambda r, e=entry: _update_resource(r, e))
+
+
+def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
+    if not isinstance(entry, dict):
+        raise KubeError(f"{kust.where(f'/images/{index}')}: an images entry is a map",
+                        code=KUSTOMIZE_ERROR)
+    if entry.get("tagSuffix"):
+        raise KubeError(f"{kust.where(f'/images/{index}')}: 'tagSuffix' is not modelled by "
+                        f"cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
+    for key in _FIELDS:
+        value = entry.get(key)
+        if value is not None and not isinstance(value, str):
+            kind = "number" if isinstance(value, (int, float)) else type(value).__name__
+            raise KubeError(f"invalid Kustomization: json: cannot unmarshal {kind} into Go "
+                            f"struct field Image.images.{key} of type string",
+                            code=KUSTOMIZE_ERROR)
+    return entry
+
+
+def _update_resource(resource: Resource, entry: dict) -> None:
+    _walk(resource.value, entry)
+
+
+def _walk(node: Any, entry: dict) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, entry)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        if key in ("containers", "initContainers") and isinstance(value, list):
+            for container in value:
+                if isinstance(container, dict) and isinstance(container.get("image"), str):
+                    container["image"] = update(container["image"], entry)
+        else:
+            _walk(value, entry)

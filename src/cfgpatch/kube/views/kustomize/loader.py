@@ -1,0 +1,148 @@
+"""Reading a kustomization tree from disk the way kustomize's file loader does.
+
+A :class:`Loader` is rooted at one directory (a kustomization or a component) and
+remembers the loader that referred to it, so that a base which is the directory itself
+or one of the directories above it in the chain is refused (kustomize's "cycle
+detected").  Files are read only from the root and below (kustomize's default load
+restrictor); other kustomizations may live anywhere.  The error texts are kustomize
+v5.5's (``evalsymlink failure on ...``, ``must build at directory: ...``), with the
+absolute paths of this machine, as ``kubectl kustomize`` prints them.
+
+URLs and git references (remote bases) are not read: :func:`is_remote` tells them
+apart and the build refuses them as not modelled.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+
+_REMOTE = re.compile(r"^(https?://|git::|git@|ssh://|file://|github\.com/|gitlab\.com/|"
+                     r"bitbucket\.org/)|\?ref=|//\S*\?|\.git(/|$|\?)")
+
+
+def is_remote(path: str) -> bool:
+    """Whether ``path`` names a remote base or file (a URL or a git repository).
+
+    >>> [is_remote(p) for p in ("../base", "https://x.example/a.yaml",
+    ...  "github.com/acme/repo//base?ref=v1", "deploy.yaml")]
+    [False, True, True, False]
+    """
+    return bool(_REMOTE.search(path))
+
+
+class LoaderError(KubeError):
+    """A file or directory kustomize cannot load (its message is kustomize's text)."""
+
+    default_code = KUSTOMIZE_ERROR
+
+
+@dataclass
+class Loader:
+    """A root directory (absolute, symlinks resolved) and the loader that referred here."""
+
+    root: str
+    referrer: Loader | None = None
+
+    @classmethod
+    def at(cls, directory: str) -> Loader:
+        """The loader of the top directory of a build."""
+        absolute = os.path.abspath(directory)
+        if not os.path.exists(absolute):
+            raise LoaderError(f"must build at directory: not a valid directory: "
+                              f"{_evalsymlink_error(absolute)}")
+        real = os.path.realpath(absolute)
+        if not os.path.isdir(real):
+            raise LoaderError(f"must build at directory: '{real}': file is not directory")
+        return cls(real)
+
+    def join(self, path: str) -> str:
+        return os.path.normpath(os.path.join(self.root, path))
+
+    # --- files ------------------------------------------------------------------------
+
+    def file_path(self, path: str) -> str:
+        """The absolute path of file ``path`` (kustomize's RestrictionRootOnly)."""
+        joined = path if os.path.isabs(path) else self.join(path)
+        if not os.path.lexists(joined):
+            raise LoaderError(_evalsymlink_error(joined))
+        real = os.path.realpath(joined)
+        if os.path.isdir(real):
+            raise LoaderError(f"'{joined}' must resolve to a file")
+        folder = os.path.dirname(real)
+        if not _has_prefix(folder, self.root):
+            raise LoaderError(f"security; file '{joined}' is not in or below '{self.root}'")
+        return real
+
+    def read(self, path: str) -> tuple[str, str]:
+        """The text of file ``path`` and its absolute path."""
+        real = self.file_path(path)
+        try:
+            with open(real, "rb") as handle:
+                data = handle.read()
+        except OSError as err:
+            raise LoaderError(f"open {real}: {err.strerror.lower()}") from None
+        return data.decode("utf-8", errors="surrogateescape"), real
+
+    def read_bytes(self, path: str) -> tuple[bytes, str]:
+        real = self.file_path(path)
+        with open(real, "rb") as handle:
+            return handle.read(), real
+
+    def exists_file(self, path: str) -> bool:
+        joined = path if os.path.isabs(path) else self.join(path)
+        return os.path.isfile(joined)
+
+    # --- directories ------------------------------------------------------------------
+
+    def new(self, path: str) -> Loader:
+        """The loader of directory ``path`` (a base or a component)."""
+        joined = path if os.path.isabs(path) else self.join(path)
+        if not os.path.lexists(joined):
+            raise LoaderError(f"must build at directory: not a valid directory: "
+                              f"{_evalsymlink_error(joined)}")
+        real = os.path.realpath(joined)
+        if not os.path.isdir(real):
+            raise LoaderError(f"must build at directory: '{real}': file is not directory")
+        self._refuse_cycle(real)
+        return Loader(real, self)
+
+    def _refuse_cycle(self, candidate: str) -> None:
+        loader: Loader | None = self
+        while loader is not None:
+            if _has_prefix(loader.root, candidate):
+                raise LoaderError(f"cycle detected: candidate root '{candidate}' contains "
+                                  f"visited root '{loader.root}'")
+            loader = loader.referrer
+
+    def kustomization_file(self) -> str:
+        """The one kustomization file of the root (kustomize's LoadKustFile)."""
+        found = [name for name in KUSTOMIZATION_FILES
+                 if os.path.isfile(os.path.join(self.root, name))]
+        if not found:
+            raise LoaderError(
+                f"unable to find one of 'kustomization.yaml', 'kustomization.yml' or "
+                f"'Kustomization' in directory '{self.root}'")
+        if len(found) > 1:
+            raise LoaderError(f"Found multiple kustomization files under: {self.root}\n")
+        return os.path.join(self.root, found[0])
+
+
+def _has_prefix(directory: str, prefix: str) -> bool:
+    if prefix == os.sep or directory == prefix:
+        return True
+    return directory.startswith(prefix + os.sep)
+
+
+def _evalsymlink_error(path: str) -> str:
+    missing = path
+    parent = os.path.dirname(path)
+    while parent and parent != missing and not os.path.lexists(parent):
+        missing, parent = parent, os.path.dirname(parent)
+    return (f"evalsymlink failure on '{path}' : lstat {missing}: "
+            f"no such file or directory")

@@ -1,0 +1,249 @@
+"""Name references: after every rename of a build, the fields that name a renamed resource.
+
+kustomize runs this once, at the end of the whole build (after the hash suffixes of
+generated ConfigMaps and Secrets): for every field that may name another resource
+(:data:`REFERENCES`, kustomize v5.5's default table: a Deployment's ``configMapRef``,
+an HPA's ``scaleTargetRef``, a RoleBinding's ``roleRef`` and ``subjects``, ...), the
+value is looked up among the resources that field can reach (the same namespace, or
+cluster-scoped, or a ServiceAccount; for a RoleBinding also the namespaces of its
+ServiceAccount subjects) whose earlier names include it; one candidate (or several
+with the same prefixes and suffixes, or several with the same final name) gives the
+new name, more is kustomize's "found multiple possible referrals" error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from .fieldspecs import FieldSpec, walk
+from .resmap import ResMap
+from .resources import Gvk, Resource
+from .trace import Trace
+
+_POD = ("volumes/{v}", "containers/env/valueFrom/{k}/name",
+        "initContainers/env/valueFrom/{k}/name",
+        "containers/envFrom/{r}/name", "initContainers/envFrom/{r}/name")
+_WORKLOADS = (("Pod", "v1", "spec/"), ("PodTemplate", "", "template/spec/"),
+              ("Deployment", "", "spec/template/spec/"), ("ReplicaSet", "", "spec/template/spec/"),
+              ("DaemonSet", "", "spec/template/spec/"), ("StatefulSet", "", "spec/template/spec/"),
+              ("Job", "", "spec/template/spec/"),
+              ("CronJob", "", "spec/jobTemplate/spec/template/spec/"))
+_TEMPLATED = (("Pod", "spec/"), ("StatefulSet", "spec/template/spec/"),
+              ("Deployment", "spec/template/spec/"),
+              ("ReplicationController", "spec/template/spec/"),
+              ("CronJob", "spec/jobTemplate/spec/template/spec/"), ("Job", "spec/template/spec/"),
+              ("DaemonSet", "spec/template/spec/"))
+
+
+def _pod_refs(volume: str, key_ref: str, env_ref: str, extra: tuple[str, ...]) -> list[FieldSpec]:
+    out = []
+    for kind, version, prefix in _WORKLOADS:
+        suffixes = [s.format(v=volume, k=key_ref, r=env_ref) for s in _POD] + list(extra)
+        out += [FieldSpec(prefix + s, kind, "", version) for s in suffixes]
+    return out
+
+
+def _spec(path: str, kind: str, group: str = "", version: str = "") -> FieldSpec:
+    return FieldSpec(path, kind, group, version)
+
+
+_RBAC = "rbac.authorization.k8s.io"
+_ADMISSION = "admissionregistration.k8s.io"
+
+#: (referred Gvk, the fields that may name it), kustomize v5.5's nameReference table.
+REFERENCES: list[tuple[Gvk, list[FieldSpec]]] = [
+    *[(Gvk("", "", kind), [_spec("spec/scaleTargetRef/name", "HorizontalPodAutoscaler")])
+      for kind in ("Deployment", "ReplicationController", "ReplicaSet", "StatefulSet")],
+    (Gvk("", "v1", "ConfigMap"), [
+        *_pod_refs("configMap/name", "configMapKeyRef", "configMapRef",
+                   ("volumes/projected/sources/configMap/name",)),
+        _spec("spec/configSource/configMap", "Node"),
+        _spec("rules/resourceNames", "Role"), _spec("rules/resourceNames", "ClusterRole"),
+        _spec("metadata/annotations/nginx.ingress.kubernetes.io\\/fastcgi-params-configmap",
+              "Ingress")]),
+    (Gvk("", "v1", "Secret"), [
+        *_pod_refs("secret/secretName", "secretKeyRef", "secretRef",
+                   ("imagePullSecrets/name", "volumes/projected/sources/secret/name")),
+        _spec("spec/tls/secretName", "Ingress"),
+        _spec("metadata/annotations/ingress.kubernetes.io\\/auth-secret", "Ingress"),
+        _spec("metadata/annotations/nginx.ingress.kubernetes.io\\/auth-secret", "Ingress"),
+        _spec("metadata/annotations/nginx.ingress.kubernetes.io\\/auth-tls-secret", "Ingress"),
+        _spec("imagePullSecrets/name", "ServiceAccount"),
+        *[_spec(f"parameters/{p}", "StorageClass")
+          for p in ("secretName", "adminSecretName", "userSecretName", "secretRef")],
+        _spec("rules/resourceNames", "Role"), _spec("rules/resourceNames", "ClusterRole"),
+        _spec("spec/template/spec/containers/env/valueFrom/secretKeyRef/name", "Service",
+              "serving.knative.dev", "v1"),
+        _spec("spec/azureFile/secretName", "PersistentVolume")]),
+    (Gvk("", "v1", "Service"), [
+        _spec("spec/serviceName", "StatefulSet", "apps"),
+        _spec("spec/rules/http/paths/backend/serviceName", "Ingress"),
+        _spec("spec/backend/serviceName", "Ingress"),
+        _spec("spec/rules/http/paths/backend/service/name", "Ingress"),
+        _spec("spec/defaultBackend/service/name", "Ingress"),
+        _spec("spec/service/name", "APIService", "apiregistration.k8s.io"),
+        _spec("webhooks/clientConfig/service", "ValidatingWebhookConfiguration", _ADMISSION),
+        _spec("webhooks/clientConfig/service", "MutatingWebhookConfiguration", _ADMISSION),
+        _spec("spec/rules/backendRefs/name", "HTTPRoute")]),
+    (Gvk(_RBAC, "", "Role"), [_spec("roleRef/name", "RoleBinding", _RBAC)]),
+    (Gvk(_RBAC, "", "ClusterRole"), [_spec("roleRef/name", "RoleBinding", _RBAC),
+                                     _spec("roleRef/name", "ClusterRoleBinding", _RBAC)]),
+    (Gvk("", "v1", "ServiceAccount"), [
+        _spec("subjects", "RoleBinding", _RBAC), _spec("subjects", "ClusterRoleBinding", _RBAC),
+        *[_spec(prefix + "serviceAccountName", kind) for kind, prefix in _TEMPLATED]]),
+    (Gvk("", "v1", "PersistentVolumeClaim"),
+     [_spec(prefix + "volumes/persistentVolumeClaim/claimName", kind)
+      for kind, prefix in _TEMPLATED]),
+    (Gvk("", "v1", "PersistentVolume"), [_spec("spec/volumeName", "PersistentVolumeClaim"),
+                                         _spec("rules/resourceNames", "ClusterRole")]),
+    (Gvk("storage.k8s.io", "v1", "StorageClass"), [
+        _spec("spec/storageClassName", "PersistentVolume"),
+        _spec("spec/storageClassName", "PersistentVolumeClaim"),
+        _spec("spec/volumeClaimTemplates/spec/storageClassName", "StatefulSet")]),
+    (Gvk("scheduling.k8s.io", "v1", "PriorityClass"),
+     [_spec(prefix + "priorityClassName", kind) for kind, prefix in _TEMPLATED]),
+    # kustomize writes this group as "networking.k8s.io/v1", so it never matches
+    (Gvk("networking.k8s.io/v1", "v1", "IngressClass"),
+     [_spec("spec/ingressClassName", "Ingress")]),
+]
+
+
+def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
+    """Update every name reference of the build (see the module docstring)."""
+    from .transformers import run_at
+
+    jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
+    for referral, specs in REFERENCES:
+        for spec in specs:
+            for resource in resmap.resources:
+                if resource.org_id().gvk.selected_by(spec.gvk):
+                    jobs.setdefault(id(resource), []).append((referral, spec))
+    touched = [r for r in resmap.resources if id(r) in jobs]
+
+    def change(referrer: Resource) -> None:
+        candidates = _reachable(resmap, referrer)
+        for referral, spec in jobs[id(referrer)]:
+            setter = _Setter(referrer, referral, spec, candidates)
+            walk(referrer.value, spec, setter.visit)
+
+    if touched:
+        run_at(resmap, trace, ("(name references)", 0), "nameReference", 0, change, touched)
+
+
+def _reachable(resmap: ResMap, referrer: Resource) -> list[Resource]:
+    cur = referrer.cur_id()
+    if cur.cluster_scoped:
+        return list(resmap.resources)
+    namespaces = _role_binding_namespaces(referrer)
+    out = []
+    for resource in resmap.resources:
+        other = resource.cur_id()
+        if other.cluster_scoped or other.same_namespace(cur) or \
+                resource.namespace in namespaces:
+            out.append(resource)
+    return out
+
+
+def _role_binding_namespaces(referrer: Resource) -> set[str]:
+    if referrer.gvk.kind != "RoleBinding":
+        return set()
+    subjects = referrer.value.get("subjects")
+    found = set()
+    for subject in subjects if isinstance(subjects, list) else []:
+        if isinstance(subject, dict) and subject.get("kind") == "ServiceAccount" \
+                and isinstance(subject.get("namespace"), str):
+            found.add(subject["namespace"])
+    return found
+
+
+class _Setter:
+    def __init__(self, referrer: Resource, referral: Gvk, spec: FieldSpec,
+                 candidates: list[Resource]) -> None:
+        self.referrer, self.referral, self.spec = referrer, referral, spec
+        self.candidates = candidates
+
+    def visit(self, parent: Any, key: Any) -> None:
+        node = parent.get(key) if isinstance(parent, dict) else None
+        if node is None:
+            return
+        if isinstance(node, list):
+            for index, item in enumerate(node):
+                self._one(node, index, item)
+        else:
+            self._one(parent, key, node)
+
+    def _one(self, holder: Any, key: Any, node: Any) -> None:
+        if isinstance(node, dict):
+            self._mapping(node)
+        elif isinstance(node, (str, int, float, bool)):
+            text = node if isinstance(node, str) else str(node)
+            found = self._select(text, self.candidates, by_namespace=False)
+            if found is not None and found.name != text:
+                holder[key] = found.name
+
+    def _mapping(self, node: dict) -> None:
+        if "name" not in node:
+            raise KubeError(f"updating name reference in '{self.spec.path}' field of "
+                            f"'{self.referrer.cur_id()}': path config error; no 'name' field "
+                            f"in node", code=KUSTOMIZE_ERROR)
+        candidates = self.candidates
+        if isinstance(node.get("namespace"), str):
+            namespace = node["namespace"]
+            by_org = [r for r in candidates if r.org_id().namespace == namespace]
+            candidates = by_org or [r for r in candidates if r.namespace == namespace]
+        old = node["name"] if isinstance(node["name"], str) else str(node["name"])
+        found = self._select(old, candidates, by_namespace=True)
+        if found is None or (found.name == old and not found.namespace):
+            return
+        node["name"] = found.name
+        if found.namespace:
+            node["namespace"] = found.namespace
+
+    def _select(self, old: str, candidates: list[Resource], by_namespace: bool
+                ) -> Resource | None:
+        chosen = [r for r in candidates if any(i.name == old for i in r.prev_ids())]
+        chosen = [r for r in chosen if any(i.gvk.selected_by(self.referral)
+                                           for i in r.prev_ids())]
+        chosen = [r for r in chosen if self._role_ref_accepts(r)]
+        chosen = [r for r in chosen if self._same_namespace(r)]
+        if len(chosen) == 1:
+            return chosen[0]
+        chosen = [r for r in chosen if _same_endings(r.prefixes, self.referrer.prefixes)
+                  and _same_endings(r.suffixes, self.referrer.suffixes)]
+        if len(chosen) == 1:
+            return chosen[0]
+        if not chosen:
+            return None
+        first = chosen[0]
+        if all(r.name == first.name and (not by_namespace or r.namespace == first.namespace)
+               for r in chosen):
+            return first
+        ids = ", ".join(str(r.cur_id()) for r in chosen)
+        raise KubeError(f"updating name reference in '{self.spec.path}' field of "
+                        f"'{self.referrer.cur_id()}':  found multiple possible referrals: "
+                        f"{ids}", code=KUSTOMIZE_ERROR)
+
+    def _role_ref_accepts(self, resource: Resource) -> bool:
+        if not self.spec.path.endswith("roleRef/name"):
+            return True
+        ref = self.referrer.value.get("roleRef")
+        if not isinstance(ref, dict) or ref.get("apiGroup") is None or ref.get("kind") is None:
+            return True
+        wanted = Gvk(str(ref["apiGroup"]), "", str(ref["kind"]))
+        return any(i.gvk.selected_by(wanted) for i in resource.prev_ids())
+
+    def _same_namespace(self, resource: Resource) -> bool:
+        cur = self.referrer.cur_id()
+        if cur.cluster_scoped:
+            return True
+        other = resource.cur_id()
+        return other.cluster_scoped or resource.gvk.kind == "ServiceAccount" or \
+            other.same_namespace(cur)
+
+
+def _same_endings(a: list[str], b: list[str]) -> bool:
+    shortest, longest = (a, b) if len(a) <= len(b) else (b, a)
+    if not shortest:
+        return not longest
+    return longest[len(longest) - len(shortest):] == shortest

@@ -1,0 +1,313 @@
+"""kustomize's patch transformers: ``patches``, ``patchesStrategicMerge``, ``patchesJson6902``.
+
+A patch is loaded from a file (``path``) or written inline (``patch``) and detected as
+kustomize detects it: text that reads as resources (maps with ``kind`` and
+``metadata.name``) is a strategic merge patch, text that reads as a list of operations
+(YAML or JSON) is a JSON 6902 patch.
+
+* a strategic patch with a ``target`` is merged into every selected resource; its own
+  ``apiVersion`` is replaced by the resource's, and afterwards the resource gets back
+  its kind and name (unless ``options.allowKindChange`` / ``allowNameChange``) and
+  always its namespace; without a target it goes to the one resource whose current
+  or earlier id is the patch's own (kustomize's "no matches for Id ..." otherwise);
+  a result that is empty (``$patch: delete``) removes the resource;
+* a JSON patch needs a target and is applied to every selected resource with the
+  JSON Patch library kubectl also uses (its error texts).
+
+Every application is recorded on the build's :class:`.trace.Trace` when one is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...engine import jsonpatch
+from ...io import reader
+from ...io.kyaml import FOLDED, LITERAL, KyamlError
+from ...io.kyaml_read import read_documents
+from ...io.kyaml_scalars import node_value
+from . import aliases, strategic
+from .kustomization import Kustomization
+from .positions import node_at, node_positions, shifted
+from .resmap import ResMap
+from .resources import Gvk, ResId, Resource
+from .selectors import Selector
+from .trace import PATCH, Step, Touch, Trace, snapshot
+
+STRATEGIC, JSON = "strategic", "json"
+
+
+@dataclass
+class Document:
+    """One strategic merge patch document and where each of its fields is written."""
+
+    value: dict
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def org_id(self) -> ResId:
+        meta = self.value.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        name, namespace = meta.get("name"), meta.get("namespace")
+        return ResId(Gvk.of(self.value), name if isinstance(name, str) else "",
+                     namespace if isinstance(namespace, str) else "")
+
+
+@dataclass
+class Patch:
+    """One entry of a patch field, loaded and detected."""
+
+    kustomization: Kustomization
+    field: str
+    index: int
+    type: str
+    file: str
+    line: int  # of the entry in the kustomization
+    offset: int = 0  # lines before the patch text in ``file``
+    documents: list[Document] = field(default_factory=list)
+    ops: list = field(default_factory=list)
+    op_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    target: Selector | None = None
+    target_raw: dict | None = None
+    options: dict = field(default_factory=dict)
+
+    def kinds(self) -> tuple[str, ...]:
+        named = [d.value.get("kind") for d in self.documents]
+        if self.target is not None and self.target.kind:
+            named.append(self.target.kind)
+        return tuple(k for k in dict.fromkeys(named) if isinstance(k, str) and k)
+
+
+def load_patches(kust: Kustomization) -> list[Patch]:
+    """The patches of ``patches:`` in order."""
+    out = []
+    for index, entry in enumerate(kust.get("patches", [])):
+        out.append(_load_entry(kust, "patches", index, entry if isinstance(entry, dict) else {}))
+    return out
+
+
+def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
+    """``patchesStrategicMerge``: each entry is patch text, or else a file name."""
+    out = []
+    for index, entry in enumerate(kust.get("patchesStrategicMerge", [])):
+        text = entry if isinstance(entry, str) else ""
+        pointer = f"/patchesStrategicMerge/{index}"
+        documents = _strategic_documents(text, kust.file, _inline_offset(kust, pointer))
+        if documents is not None:
+            out.append(Patch(kust, "patchesStrategicMerge", index, STRATEGIC, kust.file,
+                             kust.line(pointer), _inline_offset(kust, pointer), documents))
+            continue
+        body, path = kust.loader.read(text)
+        documents = _strategic_documents(body, path, 0)
+        if documents is None:
+            raise KubeError(f"{path}: not a strategic merge patch (patchesStrategicMerge)",
+                            code=KUSTOMIZE_ERROR)
+        out.append(Patch(kust, "patchesStrategicMerge", index, STRATEGIC, path,
+                         kust.line(pointer), 0, documents))
+    return out
+
+
+def load_legacy_json(kust: Kustomization) -> list[Patch]:
+    """``patchesJson6902``: always JSON 6902, always with a target."""
+    out = []
+    for index, entry in enumerate(kust.get("patchesJson6902", [])):
+        entry = entry if isinstance(entry, dict) else {}
+        text, path, offset = _entry_text(kust, "patchesJson6902", index, entry)
+        patch = Patch(kust, "patchesJson6902", index, JSON, path,
+                      kust.line(f"/patchesJson6902/{index}"), offset)
+        patch.ops, patch.op_positions = _json_ops(text, offset)
+        if patch.ops is None:
+            raise KubeError(f"{path}: not a JSON 6902 patch (patchesJson6902)",
+                            code=KUSTOMIZE_ERROR)
+        _set_target(patch, entry)
+        if patch.target is None:
+            raise KubeError(f"must specify a target for patch {text}", code=KUSTOMIZE_ERROR)
+        out.append(patch)
+    return out
+
+
+def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patch:
+    text, path, offset = _entry_text(kust, name, index, entry)
+    documents = _strategic_documents(text, path, offset)
+    ops, op_positions = _json_ops(text, offset)
+    line = kust.line(f"/{name}/{index}")
+    if documents is not None and ops is not None:
+        raise KubeError(f"illegally qualifies as both an SM and JSON patch: {text}",
+                        code=KUSTOMIZE_ERROR)
+    if documents is None and ops is None:
+        raise KubeError(f"trouble configuring builtin PatchTransformer: unable to parse SM or "
+                        f"JSON patch from {text} ({kust.where(f'/{name}/{index}')})",
+                        code=KUSTOMIZE_ERROR)
+    if documents is not None:
+        patch = Patch(kust, name, index, STRATEGIC, path, line, offset, documents)
+    else:
+        patch = Patch(kust, name, index, JSON, path, line, offset, ops=ops,
+                      op_positions=op_positions)
+    _set_target(patch, entry)
+    options = entry.get("options")
+    patch.options = options if isinstance(options, dict) else {}
+    if patch.type == JSON and patch.target is None:
+        raise KubeError(f"must specify a target for JSON patch {text}", code=KUSTOMIZE_ERROR)
+    return patch
+
+
+def _entry_text(kust: Kustomization, name: str, index: int, entry: dict) -> tuple[str, str, int]:
+    inline = entry.get("patch")
+    inline = inline.strip() if isinstance(inline, str) else ""
+    path = entry.get("path") if isinstance(entry.get("path"), str) else ""
+    where = kust.where(f"/{name}/{index}")
+    if not inline and not path:
+        raise KubeError(f"must specify one of patch and path in {where}", code=KUSTOMIZE_ERROR)
+    if inline and path:
+        raise KubeError(f"patch and path can't be set at the same time ({where})",
+                        code=KUSTOMIZE_ERROR)
+    if path:
+        try:
+            text, real = kust.loader.read(path)
+        except KubeError as err:
+            raise KubeError(f"failed to get the patch file from path({path}): {err.message}",
+                            code=KUSTOMIZE_ERROR) from None
+        return text, real, 0
+    return inline, kust.file, _inline_offset(kust, f"/{name}/{index}/patch")
+
+
+def _inline_offset(kust: Kustomization, pointer: str) -> int:
+    """How many lines of the kustomization come before the inline text's first line."""
+    node = node_at(kust.node, pointer)
+    if node is None:
+        return 0
+    return node.line if node.style in (LITERAL, FOLDED) else node.line - 1
+
+
+def _set_target(patch: Patch, entry: dict) -> None:
+    target = entry.get("target")
+    if isinstance(target, dict):
+        patch.target_raw = target
+        patch.target = Selector.from_dict(target)
+
+
+def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | None:
+    """The documents of ``text`` when it reads as resources, else ``None``."""
+    try:
+        nodes = read_documents(text, file)
+    except KyamlError:
+        return None
+    out = []
+    for node in nodes:
+        value = node_value(node)
+        if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
+            return None
+        meta = value.get("metadata")
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
+                or not meta["name"]:
+            return None
+        out.append(Document(value, shifted(node_positions(node), offset)))
+    return out or None
+
+
+def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
+    """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None``."""
+    try:
+        value, _notes = reader.load_patch(text, "json")
+    except KubeError:
+        return None, {}
+    if not isinstance(value, list) or any(v is not None and not isinstance(v, dict)
+                                          for v in value):
+        return None, {}
+    try:
+        nodes = read_documents(text, "")
+        positions = shifted(node_positions(nodes[0]), offset) if nodes else {}
+    except KyamlError:
+        positions = {}
+    return value, positions
+
+
+# ----------------------------------------------------------------- applying
+
+
+def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
+    """Apply one loaded patch to the build's resources (see the module docstring)."""
+    if patch.type == JSON:
+        _apply_json(resmap, patch, trace)
+        return
+    for document in patch.documents:
+        step = _step(patch, trace, document)
+        if patch.target is None:
+            try:
+                selected = [resmap.get_by_id(document.org_id())]
+            except KubeError as err:
+                if patch.field == "patches":
+                    raise KubeError(f'no resource matches strategic merge patch '
+                                    f'"{document.org_id()}": {err.message}',
+                                    code=KUSTOMIZE_ERROR) from None
+                raise
+            _merge_into(resmap, selected, document, patch, step, keep_version=True)
+        else:
+            selected = resmap.select(patch.target)
+            _merge_into(resmap, selected, document, patch, step, keep_version=False)
+
+
+def _step(patch: Patch, trace: Trace | None, document: Document | None) -> Step | None:
+    if trace is None:
+        return None
+    return trace.begin(Step(
+        PATCH, patch.field, patch.index, patch.kustomization.file, patch.line,
+        patch_type=patch.type, patch=document.value if document else patch.ops,
+        patch_file=patch.file, patch_line=patch.offset + 1,
+        patch_positions=document.positions if document else patch.op_positions,
+        selector=patch.target_raw, patch_kinds=patch.kinds()))
+
+
+def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, patch: Patch,
+                step: Step | None, keep_version: bool) -> None:
+    allow_name = bool(patch.options.get("allowNameChange"))
+    allow_kind = bool(patch.options.get("allowKindChange"))
+    for resource in selected:
+        body = snapshot(document.value)
+        if not keep_version:
+            body["apiVersion"] = resource.value.get("apiVersion")
+        before = snapshot(resource.value) if step is not None else None
+        label = resource.describe()
+        name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
+        if allow_name or allow_kind:
+            resource.store_previous_id()
+        merged_value = strategic.apply(resource.value, body)
+        if merged_value is None or not merged_value:
+            resmap.remove(resource)
+            after = None
+        else:
+            previous, resource.value = resource.value, merged_value
+            aliases.merged(resource, previous)
+            # the merge keeps the target's kind and name, as kustomize's does; the options
+            # let the patch's own take their place
+            patch_kind = document.value.get("kind")
+            resource.value["kind"] = patch_kind if allow_kind and patch_kind else kind
+            if not allow_name:
+                resource.set_name(name)
+            elif document.org_id().name:  # the merge takes the patch's name
+                resource.set_name(document.org_id().name)
+            resource.set_namespace(namespace)
+            after = snapshot(resource.value) if step is not None else None
+        if step is not None:
+            step.targets.append(label)
+            step.touches.append(Touch(resource, before, after, label))
+
+
+def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
+    step = _step(patch, trace, None)
+    assert patch.target is not None
+    for resource in resmap.select(patch.target):
+        before = snapshot(resource.value) if step is not None else None
+        try:
+            result = jsonpatch.apply_document(resource.value, patch.ops)
+        except KubeError as err:
+            raise KubeError(err.message, code=KUSTOMIZE_ERROR, hint=err.hint) from None
+        if not isinstance(result, dict):
+            raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
+                            f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
+        resource.value = result
+        aliases.forget(resource)
+        if step is not None:
+            step.targets.append(resource.describe())
+            step.touches.append(Touch(resource, before, snapshot(result), resource.describe()))
+

@@ -1,0 +1,67 @@
+"""The resources of a build in order, as kustomize's ResMap holds them.
+
+Order is the order resources were added (files in the order ``resources:`` lists them,
+documents in file order); ids are unique by kustomize's ``ResId.Equals`` (group,
+version, kind, name, and the namespace with "" read as ``default``).  The messages
+are kustomize's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from .resources import ResId, Resource
+from .selectors import Selector, select
+
+
+def same_id(a: ResId, b: ResId) -> bool:
+    """kustomize's ResId.Equals."""
+    return a.gvk == b.gvk and a.name == b.name and a.same_namespace(b)
+
+
+class ResMap:
+    """An ordered list of :class:`Resource` with kustomize's id rules."""
+
+    def __init__(self, resources: list[Resource] | None = None) -> None:
+        self.resources: list[Resource] = list(resources or [])
+
+    def __iter__(self) -> Iterator[Resource]:
+        return iter(list(self.resources))
+
+    def __len__(self) -> int:
+        return len(self.resources)
+
+    def append(self, resource: Resource) -> None:
+        cur = resource.cur_id()
+        if any(same_id(r.cur_id(), cur) for r in self.resources):
+            raise KubeError(f"may not add resource with an already registered id: {cur}",
+                            code=KUSTOMIZE_ERROR)
+        self.resources.append(resource)
+
+    def append_all(self, resources: list[Resource]) -> None:
+        for resource in resources:
+            self.append(resource)
+
+    def by_any_id(self, wanted: ResId) -> list[Resource]:
+        """Resources whose current or any previous id equals ``wanted``."""
+        return [r for r in self.resources
+                if any(same_id(i, wanted) for i in [*r.prev_ids(), r.cur_id()])]
+
+    def get_by_id(self, wanted: ResId) -> Resource:
+        """The one resource with ``wanted`` as one of its ids (kustomize's GetById)."""
+        found = self.by_any_id(wanted)
+        if len(found) == 1:
+            return found[0]
+        many = "multiple matches" if found else "no matches"
+        raise KubeError(f"{many} for Id {wanted}; failed to find unique target for patch "
+                        f"{wanted}", code=KUSTOMIZE_ERROR)
+
+    def select(self, selector: Selector) -> list[Resource]:
+        return select(self.resources, selector)
+
+    def remove(self, resource: Resource) -> None:
+        self.resources = [r for r in self.resources if r is not resource]
+
+    def replace(self, old: Resource, new: Resource) -> None:
+        self.resources = [new if r is old else r for r in self.resources]

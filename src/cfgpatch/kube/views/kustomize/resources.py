@@ -1,0 +1,267 @@
+"""Resources as kustomize holds them during a build: identity, history, output order.
+
+A :class:`Resource` is one object of the build: its current value (plain JSON values),
+where it was read (:class:`Source`: file, document, the position of every field), the
+ids it had before a transformer renamed it (kustomize keeps them to match patch targets
+and name references against the *original* names), and, for generated ConfigMaps and
+Secrets, whether a content hash still has to be appended to its name.
+
+Identity follows kustomize's ``ResId``: group, version, kind, name and namespace, printed
+as ``Deployment.v1.apps/web.[noNs]``.  :func:`legacy_sort` is the order ``kubectl
+kustomize`` prints resources in (measured; tests/data/kustomize/trees).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...io.kyaml import KyamlError
+from ...io.kyaml_read import read_documents
+from ...io.kyaml_scalars import node_value
+from .positions import node_positions
+from .scopes import is_cluster_scoped
+
+#: kustomize's kind order for output: these first, these last, the rest in between.
+ORDER_FIRST = (
+    "Namespace", "ResourceQuota", "StorageClass", "CustomResourceDefinition",
+    "ServiceAccount", "PodSecurityPolicy", "Role", "ClusterRole", "RoleBinding",
+    "ClusterRoleBinding", "ConfigMap", "Secret", "Endpoints", "Service", "LimitRange",
+    "PriorityClass", "PersistentVolume", "PersistentVolumeClaim", "Deployment",
+    "StatefulSet", "CronJob", "PodDisruptionBudget",
+)
+ORDER_LAST = ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")
+
+
+@dataclass(frozen=True)
+class Gvk:
+    """Group, version and kind (``apps``, ``v1``, ``Deployment``; the core group is "")."""
+
+    group: str = ""
+    version: str = ""
+    kind: str = ""
+
+    @classmethod
+    def of(cls, value: Any) -> Gvk:
+        api_version = _text(value.get("apiVersion")) if isinstance(value, dict) else ""
+        kind = _text(value.get("kind")) if isinstance(value, dict) else ""
+        group, _, version = api_version.rpartition("/")
+        return cls(group, version, kind)
+
+    def __str__(self) -> str:
+        """kustomize's spelling: ``Deployment.v1.apps``, ``ConfigMap.v1.[noGrp]``."""
+        return ".".join((self.kind or "[noKind]", self.version or "[noVer]",
+                         self.group or "[noGrp]"))
+
+    def selected_by(self, other: Gvk) -> bool:
+        """Whether ``other``'s non-empty fields all equal this one's (kustomize's IsSelected)."""
+        return ((not other.group or other.group == self.group)
+                and (not other.version or other.version == self.version)
+                and (not other.kind or other.kind == self.kind))
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+
+@dataclass(frozen=True)
+class ResId:
+    """A resource's identity: its :class:`Gvk`, name and namespace ("" when unset)."""
+
+    gvk: Gvk
+    name: str = ""
+    namespace: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.gvk}/{self.name}.{self.namespace or '[noNs]'}"
+
+    @property
+    def cluster_scoped(self) -> bool:
+        return is_cluster_scoped(self.gvk.api_version, self.gvk.kind)
+
+    def effective_namespace(self) -> str:
+        """The namespace selectors compare: "" reads as ``default`` for namespaced kinds."""
+        if self.cluster_scoped:
+            return "_non_namespaceable_"
+        return self.namespace or "default"
+
+    def same_namespace(self, other: ResId) -> bool:
+        return self.effective_namespace() == other.effective_namespace()
+
+
+@dataclass
+class Source:
+    """Where a resource (or a patch) was read: file, document index, field positions.
+
+    ``positions`` maps a JSON pointer into the document as read to its ``(line,
+    column)`` (1-based; for a map member, the position of its key).
+    """
+
+    file: str
+    document: int = 0
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, pointer: str = "") -> tuple[int, int]:
+        return self.positions.get(pointer, self.positions.get("", (0, 0)))
+
+
+@dataclass
+class Generated:
+    """What a generator said about the resource it made."""
+
+    behavior: str = "create"  # create | merge | replace
+    needs_hash: bool = True
+    kustomization: str = ""
+
+
+@dataclass(eq=False)
+class Resource:
+    """One object of the build (compared by identity, as kustomize's pointers are)."""
+
+    value: dict
+    source: Source
+    previous: list[ResId] = field(default_factory=list)
+    generated: Generated | None = None
+    prefixes: list[str] = field(default_factory=list)
+    suffixes: list[str] = field(default_factory=list)
+    #: groups of field paths that hold one shared YAML node (see aliases.py)
+    aliases: list[set] = field(default_factory=list)
+
+    @property
+    def gvk(self) -> Gvk:
+        return Gvk.of(self.value)
+
+    @property
+    def name(self) -> str:
+        return _text(_metadata(self.value).get("name"))
+
+    @property
+    def namespace(self) -> str:
+        return _text(_metadata(self.value).get("namespace"))
+
+    def cur_id(self) -> ResId:
+        return ResId(self.gvk, self.name, self.namespace)
+
+    def org_id(self) -> ResId:
+        return self.previous[0] if self.previous else self.cur_id()
+
+    def any_ids(self) -> list[ResId]:
+        return [*self.previous, self.cur_id()]
+
+    def store_previous_id(self) -> None:
+        """Remember the current id before a transformer changes it (kustomize's
+        StorePreviousId)."""
+        self.previous.append(self.cur_id())
+
+    def labels(self) -> dict:
+        found = _metadata(self.value).get("labels")
+        return found if isinstance(found, dict) else {}
+
+    def annotations(self) -> dict:
+        found = _metadata(self.value).get("annotations")
+        return found if isinstance(found, dict) else {}
+
+    def describe(self) -> str:
+        """``Deployment/web`` (with ``ns/`` in front when namespaced), for people."""
+        ns = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.gvk.kind}/{ns}{self.name}"
+
+    def metadata(self) -> dict:
+        """The ``metadata`` map (created when missing or not a map)."""
+        meta = self.value.get("metadata")
+        if not isinstance(meta, dict):
+            meta = self.value["metadata"] = {}
+        return meta
+
+    def set_name(self, name: str) -> None:
+        self.metadata()["name"] = name
+
+    def set_namespace(self, namespace: str) -> None:
+        """kustomize's SetNamespace: the empty namespace removes the field."""
+        if namespace:
+            self.metadata()["namespace"] = namespace
+        else:
+            self.metadata().pop("namespace", None)
+
+    def prev_ids(self) -> list[ResId]:
+        """kustomize's PrevIds: the ids before renames, or the current one."""
+        return list(self.previous) if self.previous else [self.cur_id()]
+
+
+def _metadata(value: Any) -> dict:
+    meta = value.get("metadata") if isinstance(value, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def legacy_sort(resources: list[Resource], first: tuple[str, ...] = ORDER_FIRST,
+                last: tuple[str, ...] = ORDER_LAST) -> list[Resource]:
+    """``kubectl kustomize``'s output order: kinds of ``first`` in that order, then the
+    other kinds by ``group_version_kind`` (``~G`` for the core group), then ``last``;
+    resources of one type by namespace (``~X`` for none), then name."""
+
+    def key(resource: Resource) -> tuple:
+        cur = resource.cur_id()
+        gvk = cur.gvk
+        if gvk.kind in first:
+            rank = first.index(gvk.kind) - len(first)
+        elif gvk.kind in last:
+            rank = last.index(gvk.kind) + 1
+        else:
+            rank = 0
+        gvk_text = "_".join((gvk.group or "~G", gvk.version or "~V", gvk.kind or "~K"))
+        return rank, gvk_text, f"{cur.namespace or '~X'}|{cur.name or '~N'}"
+
+    return sorted(resources, key=key)
+
+
+def read_resources(text: str, file: str) -> list[Resource]:
+    """The resources of a YAML file, as kustomize's resource factory reads them.
+
+    Empty documents are dropped; a ``kind: ...List`` with ``items`` is replaced by its
+    items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
+    """
+    try:
+        nodes = read_documents(text, file)
+    except KyamlError as err:
+        raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
+    out: list[Resource] = []
+    for index, node in enumerate(nodes):
+        value = node_value(node)
+        positions = node_positions(node)
+        for pointer, item in _inline_lists(value, ""):
+            out.append(Resource(item, Source(file, index, _rebase(positions, pointer))))
+    return out
+
+
+def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
+    if not isinstance(value, dict):
+        raise KubeError(f"missing Resource metadata in {value!r}", code=KUSTOMIZE_ERROR)
+    kind = _text(value.get("kind"))
+    if kind.endswith("List") and isinstance(value.get("items"), list):
+        out = []
+        for index, item in enumerate(value["items"]):
+            out += _inline_lists(item, f"{pointer}/items/{index}")
+        return out
+    if not kind:
+        raise KubeError(f"missing kind in object {_brief(value)}", code=KUSTOMIZE_ERROR)
+    if not _text(_metadata(value).get("name")) and not kind.endswith("List"):
+        raise KubeError(f"missing metadata.name in object {_brief(value)}",
+                        code=KUSTOMIZE_ERROR)
+    return [(pointer, value)]
+
+
+def _rebase(positions: dict[str, tuple[int, int]], prefix: str) -> dict[str, tuple[int, int]]:
+    if not prefix:
+        return positions
+    return {p[len(prefix):]: at for p, at in positions.items()
+            if p == prefix or p.startswith(prefix + "/")}
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) < 200 else text[:200] + "..."

@@ -1,0 +1,19 @@
+"""The one place ``kube build`` applies a strategic merge patch to a resource.
+
+It calls the kyaml-exact merge (:func:`.merge.apply_strategic`) with kustomize's
+built-in schema.  :func:`apply` returns the merged resource, or ``None`` when the patch
+deletes it.  (The kustomization's ``openapi:`` field and CRDs are not passed here yet.)
+"""
+
+from __future__ import annotations
+
+from .merge import apply_strategic
+from .schema import KustomizeSchema
+
+#: Which engine answers (reported by ``--explain`` and the docs).
+ENGINE = "kyaml"
+
+
+def apply(resource: dict, patch: dict) -> dict | None:
+    """``resource`` with ``patch`` merged as kustomize merges it (``None``: deleted)."""
+    return apply_strategic(resource, patch, KustomizeSchema.builtin())

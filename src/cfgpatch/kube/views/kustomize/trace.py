@@ -1,0 +1,65 @@
+"""What a build did, step by step, for ``kube build --explain`` (explain/build.py).
+
+A build given a :class:`Trace` records one :class:`Step` per patch and per
+transformer, in the order kustomize runs them: where it is written (kustomization file
+and line, the patch file), what it selected and, for every resource it touched, the
+resource's value before and after.  Without a trace nothing is copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ....jsonvalue import deep_copy
+from .resources import Resource
+
+PATCH = "patch"
+TRANSFORMER = "transformer"
+GENERATOR = "generator"
+
+
+@dataclass
+class Touch:
+    """One resource a step touched: its value before and after (``None``: deleted)."""
+
+    resource: Resource
+    before: Any
+    after: Any
+    label: str = ""  # the resource as named when the step ran (Deployment/web)
+
+
+@dataclass
+class Step:
+    kind: str  # PATCH, TRANSFORMER or GENERATOR
+    field: str  # the kustomization field: patches, patchesStrategicMerge, namePrefix, ...
+    index: int  # the position in that field's list (0 for a scalar field)
+    kustomization: str  # the kustomization file
+    line: int  # where the field (or list element) is written in it
+    patch_type: str = ""  # strategic or json (patches)
+    patch: Any = None  # the patch value (patches)
+    patch_file: str = ""  # where the patch text is (the kustomization itself when inline)
+    patch_line: int = 0
+    patch_positions: dict = field(default_factory=dict)  # pointer -> (line, column)
+    selector: dict | None = None  # the target, as written
+    patch_kinds: tuple[str, ...] = ()  # the kinds the patch names (its own kind, target kind)
+    targets: list[str] = field(default_factory=list)  # what it selected, by name
+    touches: list[Touch] = field(default_factory=list)
+
+    def describe(self) -> str:
+        where = f"{self.kustomization}:{self.line}" if self.line else self.kustomization
+        suffix = f"[{self.index}]" if self.kind == PATCH else ""
+        return f"{self.field}{suffix} ({where})"
+
+
+@dataclass
+class Trace:
+    steps: list[Step] = field(default_factory=list)
+
+    def begin(self, step: Step) -> Step:
+        self.steps.append(step)
+        return step
+
+
+def snapshot(value: Any) -> Any:
+    return deep_copy(value)

@@ -1,0 +1,238 @@
+"""kustomize's field transformers: namespace, name prefix/suffix, labels, annotations, replicas.
+
+Each follows kustomize v5.5's builtin plugin of the same name, on the field specs of
+:mod:`.fieldspecs`:
+
+* ``namespace``: ``metadata/namespace`` of every resource whose kind kustomize knows as
+  namespaced (set, or replaced), the name of ``v1`` Namespaces, the namespace of
+  RoleBinding/ClusterRoleBinding subjects named ``default``, and the other specs;
+* ``namePrefix``/``nameSuffix``: ``metadata/name`` of every resource but CRDs,
+  APIServices and Namespaces; the id before is kept (patch targets, name references)
+  and the prefix or suffix remembered (name references prefer resources renamed alike);
+* ``labels``/``commonLabels``/``commonAnnotations``: map entries on the specs (labels:
+  ``metadata/labels`` only, templates with ``includeTemplates``, selectors too with
+  ``includeSelectors``; ``commonLabels`` is ``includeSelectors``), keys in sorted order;
+* ``replicas``: ``spec/replicas`` of the Deployment, StatefulSet, ReplicaSet or
+  ReplicationController whose current or earlier name is the one given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KubeError
+from . import aliases
+from . import fieldspecs as fs
+from .kustomization import Kustomization
+from .resmap import ResMap
+from .resources import Gvk, Resource
+from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
+
+
+def run(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str, index: int,
+        pointer: str, change: Callable[[Resource], None],
+        resources: list[Resource] | None = None) -> None:
+    """Apply ``change`` to every resource, recording a step when tracing."""
+    run_at(resmap, trace, (kust.file, kust.line(pointer)), name, index, change, resources)
+
+
+def run_at(resmap: ResMap, trace: Trace | None, where: tuple[str, int], name: str, index: int,
+           change: Callable[[Resource], None], resources: list[Resource] | None = None) -> None:
+    """:func:`run` for a step written at ``where`` (file, line)."""
+    step = None
+    if trace is not None:
+        step = trace.begin(Step(TRANSFORMER, name, index, where[0], where[1]))
+    for resource in (resmap.resources if resources is None else resources):
+        before = snapshot(resource.value) if step is not None else None
+        label = resource.describe()
+        change(resource)
+        if step is not None and before != resource.value:
+            step.targets.append(label)
+            step.touches.append(Touch(resource, before, snapshot(resource.value), label))
+
+
+# ----------------------------------------------------------------- namespace
+
+
+def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    target = kust.get("namespace", "")
+    if not target:
+        return
+
+    def change(resource: Resource) -> None:
+        gvk = resource.gvk
+        if not resource.cur_id().cluster_scoped:
+            resource.metadata()["namespace"] = target
+        if gvk.kind in ("RoleBinding", "ClusterRoleBinding"):
+            _default_subjects(resource.value, target)
+        for spec in fs.NAMESPACE:
+            if spec.kind == "Namespace" and resource.value.get("apiVersion") != "v1":
+                continue
+            if spec.applies_to(gvk):
+                fs.walk(resource.value, spec, _scalar_setter(target), str)
+
+    run(resmap, trace, kust, "namespace", 0, "/namespace", change)
+
+
+def _default_subjects(value: dict, target: str) -> None:
+    subjects = value.get("subjects")
+    if not isinstance(subjects, list):
+        return
+    for subject in subjects:
+        if isinstance(subject, dict) and subject.get("name") == "default":
+            subject["namespace"] = target
+
+
+def _scalar_setter(text: str) -> Callable[[dict, str], None]:
+    def visit(parent: dict, key: str) -> None:
+        current = parent.get(key)
+        if isinstance(current, (dict, list)):
+            raise KubeError(f"{key}: expected a scalar, found a {type(current).__name__}",
+                            code=KUSTOMIZE_ERROR)
+        parent[key] = text
+    return visit
+
+
+# ----------------------------------------------------------------- prefix / suffix
+
+
+def name_prefix_suffix(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    prefix, suffix = kust.get("namePrefix", ""), kust.get("nameSuffix", "")
+    if prefix:
+        run(resmap, trace, kust, "namePrefix", 0, "/namePrefix",
+            lambda r: _rename(r, prefix, ""))
+    if suffix:
+        run(resmap, trace, kust, "nameSuffix", 0, "/nameSuffix",
+            lambda r: _rename(r, "", suffix))
+
+
+def _rename(resource: Resource, prefix: str, suffix: str) -> None:
+    org = resource.org_id().gvk
+    if any(org.selected_by(skipped) for skipped in fs.PREFIX_SKIPPED):
+        return
+    if prefix:
+        resource.prefixes.append(prefix)
+    if suffix:
+        resource.suffixes.append(suffix)
+    resource.store_previous_id()
+    resource.set_name(prefix + resource.name + suffix)
+
+
+# ----------------------------------------------------------------- labels, annotations
+
+
+def labels(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    for index, entry in enumerate(kust.get("labels", [])):
+        if not isinstance(entry, dict):
+            continue
+        pairs = _string_map(entry.get("pairs"))
+        if entry.get("includeSelectors"):
+            specs = fs.COMMON_LABELS
+        elif entry.get("includeTemplates"):
+            specs = fs.METADATA_LABELS
+        else:
+            specs = fs.RESOURCE_LABELS
+        specs = _merged(_custom_specs(entry.get("fields")), specs)
+        _set_entries(resmap, trace, kust, "labels", index, f"/labels/{index}", pairs, specs)
+    common = _string_map(kust.get("commonLabels"))
+    if common:
+        _set_entries(resmap, trace, kust, "commonLabels", 0, "/commonLabels", common,
+                     fs.COMMON_LABELS)
+
+
+def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    common = _string_map(kust.get("commonAnnotations"))
+    if common:
+        _set_entries(resmap, trace, kust, "commonAnnotations", 0, "/commonAnnotations",
+                     common, fs.ANNOTATIONS)
+
+
+def _set_entries(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str,
+                 index: int, pointer: str, pairs: dict, specs: tuple) -> None:
+    keys = sorted(pairs)
+
+    def change(resource: Resource) -> None:
+        gvk = resource.gvk
+        for key in keys:
+            added: list[tuple] = []
+            for spec in specs:
+                if spec.applies_to(gvk):
+                    for parent, field, trail in fs.walk_paths(resource.value, spec):
+                        _set_entry(resource, parent, field, trail, key, pairs[key], spec,
+                                   added)
+            aliases.share(resource, added)
+
+    run(resmap, trace, kust, name, index, pointer, change)
+
+
+def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: str,
+               value: str, spec: fs.FieldSpec, added: list[tuple]) -> None:
+    current = parent.get(field)
+    if current is None:
+        current = parent[field] = {}
+    if not isinstance(current, dict):
+        raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected MappingNode",
+                        code=KUSTOMIZE_ERROR)
+    path = (*trail, key)
+    if key in current:
+        current[key] = value
+        aliases.written(resource, path, value)
+    elif path not in added:
+        current[key] = value
+        added.append(path)
+
+
+def _string_map(value: Any) -> dict:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): "" if v is None else str(v) for k, v in value.items()}
+
+
+def _custom_specs(raw: Any) -> tuple[fs.FieldSpec, ...]:
+    if not isinstance(raw, list):
+        return ()
+    out = []
+    for item in raw:
+        if isinstance(item, dict) and isinstance(item.get("path"), str):
+            out.append(fs.FieldSpec(item["path"], str(item.get("kind") or ""),
+                                    str(item.get("group") or ""),
+                                    str(item.get("version") or ""), bool(item.get("create"))))
+    return tuple(out)
+
+
+def _merged(first: tuple, defaults: tuple) -> tuple:
+    out = list(first)
+    for spec in defaults:
+        if not any(s.path == spec.path and s.gvk == spec.gvk for s in out):
+            out.append(spec)
+    return tuple(out)
+
+
+# ----------------------------------------------------------------- replicas
+
+
+def replicas(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    for index, entry in enumerate(kust.get("replicas", [])):
+        entry = entry if isinstance(entry, dict) else {}
+        name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+        count = entry.get("count", 0)
+        matched: list[Resource] = []
+        for spec in fs.REPLICAS:
+            for resource in resmap.resources:
+                ids = [*resource.prev_ids(), resource.cur_id()]
+                if any(i.name == name and i.gvk.selected_by(spec.gvk) for i in ids) \
+                        and resource not in matched:
+                    matched.append(resource)
+        if not matched:
+            gvks = " ".join(str(Gvk(s.group, s.version, s.kind)) for s in fs.REPLICAS)
+            raise KubeError(f"resource with name {name} does not match a config with the "
+                            f"following GVK [{gvks}]", code=KUSTOMIZE_ERROR)
+
+        def change(resource: Resource, count: Any = count) -> None:
+            spec = resource.value.get("spec")
+            if not isinstance(spec, dict):
+                spec = resource.value["spec"] = {}
+            spec["replicas"] = count
+
+        run(resmap, trace, kust, "replicas", index, f"/replicas/{index}", change, matched)

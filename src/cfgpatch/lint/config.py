@@ -1,0 +1,203 @@
+"""``.cfgpatch.yaml``: what ``cfgpatch lint`` looks at and how loudly it reports.
+
+The file sits at the repository's root; lint reads its ``lint:`` section::
+
+    lint:
+      include: ["deploy/**"]          # globs of files lint considers (default: everything)
+      exclude: ["**/vendor/**"]       # globs it skips (after include)
+      disable: [null-deletes]         # rule ids never reported
+      severity: {field-set-twice: error}   # rule id -> error | warning | note (info)
+      schemas: [crds/]                # CRD files or folders: list keys of custom resources
+      patches:                        # standalone patch files and what they patch
+        - patch: patches/replicas.yaml
+          target: base/deployment.yaml
+          type: strategic             # strategic (default) | merge | json
+          select: {kind: Deployment, name: web}   # which object of a multi-object target
+
+Globs are matched against paths relative to the root (POSIX ``/``): ``*`` and ``?`` stay
+inside one path segment, ``**`` spans any number of segments, and a glob without ``/``
+matches a file or folder name at any depth; a glob that matches a folder covers
+everything under it (as in ``.gitignore``).  Any other key is an error naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..errors import INVALID_INPUT, InvalidInput
+from .rules import is_rule, normalise_level
+from .yamlpos import values
+
+CONFIG_NAME = ".cfgpatch.yaml"
+PATCH_TYPES = ("strategic", "merge", "json")
+_KEYS = ("include", "exclude", "disable", "severity", "schemas", "patches")
+_PATCH_KEYS = ("patch", "target", "type", "select")
+_SELECT_KEYS = ("apiVersion", "kind", "name", "namespace")
+
+
+@dataclass(frozen=True)
+class StandalonePatch:
+    """A patch file mapped to the file holding its target object."""
+
+    patch: str
+    target: str
+    type: str = "strategic"
+    select: dict = field(default_factory=dict)
+    index: int = 0  # position in the config's list (for messages)
+
+
+@dataclass(frozen=True)
+class Config:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    disable: frozenset[str] = frozenset()
+    severity: dict = field(default_factory=dict)
+    schemas: tuple[str, ...] = ()
+    patches: tuple[StandalonePatch, ...] = ()
+    source: str = ""  # the config file's path ("" when there is none)
+
+    def considers(self, path: str) -> bool:
+        """Whether lint looks at ``path`` (relative, POSIX)."""
+        if self.include and not any(glob_match(g, path) for g in self.include):
+            return False
+        return not any(glob_match(g, path) for g in self.exclude)
+
+    def level(self, rule_id: str, default: str) -> str | None:
+        """The level to report ``rule_id`` at, or None if it is disabled."""
+        if rule_id in self.disable:
+            return None
+        return self.severity.get(rule_id, default)
+
+
+def _fail(source: str, message: str) -> InvalidInput:
+    return InvalidInput(f"{source}: {message}", code=INVALID_INPUT)
+
+
+def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
+    """Read a ``.cfgpatch.yaml`` text; raises ``InvalidInput`` naming the key at fault."""
+    try:
+        docs = values(text)
+    except ValueError as exc:
+        raise _fail(source, f"not YAML: {exc}") from None
+    if not docs:
+        return Config(source=source)
+    if len(docs) > 1 or not isinstance(docs[0], dict):
+        raise _fail(source, "must be one YAML mapping")
+    section = docs[0].get("lint", {})
+    if section is None:
+        section = {}
+    if not isinstance(section, dict):
+        raise _fail(source, "`lint` must be a mapping")
+    unknown = sorted(str(k) for k in section if k not in _KEYS)
+    if unknown:
+        raise _fail(source, f"unknown key lint.{unknown[0]} (known: {', '.join(_KEYS)})")
+    return Config(
+        include=_strings(section, "include", source),
+        exclude=_strings(section, "exclude", source),
+        disable=frozenset(_rule_ids(_strings(section, "disable", source), "disable", source)),
+        severity=_severities(section.get("severity") or {}, source),
+        schemas=_strings(section, "schemas", source),
+        patches=tuple(_patches(section.get("patches") or [], source)),
+        source=source,
+    )
+
+
+def _strings(section: dict, key: str, source: str) -> tuple[str, ...]:
+    value = section.get(key) or []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(source, f"lint.{key} must be a list of strings")
+    return tuple(value)
+
+
+def _rule_ids(ids: tuple[str, ...], key: str, source: str) -> tuple[str, ...]:
+    for rule_id in ids:
+        if not is_rule(rule_id):
+            raise _fail(source, f"lint.{key}: unknown rule {rule_id!r} (see docs/lint.md)")
+    return ids
+
+
+def _severities(value: Any, source: str) -> dict:
+    if not isinstance(value, dict):
+        raise _fail(source, "lint.severity must map rule ids to levels")
+    out = {}
+    for rule_id, level in value.items():
+        _rule_ids((str(rule_id),), "severity", source)
+        normal = normalise_level(level)
+        if normal is None:
+            raise _fail(source, f"lint.severity.{rule_id}: {level!r} is not error, warning "
+                                "or note")
+        out[str(rule_id)] = normal
+    return out
+
+
+def _patches(value: Any, source: str) -> list[StandalonePatch]:
+    if not isinstance(value, list):
+        raise _fail(source, "lint.patches must be a list")
+    out = []
+    for index, entry in enumerate(value):
+        where = f"lint.patches[{index}]"
+        if not isinstance(entry, dict):
+            raise _fail(source, f"{where} must be a mapping with patch and target")
+        unknown = sorted(str(k) for k in entry if k not in _PATCH_KEYS)
+        if unknown:
+            raise _fail(source, f"{where}: unknown key {unknown[0]}")
+        for key in ("patch", "target"):
+            if not isinstance(entry.get(key), str) or not entry[key]:
+                raise _fail(source, f"{where}.{key} must be a file path")
+        patch_type = entry.get("type", "strategic")
+        if patch_type not in PATCH_TYPES:
+            raise _fail(source, f"{where}.type must be one of {', '.join(PATCH_TYPES)}")
+        select = entry.get("select") or {}
+        if not isinstance(select, dict) or any(k not in _SELECT_KEYS for k in select):
+            raise _fail(source, f"{where}.select takes {', '.join(_SELECT_KEYS)}")
+        out.append(StandalonePatch(normal_path(entry["patch"]), normal_path(entry["target"]),
+                                   patch_type, {str(k): str(v) for k, v in select.items()},
+                                   index))
+    return out
+
+
+def normal_path(path: str) -> str:
+    """``./a//b/`` -> ``a/b`` (paths in the config are relative to the root)."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    return "/".join(parts)
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """Whether the relative POSIX ``path`` (or, for a pattern without ``/``, one of its
+    names) matches ``pattern``."""
+    pattern = normal_path(pattern) if pattern not in ("", "**") else pattern
+    regex = _glob_regex(pattern)
+    if "/" not in pattern:
+        return any(regex.fullmatch(part) for part in path.split("/")) or bool(
+            regex.fullmatch(path))
+    parts = path.split("/")
+    # a folder pattern also covers everything under the folder
+    return any(regex.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1))
+
+
+@lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))

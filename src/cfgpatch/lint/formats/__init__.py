@@ -1,0 +1,30 @@
+"""Output formats of ``cfgpatch lint``: human, json, sarif, github.
+
+Each module has ``render(report, **options) -> str``; :data:`FORMATS` names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..report import Report
+
+FORMATS = ("human", "json", "sarif", "github")
+
+
+def renderer(name: str) -> Callable[..., str]:
+    """The ``render`` function of format ``name``."""
+    if name == "human":
+        from .human import render
+    elif name == "json":
+        from .jsonout import render
+    elif name == "sarif":
+        from .sarif import render
+    elif name == "github":
+        from .github import render
+    else:
+        raise ValueError(f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
+    return render
+
+
+__all__ = ["FORMATS", "Report", "renderer"]

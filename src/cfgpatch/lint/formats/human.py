@@ -1,0 +1,91 @@
+"""The human format: findings grouped by file, each offending line quoted with a caret.
+
+::
+
+    overlays/prod/kustomization.yaml
+      14:7  error  patch-matches-nothing
+        the patch's target (kind Deployment, name webapp) selects no resource
+          14 |     name: webapp
+             |     ^^^^^^^^^^^^
+        help: Check the target's kind, name, ...
+        also: overlays/prod/kustomization.yaml:10:5: the target selector
+
+    2 findings (1 error, 1 warning, 0 notes) in 1 file; 3 patches in 2 kustomizations
+
+Colour (``color=True``) marks levels, rule ids and carets with ANSI escapes; the CLI turns
+it on only for a terminal and never when ``NO_COLOR`` is set.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from ..finding import LintFinding
+from ..report import Report
+from ..rules import rule
+
+_COLOURS = {"error": "31;1", "warning": "33;1", "note": "36", "file": "1", "rule": "2",
+            "caret": "32;1", "help": "2"}
+
+
+def _paint(text: str, what: str, color: bool) -> str:
+    return f"\x1b[{_COLOURS[what]}m{text}\x1b[0m" if color else text
+
+
+def _plural(count: int, word: str) -> str:
+    suffix = "es" if word.endswith(("ch", "sh", "s", "x")) else "s"
+    return f"{count} {word}{'' if count == 1 else suffix}"
+
+
+_KINDS = {"kustomization": "kustomization", "flux": "Flux Kustomization",
+          "standalone": "standalone patch"}
+
+
+def _quote(report: Report, finding: LintFinding, color: bool) -> list[str]:
+    loc = finding.location
+    text = report.line(loc.file, loc.line)
+    if text is None:
+        return []
+    text = text.replace("\t", " ")
+    number = str(loc.line)
+    width = len(number)
+    end = loc.end_column if loc.end_line in (0, loc.line) and loc.end_column > loc.column \
+        else len(text.rstrip()) + 1
+    carets = "^" * max(1, min(end, len(text) + 1) - loc.column)
+    return [f"      {number} | {text}",
+            f"      {' ' * width} | {' ' * (loc.column - 1)}{_paint(carets, 'caret', color)}"]
+
+
+def _finding(report: Report, finding: LintFinding, color: bool) -> list[str]:
+    loc = finding.location
+    head = (f"  {loc.line}:{loc.column}  {_paint(finding.level, finding.level, color)}  "
+            f"{_paint(finding.rule, 'rule', color)}")
+    lines = [head, f"    {finding.message}", *_quote(report, finding, color)]
+    lines.append(_paint(f"    help: {rule(finding.rule).help}", "help", color))
+    for other in finding.related:
+        note = f": {other.message}" if other.message else ""
+        lines.append(f"    also: {other.file}:{other.line}:{other.column}{note}")
+    return lines
+
+
+def render(report: Report, color: bool = False, **_: object) -> str:
+    out: list[str] = []
+    for path, group in groupby(report.findings, key=lambda f: f.location.file):
+        out.append(_paint(path, "file", color))
+        for finding in group:
+            out.extend(_finding(report, finding, color))
+        out.append("")
+    counts = report.counts()
+    files = len({f.location.file for f in report.findings})
+    summary = (f"{_plural(len(report.findings), 'finding')} ({_plural(counts['error'], 'error')}, "
+               f"{_plural(counts['warning'], 'warning')}, {_plural(counts['note'], 'note')}) "
+               f"in {_plural(files, 'file')}")
+    if not report.findings:
+        summary = "no findings"
+    kinds = {}
+    for target in report.targets:
+        kinds[target["kind"]] = kinds.get(target["kind"], 0) + 1
+    linted = ", ".join(_plural(n, _KINDS.get(k, k)) for k, n in sorted(kinds.items())) \
+        or "nothing to lint"
+    out.append(f"{summary}; {_plural(report.patch_count(), 'patch')} checked ({linted})")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,154 @@
+"""Outcomes from ``kube build`` (issue 11: kustomize's exact build) for repositories on disk.
+
+``cfgpatch.kube.views.kustomize.build`` builds a kustomization directory exactly as
+``kubectl kustomize`` does and, given a :class:`~cfgpatch.kube.views.kustomize.trace.Trace`,
+records every patch it applied with the resources it touched (before and after).  This
+module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the rules
+(``lint.checks``) do not change:
+
+* the patch sites and their text positions still come from ``lint.sites`` (a trace step
+  is matched to its site by kustomization file, field, list position and document);
+* each touched resource is an :class:`Application` with the build's before and after;
+  the patch engine's findings come from applying the same patch to ``before`` with
+  ``cfgpatch.kube.patch`` (``lint.build.apply_strategic``/``apply_json``);
+* a failed build carries kustomize's own text (root-relative paths); where it points
+  comes from lint's own resolution when that fails too, else from the patch the build
+  was applying, else the kustomization's first line;
+* what ``kube build`` does not model (``KUSTOMIZE_UNMODELLED``: remote bases, plugins)
+  falls back to lint's own resolution, marked incomplete.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from typing import Any
+
+from ..errors import KUSTOMIZE_UNMODELLED, KubeError
+from .build import Builder, apply_json, apply_strategic, lint_kustomization, retargeted
+from .finding import Location
+from .model import Application, Outcome, PatchSite, ResourceId
+from .resolve import find_kustomization, join, read_kustomization
+from .sites import kustomization_sites
+
+
+def _relative(root: str, path: str) -> str:
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    return rel
+
+
+def _resource_id(value: Any) -> ResourceId:
+    from .build import resource_id
+    return resource_id(value)
+
+
+def _findings(site: PatchSite, before: Any) -> list:
+    """The patch engine's findings of ``site`` applied to ``before``."""
+    if not isinstance(before, dict):
+        return []
+    try:
+        if site.patch_type == "json6902":
+            return apply_json(before, site.patch, True)[1]
+        patch = retargeted(site.patch, before) if site.target is not None else site.patch
+        return apply_strategic(before, patch, True)[1]
+    except KubeError as exc:
+        return list(exc.findings)
+
+
+def _sites_by_step(sites: list[PatchSite]) -> dict[tuple, list[PatchSite]]:
+    out: dict[tuple, list[PatchSite]] = {}
+    for site in sites:
+        out.setdefault((site.declared_in, site.field_name, site.index), []).append(site)
+    return out
+
+
+def _applications(root: str, steps: list, sites: list[PatchSite]
+                  ) -> tuple[list[Application], PatchSite | None]:
+    """The applications of the unit's own patches, and the site of the last step."""
+    by_step = _sites_by_step(sites)
+    seen: dict[tuple, int] = {}
+    out: list[Application] = []
+    last = None
+    for step in steps:
+        if step.kind != "patch":
+            continue
+        key = (_relative(root, step.kustomization), step.field, step.index)
+        candidates = by_step.get(key)
+        if not candidates:
+            continue  # a base's patch: linted as its own unit
+        number = seen.get(key, 0)
+        seen[key] = number + 1
+        site = candidates[min(number, len(candidates) - 1)]
+        last = site
+        for touch in step.touches:
+            app = Application(site, _resource_id(touch.before), touch.before, touch.after,
+                              _findings(site, touch.before), node=_node(touch.before))
+            out.append(app)
+    return out, last
+
+
+def _node(value: Any) -> Any:
+    from ..kube.schema.node import builtin_schema
+    if not isinstance(value, dict):
+        return None
+    return builtin_schema().for_kind(str(value.get("apiVersion", "")), str(value.get("kind", "")))
+
+
+def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()
+               ) -> list[PatchSite]:
+    """The patch sites of the kustomization ``path`` and of its components (recursively),
+    components first, as they run."""
+    kustomization = read_kustomization(builder.files, path)
+    out: list[PatchSite] = []
+    for entry in kustomization.value.get("components") or []:
+        if not isinstance(entry, str):
+            continue
+        found = find_kustomization(builder.files, join(kustomization.directory, entry))
+        if found is not None and found not in seen:
+            out += unit_sites(builder, found, seen | {path})
+    declared = kustomization_sites(path, builder.files[path], builder.files)
+    return out + [d.site for d in declared]
+
+
+def lint_kustomization_built(builder: Builder, root: str, path: str) -> Outcome:
+    """The outcome of the kustomization file ``path`` (relative to ``root``) from
+    ``kube build``; lint's own resolution when the build does not model something, and
+    to find where a failed build points."""
+    from ..kube.views.kustomize.build import BuildError, build
+    from ..kube.views.kustomize.trace import Trace
+
+    trace = Trace()
+    error: str | None = None
+    try:
+        build(os.path.join(root, *posixpath.dirname(path).split("/")), trace)
+    except BuildError as exc:
+        if exc.code == KUSTOMIZE_UNMODELLED:
+            own = lint_kustomization(builder, path)
+            own.incomplete = [*own.incomplete, f"kube build does not model it: {exc.message}"]
+            return own
+        error = exc.message.replace(os.path.abspath(root) + os.sep, "")
+    if error is None:
+        outcome = Outcome("kustomization", path, sites=unit_sites(builder, path),
+                          builder="kube build")
+        outcome.applications = _applications(root, trace.steps, outcome.sites)[0]
+        return outcome
+    own = lint_kustomization(builder, path)
+    outcome = Outcome("kustomization", path, sites=own.sites, builder="kube build")
+    outcome.applications, last = _applications(root, trace.steps, own.sites)
+    # the patch the build stopped at: lint's own resolution kept its findings
+    outcome.applications += [a for a in own.applications if a.error is not None]
+    outcome.error = error
+    outcome.error_location = own.error_location or (
+        last.location() if last is not None and _failed_in_patch(trace) else Location(path))
+    return outcome
+
+
+def _failed_in_patch(trace: Any) -> bool:
+    """Whether the build stopped inside its last step, a patch (one touch short)."""
+    if not trace.steps or trace.steps[-1].kind != "patch":
+        return False
+    step = trace.steps[-1]
+    return len(step.touches) < len(step.targets) or not step.targets
+
+
+__all__ = ["lint_kustomization_built"]

@@ -1,0 +1,181 @@
+"""One lint run: find the units under the given paths, build them, check them, report.
+
+Units are every kustomization (``kustomization.yaml``, ``.yml``, ``Kustomization``; a
+``kind: Component`` is linted inside each kustomization that uses it), every Flux
+``Kustomization`` object with ``spec.patches``, and every standalone patch the config
+maps.  :func:`lint_files` is the whole run over a mapping of files (``lint.files``);
+the CLI gives it the repository on disk, the tests and the page texts in memory.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from .build import Builder, lint_kustomization
+from .checks import check
+from .config import CONFIG_NAME, Config, normal_path, parse_config
+from .finding import LintFinding, unique
+from .flux import flux_objects, lint_flux
+from .model import Outcome
+from .report import Report
+from .resolve import KUSTOMIZATION_NAMES, read_kustomization
+from .standalone import lint_standalone
+from .yamlpos import values
+
+_YAML = (".yaml", ".yml")
+#: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI
+#: check a failed build with ``kubectl kustomize`` (its text replaces ours).
+Confirm = Callable[[str], "str | None"]
+
+
+def read_config(files: Mapping[str, str]) -> Config:
+    """The root's ``.cfgpatch.yaml`` (defaults when there is none)."""
+    if CONFIG_NAME not in files:
+        return Config()
+    return parse_config(files[CONFIG_NAME], CONFIG_NAME)
+
+
+def _walk(files: Mapping[str, str], path: str) -> Iterable[str]:
+    walk = getattr(files, "walk", None)
+    if walk is not None:
+        return walk(path)
+    return sorted(n for n in files if not path or n == path or n.startswith(path + "/"))
+
+
+def discover(files: Mapping[str, str], config: Config, paths: Iterable[str]
+             ) -> tuple[list[str], list[str]]:
+    """(kustomization files, YAML files that may hold Flux objects) under ``paths``."""
+    kustomizations: list[str] = []
+    others: list[str] = []
+    seen: set[str] = set()
+    for path in paths:
+        for name in _walk(files, normal_path(path)):
+            if name in seen or not config.considers(name):
+                continue
+            seen.add(name)
+            base = posixpath.basename(name)
+            if base in KUSTOMIZATION_NAMES:
+                kustomizations.append(name)
+            elif base.endswith(_YAML) and base != CONFIG_NAME:
+                others.append(name)
+    return kustomizations, others
+
+
+def load_crds(files: Mapping[str, str], folders: Iterable[str]) -> list[dict]:
+    """Every CustomResourceDefinition in the files or folders given."""
+    out: list[dict] = []
+    for folder in folders:
+        folder = normal_path(folder)
+        names = [folder] if folder in files else [n for n in _walk(files, folder)
+                                                  if n.endswith((*_YAML, ".json"))]
+        for name in names:
+            try:
+                docs = values(files[name])
+            except (ValueError, KeyError, OSError, UnicodeDecodeError):
+                continue
+            out += [d for d in docs if isinstance(d, dict)
+                    and d.get("kind") == "CustomResourceDefinition"]
+    return out
+
+
+def _is_component(files: Mapping[str, str], path: str) -> bool:
+    try:
+        return read_kustomization(files, path).is_component
+    except Exception:  # noqa: BLE001 - a broken file is linted (and fails) as a unit
+        return False
+
+
+def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("",),
+             crds: list[dict] | None = None, exact: bool = True
+             ) -> tuple[list[Outcome], list[LintFinding]]:
+    """Every unit's outcome, and findings that belong to no unit (standalone targets).
+
+    ``exact``: build kustomizations on disk with ``kube build`` (``lint.kbuild``);
+    otherwise, and for files in memory, with lint's own resolution (``lint.build``)."""
+    crds = load_crds(files, config.schemas) if crds is None else crds
+    kustomizations, others = discover(files, config, list(paths))
+    builder = Builder(files)
+    root = getattr(files, "root", None) if exact else None
+    out: list[Outcome] = []
+    for path in kustomizations:
+        if _is_component(files, path):
+            continue
+        if root is not None:
+            from .kbuild import lint_kustomization_built
+            out.append(lint_kustomization_built(builder, root, path))
+        else:
+            out.append(lint_kustomization(builder, path))
+    for path in others:
+        try:
+            text = files[path]
+        except (KeyError, OSError, UnicodeDecodeError):
+            continue
+        for document, tree, value in flux_objects(text):
+            out.append(lint_flux(builder, path, document, tree, value))
+    extra: list[LintFinding] = []
+    for entry in config.patches:
+        outcome, found = lint_standalone(entry, config, files, crds)
+        out.append(outcome)
+        extra += found
+    for outcome in out:
+        outcome.crds = crds
+    return out, extra
+
+
+def _configured(findings: Iterable[LintFinding], config: Config) -> list[LintFinding]:
+    out = []
+    for finding in findings:
+        level = config.level(finding.rule, finding.level)
+        if level is not None:
+            out.append(finding if level == finding.level else replace(finding, level=level))
+    return out
+
+
+def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
+    """Replace lint's build error by kustomize's own (or drop it if kustomize builds)."""
+    if confirm is None or outcome.error is None or outcome.kind != "kustomization" or \
+            outcome.builder == "kube build":
+        return
+    where = outcome.error_location.file if outcome.error_location else outcome.path
+    if posixpath.basename(where) not in KUSTOMIZATION_NAMES:
+        where = outcome.path  # a patch file: kustomize names it from the unit
+    text = confirm(posixpath.dirname(where))
+    if text is None:
+        outcome.error = None
+        outcome.error_location = None
+        outcome.applications = []
+        outcome.incomplete = [*outcome.incomplete, "kustomize builds what lint could not"]
+    else:
+        outcome.error = text
+
+
+def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
+    """A base that does not build fails every overlay over it, with kustomize's text
+    wrapped once more each time: keep the innermost (shortest) text per place."""
+    best: dict[tuple, LintFinding] = {}
+    out = []
+    for finding in findings:
+        if finding.rule != "build-failed":
+            out.append(finding)
+            continue
+        key = (finding.location.file, finding.location.line, finding.location.column)
+        if key not in best or len(finding.message) < len(best[key].message):
+            best[key] = finding
+    return out + list(best.values())
+
+
+def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
+               config: Config | None = None, crds: list[dict] | None = None,
+               confirm: Confirm | None = None, exact: bool = True) -> Report:
+    """Lint the units under ``paths`` (relative to the root of ``files``); ``exact``: see
+    :func:`outcomes`; ``confirm``: see :data:`Confirm` (for lint's own resolution)."""
+    config = read_config(files) if config is None else config
+    units, extra = outcomes(files, config, paths, crds, exact)
+    findings = list(extra)
+    for outcome in units:
+        _confirmed(outcome, confirm)
+        findings += check(outcome)
+    findings = _one_failure_per_place(_configured(findings, config))
+    return Report(unique(findings), [o.summary() for o in units], files)

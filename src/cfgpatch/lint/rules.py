@@ -1,0 +1,178 @@
+"""The rules catalogue of ``cfgpatch lint``: every rule id, its default level and help.
+
+Two kinds of rule share one namespace:
+
+* the findings of ``cfgpatch kube patch`` (same codes, same meaning: see
+  :data:`cfgpatch.kube.explain.catalogue.CATALOGUE`), raised on every patch lint applies;
+* repository-level rules that only make sense across files: a patch that matches no
+  resource, a selector matching other kinds, two patches setting one field, a custom
+  resource's list replaced by kustomize, a kustomization that does not build.
+
+Levels are SARIF's: ``error``, ``warning``, ``note`` (the engine's ``info`` is ``note``).
+:func:`rule` looks a rule up; :data:`RULES` lists them in a stable order (the SARIF
+``ruleIndex`` is the position in it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..kube.explain.catalogue import CATALOGUE
+
+ERROR = "error"
+WARNING = "warning"
+NOTE = "note"
+LEVELS = (NOTE, WARNING, ERROR)  # lowest first
+#: Spellings accepted for a level (``info`` is the engine's word for ``note``).
+LEVEL_ALIASES = {"error": ERROR, "warning": WARNING, "warn": WARNING, "note": NOTE,
+                 "info": NOTE}
+DOC = "docs/lint.md"
+#: The tool's home page in SARIF ``tool.driver.informationUri`` (the package's index page).
+INFORMATION_URI = "https://pypi.org/project/cfgpatch/"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: ``id``, default ``level``, a one-line ``short`` text, ``full`` meaning,
+    ``help`` (what to do about it) and where ``docs/lint.md`` describes it."""
+
+    id: str
+    level: str
+    short: str
+    full: str
+    help: str
+    origin: str  # "repository" (lint's own) or "patch" (the kube patch findings)
+
+    @property
+    def anchor(self) -> str:
+        return f"{DOC}#{self.id}"
+
+    @property
+    def name(self) -> str:
+        """CamelCase name (SARIF ``reportingDescriptor.name``)."""
+        return "".join(part.capitalize() for part in self.id.split("-"))
+
+
+#: Lint's own rules: id -> (level, short, full, help).
+_REPOSITORY = {
+    "build-failed": (
+        ERROR, "The kustomization does not build",
+        "kustomize refuses to build this kustomization; nothing under it can be checked.",
+        "Run `kubectl kustomize` on the directory: the message is kustomize's own. Fix the "
+        "reference, patch or field it names."),
+    "patch-matches-nothing": (
+        ERROR, "The patch matches no resource",
+        "The patch's target selects no resource of the build, so the patch silently does "
+        "nothing (typical after a rename or a namePrefix change).",
+        "Check the target's kind, name, namespace and label selector against the resources "
+        "the kustomization builds (names before namePrefix/nameSuffix of the same layer)."),
+    "selector-matches-other-kinds": (
+        WARNING, "The selector matches kinds the patch does not name",
+        "The target selector names no kind (or a looser one) and matches resources of kinds "
+        "the patch was not written for, so the patch lands on them too.",
+        "Add `kind:` (and `group:`/`version:`) to the target, or narrow the label selector."),
+    "field-set-twice": (
+        WARNING, "Two patches of one kustomization set the same field",
+        "Two patches of the same kustomization set the same field of the same resource; the "
+        "later one wins and the earlier one's value is lost.",
+        "Keep the field in one patch; if the override is intended, move it to an overlay."),
+    "custom-resource-list-replaced": (
+        WARNING, "A strategic patch on a custom resource replaces a list",
+        "kustomize has no merge keys for a custom resource (unless the kustomization's "
+        "`openapi:` or `crds:` gives them), so a list in a strategic patch replaces the "
+        "resource's list and the elements the patch does not restate are lost.",
+        "Restate every element, use a JSON 6902 patch that adds or replaces one element "
+        "(guarded by a `test`), or give kustomize the schema with `openapi:`/`crds:`."),
+    "patch-fails": (
+        ERROR, "The patch cannot be applied",
+        "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "
+        "it; the message is kubectl's.",
+        "Fix the patch or its mapping in .cfgpatch.yaml."),
+}
+
+#: What to do about each finding of the patch engine (its meaning is in CATALOGUE).
+_PATCH_HELP = {
+    "merge-list-replaced": "Restate every element you keep, or use a strategic merge patch "
+                           "(built-in kinds) or JSON Patch to change one element.",
+    "atomic-list-replaced": "Restate the whole list in the patch, or use JSON Patch `add` "
+                            "with `/-` to append one element.",
+    "null-deletes": "Omit the key to leave it unchanged; keep the null only to delete it.",
+    "null-deletes-section": "Delete the keys inside the section one by one, or make sure the "
+                            "whole section is meant to go.",
+    "custom-resource": "Use `--type merge` or a JSON Patch for custom resources.",
+    "fallback-view": "Read the computed result: these tools replace lists of custom "
+                     "resources.",
+    "server-side-apply-view": "Compare with the server-side apply merge if you use it.",
+    "finalizers-empty-noop": "To remove finalizers use `$patch: replace`, "
+                             "`$deleteFromPrimitiveList/finalizers`, a merge patch or a JSON "
+                             "Patch `remove`.",
+    "namespace-finalize": "Use the namespace's /finalize subresource to change "
+                          "spec.finalizers.",
+    "shared-merge-key": "Make the merge key unique (Service ports: give each a name) or use "
+                        "JSON Patch on the exact element.",
+    "merge-key-type": "Write the merge key with the same type as in the object "
+                      "(a number is not a string).",
+    "retain-keys-leftover": "Add `$retainKeys` listing the keys to keep, or null out the old "
+                            "alternative.",
+    "directive-as-data": "Remove the directive: it is stored as an ordinary field here.",
+    "delete-matched-nothing": "Check the key values of the delete directive against the "
+                              "object.",
+    "add-replaces-map": "Add each key with its own path (`/metadata/annotations/<key>`).",
+    "index-into-keyed-list": "Add the `test` operation shown before it, so the patch fails "
+                             "instead of changing another element when the list changes "
+                             "order.",
+    "unescaped-slash": "Write `/` inside a key as `~1` (and `~` as `~0`), as shown.",
+    "unknown-field": "Check the spelling and the indentation of the field.",
+    "yaml-type-change": "Quote the value to keep it a string.",
+    "kubectl-json-departure": "Write the operation the RFC 6902 way so every tool reads it "
+                              "alike.",
+    "kubectl-merge-departure": "Avoid nulls inside lists of a merge patch.",
+    "kubectl-crash": "Rewrite the patch: kubectl cannot apply it.",
+    "duplicates-order": "Remove the duplicates from the list.",
+    "kustomize-differs": "Check which tool applies this patch and read its result.",
+    "kubectl-nondeterministic": "Do not name a value both in the list and in its "
+                                "`$deleteFromPrimitiveList`.",
+}
+
+_ENGINE_LEVEL = {"error": ERROR, "warning": WARNING, "info": NOTE}
+
+
+def _patch_rules() -> list[Rule]:
+    out = []
+    for code, (severity, meaning) in CATALOGUE.items():
+        short = meaning.split(";")[0].split(". ")[0].rstrip(".")
+        help_text = _PATCH_HELP.get(code, "See docs/kube.md for this finding.")
+        out.append(Rule(code, _ENGINE_LEVEL[severity], short, meaning, help_text, "patch"))
+    return out
+
+
+def _repository_rules() -> list[Rule]:
+    return [Rule(rule_id, level, short, full, help_text, "repository")
+            for rule_id, (level, short, full, help_text) in _REPOSITORY.items()]
+
+
+RULES: tuple[Rule, ...] = tuple(_repository_rules() + _patch_rules())
+_BY_ID = {r.id: r for r in RULES}
+INDEX = {r.id: i for i, r in enumerate(RULES)}
+
+
+def rule(rule_id: str) -> Rule:
+    """The rule ``rule_id`` (KeyError naming it if unknown)."""
+    try:
+        return _BY_ID[rule_id]
+    except KeyError:
+        raise KeyError(f"unknown lint rule {rule_id!r}") from None
+
+
+def is_rule(rule_id: str) -> bool:
+    return rule_id in _BY_ID
+
+
+def level_rank(level: str) -> int:
+    """0 for note, 1 for warning, 2 for error."""
+    return LEVELS.index(level)
+
+
+def normalise_level(text: str) -> str | None:
+    """The level a user wrote (``info`` is ``note``), or None if it is not one."""
+    return LEVEL_ALIASES.get(text.strip().lower()) if isinstance(text, str) else None

@@ -1,0 +1,53 @@
+"""``cfgpatch kube build`` (cli/kube_build.py): output, errors, exit codes, --explain."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kustomize_corpus import ROOT_SRC, TREES, builds
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "build", *args],
+                          capture_output=True, text=True, env=ROOT_SRC, timeout=120)
+
+
+@pytest.mark.parametrize("case", [b for b in builds() if b.tree in (
+    "shop-overlays", "error-cycle", "legacy-fields")], ids=lambda b: b.id)
+def test_command_line_prints_what_kubectl_prints(case):
+    proc = run(str(case.directory))
+    assert (proc.returncode, proc.stdout, proc.stderr) == case.expected()
+
+
+def test_json_output():
+    proc = run(str(TREES / "selectors"), "-o", "json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["kind"] == "List"
+
+
+def test_unmodelled_field_exits_3(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("helmCharts:\n- name: x\n")
+    proc = run(str(tmp_path))
+    assert proc.returncode == 3
+    assert "helmCharts" in proc.stderr and "kustomization.yaml:1" in proc.stderr
+
+
+def test_explain_human_names_patches_that_match_nothing():
+    proc = run(str(TREES / "nomatch-patches"), "--explain")
+    assert proc.returncode == 0
+    assert proc.stderr.count("matched nothing") == 3
+    assert "blame (file:line that last set each field):" in proc.stderr
+
+
+def test_explain_json_is_one_document():
+    proc = run(str(TREES / "custom-resource-lists"), "-o", "json", "--explain")
+    document = json.loads(proc.stdout)
+    assert set(document) == {"resources", "warnings", "explain"}
+    lost = [r for p in document["explain"]["patches"] for t in p["targets"]
+            for r in t["lists_replaced"]]
+    assert {"path": "/spec/dnsNames", "lost": ["shop.acme.example", "www.shop.acme.example",
+                                               "api.shop.acme.example"]} in lost

@@ -1,0 +1,66 @@
+"""``cfgpatch serve``: what its options turn into, and the work budget end to end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import httpx
+import pytest
+
+from cfgpatch.cli import main
+from cfgpatch.cli.serve import configured_limits, register
+from cfgpatch.limits import DEFAULT_MAX_DIFF_WORK
+from cfgpatch.server.limits import DEFAULT_MAX_BODY, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PATCH_OPS
+from server_support import ServerProcess
+from test_server_limits import NUMBERS, needs_budget
+
+
+def options(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["serve", *argv])
+
+
+def test_defaults_are_the_documented_ones():
+    limits, kept = configured_limits(options())
+    assert limits.max_body == DEFAULT_MAX_BODY == 4 * 1024 * 1024
+    assert kept.max_document_bytes == DEFAULT_MAX_BODY  # so a stored version can be sent back
+    assert kept.max_depth == DEFAULT_MAX_DEPTH and kept.max_patch_ops == DEFAULT_MAX_PATCH_OPS
+    assert kept.work_limit == DEFAULT_MAX_DIFF_WORK
+    assert options().header_timeout == 10.0
+
+
+def test_each_limit_option_reaches_its_limit():
+    limits, kept = configured_limits(options(
+        "--max-body", "1000", "--max-document-bytes", "5000", "--max-depth", "9",
+        "--max-patch-ops", "7", "--max-diff-work", "12345"))
+    assert limits.max_body == 1000
+    assert (kept.max_document_bytes, kept.max_depth, kept.max_patch_ops, kept.work_limit) == (
+        5000, 9, 7, 12345)
+    assert configured_limits(options("--max-diff-work", "0"))[1].work_limit is None
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--max-diff-work", "-5"], "work_limit"),
+    (["--max-depth", "300"], "max_depth"),
+    (["--max-document-bytes", "0"], "max_document_bytes"),
+    (["--header-timeout", "0"], "header timeout"),
+])
+def test_nonsense_limits_stop_the_server_before_it_starts(capsys, argv, fragment):
+    assert main(["serve", "--port", "1", "--store", "memory://", *argv]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+@needs_budget
+def test_max_diff_work_refuses_the_measured_reversal(tmp_path):
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", "--max-diff-work", "10000")
+    try:
+        for name, numbers in (("up", NUMBERS), ("down", NUMBERS[::-1])):
+            httpx.put(f"{server.url}/v1/documents/{name}", content=json.dumps(numbers),
+                      headers={"content-type": "application/json"}, timeout=10)
+        answer = httpx.get(f"{server.url}/v1/diff", params={"from": "up", "to": "down"},
+                           timeout=10)
+        assert answer.status_code == 400 and answer.json()["code"] == "limit exceeded"
+    finally:
+        server.stop()

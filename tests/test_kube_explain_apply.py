@@ -1,0 +1,65 @@
+"""What an apply does, field by field (``kube/explain/apply.py``)."""
+
+from __future__ import annotations
+
+from cfgpatch.kube.explain.apply import ApplyNote, explain_three_way, explain_two_way, fields
+from cfgpatch.kube.schema.node import builtin_schema
+
+POD = builtin_schema().for_kind("v1", "Pod")
+
+
+def codes(notes):
+    return [(note.code, note.path) for note in notes]
+
+
+def test_fields_of_keyed_and_scalar_merge_lists():
+    obj = {"metadata": {"finalizers": ["a"]},
+           "spec": {"containers": [{"name": "app", "image": "x"}], "tolerations": [{"k": 1}]}}
+    assert fields(obj, POD) == {
+        "metadata.finalizers[=a]": '"a"',
+        "spec.containers[name=app]": "<element>",
+        "spec.containers[name=app].image": '"x"',
+        "spec.tolerations": '[{"k":1}]',
+    }
+    # no schema: every list is one value
+    assert fields(obj, None)["spec.containers"] == '[{"image":"x","name":"app"}]'
+
+
+def test_three_way_surprises():
+    last = {"spec": {"containers": [{"name": "app", "image": "1"}, {"name": "log"}],
+                     "hostname": "h"}}
+    live = {"spec": {"containers": [{"name": "app", "image": "2"}, {"name": "log"},
+                                    {"name": "mesh"}], "hostname": "h", "nodeName": "n"}}
+    new = {"spec": {"containers": [{"name": "app", "image": "1"}]}}
+    result = {"spec": {"containers": [{"name": "app", "image": "1"}, {"name": "mesh"}],
+                       "nodeName": "n"}}
+    assert codes(explain_three_way(last, new, live, result, POD)) == [
+        ("reverted", "spec.containers[name=app].image"),
+        ("removed", "spec.containers[name=log]"),
+        ("kept", "spec.containers[name=mesh]"),
+        ("removed", "spec.hostname"),
+        ("kept", "spec.nodeName"),
+    ]
+
+
+def test_dropped_when_the_result_lost_a_live_only_field():
+    notes = explain_three_way({}, {"spec": {"tolerations": [{"k": 2}]}},
+                              {"spec": {"tolerations": [{"k": 1}]}},
+                              {"spec": {"tolerations": [{"k": 2}]}}, POD)
+    assert codes(notes) == [("reverted", "spec.tolerations")]
+    notes = explain_three_way({}, {}, {"spec": {"x": {"a": 1}}}, {"spec": {"x": {}}}, None)
+    assert codes(notes) == [("dropped", "spec.x.a")]
+
+
+def test_two_way_and_reordering():
+    old = {"spec": {"containers": [{"name": "a"}, {"name": "b"}]}}
+    new = {"spec": {"containers": [{"name": "b"}, {"name": "a"}, {"name": "c"}]}}
+    assert codes(explain_two_way(old, new, new, POD)) == [
+        ("reordered", "spec.containers"), ("added", "spec.containers[name=c]")]
+
+
+def test_describe_shortens_long_values():
+    note = ApplyNote("changed", "p", '"' + "x" * 100 + '"', '"y"')
+    text = note.describe()
+    assert text.startswith("changed p: the manifest changes it (") and "..." in text
+    assert note.to_dict()["after"] == '"y"'
