@@ -13,22 +13,9 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .reader import _go_yaml_message, pyyaml
+from .reader import PLAIN_TAG, _go_yaml_message, _loader_class, pyyaml
 
-_PLAIN = "!cfgpatch/kyaml-plain"
 _LONG = "tag:yaml.org,2002:"
-
-
-def _loader() -> type:
-    yaml = pyyaml()
-
-    class Loader(yaml.BaseLoader):
-        def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-            if kind is yaml.ScalarNode and implicit and implicit[0]:
-                return _PLAIN
-            return super().resolve(kind, value, implicit)
-
-    return Loader
 
 
 def read_documents(text: str, file: str = "") -> list[Node]:
@@ -36,7 +23,7 @@ def read_documents(text: str, file: str = "") -> list[Node]:
     kustomize drops them).  Raises :class:`KyamlError` with go-yaml's message."""
     yaml = pyyaml()
     try:
-        composed = list(yaml.compose_all(text, Loader=_loader()))
+        composed = list(yaml.compose_all(text, Loader=_loader_class()))
     except yaml.reader.ReaderError:
         raise KyamlError("yaml: control characters are not allowed", file=file) from None
     except yaml.MarkedYAMLError as err:
@@ -98,6 +85,6 @@ def _short(tag: str) -> str:
 
 
 def _scalar_tag(tag: str, value: str, style: str) -> str:
-    if tag == _PLAIN:
+    if tag == PLAIN_TAG:
         return "!!merge" if value == "<<" else resolve(value)[0]
     return _short(tag)
