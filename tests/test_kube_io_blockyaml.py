@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.io import blockyaml, reader, writer
+from cfgpatch.kube.io import blockyaml, reader, writer, yamlnodes
 
 
 def typed(value):
@@ -37,7 +37,7 @@ def full(text):
     for node in nodes:
         if reader._is_empty(node):
             continue
-        read = reader._Reader()
+        read = yamlnodes.NodeReader()
         values.append(reader._to_json_value(node, read))
         notes.extend(read.notes)
     return values, notes

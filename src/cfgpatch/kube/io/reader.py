@@ -58,176 +58,13 @@ from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
 from . import blockyaml, patch_text, unstructured
-from .notes import TypeNote, is_noted
+from .notes import TypeNote
 from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
+from .yamlnodes import PLAIN_TAG, ConvertError, NodeReader, pyyaml
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
            "load_object", "load_patch", "object_from_nodes"]
-
-#: The tag :func:`compose_documents` gives untagged plain scalars (go-yaml resolves those).
-PLAIN_TAG = "!cfgpatch/plain"
-
-
-# --- reading ---------------------------------------------------------------------------
-
-
-def pyyaml():
-    try:
-        import yaml
-    except ImportError as err:  # pragma: no cover - PyYAML is a declared dependency
-        raise KubeError("reading YAML needs PyYAML (pip install 'cfgpatch[yaml]')") from err
-    return yaml
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-class _Reader:
-    """Turns composed PyYAML nodes into kubectl's values, collecting type notes."""
-
-    def __init__(self) -> None:
-        self.notes: list[TypeNote] = []
-
-    def value(self, node: Any, pointer: str) -> Any:
-        yaml = pyyaml()
-        if isinstance(node, yaml.MappingNode):
-            return self.mapping(node, pointer)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.value(item, f"{pointer}/{i}") for i, item in enumerate(node.value)]
-        return self.scalar(node, pointer, "value")
-
-    def scalar(self, node: Any, pointer: str, where: str) -> Any:
-        text, tag = node.value, node.tag
-        if any("\ud800" <= ch <= "\udfff" for ch in text):  # a \uD83D-style escape
-            line = node.start_mark.line
-            where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
-            raise _ConvertError(f"yaml: {where}found invalid Unicode character escape code")
-        if tag == PLAIN_TAG:
-            value = goyaml.resolve_plain(text)
-            if value is goyaml.STR:
-                return text
-            if where == "value":
-                self.note(pointer, text, value, where)
-            return value
-        short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
-        if short in ("int", "float", "bool", "null"):
-            return self.tagged(text, short)
-        if short == "binary":
-            return _binary(text)
-        return text
-
-    def tagged(self, text: str, short: str) -> Any:
-        value = goyaml.resolve_plain(text)
-        got = "str" if value is goyaml.STR else _kind(value)
-        if got == short:
-            return value
-        if short == "float" and got == "int":
-            return float(value)
-        raise _ConvertError(f"yaml: cannot decode !!{got} `{text}` as a !!{short}")
-
-    def note(self, pointer: str, text: str, value: Any, where: str) -> None:
-        if is_noted(text, value):
-            self.notes.append(TypeNote(pointer, text, value, where))
-
-    def mapping(self, node: Any, pointer: str) -> dict:
-        result: dict = {}
-        for key_node, value_node in self.pairs(node):
-            key = self.key(key_node, value_node, pointer)
-            result[key] = self.value(value_node, f"{pointer}/{_escape(key)}")
-        return result
-
-    def pairs(self, node: Any) -> list:
-        """Members in the order go-yaml v2 applies them, ``<<`` merge keys expanded where
-        they stand: a later member overwrites an earlier one (so a merge can overwrite an
-        explicit key written before it), and in ``<<: [*a, *b]`` the first map wins."""
-        yaml = pyyaml()
-        out: list = []
-        for key_node, value_node in node.value:
-            if not (isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<"
-                    and key_node.tag == PLAIN_TAG):
-                out.append((key_node, value_node))
-                continue
-            is_list = isinstance(value_node, yaml.SequenceNode)
-            for source in reversed(value_node.value) if is_list else [value_node]:
-                if not isinstance(source, yaml.MappingNode):
-                    raise _ConvertError("yaml: map merge requires map or sequence of maps as "
-                                        "the value")
-                out.extend(self.pairs(source))
-        return out
-
-    def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
-        yaml = pyyaml()
-        if not isinstance(key_node, yaml.ScalarNode):
-            raise _ConvertError(f"yaml: invalid map key: {_go_syntax(key_node)}")
-        key = self.scalar(key_node, pointer, "key")
-        if isinstance(key, str):
-            return key
-        if key is None:
-            shown = _go_syntax(value_node)
-            shown = "<nil>" if shown == "interface {}(nil)" else shown
-            raise _ConvertError(f"unsupported map key of type: %!s(<nil>), key: <nil>, "
-                                f"value: {shown}")
-        if isinstance(key, bool):
-            text = "true" if key else "false"
-        elif isinstance(key, int):
-            if key > gojson.INT64_MAX:
-                raise _ConvertError(f"unsupported map key of type: uint64, key: 0x{key:x}")
-            text = str(key)
-        else:
-            text = {math.inf: ".inf", -math.inf: "-.inf"}.get(key, "") or (
-                ".nan" if key != key else gojson.go_float_g(key))
-        if key_node.tag == PLAIN_TAG and text != key_node.value:
-            self.notes.append(TypeNote(f"{pointer}/{_escape(text)}", key_node.value, text, "key"))
-        return text
-
-
-def _binary(text: str) -> str:
-    """A ``!!binary`` scalar: base64 decoded; bytes that are not UTF-8 print as U+FFFD."""
-    import base64
-    import binascii
-
-    try:
-        data = base64.b64decode("".join(text.split()), validate=True)
-    except (binascii.Error, ValueError):
-        raise _ConvertError("yaml: !!binary value contains invalid base64 data") from None
-    return data.decode("utf-8", "replace")
-
-
-def _go_syntax(node: Any) -> str:
-    """Go's ``%#v`` of a YAML node as go-yaml decodes it (sigs.k8s.io/yaml prints it in
-    errors): keys keep their YAML type, map members sorted (a nil key first; keys of
-    different types come in an order Go does not fix, here by text)."""
-    yaml = pyyaml()
-    if isinstance(node, yaml.SequenceNode):
-        return "[]interface {}{" + ", ".join(_go_syntax(item) for item in node.value) + "}"
-    if isinstance(node, yaml.MappingNode):
-        items = sorted((not _go_syntax(k).startswith("interface {}(nil)"),
-                        f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
-        items = [text for _, text in items]
-        return "map[interface {}]interface {}{" + ", ".join(items) + "}"
-    value = goyaml.resolve_plain(node.value) if node.tag == PLAIN_TAG else node.value
-    if value is goyaml.STR or isinstance(value, str):
-        return gojson.go_quote(node.value)
-    if value is None:
-        return "interface {}(nil)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value) if isinstance(value, int) else gojson.go_float_g(value)
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    return "int" if isinstance(value, int) else "float"
-
-
-class _ConvertError(Exception):
-    """go-yaml / sigs.k8s.io/yaml refused the document; ``str()`` is its text."""
-
 
 def _loader_class() -> type:
     """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
@@ -253,14 +90,14 @@ def _compose_all(text: str) -> list:
     try:
         return list(yaml.compose_all(text, Loader=_loader_class()))
     except yaml.reader.ReaderError:
-        raise _ConvertError("yaml: control characters are not allowed") from None
+        raise ConvertError("yaml: control characters are not allowed") from None
     except yaml.MarkedYAMLError as err:
-        raise _ConvertError(_go_yaml_message(err)) from None
+        raise ConvertError(_go_yaml_message(err)) from None
     except yaml.YAMLError as err:
-        raise _ConvertError(f"yaml: {err}") from None
+        raise ConvertError(f"yaml: {err}") from None
 
 
-def _to_json_value(node: Any, reader: _Reader) -> Any:
+def _to_json_value(node: Any, reader: NodeReader) -> Any:
     value = reader.value(node, "")
     _check_finite(value)
     return value
@@ -268,7 +105,7 @@ def _to_json_value(node: Any, reader: _Reader) -> Any:
 
 def _check_finite(value: Any) -> None:
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise _ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
+        raise ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
     if isinstance(value, list):
         for item in value:
             _check_finite(item)
@@ -299,17 +136,17 @@ def compose_documents(text: str, source: str = "-") -> list:
     :data:`PLAIN_TAG`; a syntax error is a ``KubeError`` in kubectl's words."""
     try:
         return _compose_all(text)
-    except _ConvertError as err:
+    except ConvertError as err:
         raise _conversion_error(source, err) from None
 
 
 @unstructured.too_deep
 def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """kubectl's object and the type notes from composed YAML documents (empty ones skipped)."""
-    reader = _Reader()
+    reader = NodeReader()
     try:
         values = [_to_json_value(doc, reader) for doc in nodes if not _is_empty(doc)]
-    except _ConvertError as err:
+    except ConvertError as err:
         raise _conversion_error(source, err) from None
     return _object_and_notes(values, reader.notes, source)
 
@@ -317,11 +154,11 @@ def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNo
 def load_values(text: str, source: str = "-") -> list:
     """Every non-empty YAML document of ``text`` as kubectl's JSON value, unchecked
     (many objects, ``List`` documents kept whole), for ``kube upgrade``."""
-    reader = _Reader()
+    reader = NodeReader()
     try:
         return [_to_json_value(doc, reader) for doc in compose_documents(text, source)
                 if not _is_empty(doc)]
-    except _ConvertError as err:
+    except ConvertError as err:
         raise _conversion_error(source, err) from None
 
 
@@ -335,7 +172,7 @@ def _object_and_notes(values: list, notes: list[TypeNote], source: str
     return obj, notes
 
 
-def _conversion_error(source: str, err: _ConvertError) -> KubeError:
+def _conversion_error(source: str, err: ConvertError) -> KubeError:
     return KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
                      hint="the file is not YAML kubectl can read")
 
@@ -391,12 +228,12 @@ def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | by
                         "the patch", hint="the patch is empty")
     if patch_text.has_json_prefix(data):
         return _load_json_patch(data, patch_type), []
-    reader = _Reader()
+    reader = NodeReader()
     try:
         text, unread = patch_text.decode_bytes(data)
         node = patch_text.compose_first(text, _patch_loader_class(), unread)
         value = None if node is None else unstructured.normalize(_to_json_value(node, reader))
-    except (_ConvertError, patch_text.PatchTextError) as err:
+    except (ConvertError, patch_text.PatchTextError) as err:
         quoted = patch_text.go_quote_bytes(data if shown is None else shown)
         raise KubeError(f"unable to parse {quoted}: {err}",
                         hint="the patch is neither JSON nor YAML kubectl can read") from None

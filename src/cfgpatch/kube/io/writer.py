@@ -13,8 +13,8 @@ from typing import Any
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
-from . import unstructured, yamlprint
-from .reader import pyyaml
+from . import goquote, unstructured, yamlprint
+from .yamlnodes import pyyaml
 
 
 @unstructured.too_deep
@@ -112,54 +112,10 @@ def _dumper_class() -> type:
             return analysis
 
         def write_double_quoted(self, text: str, split: bool = True) -> None:
-            """go-yaml's double-quoted writer: escapes what it cannot print, and folds
-            at the first space after column 80 (a following space is escaped)."""
-            self.write_indicator('"', True)
-            spaces = False
-            last = len(text) - 1
-            bom = text.startswith("\ufeff")  # go-yaml then escapes every character
-            for i, ch in enumerate(text):
-                if bom or goyaml.needs_escape(ch):
-                    self._write(goyaml.escape(ch))
-                    spaces = False
-                elif ch == " ":
-                    if split and not spaces and self.column > self.best_width and 0 < i < last:
-                        self.write_indent()
-                        if text[i + 1] == " ":
-                            self._write("\\")
-                    else:
-                        self._write(" ")
-                    spaces = True
-                else:
-                    self._write(ch)
-                    spaces = False
-            self.write_indicator('"', False)
+            goquote.write_double_quoted(self, text, split, self.best_width)
 
         def write_single_quoted(self, text: str, split: bool = True) -> None:
-            """go-yaml's single-quoted writer (indents after a line break only when more
-            text follows, unlike PyYAML's)."""
-            self.write_indicator("'", True)
-            spaces = breaks = False
-            last = len(text) - 1
-            for i, ch in enumerate(text):
-                if ch == " ":
-                    if (split and not spaces and self.column > self.best_width and 0 < i < last
-                            and text[i + 1] != " "):
-                        self.write_indent()
-                    else:
-                        self._write(" ")
-                    spaces = True
-                elif ch in goyaml.BREAKS:
-                    if not breaks and ch == "\n":
-                        self.write_line_break()
-                    self.write_line_break(None if ch == "\n" else ch)
-                    self.indention = breaks = True
-                else:
-                    if breaks:
-                        self.write_indent()
-                    self._write("''" if ch == "'" else ch)
-                    self.indention = spaces = breaks = False
-            self.write_indicator("'", False)
+            goquote.write_single_quoted(self, text, split, self.best_width)
 
         def _write(self, data: str) -> None:
             self.column += len(data)

@@ -3,15 +3,15 @@
 :func:`cfgpatch.kube.io.writer.emitter_yaml` prints YAML as kubectl does by giving PyYAML's
 emitter go-yaml's rules (80 columns, 2-space indent, go-yaml's quoting and folding).
 That emitter walks a stream of event objects and costs tens of milliseconds per 300
-lines (a second for 20,000).  This module is the same layout written directly: the block mapping and
-sequence rules of PyYAML's ``Emitter`` (``expect_block_mapping_key``,
+lines (a second for 20,000).  This module is the same layout written directly: the block
+mapping and sequence rules of PyYAML's ``Emitter`` (``expect_block_mapping_key``,
 ``expect_block_sequence_item``, ``write_indent``, ``write_indicator``), its scalar style
 choice (``choose_scalar_style`` over ``analyze_scalar``) and scalar writers
-(``write_plain``, ``write_literal``, and ``writer``'s go-yaml ``write_double_quoted`` and
-``write_single_quoted``), with the same state (column, indent, whitespace,
-indention).  It covers every object whose keys are simple keys for that emitter
-(:func:`covers`); ``tests/test_kube_io_yamlprint.py`` holds its text to ``writer.emitter_yaml`` on
-generated objects, and ``writer.dump`` prints with it (the emitter for the rest).
+(``write_plain``, ``write_literal``, and go-yaml's quoted writers from :mod:`.goquote`),
+with the same state (column, indent, whitespace, indention).  It covers every object whose
+keys are simple keys for that emitter (others raise :class:`NotCovered`);
+``tests/test_kube_io_yamlprint.py`` holds its text to ``writer.emitter_yaml`` on generated
+objects, and ``writer.dump`` prints with it (the emitter for the rest).
 
 Each output line records the pointers it shows: the value a key or a ``-`` starts,
 and on a line such as ``- name: app`` both the element and its first key's value; the
@@ -26,6 +26,7 @@ from typing import Any
 
 from ...jsonvalue import escape
 from ..go import yaml as goyaml
+from . import goquote
 
 WIDTH = 80
 INDENT = 2
@@ -33,8 +34,6 @@ _BREAKS = "\n\x85\u2028\u2029"
 #: Characters of a scalar that PyYAML's ``analyze_scalar`` finds nothing special in.
 _SIMPLE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*\Z")
 _CACHE_LIMIT = 20000
-#: Printable ASCII that go-yaml writes unescaped inside double quotes.
-_PLAIN_ASCII = re.compile(r'[ !#-\[\]-~]*')
 
 
 class _Analysis:
@@ -309,55 +308,10 @@ class _Emitter:
             end += 1
 
     def write_double_quoted(self, text: str, split: bool) -> None:
-        self.write_indicator('"', True)
-        if _PLAIN_ASCII.fullmatch(text) and (not split or self.column + len(text) <= WIDTH
-                                              or " " not in text):
-            self._write(text)  # nothing to escape, no fold possible
-            self.write_indicator('"', False)
-            return
-        spaces = False
-        last = len(text) - 1
-        bom = text.startswith("\ufeff")
-        for i, ch in enumerate(text):
-            if bom or goyaml.needs_escape(ch):
-                self._write(goyaml.escape(ch))
-                spaces = False
-            elif ch == " ":
-                if split and not spaces and self.column > WIDTH and 0 < i < last:
-                    self.write_indent()
-                    if text[i + 1] == " ":
-                        self._write("\\")
-                else:
-                    self._write(" ")
-                spaces = True
-            else:
-                self._write(ch)
-                spaces = False
-        self.write_indicator('"', False)
+        goquote.write_double_quoted(self, text, split, WIDTH)
 
     def write_single_quoted(self, text: str, split: bool) -> None:
-        self.write_indicator("'", True)
-        spaces = breaks = False
-        last = len(text) - 1
-        for i, ch in enumerate(text):
-            if ch == " ":
-                if (split and not spaces and self.column > WIDTH and 0 < i < last
-                        and text[i + 1] != " "):
-                    self.write_indent()
-                else:
-                    self._write(" ")
-                spaces = True
-            elif ch in goyaml.BREAKS:
-                if not breaks and ch == "\n":
-                    self.write_line_break()
-                self.write_line_break(ch)
-                self.indention = breaks = True
-            else:
-                if breaks:
-                    self.write_indent()
-                self._write("''" if ch == "'" else ch)
-                self.indention = spaces = breaks = False
-        self.write_indicator("'", False)
+        goquote.write_single_quoted(self, text, split, WIDTH)
 
     def write_literal(self, text: str) -> None:
         hints = _block_hints(text)
