@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -32,6 +33,23 @@ def client_for(tmp_path: Path, *, tokens: str | None = None, limits: Limits | No
     app = create_app(Service(store, limits=service_limits), tokens=table, limits=limits,
                      **options)
     return TestClient(app, raise_server_exceptions=False, base_url=base_url)
+
+
+def put_document(client: TestClient, name: str, doc, **headers: str):
+    """``PUT /v1/documents/NAME`` of ``doc`` as JSON; ``if_match=`` is sent as ``if-match``."""
+    return client.put(f"/v1/documents/{name}", content=json.dumps(doc),
+                      headers={**JSON, **_header_names(headers)})
+
+
+def patch_document(client: TestClient, name: str, ops, *, merge: bool = False, **headers: str):
+    """``PATCH /v1/documents/NAME``: a JSON Patch, or a merge patch with ``merge=True``."""
+    kind = MERGE_PATCH if merge else JSON_PATCH
+    return client.patch(f"/v1/documents/{name}", content=json.dumps(ops),
+                        headers={**kind, **_header_names(headers)})
+
+
+def _header_names(headers: dict[str, str]) -> dict[str, str]:
+    return {name.replace("_", "-"): value for name, value in headers.items()}
 
 
 def free_port() -> int:

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from cfgpatch.cli import main
+from cli_support import run_cli, write_inputs
 
 DEPLOY = """apiVersion: apps/v1
 kind: Deployment
@@ -56,16 +57,11 @@ ONE_CONTAINER = '{"spec":{"template":{"spec":{"containers":[{"name":"app","image
 @pytest.fixture()
 def files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "deploy.yaml").write_text(DEPLOY)
-    (tmp_path / "prom.yaml").write_text(PROM)
-    (tmp_path / "crd.yaml").write_text(CRD)
-    return tmp_path
+    return write_inputs(tmp_path, {"deploy.yaml": DEPLOY, "prom.yaml": PROM, "crd.yaml": CRD})
 
 
 def cli(capsys, *argv):
-    code = main(["kube", "patch", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, "kube", "patch", *argv)
 
 
 def test_merge_json_output_and_explain_names_lost_metrics(files, capsys):

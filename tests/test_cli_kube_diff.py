@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from cfgpatch.cli import main
+from cli_support import run_cli, write_inputs
 
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
        "spec": {"containers": [{"name": "app", "image": "a:1"}, {"name": "log"}]}}
@@ -19,18 +17,15 @@ CR = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"
 @pytest.fixture()
 def files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for name, obj in {"old.json": POD, "new.json": POD2, "cr.json": CR,
-                      "cr2.json": {**CR, "spec": {"tags": ["a", "b"]}}}.items():
-        (tmp_path / name).write_text(json.dumps(obj))
-    (tmp_path / "new.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
-                                       "spec:\n  containers:\n  - name: app\n    image: a:2\n")
-    return tmp_path
+    return write_inputs(tmp_path, {
+        "old.json": POD, "new.json": POD2, "cr.json": CR,
+        "cr2.json": {**CR, "spec": {"tags": ["a", "b"]}},
+        "new.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+                    "spec:\n  containers:\n  - name: app\n    image: a:2\n"})
 
 
 def run(capsys, *argv):
-    code = main(["kube", "diff", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, "kube", "diff", *argv)
 
 
 def test_strategic_two_way_patch(files, capsys):

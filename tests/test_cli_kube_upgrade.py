@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.cli import main
+from cli_support import write_inputs
 
 OLD = """\
 apiVersion: apps/v1
@@ -94,10 +95,7 @@ items:
 @pytest.fixture()
 def files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "old.yaml").write_text(OLD)
-    (tmp_path / "new.yaml").write_text(NEW)
-    (tmp_path / "live.yaml").write_text(LIVE)
-    return tmp_path
+    return write_inputs(tmp_path, {"old.yaml": OLD, "new.yaml": NEW, "live.yaml": LIVE})
 
 
 def test_upgrade_reports_every_object(files, capsys):

@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from server_support import JSON, JSON_PATCH, MERGE_PATCH, client_for
+from server_support import JSON, JSON_PATCH, client_for
+from server_support import patch_document as patch
+from server_support import put_document as put
 
 REBASE = "cfgpatch-rebase-from"
 
@@ -16,16 +18,6 @@ REBASE = "cfgpatch-rebase-from"
 def api(tmp_path):
     with client_for(tmp_path) as client:
         yield client
-
-
-def put(api, name, doc, **headers):
-    return api.put(f"/v1/documents/{name}", content=json.dumps(doc), headers={**JSON, **headers})
-
-
-def patch(api, name, ops, *, merge=False, **headers):
-    kind = MERGE_PATCH if merge else JSON_PATCH
-    headers = {k.replace("_", "-"): v for k, v in headers.items()}
-    return api.patch(f"/v1/documents/{name}", content=json.dumps(ops), headers={**kind, **headers})
 
 
 def head(api, name):
