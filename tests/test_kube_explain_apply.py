@@ -63,3 +63,21 @@ def test_describe_shortens_long_values():
     text = note.describe()
     assert text.startswith("changed p: the manifest changes it (") and "..." in text
     assert note.to_dict()["after"] == '"y"'
+
+
+def test_fields_inside_a_kept_element_are_explained():
+    # an element's own marker is no whole value: what is inside it is named on its own
+    app = {"name": "app", "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}
+    live_app = {**app, "env": [*app["env"], {"name": "LIVE", "value": "x"}]}
+    new_app = {"name": "app", "env": [{"name": "A", "value": "1"}]}
+    last, live = {"spec": {"containers": [app]}}, {"spec": {"containers": [live_app]}}
+    new = {"spec": {"containers": [new_app]}}
+    result = {"spec": {"containers": [{**new_app, "env": [*new_app["env"],
+                                                          {"name": "LIVE", "value": "x"}]}]}}
+    assert codes(explain_three_way(last, new, live, result, POD)) == [
+        ("removed", "spec.containers[name=app].env[name=B]"),
+        ("kept", "spec.containers[name=app].env[name=LIVE]"),
+    ]
+    assert codes(explain_two_way(last, new, new, POD)) == [
+        ("deleted", "spec.containers[name=app].env[name=B]"),
+    ]

@@ -146,8 +146,10 @@ def _covered_by(path: str, known: dict) -> bool:
 
 
 def _covered(path: str, known: dict) -> bool:
-    """Whether a prefix of ``path`` is itself a field of ``known`` (a whole value)."""
-    return any(path.startswith(prefix + sep) for prefix in known for sep in (".", "["))
+    """Whether a prefix of ``path`` is itself a field of ``known`` (a whole value; a
+    merge-list element's own marker is not: its fields are listed apart)."""
+    return any(path.startswith(prefix + sep) for prefix, value in known.items()
+               if value != ELEMENT for sep in (".", "["))
 
 
 # ------------------------------------------------------------------ flattening
