@@ -81,3 +81,14 @@ def test_fields_inside_a_kept_element_are_explained():
     assert codes(explain_two_way(last, new, new, POD)) == [
         ("deleted", "spec.containers[name=app].env[name=B]"),
     ]
+
+
+def test_a_field_the_patch_leaves_alone_is_left_not_reverted():
+    # Helm's two-way patch of a custom resource: old == new on spec.tags, live differs
+    old = {"spec": {"tags": ["a"], "size": 1}}
+    new = {"spec": {"tags": ["a"], "size": 2}}
+    live = {"spec": {"tags": ["a", "b"], "size": 1}}
+    result = {"spec": {"tags": ["a", "b"], "size": 2}}
+    notes = explain_three_way(old, new, live, result, None)
+    assert codes(notes) == [("changed", "spec.size"), ("left", "spec.tags")]
+    assert notes[1].describe().endswith('(live ["a","b"], manifest ["a"])')

@@ -18,7 +18,8 @@
 ``kubectl apply`` sends no patch when it is ``{}`` (``unchanged``); without a live
 object it creates the modified configuration.  :func:`helm_upgrade` is Helm 3's
 ``createPatch``: original = the old chart output, modified = the new one, current =
-the live object, no annotation, no preconditions.  ``--server-side`` and ``--prune``
+the live object, no annotation, no preconditions (custom resources: a two-way JSON
+merge patch from old to new).  ``--server-side`` and ``--prune``
 are not modelled.  Standard library only.
 
 >>> from cfgpatch.kube.schema.node import builtin_schema
@@ -136,9 +137,12 @@ def kubectl_apply(manifest: dict, live: dict | None, node: Node | None, *,
 
 
 def helm_upgrade(old: dict | None, new: dict, live: dict | None, node: Node | None,
-                 cr_three_way: bool = True) -> Applied:
-    """Helm 3's ``createPatch`` for one object (``cr_three_way=False``: the Helm
-    versions that send ``CreateMergePatch(old, new)`` for custom resources)."""
+                 cr_three_way: bool = False) -> Applied:
+    """Helm 3's ``createPatch`` for one object: ``CreateThreeWayMergePatch(old, new,
+    live)`` for a kind with Go types; for a custom resource ``CreateMergePatch(old,
+    new)`` (two-way: what ``helm upgrade`` sends), or with ``cr_three_way``
+    ``CreateThreeWayJSONMergePatch`` with kubectl's preconditions (Helm's
+    ``threeWayMergeForUnstructured``, used only when an install takes over objects)."""
     old, new = (normalize(old) if old is not None else None), normalize(new)
     live = normalize(live) if live is not None else None
     patch_type = STRATEGIC if node is not None else MERGE
