@@ -80,7 +80,7 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from ..kube.engine.clientapply import kubectl_apply
+    from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
     from ..kube.explain.apply import explain_three_way
 
     for flag, message in OUT_OF_SCOPE.items():
@@ -103,34 +103,11 @@ def run_apply(args: argparse.Namespace) -> int:
     except CfgPatchError as error:
         sys.stderr.write(f"error: {error.message}\n")
         return 1
-    if last == "annotation" and done.current is not None and not _annotated(done.current):
+    if last == "annotation" and done.current is not None and not has_annotation(done.current):
         sys.stderr.write(missing_annotation_warning(done.current))
     verb = "unchanged" if done.unchanged else "configured"
     write_outcome(f"{resource_name(done.result)} {verb}", done, notes, args)
     return 0
-
-
-def _annotated(live: dict) -> bool:
-    from ..kube.engine.clientapply import LAST_APPLIED
-
-    annotations = (live.get("metadata") or {}).get("annotations")
-    return isinstance(annotations, dict) and LAST_APPLIED in annotations
-
-
-def missing_annotation_warning(live: dict) -> str:
-    """kubectl's warning for a live object without the last-applied annotation
-    (created by ``kubectl create`` or ``kubectl run``): nothing is removed then."""
-    from ..kube.engine.clientapply import LAST_APPLIED
-
-    kind = str(live.get("kind", "")).lower()
-    # the resource name as discovery usually gives it (kubectl's plural guess)
-    plural = (kind[:-1] + "ies" if kind.endswith("y") else
-              kind + "es" if kind.endswith("s") else kind + "s")
-    name = (live.get("metadata") or {}).get("name", "")
-    return (f"Warning: resource {plural}/{name} is missing the {LAST_APPLIED} annotation "
-            "which is required by kubectl apply. kubectl apply should only be used on "
-            "resources created declaratively by either kubectl create --save-config or "
-            "kubectl apply. The missing annotation will be patched automatically.\n")
 
 
 def write_outcome(line: str, done: Any, notes: list, args: argparse.Namespace) -> None:

@@ -96,6 +96,28 @@ def last_applied_of(live: dict | None) -> dict | None:
     return value
 
 
+def has_annotation(live: dict) -> bool:
+    """Whether ``live`` carries the last-applied annotation (empty or not)."""
+    metadata = live.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    return isinstance(annotations, dict) and LAST_APPLIED in annotations
+
+
+def missing_annotation_warning(live: dict) -> str:
+    """kubectl apply's warning for a live object without the annotation (created by
+    ``kubectl create`` or ``kubectl run``): there is nothing to remove fields by.
+    The resource is named with kubectl's plural guess (discovery names it on a server)."""
+    kind = str(live.get("kind", "")).lower()
+    plural = (kind[:-1] + "ies" if kind.endswith("y") else
+              kind + "es" if kind.endswith("s") else kind + "s")
+    metadata = live.get("metadata")
+    name = metadata.get("name", "") if isinstance(metadata, dict) else ""
+    return (f"Warning: resource {plural}/{name} is missing the {LAST_APPLIED} annotation "
+            "which is required by kubectl apply. kubectl apply should only be used on "
+            "resources created declaratively by either kubectl create --save-config or "
+            "kubectl apply. The missing annotation will be patched automatically.\n")
+
+
 def modified_configuration(manifest: dict, namespace: str | None) -> tuple[dict, str]:
     """kubectl's ``GetModifiedConfiguration(annotate=true)``: (modified, annotation)."""
     obj = copy.deepcopy(manifest)
