@@ -15,7 +15,8 @@ import { editorText, makeEditor, setEditorText } from "./editors.js";
 import { Fragment } from "./fragment.js";
 import { installHook } from "./hook.js";
 import { Scheduler } from "./scheduler.js";
-import { FORMATS, RESULT_VIEWS, TYPES, state } from "./state.js";
+import { FORMATS, MODES, RESULT_VIEWS, TYPES, state } from "./state.js";
+import { applyMode } from "./modes/apply.js";
 import { changesPanel } from "./panels/changes.js";
 import { commandPanel } from "./panels/command.js";
 import { comparePanel } from "./panels/compare.js";
@@ -103,6 +104,15 @@ const actions = {
   },
   link: () => fragment.link(),
   recompute: () => scheduler.compute(),
+  // ---- modes: show one mode's inputs and panels, hide the others'
+  setMode(mode) {
+    if (!MODES.includes(mode)) return Promise.resolve(null);
+    state.mode = mode;
+    for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
+    for (const block of document.querySelectorAll("[data-mode]")) block.hidden = block.dataset.mode !== mode;
+    document.body.dataset.mode = mode;
+    return mode === "apply" ? applyMode.shown() : scheduler.settled();
+  },
   // Put the cursor at a place in an editor (1-based line and column).
   showInEditor(which, place) {
     const view = ctx.editors[which];
@@ -124,8 +134,9 @@ function wireKeys() {
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
       event.preventDefault();
-      scheduler.compute();
-    } else if (event.altKey && ["1", "2", "3"].includes(event.key)) {
+      if (state.mode === "apply") applyMode.scheduler.compute();
+      else scheduler.compute();
+    } else if (state.mode === "patch" && event.altKey && ["1", "2", "3"].includes(event.key)) {
       event.preventDefault();
       actions.setType(TYPES[Number(event.key) - 1]);
     }
@@ -138,6 +149,11 @@ async function start() {
   ctx.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", editorOptions);
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
+  // ---- the apply mode (modes/apply.js) and the mode switch
+  applyMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`));
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.addEventListener("change", () => radio.checked && actions.setMode(radio.value));
+  }
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
@@ -155,6 +171,7 @@ async function start() {
   }
   scheduler.engine = engine;
   await scheduler.compute(); // whatever the editors hold now, edits made while loading included
+  await applyMode.ready(engine); // computes only when the apply mode is shown
   state.firstResultAt = performance.now(); // since navigation start
   statusPanel.ready();
   document.body.dataset.ready = "true";
