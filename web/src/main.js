@@ -109,8 +109,7 @@ const actions = {
     if (!MODES.includes(mode)) return Promise.resolve(null);
     state.mode = mode;
     for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
-    for (const block of document.querySelectorAll("[data-mode]")) block.hidden = block.dataset.mode !== mode;
-    document.body.dataset.mode = mode;
+    for (const block of document.querySelectorAll("main > [data-mode]")) block.hidden = block.dataset.mode !== mode;
     return mode === "apply" ? applyMode.shown() : scheduler.settled();
   },
   // Put the cursor at a place in an editor (1-based line and column).
