@@ -17,7 +17,8 @@ dictionary:
   (``None`` when nothing is sent) and a sentence saying what is sent;
 * ``result`` (the object, for scripts) and ``lines``: the result as kubectl prints it
   (``-o yaml`` or ``-o json``, the ``format`` option) as ``[text, mark, 0]`` lines, a
-  line marked ``~`` when it differs from the live object;
+  line marked ``~`` when kubectl's text of the live object does not have it there (a
+  line diff of the two texts);
 * ``notes``: the explanation, ``{"code", "path", "text"}`` each, ``text`` being the line
   ``cfgpatch kube apply`` prints (:meth:`ApplyNote.describe`).
 
@@ -139,12 +140,23 @@ def compute_apply(live_text: str, manifest_text: str, last_text: str = "",
                      UNCHANGED_NOTE if done.unchanged else
                      f"kubectl sends this body with Content-Type "
                      f"{CONTENT_TYPES[done.patch_type]}."}
-    changed = render.differing_paths(done.current, done.result) if done.current else [""]
-    data["lines"] = [[text, render.CHANGED if differs else "", 0]
-                     for text, _mark, differs in render.marked_lines(lines, [], [], changed)]
+    data["lines"] = _marked_against(done.current, lines, fmt)
     data["notes"] = [{"code": note.code, "path": note.path, "text": note.describe()}
                      for note in notes]
     return data
+
+
+def _marked_against(live: dict | None, lines: list, fmt: str) -> list:
+    """``[text, mark, 0]`` per result line, ``~`` on the lines that are not in kubectl's
+    text of the live object (a line diff, so an element that only moves down a list is
+    not marked, while a new, changed or moved-up one is)."""
+    try:
+        before = printed_lines(live, fmt) if live is not None else []
+    except CfgPatchError:
+        before = []
+    signs = [sign for sign, _ in render.before_after(before, lines) if sign != "-"]
+    return [[text, render.CHANGED if sign == "+" else "", 0]
+            for (text, _), sign in zip(lines, signs, strict=True)]
 
 
 def _editor_title(name: str) -> str:
