@@ -191,6 +191,40 @@ def test_the_mode_switch(page):
     assert page.locator("#mode-apply").is_visible()
 
 
+def test_a_shared_link_opens_the_apply_mode_with_its_inputs(page, browser, site_url,  # noqa: F811
+                                                            size, tmp_path):
+    case = RECORDED["container-removed"]
+    live, manifest = writer.dump(case["live"], "yaml"), writer.dump(case["manifest"], "yaml")
+    last = json.dumps(json.loads(case["live"]["metadata"]["annotations"][
+        "kubectl.kubernetes.io/last-applied-configuration"]))
+    page.evaluate("([l, m, a]) => window.cfgpatch.setApplyInputs(l, m, a)", [live, manifest, last])
+    page.click("#apply-share")
+    page.wait_for_selector("#apply-share + .copy-note")
+    link = page.evaluate("window.cfgpatch.link()")
+    assert "#s=" in link
+    other = open_tab(browser, link, SIZES[size])
+    try:
+        assert other.evaluate("window.cfgpatch.mode") == "apply"
+        assert other.locator("#mode-apply").is_visible() and other.locator("#mode-patch").is_hidden()
+        other.evaluate("window.cfgpatch.applySettled()")
+        same_as_cli(other, tmp_path, live, manifest, last)
+        assert shown(other)["patch"] == case["patch"]
+        # the patch mode behind it holds its first example, not empty editors
+        other.check("input[name=mode][value=patch]")
+        assert other.evaluate("window.cfgpatch.results()")["strategic"]["ok"] is True
+        assert other.errors == []
+    finally:
+        other.context.close()
+    # a patch-mode link in the same tab switches back to the patch mode
+    page.check("input[name=mode][value=patch]")
+    patch_link = page.evaluate("window.cfgpatch.link()")
+    page.check("input[name=mode][value=apply]")
+    assert page.evaluate("window.cfgpatch.link()") != patch_link  # the link follows the mode
+    page.evaluate("(hash) => { location.hash = hash; }", patch_link[patch_link.index("#"):])
+    page.wait_for_function("() => window.cfgpatch.mode === 'patch'")
+    page.check("input[name=mode][value=apply]")
+
+
 def test_screenshot(page, size):
     page.select_option("#apply-example", "env-var-live-only-kept")
     page.evaluate("window.cfgpatch.applySettled()")

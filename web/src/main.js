@@ -55,8 +55,11 @@ const scheduler = new Scheduler({
 });
 
 const fragment = new Fragment({
-  current: () => ({ type: state.type, format: state.format, ...scheduler.read() }),
+  current: () => (state.mode === "apply" ? applyMode.linkState()
+    : { type: state.type, format: state.format, ...scheduler.read() }),
   apply: (link) => {
+    if (link.mode === "apply") return applyMode.fromLink(link); // ---- the apply mode's link
+    if (state.mode !== "patch") actions.setMode("patch");
     toolbarPanel.showExample(null);
     if (FORMATS.includes(link.format)) state.format = link.format;
     return actions.setInputs(link.object, link.patch, TYPES.includes(link.type) ? link.type : "strategic");
@@ -110,6 +113,7 @@ const actions = {
     state.mode = mode;
     for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
     for (const block of document.querySelectorAll("main > [data-mode]")) block.hidden = block.dataset.mode !== mode;
+    fragment.schedule(); // the link holds the mode shown
     return mode === "apply" ? applyMode.shown() : scheduler.settled();
   },
   // Put the cursor at a place in an editor (1-based line and column).
@@ -149,7 +153,8 @@ async function start() {
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
   // ---- the apply mode (modes/apply.js) and the mode switch
-  applyMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`));
+  applyMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`),
+    () => fragment.schedule());
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", () => radio.checked && actions.setMode(radio.value));
   }
@@ -157,7 +162,7 @@ async function start() {
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
   const link = Fragment.holdsLink() ? await fragment.read("The first example is shown instead.") : null;
-  if (link !== "applied") actions.loadExample(EXAMPLES[0].id);
+  if (link !== "applied" || state.mode !== "patch") actions.loadExample(EXAMPLES[0].id);
   resultPanel.waiting();
   try {
     const stages = await engine.ready;

@@ -26,8 +26,10 @@ export const applyMode = {
   panels: PANELS,
   scheduler: null,
 
-  // The editors, panels and scheduler; ctx is main.js's (editors, actions, afterDraw).
-  mount(ctx, failed) {
+  // The editors, panels and scheduler; ctx is main.js's (editors, actions, afterDraw);
+  // drawn() is called after each answer is drawn (the URL fragment is written then).
+  mount(ctx, failed, drawn = () => {}) {
+    this.ctx = ctx;
     const onEdit = () => {
       applyInputsPanel.showExample(null);
       if (state.mode === "apply") this.scheduler.schedule();
@@ -42,7 +44,10 @@ export const applyMode = {
       ask: (engine, want) => engine.call("apply_json", { live: want.live, manifest: want.manifest,
         last: want.last, options: JSON.stringify(want.options) }),
       keep: (data) => (state.apply = data),
-      draw: (data) => { for (const panel of PANELS) panel.render?.(data, ctx); },
+      draw: (data) => {
+        for (const panel of PANELS) panel.render?.(data, ctx);
+        drawn();
+      },
       failed,
     });
     applyInputsPanel.mount(ctx, APPLY_EXAMPLES);
@@ -62,6 +67,20 @@ export const applyMode = {
   shown() {
     if (!this.scheduler.engine) return Promise.resolve(null);
     return state.apply ? this.scheduler.settled() : this.scheduler.compute();
+  },
+
+  // What a shared link holds in this mode (share.js: live in object, manifest in patch).
+  linkState() {
+    const text = (which) => editorText(this.ctx.editors[`apply-${which}`]);
+    return { mode: "apply", type: state.type, format: state.applyFormat, object: text("live"),
+      patch: text("manifest"), last: text("last") };
+  },
+
+  // A shared link of this mode: show the mode and its texts (computed once ready).
+  fromLink(link) {
+    if (FORMATS.includes(link.format)) state.applyFormat = link.format;
+    this.ctx.actions.setMode("apply");
+    return this.ctx.actions.setApplyInputs(link.object, link.patch, link.last);
   },
 
   actions(ctx) {

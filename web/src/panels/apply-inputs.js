@@ -4,6 +4,7 @@
 
 import { $, announce, el, setText, show } from "../dom.js";
 import { markProblems } from "../editors.js";
+import { copyText } from "../clipboard.js";
 import { state } from "../state.js";
 
 export const APPLY_EDITORS = ["live", "manifest", "last"];
@@ -16,6 +17,8 @@ export const applyInputsPanel = {
     select.addEventListener("change", () => ctx.actions.loadApplyExample(select.value));
     const overwrite = $("apply-overwrite-false");
     overwrite.addEventListener("change", () => ctx.actions.setApplyOverwrite(!overwrite.checked));
+    const share = $("apply-share");
+    share.addEventListener("click", async () => copyText(await ctx.actions.link(), share));
   },
 
   showExample(example) {
