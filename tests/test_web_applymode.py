@@ -4,6 +4,8 @@ explanation, kubectl's warning and errors), on every recorded apply case."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -68,10 +70,22 @@ def test_last_applied_editor_replaces_the_annotation(tmp_path):
     assert data["notes"][0]["code"] == "removed"
 
 
-def test_no_live_object_is_created():
+def test_no_live_object_is_created(tmp_path):
+    from apply_cli_support import _parts
+    from cfgpatch.cli import main
+
     manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n"
     data = page("", manifest)
     assert data["ok"] and data["line"] == "configmap/c created"
+    (tmp_path / "m.yaml").write_text(manifest)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["kube", "apply", "-f", str(tmp_path / "m.yaml"), "--live", "none"]) == 0
+    cli = _parts(out.getvalue())  # cfgpatch kube apply --live none: the same creation
+    assert cli["line"] == data["line"] and cli["patch"] is None
+    assert "".join(text + "\n" for text, _, _ in data["lines"]) == cli["result"]
+    assert '"namespace":"default"' in data["result"]["metadata"]["annotations"][
+        "kubectl.kubernetes.io/last-applied-configuration"]
     assert data["patch"]["text"] is None and "creates" in data["patch"]["note"]
     assert all(mark == "~" for _, mark, _ in data["lines"])
 
