@@ -125,6 +125,12 @@ def _cases() -> list[dict]:
     add(apply_case("namespace-cluster-scoped-no-annotation", None, ns, ns_labels))
     # --- no annotation at all (first apply over a created object)
     add(apply_case("no-last-applied", None, deploy(5), deploy(3)))
+    # created with `kubectl create -f` (no annotation), then a label left the manifest
+    labelled = copy.deepcopy(deploy(3))
+    labelled["metadata"]["labels"] = {"team": "a", "tier": "web"}
+    unlabelled = copy.deepcopy(labelled)
+    del unlabelled["metadata"]["labels"]["tier"]
+    add(apply_case("label-removed-never-applied", None, labelled, unlabelled))
     # --- services, config maps, numbers
     svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
            "spec": {"ports": [{"port": 80, "targetPort": 8080, "name": "http"},

@@ -122,3 +122,24 @@ def test_custom_resource_uses_a_json_merge_patch(write, capsys):
 def test_missing_file(write, capsys):
     code, _, err = run(capsys, "-f", "nope.yaml", "--live", "nope.yaml")
     assert code == 1 and 'the path "nope.yaml" does not exist' in err
+
+
+def _recorded(case_id):
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "kube" / "apply" / "recorded.jsonl"
+    return next(row for row in map(json.loads, path.read_text().splitlines())
+                if row["id"] == case_id)
+
+
+@pytest.mark.parametrize("case_id", ["no-last-applied", "label-removed-never-applied",
+                                     "namespace-cluster-scoped-no-annotation",
+                                     "container-removed"])
+def test_missing_annotation_warning_is_kubectls(write, capsys, case_id):
+    case = _recorded(case_id)
+    live, new = write("live.json", case["live"]), write("new.json", case["manifest"])
+    code, out, err = run(capsys, "-f", new, "--live", live, "--show", "patch")
+    assert code == case["code"] == 0
+    assert err == case["stderr"]  # kubectl's warning, or nothing when annotated
+    assert out.splitlines()[0] == case["stdout"].strip()
+    assert out.splitlines()[2] == case["patch"]

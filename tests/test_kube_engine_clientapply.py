@@ -127,11 +127,13 @@ def test_helm_upgrade_custom_resource_two_way_variant():
     old = {"spec": {"tags": ["a"], "size": 1}}
     new = {"spec": {"tags": ["a", "b"]}}
     live = {"spec": {"tags": ["a", "live"], "size": 1, "owner": "ops"}}
-    assert helm_upgrade(old, new, live, None).patch == {"spec": {"size": None,
-                                                                 "tags": ["a", "b"]}}
-    assert helm_upgrade(old, new, live, None, cr_three_way=False).patch == {
+    assert helm_upgrade(old, new, live, None, cr_three_way=True).patch == {
         "spec": {"size": None, "tags": ["a", "b"]}}
-    # unchanged lists: two-way sends nothing, three-way restores the manifest's list
+    assert helm_upgrade(old, new, live, None).patch == {
+        "spec": {"size": None, "tags": ["a", "b"]}}
+    # unchanged lists: two-way (helm upgrade's default) sends nothing, three-way
+    # restores the manifest's list
     same = {"spec": {"tags": ["a"]}}
-    assert helm_upgrade(same, same, live, None, cr_three_way=False).patch == {}
-    assert helm_upgrade(same, same, live, None).patch == {"spec": {"tags": ["a"]}}
+    assert helm_upgrade(same, same, live, None).patch == {}
+    assert helm_upgrade(same, same, live, None, cr_three_way=True).patch == {
+        "spec": {"tags": ["a"]}}

@@ -63,3 +63,32 @@ def test_describe_shortens_long_values():
     text = note.describe()
     assert text.startswith("changed p: the manifest changes it (") and "..." in text
     assert note.to_dict()["after"] == '"y"'
+
+
+def test_fields_inside_a_kept_element_are_explained():
+    # an element's own marker is no whole value: what is inside it is named on its own
+    app = {"name": "app", "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}
+    live_app = {**app, "env": [*app["env"], {"name": "LIVE", "value": "x"}]}
+    new_app = {"name": "app", "env": [{"name": "A", "value": "1"}]}
+    last, live = {"spec": {"containers": [app]}}, {"spec": {"containers": [live_app]}}
+    new = {"spec": {"containers": [new_app]}}
+    result = {"spec": {"containers": [{**new_app, "env": [*new_app["env"],
+                                                          {"name": "LIVE", "value": "x"}]}]}}
+    assert codes(explain_three_way(last, new, live, result, POD)) == [
+        ("removed", "spec.containers[name=app].env[name=B]"),
+        ("kept", "spec.containers[name=app].env[name=LIVE]"),
+    ]
+    assert codes(explain_two_way(last, new, new, POD)) == [
+        ("deleted", "spec.containers[name=app].env[name=B]"),
+    ]
+
+
+def test_a_field_the_patch_leaves_alone_is_left_not_reverted():
+    # Helm's two-way patch of a custom resource: old == new on spec.tags, live differs
+    old = {"spec": {"tags": ["a"], "size": 1}}
+    new = {"spec": {"tags": ["a"], "size": 2}}
+    live = {"spec": {"tags": ["a", "b"], "size": 1}}
+    result = {"spec": {"tags": ["a", "b"], "size": 2}}
+    notes = explain_three_way(old, new, live, result, None)
+    assert codes(notes) == [("changed", "spec.size"), ("left", "spec.tags")]
+    assert notes[1].describe().endswith('(live ["a","b"], manifest ["a"])')

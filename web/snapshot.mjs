@@ -38,9 +38,13 @@ for example in json.loads(EXAMPLES):
     bridge.compute_json(example["object"], example["patch"], ALL)
     bridge.compute_json(json.dumps(bridge.compute(example["object"], "{}")
                                    ["results"]["merge"]["object"]), example["patch"])
+# the apply mode (modes/apply.js): each of its examples, both formats
+for example in json.loads(APPLY_EXAMPLES):
+    for fmt in ("yaml", "json"):
+        bridge.apply_json(example["live"], example["manifest"], "", json.dumps({"format": fmt}))
 bridge.READER = inputs.InputReader()  # nothing of the warm-up inputs is kept
 bridge._BEFORE[:] = [None, None, None]
-del _import_all, example
+del _import_all, example, fmt
 import gc
 gc.collect()
 `;
@@ -78,6 +82,7 @@ export async function snapshot(dir) {
   }
   const globals = pyodide.toPy({
     SITE, EXAMPLES: readFileSync(join(here, "src", "examples.json"), "utf8"),
+    APPLY_EXAMPLES: readFileSync(join(here, "src", "apply-examples.json"), "utf8"),
   });
   pyodide.runPython(WARM, { globals });
   globals.destroy();

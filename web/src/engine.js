@@ -41,4 +41,14 @@ export class Engine {
       this.worker.postMessage({ id, object, patch, options: JSON.stringify(options) });
     });
   }
+
+  // Another bridge function by name (worker.js's CALLS: the apply mode's apply_json),
+  // with its arguments as one object; resolves like compute().
+  call(fn, args) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
+      this.worker.postMessage({ id, fn, args });
+    });
+  }
 }

@@ -5,6 +5,7 @@
 import { EXAMPLES } from "./examples.js";
 import { markedProblems } from "./editors.js";
 import { state } from "./state.js";
+import { applyMode } from "./modes/apply.js";
 
 export function installHook({ ready, actions, scheduler, fragment, editors }) {
   window.cfgpatch = {
@@ -57,6 +58,29 @@ export function installHook({ ready, actions, scheduler, fragment, editors }) {
       };
     },
     pyodideVersion: __PYODIDE_VERSION__,
+
+    // ---- modes, and the apply mode (docs/web.md)
+    setMode: actions.setMode,
+    get mode() {
+      return state.mode;
+    },
+    // Replace the apply mode's three inputs and recompute; resolves to applyResult().
+    async setApplyInputs(live, manifest, last = "") {
+      await actions.setApplyInputs(live, manifest, last);
+      return window.cfgpatch.applyResult();
+    },
+    applyResult() {
+      return state.apply ? structuredClone(state.apply) : null;
+    },
+    // Resolves once the apply answer drawn is that of the current apply inputs.
+    async applySettled() {
+      await applyMode.scheduler.settled();
+      return true;
+    },
+    setApplyOverwrite: (overwrite) => actions.setApplyOverwrite(overwrite),
+    setApplyFormat: (format) => actions.setApplyFormat(format),
+    applyExamples: applyMode.examples.map((e) => ({ ...e })),
+    loadApplyExample: (id) => actions.loadApplyExample(id),
   };
 }
 

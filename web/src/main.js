@@ -15,7 +15,8 @@ import { editorText, makeEditor, setEditorText } from "./editors.js";
 import { Fragment } from "./fragment.js";
 import { installHook } from "./hook.js";
 import { Scheduler } from "./scheduler.js";
-import { FORMATS, RESULT_VIEWS, TYPES, state } from "./state.js";
+import { FORMATS, MODES, RESULT_VIEWS, TYPES, state } from "./state.js";
+import { applyMode } from "./modes/apply.js";
 import { changesPanel } from "./panels/changes.js";
 import { commandPanel } from "./panels/command.js";
 import { comparePanel } from "./panels/compare.js";
@@ -54,8 +55,11 @@ const scheduler = new Scheduler({
 });
 
 const fragment = new Fragment({
-  current: () => ({ type: state.type, format: state.format, ...scheduler.read() }),
+  current: () => (state.mode === "apply" ? applyMode.linkState()
+    : { type: state.type, format: state.format, ...scheduler.read() }),
   apply: (link) => {
+    if (link.mode === "apply") return applyMode.fromLink(link); // ---- the apply mode's link
+    if (state.mode !== "patch") actions.setMode("patch");
     toolbarPanel.showExample(null);
     if (FORMATS.includes(link.format)) state.format = link.format;
     return actions.setInputs(link.object, link.patch, TYPES.includes(link.type) ? link.type : "strategic");
@@ -103,6 +107,15 @@ const actions = {
   },
   link: () => fragment.link(),
   recompute: () => scheduler.compute(),
+  // ---- modes: show one mode's inputs and panels, hide the others'
+  setMode(mode) {
+    if (!MODES.includes(mode)) return Promise.resolve(null);
+    state.mode = mode;
+    for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
+    for (const block of document.querySelectorAll("main > [data-mode]")) block.hidden = block.dataset.mode !== mode;
+    fragment.schedule(); // the link holds the mode shown
+    return mode === "apply" ? applyMode.shown() : scheduler.settled();
+  },
   // Put the cursor at a place in an editor (1-based line and column).
   showInEditor(which, place) {
     const view = ctx.editors[which];
@@ -124,8 +137,9 @@ function wireKeys() {
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
       event.preventDefault();
-      scheduler.compute();
-    } else if (event.altKey && ["1", "2", "3"].includes(event.key)) {
+      if (state.mode === "apply") applyMode.scheduler.compute();
+      else scheduler.compute();
+    } else if (state.mode === "patch" && event.altKey && ["1", "2", "3"].includes(event.key)) {
       event.preventDefault();
       actions.setType(TYPES[Number(event.key) - 1]);
     }
@@ -138,11 +152,17 @@ async function start() {
   ctx.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", editorOptions);
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
+  // ---- the apply mode (modes/apply.js) and the mode switch
+  applyMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`),
+    () => fragment.schedule());
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.addEventListener("change", () => radio.checked && actions.setMode(radio.value));
+  }
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
   const link = Fragment.holdsLink() ? await fragment.read("The first example is shown instead.") : null;
-  if (link !== "applied") actions.loadExample(EXAMPLES[0].id);
+  if (link !== "applied" || state.mode !== "patch") actions.loadExample(EXAMPLES[0].id);
   resultPanel.waiting();
   try {
     const stages = await engine.ready;
@@ -155,6 +175,7 @@ async function start() {
   }
   scheduler.engine = engine;
   await scheduler.compute(); // whatever the editors hold now, edits made while loading included
+  await applyMode.ready(engine); // computes only when the apply mode is shown
   state.firstResultAt = performance.now(); // since navigation start
   statusPanel.ready();
   document.body.dataset.ready = "true";

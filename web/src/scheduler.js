@@ -8,10 +8,16 @@ const RECOMPUTE_DELAY_MS = 120;
 
 export class Scheduler {
   // read() -> {object, patch}; draw(data) draws a reply; failed(error) reports one.
-  constructor({ read, draw, failed }) {
+  // Another mode passes its own ask(engine, want) -> reply (the bridge function it
+  // calls), options() -> what it asks for, and keep(data) -> where the reply is kept.
+  constructor({ read, draw, failed, ask, options, keep }) {
     this.read = read;
     this.draw = draw;
     this.failed = failed;
+    this.ask = ask ?? ((engine, want) => engine.compute(want.object, want.patch, want.options));
+    this.options = options ?? bridgeOptions;
+    this.keep = keep ?? ((data) => (state.data = data));
+    this.data = null; // the last reply drawn
     this.engine = null; // set once the engine is ready
     this.timer = null;
     this.want = null; // {object, patch, options, serial}
@@ -24,7 +30,7 @@ export class Scheduler {
   compute() {
     clearTimeout(this.timer);
     this.timer = null;
-    this.want = { ...this.read(), options: bridgeOptions(), serial: ++this.serial };
+    this.want = { ...this.read(), options: this.options(), serial: ++this.serial };
     if (!this.engine) return Promise.resolve(null);
     if (!this.running) this.running = this.#catchUp().finally(() => (this.running = null));
     return this.running;
@@ -42,7 +48,7 @@ export class Scheduler {
   // after typing is cut short).
   settled() {
     if (this.timer) return this.compute();
-    return this.running ?? Promise.resolve(state.data);
+    return this.running ?? Promise.resolve(this.data);
   }
 
   async #catchUp() {
@@ -52,7 +58,7 @@ export class Scheduler {
       state.computing = true;
       let reply;
       try {
-        reply = await this.engine.compute(want.object, want.patch, want.options);
+        reply = await this.ask(this.engine, want);
       } catch (error) {
         this.doneSerial = want.serial;
         this.failed(error);
@@ -63,10 +69,11 @@ export class Scheduler {
       this.doneSerial = want.serial;
       if (this.want.serial !== want.serial) continue; // edited meanwhile: compute again
       state.lastPythonMs = reply.pythonMs;
-      state.data = JSON.parse(reply.json);
-      this.draw(state.data);
+      this.data = JSON.parse(reply.json);
+      this.keep(this.data);
+      this.draw(this.data);
       state.lastComputeMs = performance.now() - started;
     }
-    return state.data;
+    return this.data;
   }
 }

@@ -1,6 +1,8 @@
 // Shareable links: the inputs live in the URL fragment, which browsers never send to a
 // server. Format: #s=<base64url of deflate-raw(JSON {v, t, o, p, f})>, or #j=<base64url
-// of the JSON> where the browser has no CompressionStream.
+// of the JSON> where the browser has no CompressionStream. Another mode than patch adds
+// m (its id) and l (its third text): the apply mode keeps live in o, manifest in p and
+// the last applied configuration in l.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -30,8 +32,10 @@ export function isShareFragment(fragment) {
   return /^#?[sj]=/.test(fragment);
 }
 
-export async function encodeState({ type, format, object, patch }) {
-  const bytes = encoder.encode(JSON.stringify({ v: VERSION, t: type, f: format, o: object, p: patch }));
+export async function encodeState({ type, format, object, patch, mode, last }) {
+  const data = { v: VERSION, t: type, f: format, o: object, p: patch };
+  if (mode && mode !== "patch") Object.assign(data, { m: mode, l: last ?? "" });
+  const bytes = encoder.encode(JSON.stringify(data));
   if (typeof CompressionStream === "function") {
     return "s=" + toBase64Url(await pipe(bytes, new CompressionStream("deflate-raw")));
   }
@@ -72,5 +76,6 @@ export async function decodeState(fragment) {
   if (typeof data.o !== "string" || typeof data.p !== "string") {
     return { error: "This link is damaged: it does not hold both an object and a patch." };
   }
-  return { state: { type: data.t, format: data.f, object: data.o, patch: data.p } };
+  return { state: { type: data.t, format: data.f, object: data.o, patch: data.p,
+    mode: typeof data.m === "string" ? data.m : "patch", last: typeof data.l === "string" ? data.l : "" } };
 }

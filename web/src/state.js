@@ -4,6 +4,7 @@
 export const TYPES = ["strategic", "merge", "json"];
 export const FORMATS = ["yaml", "json"];
 export const RESULT_VIEWS = ["result", "before-after"];
+export const MODES = ["patch", "apply"]; // the question the page answers (docs/web.md)
 
 export const state = Object.seal({
   // what the reader chose
@@ -25,6 +26,13 @@ export const state = Object.seal({
   lastComputeMs: 0, // asking the worker until drawn
   lastPythonMs: 0, // the bridge call in the worker
   phases: null, // ms per panel of the last redraw
+
+  // ---- the mode, and the apply mode's own state (modes/apply.js)
+  mode: "patch", // one of MODES
+  apply: null, // the bridge's last apply_json reply, null before the first
+  applyFormat: "yaml", // the apply result printed as -o yaml or -o json
+  applyOverwrite: true, // false: kubectl apply --overwrite=false
+  applyExampleId: "", // the apply example in its editors, "" once edited
 });
 
 // What the bridge is asked for besides the results (see bridge.compute's options).

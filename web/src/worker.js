@@ -121,7 +121,16 @@ booted.then(
 
 const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
 
+// ---- the other modes' bridge functions, by the name a message gives ({id, fn, args})
+const CALLS = {
+  apply_json: (a) => bridge.apply_json(a.live, a.manifest, a.last ?? "", a.options ?? "{}"),
+};
+
 function compute(data) {
+  if (data.fn) {
+    if (!Object.hasOwn(CALLS, data.fn)) throw new Error(`no bridge function ${data.fn}`);
+    return CALLS[data.fn](data.args);
+  }
   return bridge.compute_json(data.object, data.patch, data.options ?? "{}");
 }
 

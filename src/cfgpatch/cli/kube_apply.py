@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-f", "--filename", required=True, type=_flag_value, metavar="FILE",
                         help="the new manifest (one object, JSON or YAML)")
     parser.add_argument("--live", required=True, metavar="FILE",
-                        help="the live object, as `kubectl get -o yaml` prints it")
+                        help="the live object, as `kubectl get -o yaml` prints it ('none': "
+                             "it does not exist, kubectl creates it)")
     parser.add_argument("--last-applied", metavar="FILE",
                         help="the last applied configuration (default: the live object's "
                              "annotation; 'none' for none)")
@@ -80,7 +81,7 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from ..kube.engine.clientapply import kubectl_apply
+    from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
     from ..kube.explain.apply import explain_three_way
 
     for flag, message in OUT_OF_SCOPE.items():
@@ -89,7 +90,7 @@ def run_apply(args: argparse.Namespace) -> int:
             return 2
     try:
         manifest = read_object(args.filename)
-        live = read_object(args.live)
+        live = None if args.live == "none" else read_object(args.live)
         node = kind_schema(args, manifest)
         last: Any = "annotation"
         if args.last_applied is not None:
@@ -103,7 +104,10 @@ def run_apply(args: argparse.Namespace) -> int:
     except CfgPatchError as error:
         sys.stderr.write(f"error: {error.message}\n")
         return 1
-    verb = "unchanged" if done.unchanged else "configured"
+    if last == "annotation" and done.current is not None and not has_annotation(done.current):
+        sys.stderr.write(missing_annotation_warning(done.current))
+    verb = "created" if done.current is None else "unchanged" if done.unchanged \
+        else "configured"
     write_outcome(f"{resource_name(done.result)} {verb}", done, notes, args)
     return 0
 

@@ -12,9 +12,11 @@ reported as Helm's upgrade treats it:
 * ``created``: in the new manifest only (and not live);
 * ``updated`` / ``unchanged``: in both manifests and live: the patch is Helm's
   ``createPatch`` (original = old manifest, modified = new manifest, current = live;
-  a strategic merge patch for built-in kinds, a JSON merge patch for custom
-  resources, three-way unless ``--cr-two-way``), then the result and the
-  explanation as for ``kube apply``; Helm writes no last-applied annotation;
+  a three-way strategic merge patch for built-in kinds; for custom resources the
+  two-way JSON merge patch from old to new that ``helm upgrade`` sends, or with
+  ``--cr-three-way`` the three-way JSON merge patch Helm uses when an install takes
+  over existing objects), then the result and the explanation as for
+  ``kube apply``; Helm writes no last-applied annotation;
 * ``recreated``: in both manifests but gone from the cluster: Helm creates it again;
 * ``conflict``: in the new manifest and live but not in the old one (Helm refuses: the
   object exists and the release does not own it);
@@ -47,11 +49,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="the manifest of the upgrade")
     parser.add_argument("--live", required=True, metavar="FILE",
                         help="the live objects (many documents allowed)")
-    parser.add_argument("--cr-two-way", action="store_true",
-                        help="custom resources as older Helm 3 releases patch them "
-                             "(two-way JSON merge patch from old to new)")
+    crs = parser.add_mutually_exclusive_group()
+    crs.add_argument("--cr-two-way", action="store_false", dest="cr_three_way",
+                     help="custom resources as helm upgrade patches them: a two-way JSON "
+                          "merge patch from old to new (the default)")
+    crs.add_argument("--cr-three-way", action="store_true", dest="cr_three_way",
+                     help="custom resources patched three-way (CreateThreeWayJSONMergePatch, "
+                          "as Helm's install --take-ownership does)")
     add_common_flags(parser)
-    parser.set_defaults(func=run_upgrade)
+    parser.set_defaults(func=run_upgrade, cr_three_way=False)
 
 
 def run_upgrade(args: argparse.Namespace) -> int:
@@ -93,10 +99,22 @@ def _report(args: argparse.Namespace, key: tuple, old: dict | None, new: dict | 
                   "that already exists)\n")
         return True
     node = kind_schema(args, new)
-    done = helm_upgrade(old, new, live, node, cr_three_way=not args.cr_two_way)
+    # the live object is in the namespace it was matched in (kubectl get prints it)
+    old, new, live = (_with_namespace(args, obj) for obj in (old, new, live))
+    done = helm_upgrade(old, new, live, node, cr_three_way=args.cr_three_way)
     notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
     write_outcome(f"{name} {'unchanged' if done.unchanged else 'updated'}", done, notes, args)
     return False
+
+
+def _with_namespace(args: argparse.Namespace, obj: dict) -> dict:
+    """``obj`` with the release namespace filled in, as Helm's resource builder sets it
+    on every namespaced object of a manifest before computing the patch."""
+    namespace = namespace_for(args, obj)
+    metadata = obj.get("metadata")
+    if not namespace or not isinstance(metadata, dict) or metadata.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**metadata, "namespace": namespace}}
 
 
 def _annotations(obj: Any) -> dict:

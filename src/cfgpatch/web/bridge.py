@@ -312,3 +312,7 @@ def compute_json(object_text: str, patch_text: str, options_text: str = "{}") ->
             "views": {t: dict(empty) for t in TYPES},
         }
     return json.dumps(data, ensure_ascii=False)
+
+
+# ---- the apply mode (live object + new manifest [+ last applied] -> patch, result, notes)
+from .applymode import apply_json, compute_apply  # noqa: E402,F401  (the worker calls these)

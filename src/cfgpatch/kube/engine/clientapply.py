@@ -18,7 +18,8 @@
 ``kubectl apply`` sends no patch when it is ``{}`` (``unchanged``); without a live
 object it creates the modified configuration.  :func:`helm_upgrade` is Helm 3's
 ``createPatch``: original = the old chart output, modified = the new one, current =
-the live object, no annotation, no preconditions.  ``--server-side`` and ``--prune``
+the live object, no annotation, no preconditions (custom resources: a two-way JSON
+merge patch from old to new).  ``--server-side`` and ``--prune``
 are not modelled.  Standard library only.
 
 >>> from cfgpatch.kube.schema.node import builtin_schema
@@ -95,6 +96,28 @@ def last_applied_of(live: dict | None) -> dict | None:
     return value
 
 
+def has_annotation(live: dict) -> bool:
+    """Whether ``live`` carries the last-applied annotation (empty or not)."""
+    metadata = live.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    return isinstance(annotations, dict) and LAST_APPLIED in annotations
+
+
+def missing_annotation_warning(live: dict) -> str:
+    """kubectl apply's warning for a live object without the annotation (created by
+    ``kubectl create`` or ``kubectl run``): there is nothing to remove fields by.
+    The resource is named with kubectl's plural guess (discovery names it on a server)."""
+    kind = str(live.get("kind", "")).lower()
+    plural = (kind[:-1] + "ies" if kind.endswith("y") else
+              kind + "es" if kind.endswith("s") else kind + "s")
+    metadata = live.get("metadata")
+    name = metadata.get("name", "") if isinstance(metadata, dict) else ""
+    return (f"Warning: resource {plural}/{name} is missing the {LAST_APPLIED} annotation "
+            "which is required by kubectl apply. kubectl apply should only be used on "
+            "resources created declaratively by either kubectl create --save-config or "
+            "kubectl apply. The missing annotation will be patched automatically.\n")
+
+
 def modified_configuration(manifest: dict, namespace: str | None) -> tuple[dict, str]:
     """kubectl's ``GetModifiedConfiguration(annotate=true)``: (modified, annotation)."""
     obj = copy.deepcopy(manifest)
@@ -136,9 +159,12 @@ def kubectl_apply(manifest: dict, live: dict | None, node: Node | None, *,
 
 
 def helm_upgrade(old: dict | None, new: dict, live: dict | None, node: Node | None,
-                 cr_three_way: bool = True) -> Applied:
-    """Helm 3's ``createPatch`` for one object (``cr_three_way=False``: the Helm
-    versions that send ``CreateMergePatch(old, new)`` for custom resources)."""
+                 cr_three_way: bool = False) -> Applied:
+    """Helm 3's ``createPatch`` for one object: ``CreateThreeWayMergePatch(old, new,
+    live)`` for a kind with Go types; for a custom resource ``CreateMergePatch(old,
+    new)`` (two-way: what ``helm upgrade`` sends), or with ``cr_three_way``
+    ``CreateThreeWayJSONMergePatch`` with kubectl's preconditions (Helm's
+    ``threeWayMergeForUnstructured``, used only when an install takes over objects)."""
     old, new = (normalize(old) if old is not None else None), normalize(new)
     live = normalize(live) if live is not None else None
     patch_type = STRATEGIC if node is not None else MERGE

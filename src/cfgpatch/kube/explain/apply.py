@@ -16,6 +16,8 @@ fields gives the famous surprises:
   or map replaced whole, a ``$retainKeys`` map);
 * ``reverted``: changed in the live object since the last apply and named by the
   manifest: the manifest's value wins (a manual ``kubectl scale`` undone);
+* ``left``: the live value differs from the manifest's but the patch does not name
+  the field (Helm's two-way patch of a custom resource), so the live value stays;
 * ``changed`` / ``added``: the manifest changes or adds the field;
 * ``reordered``: a merge list whose order the patch's ``$setElementOrder`` changes.
 
@@ -51,6 +53,8 @@ WORDING = {
     "dropped": "only in the live object, but the patch replaces what holds it",
     "reverted": "changed in the live object since the last apply; the manifest's value "
                 "wins",
+    "left": "the live value differs from the manifest's, but the patch does not touch "
+            "it, so the live value stays",
     "changed": "the manifest changes it",
     "added": "the manifest adds it",
     "reordered": "the patch sets the list's order to the manifest's",
@@ -71,6 +75,8 @@ class ApplyNote:
         text = f"{self.code} {self.path}: {WORDING[self.code]}"
         if self.code in ("changed", "reverted"):
             return f"{text} ({_short(self.before)} -> {_short(self.after)})"
+        if self.code == "left":
+            return f"{text} (live {_short(self.before)}, manifest {_short(self.after)})"
         if self.code in ("removed", "deleted"):
             return f"{text} (was {_short(self.before)})"
         if self.code in ("kept", "dropped", "added"):
@@ -99,7 +105,10 @@ def explain_three_way(original: dict | None, modified: dict, current: dict, resu
     for path, value in new.items():
         if path == _ANNOTATION_PATH:
             continue
-        if path not in live:
+        if out.get(path) != value and out.get(path) == live.get(path):
+            if path in live or not _covered_by(path, live):
+                notes.append(ApplyNote("left", path, live.get(path), value))
+        elif path not in live:
             if not _covered_by(path, live):
                 notes.append(ApplyNote("added", path, None, value))
         elif live[path] != value:
@@ -146,8 +155,10 @@ def _covered_by(path: str, known: dict) -> bool:
 
 
 def _covered(path: str, known: dict) -> bool:
-    """Whether a prefix of ``path`` is itself a field of ``known`` (a whole value)."""
-    return any(path.startswith(prefix + sep) for prefix in known for sep in (".", "["))
+    """Whether a prefix of ``path`` is itself a field of ``known`` (a whole value; a
+    merge-list element's own marker is not: its fields are listed apart)."""
+    return any(path.startswith(prefix + sep) for prefix, value in known.items()
+               if value != ELEMENT for sep in (".", "["))
 
 
 # ------------------------------------------------------------------ flattening
