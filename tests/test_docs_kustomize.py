@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from kustomize_corpus import ROOT_SRC
+
 DOC = Path(__file__).resolve().parent.parent / "docs" / "kustomize.md"
 BLOCK = re.compile(r"```(yaml|text)\n(.*?)```", re.S)
 
@@ -38,7 +40,8 @@ def test_the_worked_example_is_what_kube_build_prints(tmp_path):
     tree = _write(tmp_path)
     _, (stdout, stderr) = _blocks()
     done = subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "build", "--explain",
-                           str(tree)], capture_output=True, text=True, check=False)
+                           str(tree)], capture_output=True, text=True, check=False,
+                          env=ROOT_SRC)
     assert done.returncode == 0, done.stderr
     assert done.stdout == stdout
     assert done.stderr == stderr
