@@ -60,7 +60,8 @@ def _finding(report: Report, finding: LintFinding, color: bool) -> list[str]:
     loc = finding.location
     head = (f"  {loc.line}:{loc.column}  {_paint(finding.level, finding.level, color)}  "
             f"{_paint(finding.rule, 'rule', color)}")
-    lines = [head, f"    {finding.message}", *_quote(report, finding, color)]
+    message = [f"    {part}" for part in finding.message.splitlines() or [""]]
+    lines = [head, *message, *_quote(report, finding, color)]
     lines.append(_paint(f"    help: {rule(finding.rule).help}", "help", color))
     for other in finding.related:
         note = f": {other.message}" if other.message else ""
