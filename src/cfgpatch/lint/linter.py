@@ -95,7 +95,8 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     ``exact``: build kustomizations on disk with ``kube build`` (``lint.kbuild``);
     otherwise, and for files in memory, with lint's own resolution (``lint.build``)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
-    kustomizations, others = discover(files, config, list(paths))
+    paths = [normal_path(p) for p in paths]
+    kustomizations, others = discover(files, config, paths)
     builder = Builder(files)
     root = getattr(files, "root", None) if exact else None
     out: list[Outcome] = []
@@ -116,6 +117,9 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
             out.append(lint_flux(builder, path, document, tree, value))
     extra: list[LintFinding] = []
     for entry in config.patches:
+        if not config.considers(entry.patch) or not any(
+                not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
+            continue  # a mapped patch outside the paths, or excluded, is not linted
         outcome, found = lint_standalone(entry, config, files, crds)
         out.append(outcome)
         extra += found
