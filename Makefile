@@ -28,7 +28,7 @@ clean:
 # The patch tester page (web/, docs/web.md): npm ci, then bundle + Pyodide + packed Python into
 # src/cfgpatch/web/static/. Rebuilt only when its inputs change (build.json is the stamp).
 WEB_STAMP := src/cfgpatch/web/static/build.json
-WEB_INPUTS := web/package-lock.json web/build.mjs web/pack_python.py web/precompile.mjs web/snapshot.mjs $(wildcard web/src/*.*) $(wildcard web/src/panels/*) \
+WEB_INPUTS := web/package-lock.json web/build.mjs web/pack_python.py web/precompile.mjs web/snapshot.mjs $(wildcard web/src/*.*) $(wildcard web/src/panels/*) $(wildcard web/src/modes/*) \
 	$(shell find src/cfgpatch \( -name '*.py' -o -name '*.json' -o -name '*.tsv' \) \
 		-not -path '*/web/static/*' -not -path '*/__pycache__/*' 2>/dev/null)
 

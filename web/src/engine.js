@@ -35,10 +35,20 @@ export class Engine {
 
   // Resolves to {json, pythonMs} or rejects with the worker's error.
   compute(object, patch, options) {
+    return this.#ask({ object, patch, options: JSON.stringify(options) });
+  }
+
+  // A mode's Python entry point: call("cfgpatch.web.lintmode", "lint_json", ...strings);
+  // resolves to {json, pythonMs} like compute().
+  call(module, name, ...args) {
+    return this.#ask({ module, call: name, args });
+  }
+
+  #ask(message) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
-      this.worker.postMessage({ id, object, patch, options: JSON.stringify(options) });
+      this.worker.postMessage({ id, ...message });
     });
   }
 }

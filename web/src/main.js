@@ -24,6 +24,8 @@ import { kustomizePanel } from "./panels/kustomize.js";
 import { resultPanel } from "./panels/result.js";
 import { statusPanel } from "./panels/status.js";
 import { toolbarPanel } from "./panels/toolbar.js";
+import { mountModeSwitch } from "./modes/switch.js";
+import { installLintHook, lintMode } from "./modes/lint.js"; // the lint mode
 
 // Drawn in this order on every result; each reads state.data and the declared state.
 const PANELS = [toolbarPanel, inputsPanel, resultPanel, changesPanel, comparePanel,
@@ -138,6 +140,8 @@ async function start() {
   ctx.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", editorOptions);
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
+  mountModeSwitch();
+  lintMode.mount(); // the lint mode
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
@@ -155,6 +159,7 @@ async function start() {
   }
   scheduler.engine = engine;
   await scheduler.compute(); // whatever the editors hold now, edits made while loading included
+  lintMode.start(engine); // the lint mode computes once shown (or asked through the hook)
   state.firstResultAt = performance.now(); // since navigation start
   statusPanel.ready();
   document.body.dataset.ready = "true";
@@ -162,3 +167,4 @@ async function start() {
 
 const ready = start();
 installHook({ ready, actions, scheduler, fragment, editors: ctx.editors });
+installLintHook(); // window.cfgpatch.lint, setMode

@@ -25,6 +25,16 @@ export const state = Object.seal({
   lastComputeMs: 0, // asking the worker until drawn
   lastPythonMs: 0, // the bridge call in the worker
   phases: null, // ms per panel of the last redraw
+
+  // the mode shown (modes/switch.js): "patch", or another mode's id
+  mode: "patch",
+
+  // ---- the lint mode (modes/lint.js)
+  lintFiles: [], // [{path, text}] in the order listed
+  lintCurrent: -1, // the index of the file in the editor, -1 for none
+  lintSkipped: [], // files a folder held that were not read: [{path, reason}]
+  lintData: null, // cfgpatch.web.lintmode.lint_view's last reply
+  lintMs: 0, // the last lint call in the worker
 });
 
 // What the bridge is asked for besides the results (see bridge.compute's options).

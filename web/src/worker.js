@@ -1,6 +1,7 @@
 // The Python engine in a Web Worker: Pyodide, the packed cfgpatch and PyYAML, and
 // cfgpatch.web.bridge. Computing here keeps the editors responsive while a large
-// object is being read. Messages in: {id, object, patch, options}; out:
+// object is being read. Messages in: {id, object, patch, options} (the patch mode) or
+// {id, module, call, args} (another mode's Python entry point); out:
 // {type: "progress", stage, loaded, total}, {type: "ready", stages},
 // {type: "failed", error} or {type: "result", id, json, pythonMs} / {..., error}.
 //
@@ -11,6 +12,7 @@ const SITE = "/home/pyodide/cfgpatch-site"; // also in snapshot.mjs
 const FILES = __SITE__;
 let bridge = null;
 let unpackLater = null;
+let importModule = null; // the modes' Python modules (cfgpatch.web.*), imported on first use
 
 // Absolute times (ms since the epoch), so the page can place them on its own clock.
 const now = () => performance.timeOrigin + performance.now();
@@ -99,7 +101,7 @@ async function boot() {
   bridge = pyodide.pyimport("cfgpatch.web.bridge");
   marks.imported = now();
   stage("first");
-  pyodide = null;
+  importModule = (name) => pyodide.pyimport(name);
   return marks;
 }
 
@@ -121,7 +123,15 @@ booted.then(
 
 const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
 
+// {module, call, args}: a mode's entry point (such as cfgpatch.web.lintmode.lint_json,
+// strings in, a JSON text out); otherwise the patch mode's bridge.compute_json.
+const modules = new Map();
 function compute(data) {
+  if (data.call) {
+    if (!/^cfgpatch\.web\.\w+$/.test(data.module)) throw new Error(`not a page module: ${data.module}`);
+    if (!modules.has(data.module)) modules.set(data.module, importModule(data.module));
+    return modules.get(data.module)[data.call](...data.args);
+  }
   return bridge.compute_json(data.object, data.patch, data.options ?? "{}");
 }
 
