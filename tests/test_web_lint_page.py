@@ -88,8 +88,8 @@ def test_a_folder_chosen_in_the_page_gives_the_command_line_s_findings(page, nam
     assert [f["path"] for f in page.evaluate("window.cfgpatch.lint.files()")] == on_disk
     assert _comparable(results["findings"]) == _comparable(expected["findings"])
     assert results["summary"] == expected["summary"]
-    assert _drawn(page) == [(f["file"], f["line"], f["rule"], f["level"],
-                             f"{f['line']}:{f['column']}") for f in expected["findings"]]
+    assert _drawn(page) == [[f["file"], f["line"], f["rule"], f["level"],
+                             f"{f['line']}:{f['column']}"] for f in expected["findings"]]
     assert fits(page)
 
 

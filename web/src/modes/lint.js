@@ -21,7 +21,7 @@ const EDITOR_SEVERITY = { error: "error", warning: "warning", note: "info" };
 
 let engine = null;
 let editor = null;
-const run = { timer: null, serial: 0, done: 0, running: null };
+const run = { timer: null, serial: 0, done: 0, running: null, reading: null, openFinding: false };
 const items = []; // the file list's rows: {row, path, edit, problem}
 
 // ---------------------------------------------------------------- computing
@@ -40,9 +40,21 @@ function compute() {
   return run.running;
 }
 
-function settled() {
+// Resolves once what is drawn is the lint of the current files (files still being read
+// from a folder or a drop included).
+async function settled() {
+  while (run.reading) await run.reading;
   if (run.timer) return compute();
-  return run.running ?? Promise.resolve(state.lintData);
+  return run.running ?? state.lintData;
+}
+
+// Files being read from disk: settled() waits for them.
+function reading(promise) {
+  const done = promise.finally(() => {
+    if (run.reading === done) run.reading = null;
+  });
+  run.reading = done;
+  return done;
 }
 
 async function catchUp() {
@@ -75,6 +87,7 @@ function setFiles(files, skipped = []) {
   state.lintCurrent = state.lintFiles.length ? 0 : -1;
   const kustomization = state.lintFiles.findIndex((f) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(f.path));
   if (kustomization >= 0) state.lintCurrent = kustomization;
+  run.openFinding = true; // once linted, open the file of the first finding
   drawList();
   openFile(state.lintCurrent);
   return compute();
@@ -225,6 +238,11 @@ function draw() {
         column: group.findings[0].place.column, label: group.path }), " ",
       el("span", { class: "muted" }, group.counts)),
       el("ol", { class: "findings" }, group.findings.map(findingItem)))));
+  if (run.openFinding && data.files.length) {
+    const index = state.lintFiles.findIndex((f) => f.path === data.files[0].path);
+    if (index >= 0 && index !== state.lintCurrent) openFile(index);
+  }
+  run.openFinding = false;
   markFindings();
   if (data.verdict !== draw.said) announce(data.verdict);
   draw.said = data.verdict;
@@ -251,15 +269,15 @@ function wireInputs() {
   $("lint-example").addEventListener("click", () => setFiles(EXAMPLE.files));
   $("lint-clear").addEventListener("click", () => setFiles([]));
   const folder = $("lint-folder");
-  folder.addEventListener("change", async () => {
+  folder.addEventListener("change", () => reading((async () => {
     await merged(await readFileList(folder.files), true);
     folder.value = "";
-  });
+  })()));
   const picked = $("lint-pick");
-  picked.addEventListener("change", async () => {
+  picked.addEventListener("change", () => reading((async () => {
     await merged(await readFileList(picked.files), false);
     picked.value = "";
-  });
+  })()));
   const zone = $("lint-drop");
   for (const name of ["dragenter", "dragover"]) {
     zone.addEventListener(name, (event) => {
@@ -268,12 +286,11 @@ function wireInputs() {
     });
   }
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-  zone.addEventListener("drop", async (event) => {
+  zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("over");
     const read = droppedEntries(event.dataTransfer); // taken before the first await
-    const files = await read();
-    await merged(files, files.folder);
+    reading(read().then((files) => merged(files, files.folder)));
   });
 }
 
