@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 
 from .build import Builder, lint_kustomization
@@ -100,14 +101,15 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     builder = Builder(files)
     root = getattr(files, "root", None) if exact else None
     out: list[Outcome] = []
-    for path in kustomizations:
-        if _is_component(files, path):
-            continue
-        if root is not None:
-            from .kbuild import lint_kustomization_built
-            out.append(lint_kustomization_built(builder, root, path))
-        else:
-            out.append(lint_kustomization(builder, path))
+    with _read_cache(root is not None):
+        for path in kustomizations:
+            if _is_component(files, path):
+                continue
+            if root is not None:
+                from .kbuild import lint_kustomization_built
+                out.append(lint_kustomization_built(builder, root, path))
+            else:
+                out.append(lint_kustomization(builder, path))
     for path in others:
         try:
             text = files[path]
@@ -126,6 +128,18 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     for outcome in out:
         outcome.crds = crds
     return out, extra
+
+
+#: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a
+#: base is composed once, not once per overlay.  Off only to measure it (bench_lint.py).
+READ_CACHE = True
+
+
+def _read_cache(on: bool) -> AbstractContextManager:
+    if not (on and READ_CACHE):
+        return nullcontext()
+    from ..kube.io.kyaml_read import cached_reads
+    return cached_reads()
 
 
 def _configured(findings: Iterable[LintFinding], config: Config) -> list[LintFinding]:
