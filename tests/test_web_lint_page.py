@@ -169,15 +169,18 @@ def test_a_bad_config_is_shown_and_marked_at_its_line(page):
 def test_dropped_files_are_read_in_the_tab_and_nothing_is_requested(page):
     page.click("#lint-clear")
     before = len(page.requests)
-    page.evaluate("""(files) => {
+    prevented = page.evaluate("""(files) => {
         const data = new DataTransfer();
         for (const [name, text] of files) data.items.add(new File([text], name));
         data.items.add(new File([new Uint8Array([0xff, 0xfe, 0])], "logo.png"));
-        const zone = document.getElementById('lint-drop');
-        zone.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+        // dropped next to the zone: the whole mode takes it
+        const list = document.getElementById('lint-file-list');
+        return !list.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true,
+                                                          cancelable: true}));
     }""", [["kustomization.yaml", (TREES / "renamed-target" / "base" / "kustomization.yaml")
             .read_text()], ["deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
                             "metadata: {name: web}\n"]])
+    assert prevented  # the browser does not open the dropped file instead of the page
     page.wait_for_function("window.cfgpatch.lint.files().length === 2")
     page.evaluate("window.cfgpatch.lint.settled()")
     assert page.text_content("#lint-skipped") == "1 entry was not read: logo.png (not UTF-8 text)."

@@ -278,15 +278,21 @@ function wireInputs() {
     await merged(await readFileList(picked.files), false);
     picked.value = "";
   })()));
+  // The whole mode takes drops (a file dropped next to the zone must not make the
+  // browser open it instead of the page); the zone shows where.
   const zone = $("lint-drop");
+  const area = document.querySelector('main[data-mode="lint"]');
   for (const name of ["dragenter", "dragover"]) {
-    zone.addEventListener(name, (event) => {
+    area.addEventListener(name, (event) => {
       event.preventDefault();
       zone.classList.add("over");
     });
   }
-  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-  zone.addEventListener("drop", (event) => {
+  area.addEventListener("dragleave", (event) => {
+    if (!area.contains(event.relatedTarget)) zone.classList.remove("over");
+  });
+  area.addEventListener("drop", (event) => {
+    if (event.target.closest?.("#lint-editor")) return; // the editor inserts the text itself
     event.preventDefault();
     zone.classList.remove("over");
     const read = droppedEntries(event.dataTransfer); // taken before the first await
