@@ -186,3 +186,19 @@ def test_dropped_files_are_read_in_the_tab_and_nothing_is_requested(page):
     assert page.text_content("#lint-skipped") == "1 entry was not read: logo.png (not UTF-8 text)."
     assert page.evaluate("window.cfgpatch.lint.view()")["ok"]
     assert page.requests[before:] == []
+
+
+def test_the_mode_switch_shows_one_mode_and_stays_readable_under_the_pointer(page):
+    lint = page.locator("[data-mode-button=lint]")
+    lint.hover()
+    colours = page.evaluate("""() => {
+        const s = getComputedStyle(document.querySelector('[data-mode-button=lint]'));
+        return [s.color, s.backgroundColor]; }""")
+    assert lint.get_attribute("aria-pressed") == "true"
+    assert colours == ["rgb(255, 255, 255)", "rgb(58, 63, 69)"]  # white on dark, hovered
+    assert page.is_hidden('main[data-mode="patch"]') and page.is_visible('main[data-mode="lint"]')
+    assert page.evaluate("window.cfgpatch.mode") == "lint"
+    page.click("[data-mode-button=patch]")
+    assert page.is_visible('main[data-mode="patch"]') and page.is_hidden('main[data-mode="lint"]')
+    page.evaluate("window.cfgpatch.setMode('lint')")
+    assert page.is_visible('main[data-mode="lint"]')
