@@ -202,3 +202,14 @@ def test_the_mode_switch_shows_one_mode_and_stays_readable_under_the_pointer(pag
     assert page.is_visible('main[data-mode="patch"]') and page.is_hidden('main[data-mode="lint"]')
     page.evaluate("window.cfgpatch.setMode('lint')")
     assert page.is_visible('main[data-mode="lint"]')
+
+
+def test_paths_written_loosely_are_the_files_lint_names(page):
+    files = [{**f, "path": "./" + f["path"].replace("/", "//")} for f in EXAMPLE["files"]]
+    results = page.evaluate("(files) => window.cfgpatch.lint.setFiles(files)", files)
+    assert {f["file"] for f in results["findings"]} == {"overlays/prod/kustomization.yaml"}
+    current = page.evaluate("window.cfgpatch.lint.current()")
+    assert current["path"] == "./overlays//prod//kustomization.yaml"  # as written
+    assert len(current["problems"]) == 4  # its findings are marked in it
+    page.locator("#lint-groups .related .place").first.click()
+    assert page.evaluate("window.cfgpatch.lint.current()")["cursor"] == {"line": 6, "column": 3}

@@ -169,6 +169,14 @@ function setVerdict(tone, text) {
   setText(verdict, text);
 }
 
+// The path of file `index` as lint knows it (normalised by Python: "./a//b.yaml" is
+// "a/b.yaml"), or as typed before the first lint.
+function lintPath(index) {
+  return state.lintData?.inputs?.[index]?.path ?? state.lintFiles[index]?.path ?? "";
+}
+
+const indexOfPath = (path) => state.lintFiles.findIndex((_, i) => lintPath(i) === path);
+
 function findingsOf(path) {
   const data = state.lintData;
   return data?.files?.find((group) => group.path === path)?.findings ?? [];
@@ -177,11 +185,12 @@ function findingsOf(path) {
 function markFindings() {
   const file = state.lintFiles[state.lintCurrent];
   if (!file || !editor) return;
-  const marks = findingsOf(file.path).map((f) => ({ line: f.place.line, column: f.place.column,
+  const path = lintPath(state.lintCurrent);
+  const marks = findingsOf(path).map((f) => ({ line: f.place.line, column: f.place.column,
     end_line: f.place.end_line, end_column: f.place.end_column,
     severity: EDITOR_SEVERITY[f.level] ?? "warning", message: `${f.rule}: ${f.message}` }));
   const error = state.lintData?.error;
-  if (error?.file === file.path && error.line) {
+  if (error?.file === path && error.line) {
     marks.push({ line: error.line, column: error.column ?? 1, severity: "error", message: error.plain });
   }
   markProblems(editor, marks);
@@ -239,7 +248,7 @@ function draw() {
       el("span", { class: "muted" }, group.counts)),
       el("ol", { class: "findings" }, group.findings.map(findingItem)))));
   if (run.openFinding && data.files.length) {
-    const index = state.lintFiles.findIndex((f) => f.path === data.files[0].path);
+    const index = indexOfPath(data.files[0].path);
     if (index >= 0 && index !== state.lintCurrent) openFile(index);
   }
   run.openFinding = false;
@@ -250,7 +259,7 @@ function draw() {
 
 // Open a file at a place (1-based line and column) and put the cursor there.
 function jump(place) {
-  const index = state.lintFiles.findIndex((f) => f.path.replace(/^\.\//, "") === place.file);
+  const index = indexOfPath(place.file);
   if (index < 0) return false;
   openFile(index);
   const doc = editor.state.doc;
