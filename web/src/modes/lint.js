@@ -169,10 +169,11 @@ function setVerdict(tone, text) {
   setText(verdict, text);
 }
 
-// The path of file `index` as lint knows it (normalised by Python: "./a//b.yaml" is
-// "a/b.yaml"), or as typed before the first lint.
+// The path of file `index` as lint knows it: "./a//b.yaml" is "a/b.yaml" (the same
+// rule as cfgpatch.lint.config.normal_path, which lintmode applies).
 function lintPath(index) {
-  return state.lintData?.inputs?.[index]?.path ?? state.lintFiles[index]?.path ?? "";
+  const path = state.lintFiles[index]?.path ?? "";
+  return path.replace(/\\/g, "/").split("/").filter((p) => p && p !== ".").join("/");
 }
 
 const indexOfPath = (path) => state.lintFiles.findIndex((_, i) => lintPath(i) === path);
