@@ -44,12 +44,10 @@ def _files(tree: str) -> MemoryFiles:
 
 
 #: Where lint's own in-memory resolution is known to differ from kustomize (on disk lint
-#: builds with kube build, which agrees with kubectl on every recorded tree).
-RESOLVER_GAPS = {
-    ("label-aliasing", "yaml11-namespace"):
-        "kustomize reads kustomization.yaml with YAML 1.1 scalars (namespace: n is a boolean"
-        " and an error); lint's resolver reads go-yaml v3 scalars",
-}
+#: builds with kube build, which agrees with kubectl on every recorded tree). None now:
+#: the YAML 1.1 kustomization scalars (label-aliasing/yaml11-namespace) are read as
+#: kustomize reads them.
+RESOLVER_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("record, build", BUILDS,
@@ -150,3 +148,21 @@ def test_what_kustomize_refuses_is_a_build_failure(texts, message):
     outcome = lint_kustomization(Builder(_tree(**texts)), "kustomization.yaml")
     assert outcome.error is not None and message in outcome.error
     assert outcome.error_location.file == "kustomization.yaml"
+
+
+def test_kustomization_scalars_are_read_as_kustomize_reads_them():
+    """YAML 1.1 (go-yaml v2 through sigs.k8s.io/yaml): ``namespace: n`` is a boolean, and
+    kustomize's type error (recorded: label-aliasing/yaml11-namespace) is lint's, at the
+    field; quoted, it is a string."""
+    record = json.loads((DATA / "recorded" / "label-aliasing.json").read_text("utf-8"))
+    expected = record["builds"]["yaml11-namespace"]["stderr"].removeprefix("error: ").strip()
+    files = _tree(**{"kustomization.yaml": "resources: [d.yaml]\nnamespace: n\n",
+                     "d.yaml": DEPLOY})
+    with pytest.raises(ResolveError) as caught:
+        Builder(files).base("")
+    assert caught.value.message == expected
+    assert (caught.value.location.file, caught.value.location.line) == ("kustomization.yaml", 2)
+    quoted = _tree(**{"kustomization.yaml": "resources: [d.yaml]\nnamespace: 'n'\n",
+                      "d.yaml": DEPLOY})
+    (resource,) = Builder(quoted).base("")
+    assert resource.obj["metadata"]["namespace"] == "n"

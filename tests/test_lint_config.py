@@ -43,23 +43,33 @@ def test_empty_and_other_sections():
     assert parse_config("other: 1\n").patches == ()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("lint:\n  colour: red\n", "unknown key lint.colour"),
-    ("lint:\n  disable: [nope]\n", "unknown rule 'nope'"),
-    ("lint:\n  severity: {null-deletes: loud}\n", "lint.severity.null-deletes"),
-    ("lint:\n  include: 3\n", "lint.include must be a list of strings"),
-    ("lint:\n  patches: [{patch: a.yaml}]\n", "lint.patches[0].target must be a file path"),
-    ("lint:\n  patches: [{patch: a, target: b, type: xml}]\n", "lint.patches[0].type"),
-    ("lint:\n  patches: [{patch: a, target: b, select: {color: x}}]\n", ".select takes"),
-    ("lint: [1]\n", "`lint` must be a mapping"),
-    ("a: [1\n", "not YAML"),
-    ("a: 1\n---\nb: 2\n", "must be one YAML mapping"),
+@pytest.mark.parametrize("text, place, message", [
+    ("lint:\n  colour: red\n", "2:3", "unknown key lint.colour"),
+    ("lint:\n  disable: [null-deletes, nope]\n", "2:27", "unknown rule 'nope'"),
+    ("lint:\n  severity: {null-deletes: loud}\n", "2:14", "lint.severity.null-deletes"),
+    ("lint:\n  severity:\n    nope: error\n", "3:5", "lint.severity: unknown rule 'nope'"),
+    ("lint:\n  include: 3\n", "2:3", "lint.include must be a list of strings"),
+    ("lint:\n  patches: [{patch: a.yaml}]\n", "2:13", "lint.patches[0].target must be a file"),
+    ("lint:\n  patches:\n    - patch: a\n      target: b\n      type: xml\n", "5:7",
+     "lint.patches[0].type"),
+    ("lint:\n  patches:\n    - {patch: a, target: b, select: {color: x}}\n", "3:38",
+     ".select takes"),
+    ("lint:\n  patches:\n    - patch: a\n      target: b\n      extra: 1\n", "5:7",
+     "lint.patches[0]: unknown key extra"),
+    ("lint: [1]\n", "1:1", "`lint` must be a mapping"),
+    ("a: 1\n---\nb: 2\n", "3:1", "must be one YAML mapping"),
 ])
-def test_mistakes_name_the_key(text, message):
+def test_mistakes_name_the_key_and_its_line_and_column(text, place, message):
     with pytest.raises(InvalidInput) as caught:
         parse_config(text)
-    assert caught.value.message.startswith(".cfgpatch.yaml: ")
+    assert caught.value.message.startswith(f".cfgpatch.yaml:{place}: "), caught.value.message
     assert message in caught.value.message
+
+
+def test_a_text_that_is_not_yaml_names_the_line_and_the_given_file_name():
+    with pytest.raises(InvalidInput) as caught:
+        parse_config("lint:\n  include: [a\n", "conf/lint.yaml")
+    assert caught.value.message.startswith("conf/lint.yaml:3: not YAML: ")
 
 
 @pytest.mark.parametrize("pattern, path, expected", [

@@ -78,3 +78,51 @@ def test_uris_are_percent_encoded_and_fingerprints_survive_moved_lines():
     assert _errors(sarif_log(report(3))) == []
     assert first["results"][0]["partialFingerprints"] == \
         moved["results"][0]["partialFingerprints"]
+
+
+def test_the_sample_report_s_results_regions_and_rule_metadata():
+    from cfgpatch.lint.rules import INDEX, rule
+    from lint_sample import KUSTOMIZATION, PATCH, sample_report
+
+    log = sarif_log(sample_report(), "file:///repo")
+    assert _errors(log) == []
+    run = log["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": "file:///repo/"}}
+    results = run["results"]
+    assert [(r["ruleId"], r["level"], r["ruleIndex"]) for r in results] == [
+        ("patch-matches-nothing", "error", INDEX["patch-matches-nothing"]),
+        ("null-deletes-section", "warning", INDEX["null-deletes-section"]),
+        ("field-set-twice", "note", INDEX["field-set-twice"])]
+    where = [r["locations"][0]["physicalLocation"] for r in results]
+    assert where[0] == {"artifactLocation": {"uri": "apps/web%2Cprod/kustomization.yaml",
+                                             "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": 4, "startColumn": 5, "endLine": 4,
+                                   "endColumn": 45}}
+    # a URI reference: ':' in the first segment would read as a scheme, '%' is escaped
+    assert where[1]["artifactLocation"]["uri"] == "apps/web%2Cprod/patch%3A100%25.yaml"
+    assert where[2]["region"] == {"startLine": 3, "startColumn": 3, "endLine": 3,
+                                  "endColumn": 4}
+    assert results[1]["message"] == {"text": "spec.template: null deletes the whole "
+                                             "section\n(50% of the object)"}
+    assert results[0]["relatedLocations"] == [{
+        "id": 1, "message": {"text": "the target selector"},
+        "physicalLocation": {"artifactLocation": {"uri": "apps/web%2Cprod/kustomization.yaml",
+                                                  "uriBaseId": "%SRCROOT%"},
+                             "region": {"startLine": 4, "startColumn": 13, "endLine": 4,
+                                        "endColumn": 45}}}]
+    assert "relatedLocations" not in results[1]
+    fingerprints = {r["partialFingerprints"]["cfgpatchFinding/v1"] for r in results}
+    assert len(fingerprints) == 3 and all(len(f) == 32 for f in fingerprints)
+    descriptor = run["tool"]["driver"]["rules"][INDEX["field-set-twice"]]
+    meta = rule("field-set-twice")
+    assert descriptor == {
+        "id": "field-set-twice", "name": "FieldSetTwice",
+        "shortDescription": {"text": meta.short + "."},
+        "fullDescription": {"text": meta.full},
+        "help": {"text": f"{meta.help} See docs/lint.md#field-set-twice.",
+                 "markdown": f"**{meta.short}.** {meta.full}\n\n{meta.help}\n\n"
+                             "See [docs/lint.md#field-set-twice](docs/lint.md#field-set-twice)."},
+        "defaultConfiguration": {"level": "warning"},
+        "properties": {"tags": ["repository"], "docAnchor": "docs/lint.md#field-set-twice"}}
+    assert KUSTOMIZATION != PATCH

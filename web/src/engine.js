@@ -35,20 +35,20 @@ export class Engine {
 
   // Resolves to {json, pythonMs} or rejects with the worker's error.
   compute(object, patch, options) {
+    return this.#ask({ object, patch, options: JSON.stringify(options) });
+  }
+
+  #ask(message) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
-      this.worker.postMessage({ id, object, patch, options: JSON.stringify(options) });
+      this.worker.postMessage({ id, ...message });
     });
   }
 
-  // Another bridge function by name (worker.js's CALLS: the apply mode's apply_json),
+  // Another mode's bridge function by name (worker.js's CALLS: apply_json, lint_json),
   // with its arguments as one object; resolves like compute().
   call(fn, args) {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, (data) => (data.error ? reject(new Error(data.error)) : resolve(data)));
-      this.worker.postMessage({ id, fn, args });
-    });
+    return this.#ask({ fn, args });
   }
 }

@@ -25,6 +25,7 @@ import { kustomizePanel } from "./panels/kustomize.js";
 import { resultPanel } from "./panels/result.js";
 import { statusPanel } from "./panels/status.js";
 import { toolbarPanel } from "./panels/toolbar.js";
+import { installLintHook, lintMode } from "./modes/lint.js"; // the lint mode
 
 // Drawn in this order on every result; each reads state.data and the declared state.
 const PANELS = [toolbarPanel, inputsPanel, resultPanel, changesPanel, comparePanel,
@@ -114,7 +115,9 @@ const actions = {
     for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
     for (const block of document.querySelectorAll("main > [data-mode]")) block.hidden = block.dataset.mode !== mode;
     fragment.schedule(); // the link holds the mode shown
-    return mode === "apply" ? applyMode.shown() : scheduler.settled();
+    if (mode === "apply") return applyMode.shown();
+    if (mode === "lint") return lintMode.shown();
+    return scheduler.settled();
   },
   // Put the cursor at a place in an editor (1-based line and column).
   showInEditor(which, place) {
@@ -158,6 +161,7 @@ async function start() {
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", () => radio.checked && actions.setMode(radio.value));
   }
+  lintMode.mount(); // ---- the lint mode (modes/lint.js)
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
@@ -176,6 +180,7 @@ async function start() {
   scheduler.engine = engine;
   await scheduler.compute(); // whatever the editors hold now, edits made while loading included
   await applyMode.ready(engine); // computes only when the apply mode is shown
+  lintMode.start(engine); // the lint mode computes once shown (or asked through the hook)
   state.firstResultAt = performance.now(); // since navigation start
   statusPanel.ready();
   document.body.dataset.ready = "true";
@@ -183,3 +188,4 @@ async function start() {
 
 const ready = start();
 installHook({ ready, actions, scheduler, fragment, editors: ctx.editors });
+installLintHook(); // window.cfgpatch.lint

@@ -4,7 +4,7 @@
 export const TYPES = ["strategic", "merge", "json"];
 export const FORMATS = ["yaml", "json"];
 export const RESULT_VIEWS = ["result", "before-after"];
-export const MODES = ["patch", "apply"]; // the question the page answers (docs/web.md)
+export const MODES = ["patch", "apply", "lint"]; // the question the page answers (docs/web.md)
 
 export const state = Object.seal({
   // what the reader chose
@@ -33,6 +33,13 @@ export const state = Object.seal({
   applyFormat: "yaml", // the apply result printed as -o yaml or -o json
   applyOverwrite: true, // false: kubectl apply --overwrite=false
   applyExampleId: "", // the apply example in its editors, "" once edited
+
+  // ---- the lint mode (modes/lint.js)
+  lintFiles: [], // [{path, text}] in the order listed
+  lintCurrent: -1, // the index of the file in the editor, -1 for none
+  lintSkipped: [], // files a folder held that were not read: [{path, reason}]
+  lintData: null, // cfgpatch.web.lintmode.lint_view's last reply
+  lintMs: 0, // the last lint call in the worker
 });
 
 // What the bridge is asked for besides the results (see bridge.compute's options).

@@ -1,6 +1,7 @@
 // The Python engine in a Web Worker: Pyodide, the packed cfgpatch and PyYAML, and
 // cfgpatch.web.bridge. Computing here keeps the editors responsive while a large
-// object is being read. Messages in: {id, object, patch, options}; out:
+// object is being read. Messages in: {id, object, patch, options} (the patch mode) or
+// {id, module, call, args} (another mode's Python entry point); out:
 // {type: "progress", stage, loaded, total}, {type: "ready", stages},
 // {type: "failed", error} or {type: "result", id, json, pythonMs} / {..., error}.
 //
@@ -99,7 +100,6 @@ async function boot() {
   bridge = pyodide.pyimport("cfgpatch.web.bridge");
   marks.imported = now();
   stage("first");
-  pyodide = null;
   return marks;
 }
 
@@ -124,6 +124,7 @@ const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
 // ---- the other modes' bridge functions, by the name a message gives ({id, fn, args})
 const CALLS = {
   apply_json: (a) => bridge.apply_json(a.live, a.manifest, a.last ?? "", a.options ?? "{}"),
+  lint_json: (a) => bridge.lint_json(a.files, a.options ?? "{}"),
 };
 
 function compute(data) {

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
 from .rules import is_rule, normalise_level
-from .yamlpos import values
+from .yamlpos import Tree, tree_values
 
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")
@@ -72,89 +72,119 @@ class Config:
         return self.severity.get(rule_id, default)
 
 
-def _fail(source: str, message: str) -> InvalidInput:
-    return InvalidInput(f"{source}: {message}", code=INVALID_INPUT)
+@dataclass(frozen=True)
+class _Where:
+    """The config file's name and its node tree: errors say ``file:line:column:``."""
+
+    source: str
+    tree: Tree | None = None
+
+    def at(self, path: tuple = ()) -> str:
+        if self.tree is None:
+            return self.source
+        span, _ = self.tree.find(list(path))
+        return f"{self.source}:{span.line}:{span.column}"
+
+
+def _fail(where: _Where | str, message: str, path: tuple = ()) -> InvalidInput:
+    place = where.at(path) if isinstance(where, _Where) else where
+    return InvalidInput(f"{place}: {message}", code=INVALID_INPUT)
 
 
 def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
-    """Read a ``.cfgpatch.yaml`` text; raises ``InvalidInput`` naming the key at fault."""
+    """Read a ``.cfgpatch.yaml`` text; raises ``InvalidInput`` naming the key at fault
+    and where it is (``.cfgpatch.yaml:LINE:COLUMN: ...``)."""
     try:
-        docs = values(text)
+        docs = tree_values(text)
     except ValueError as exc:
-        raise _fail(source, f"not YAML: {exc}") from None
+        found = re.match(r"line (\d+): (.*)", str(exc), re.S)
+        place, message = (f"{source}:{found[1]}", found[2]) if found else (source, str(exc))
+        raise _fail(place, f"not YAML: {message}") from None
     if not docs:
         return Config(source=source)
-    if len(docs) > 1 or not isinstance(docs[0], dict):
-        raise _fail(source, "must be one YAML mapping")
-    section = docs[0].get("lint", {})
+    if len(docs) > 1 or not isinstance(docs[0][1], dict):
+        raise _fail(_Where(source, docs[1][0] if len(docs) > 1 else docs[0][0]),
+                    "must be one YAML mapping")
+    where = _Where(source, docs[0][0])
+    section = docs[0][1].get("lint", {})
     if section is None:
         section = {}
     if not isinstance(section, dict):
-        raise _fail(source, "`lint` must be a mapping")
+        raise _fail(where, "`lint` must be a mapping", ("lint",))
     unknown = sorted(str(k) for k in section if k not in _KEYS)
     if unknown:
-        raise _fail(source, f"unknown key lint.{unknown[0]} (known: {', '.join(_KEYS)})")
+        raise _fail(where, f"unknown key lint.{unknown[0]} (known: {', '.join(_KEYS)})",
+                    ("lint", unknown[0]))
     return Config(
-        include=_strings(section, "include", source),
-        exclude=_strings(section, "exclude", source),
-        disable=frozenset(_rule_ids(_strings(section, "disable", source), "disable", source)),
-        severity=_severities(section.get("severity") or {}, source),
-        schemas=_strings(section, "schemas", source),
-        patches=tuple(_patches(section.get("patches") or [], source)),
+        include=_strings(section, "include", where),
+        exclude=_strings(section, "exclude", where),
+        disable=frozenset(_rule_ids(_strings(section, "disable", where), "disable", where)),
+        severity=_severities(section.get("severity") or {}, where),
+        schemas=_strings(section, "schemas", where),
+        patches=tuple(_patches(section.get("patches") or [], where)),
         source=source,
     )
 
 
-def _strings(section: dict, key: str, source: str) -> tuple[str, ...]:
+def _strings(section: dict, key: str, where: _Where) -> tuple[str, ...]:
     value = section.get(key) or []
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(source, f"lint.{key} must be a list of strings")
+        raise _fail(where, f"lint.{key} must be a list of strings", ("lint", key))
     return tuple(value)
 
 
-def _rule_ids(ids: tuple[str, ...], key: str, source: str) -> tuple[str, ...]:
-    for rule_id in ids:
+def _rule_ids(ids: tuple[str, ...], key: str, where: _Where) -> tuple[str, ...]:
+    for index, rule_id in enumerate(ids):
         if not is_rule(rule_id):
-            raise _fail(source, f"lint.{key}: unknown rule {rule_id!r} (see docs/lint.md)")
+            path = ("lint", key, rule_id) if key == "severity" else ("lint", key, index)
+            raise _fail(where, f"lint.{key}: unknown rule {rule_id!r} (see docs/lint.md)",
+                        path)
     return ids
 
 
-def _severities(value: Any, source: str) -> dict:
+def _severities(value: Any, where: _Where) -> dict:
     if not isinstance(value, dict):
-        raise _fail(source, "lint.severity must map rule ids to levels")
+        raise _fail(where, "lint.severity must map rule ids to levels", ("lint", "severity"))
     out = {}
     for rule_id, level in value.items():
-        _rule_ids((str(rule_id),), "severity", source)
+        if not is_rule(str(rule_id)):
+            raise _fail(where, f"lint.severity: unknown rule {str(rule_id)!r} (see "
+                               "docs/lint.md)", ("lint", "severity", rule_id))
         normal = normalise_level(level)
         if normal is None:
-            raise _fail(source, f"lint.severity.{rule_id}: {level!r} is not error, warning "
-                                "or note")
+            raise _fail(where, f"lint.severity.{rule_id}: {level!r} is not error, warning "
+                               "or note", ("lint", "severity", rule_id))
         out[str(rule_id)] = normal
     return out
 
 
-def _patches(value: Any, source: str) -> list[StandalonePatch]:
+def _patches(value: Any, source: _Where) -> list[StandalonePatch]:
     if not isinstance(value, list):
-        raise _fail(source, "lint.patches must be a list")
+        raise _fail(source, "lint.patches must be a list", ("lint", "patches"))
     out = []
     for index, entry in enumerate(value):
         where = f"lint.patches[{index}]"
+        at = ("lint", "patches", index)
         if not isinstance(entry, dict):
-            raise _fail(source, f"{where} must be a mapping with patch and target")
+            raise _fail(source, f"{where} must be a mapping with patch and target", at)
         unknown = sorted(str(k) for k in entry if k not in _PATCH_KEYS)
         if unknown:
-            raise _fail(source, f"{where}: unknown key {unknown[0]}")
+            raise _fail(source, f"{where}: unknown key {unknown[0]}", (*at, unknown[0]))
         for key in ("patch", "target"):
             if not isinstance(entry.get(key), str) or not entry[key]:
-                raise _fail(source, f"{where}.{key} must be a file path")
+                raise _fail(source, f"{where}.{key} must be a file path", (*at, key))
         patch_type = entry.get("type", "strategic")
         if patch_type not in PATCH_TYPES:
-            raise _fail(source, f"{where}.type must be one of {', '.join(PATCH_TYPES)}")
+            raise _fail(source, f"{where}.type must be one of {', '.join(PATCH_TYPES)}",
+                        (*at, "type"))
         select = entry.get("select") or {}
         if not isinstance(select, dict) or any(k not in _SELECT_KEYS for k in select):
-            raise _fail(source, f"{where}.select takes {', '.join(_SELECT_KEYS)}")
+            bad = next((k for k in select if k not in _SELECT_KEYS), None) \
+                if isinstance(select, dict) else None
+            raise _fail(source, f"{where}.select takes {', '.join(_SELECT_KEYS)}",
+                        (*at, "select", *(() if bad is None else (bad,))))
         out.append(StandalonePatch(normal_path(entry["patch"]), normal_path(entry["target"]),
                                    patch_type, {str(k): str(v) for k, v in select.items()},
                                    index))

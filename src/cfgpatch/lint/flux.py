@@ -14,6 +14,7 @@ import posixpath
 
 from .build import Builder, apply_site
 from .config import normal_path
+from .finding import Location
 from .model import Outcome
 from .resolve import (
     ResolveError,
@@ -71,9 +72,16 @@ def _generated(builder: Builder, directory: str) -> list[Resource]:
     return out
 
 
-def _location(path: str):
-    from .finding import Location
+def _location(path: str) -> Location:
     return Location(path)
+
+
+def _is_folder(files, directory: str) -> bool:
+    probe = getattr(files, "is_dir", None)
+    if probe is not None:
+        return bool(probe(directory))
+    prefix = directory + "/" if directory else ""
+    return any(name.startswith(prefix) for name in files)
 
 
 def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dict
@@ -86,6 +94,13 @@ def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dic
     for index, entry in enumerate(patches):
         outcome.sites += entry_sites(tree, ["spec", "patches", index], entry, path, directory,
                                      builder.files)
+    if not _is_folder(builder.files, directory):
+        span, _ = tree.find(["spec", "path"])
+        outcome.error = (f"spec.path {spec.get('path')!r} is not a folder of the repository "
+                         "(kustomize-controller fails: kustomization path not found)")
+        outcome.error_location = Location(path, span.line, span.column, span.end_line,
+                                          span.end_column)
+        return outcome
     try:
         path_of = find_kustomization(builder.files, directory)
         if path_of is not None:  # the controller appends spec.patches to its patches

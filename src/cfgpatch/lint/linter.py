@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 
 from .build import Builder, lint_kustomization
@@ -95,18 +96,20 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     ``exact``: build kustomizations on disk with ``kube build`` (``lint.kbuild``);
     otherwise, and for files in memory, with lint's own resolution (``lint.build``)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
-    kustomizations, others = discover(files, config, list(paths))
+    paths = [normal_path(p) for p in paths]
+    kustomizations, others = discover(files, config, paths)
     builder = Builder(files)
     root = getattr(files, "root", None) if exact else None
     out: list[Outcome] = []
-    for path in kustomizations:
-        if _is_component(files, path):
-            continue
-        if root is not None:
-            from .kbuild import lint_kustomization_built
-            out.append(lint_kustomization_built(builder, root, path))
-        else:
-            out.append(lint_kustomization(builder, path))
+    with _read_cache(root is not None):
+        for path in kustomizations:
+            if _is_component(files, path):
+                continue
+            if root is not None:
+                from .kbuild import lint_kustomization_built
+                out.append(lint_kustomization_built(builder, root, path))
+            else:
+                out.append(lint_kustomization(builder, path))
     for path in others:
         try:
             text = files[path]
@@ -116,12 +119,27 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
             out.append(lint_flux(builder, path, document, tree, value))
     extra: list[LintFinding] = []
     for entry in config.patches:
+        if not config.considers(entry.patch) or not any(
+                not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
+            continue  # a mapped patch outside the paths, or excluded, is not linted
         outcome, found = lint_standalone(entry, config, files, crds)
         out.append(outcome)
         extra += found
     for outcome in out:
         outcome.crds = crds
     return out, extra
+
+
+#: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a
+#: base is composed once, not once per overlay.  Off only to measure it (bench_lint.py).
+READ_CACHE = True
+
+
+def _read_cache(on: bool) -> AbstractContextManager:
+    if not (on and READ_CACHE):
+        return nullcontext()
+    from ..kube.io.kyaml_read import cached_reads
+    return cached_reads()
 
 
 def _configured(findings: Iterable[LintFinding], config: Config) -> list[LintFinding]:

@@ -57,7 +57,11 @@ def _brief(value: Any) -> str:
 
 
 def _label(field: tuple) -> str:
-    return ".".join(str(part) for part in field)
+    """``spec.template.spec.containers[name=web].image``."""
+    out = ""
+    for part in map(str, field):
+        out += part if not out or part.startswith("[") else "." + part
+    return out
 
 
 def _location(app: Application, where: Any):
@@ -96,8 +100,14 @@ def _leaves(value: Any, before: Any, shapes: Shapes | None, field: tuple, shape:
                 isinstance(i, dict) and any(k in i for k in rule.keys) for i in value):
             for index, item in enumerate(value):
                 ident = ",".join(f"{k}={item[k]}" for k in rule.keys if k in item)
-                yield from _leaves(item, _element(before, item, rule.keys), shapes,
-                                   (*field, f"[{ident}]"), (*shape, "[]"), [*where, index])
+                element = _element(before, item, rule.keys)
+                for key, child in item.items():
+                    # the merge key names the element: it is not a setting
+                    if not isinstance(key, str) or key.startswith("$") or key in rule.keys:
+                        continue
+                    sub = element.get(key) if isinstance(element, dict) else None
+                    yield from _leaves(child, sub, shapes, (*field, f"[{ident}]", key),
+                                       (*shape, "[]", key), [*where, index, key])
             return
     if field not in _IDENTITY:
         yield field, where, value

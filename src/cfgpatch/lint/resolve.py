@@ -23,12 +23,16 @@ kustomization; the CLI replaces the text by kustomize's own when kubectl is at h
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import KubeError
 from ..jsonvalue import deep_copy
 from ..kube.views.kustomize.kustomization import FIELDS as KUSTOMIZATION_FIELDS
+from ..kube.views.kustomize.kustomization import _check_fields as check_kustomization_fields
+from ..kube.views.kustomize.kustomization import v2_value
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, tree_values
@@ -36,6 +40,7 @@ from .yamlpos import Tree, tree_values
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Every field of a kustomization (kube build's table of kustomize's Go type).
 KNOWN_FIELDS = frozenset(KUSTOMIZATION_FIELDS)
+_GO_FIELD = re.compile(r"Go struct field Kustomization\.(\w+)")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
 UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
               "helmChartInflationGenerator", "crds", "openapi")
@@ -151,11 +156,21 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     tree, value = read[0]
     if not isinstance(value, dict):
         raise ResolveError("invalid Kustomization: not a mapping", Location(path))
+    # kustomize decodes a kustomization through sigs.k8s.io/yaml, so with go-yaml v2's
+    # (YAML 1.1) scalars: `namespace: n` is a boolean, and a type error (kube build's
+    # decoding, the same texts)
+    value = v2_value(tree.node)
     kustomization = Kustomization(path, value, tree)
     for key in value:
         if key not in KNOWN_FIELDS:
             raise ResolveError(f'invalid Kustomization: json: unknown field "{key}"',
                                kustomization.location([key]))
+    try:
+        check_kustomization_fields(value)
+    except KubeError as exc:
+        found = _GO_FIELD.search(exc.message)
+        where = [found[1]] if found and found[1] in value else []
+        raise ResolveError(exc.message, kustomization.location(where)) from None
     return kustomization
 
 

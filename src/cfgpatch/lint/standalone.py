@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import CfgPatchError, KubeError
 from .config import Config, StandalonePatch
 from .finding import LintFinding, Location, make
+from .locate import op_location
 from .model import Application, Outcome, PatchSite, ResourceId
 from .yamlpos import Tree, documents
 
@@ -52,8 +53,11 @@ def lint_standalone(entry: StandalonePatch, config: Config, files: Mapping[str, 
         app = _apply(site, obj, notes, patch, patch_notes, entry.type, crds)
         outcome.applications.append(app)
         if app.error is not None:
+            index = _failing_op(obj, patch) if entry.type == "json" else None
+            where = op_location(site, index) if isinstance(index, int) else site.location()
             extra.append(make("patch-fails", f"{app.resource.describe()}: kubectl patch fails: "
-                              f"{app.error}", site.location(), resource=app.resource.describe()))
+                              f"{app.error.message}", where, resource=app.resource.describe(),
+                              op_index=index))
         extra.extend(_object_notes(app, entry.target, trees[number] if number < len(trees)
                                    else None))
     return outcome, extra
@@ -87,6 +91,22 @@ def _failed(outcome: Outcome, site: PatchSite, exc: CfgPatchError) -> Outcome:
     outcome.error = exc.message
     outcome.error_location = site.location()
     return outcome
+
+
+def _failing_op(obj: Any, ops: Any) -> int | None:
+    """The JSON Patch operation kubectl fails on: applied one at a time, the first that
+    fails (None when that does not reproduce the failure)."""
+    from ..kube.engine import jsonpatch
+
+    if not isinstance(ops, list) or not isinstance(obj, dict):
+        return None
+    state = obj
+    for index, op in enumerate(ops):
+        try:
+            state = jsonpatch.apply(state, [op])
+        except CfgPatchError:
+            return index
+    return None
 
 
 def _selected(obj: Any, select: dict) -> bool:

@@ -316,3 +316,13 @@ def compute_json(object_text: str, patch_text: str, options_text: str = "{}") ->
 
 # ---- the apply mode (live object + new manifest [+ last applied] -> patch, result, notes)
 from .applymode import apply_json, compute_apply  # noqa: E402,F401  (the worker calls these)
+
+
+def lint_json(files_json: str, options_json: str = "{}") -> str:
+    """The lint mode's call (:func:`cfgpatch.web.lintmode.lint_json`), imported on first use:
+    the patch mode's first result does not wait for the linter to load."""
+    try:
+        from .lintmode import lint_json as lint
+    except ImportError as exc:  # the worker unpacks the archives and asks again
+        return json.dumps({"ok": False, "internal": f"internal error: {type(exc).__name__}: {exc}"})
+    return lint(files_json, options_json)

@@ -9,6 +9,9 @@ shared nodes (the same :class:`Node` object at both places).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
@@ -18,9 +21,49 @@ from .reader import PLAIN_TAG, _go_yaml_message, _loader_class, pyyaml
 _LONG = "tag:yaml.org,2002:"
 
 
+#: The read cache of :func:`cached_reads` (None outside one): (text, file) -> documents.
+_CACHE: ContextVar[dict | None] = ContextVar("kyaml_read_cache", default=None)
+
+
+@contextmanager
+def cached_reads() -> Iterator[None]:
+    """Within the block, :func:`read_documents` parses each (text, file) once and hands
+    out copies of its nodes (aliases stay shared within a copy): a caller building many
+    kustomizations over the same bases (``cfgpatch lint``) does not compose each base's
+    files again per overlay.  Nested blocks share the outer cache."""
+    token = _CACHE.set({}) if _CACHE.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _CACHE.reset(token)
+
+
+def _copy(node: Node, memo: dict[int, Node]) -> Node:
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    out = Node(node.kind, node.tag, node.value, [], node.style, node.line, node.column,
+               node.file)
+    memo[id(node)] = out
+    out.content = [_copy(child, memo) for child in node.content]
+    return out
+
+
 def read_documents(text: str, file: str = "") -> list[Node]:
     """Every document of ``text`` (documents that are empty or ``null`` are dropped, as
     kustomize drops them).  Raises :class:`KyamlError` with go-yaml's message."""
+    cache = _CACHE.get()
+    if cache is None:
+        return _read_documents(text, file)
+    key = (text, file)
+    if key not in cache:
+        cache[key] = _read_documents(text, file)
+    memo: dict[int, Node] = {}
+    return [_copy(node, memo) for node in cache[key]]
+
+
+def _read_documents(text: str, file: str) -> list[Node]:
     yaml = pyyaml()
     try:
         composed = list(yaml.compose_all(text, Loader=_loader_class()))

@@ -60,7 +60,8 @@ def _finding(report: Report, finding: LintFinding, color: bool) -> list[str]:
     loc = finding.location
     head = (f"  {loc.line}:{loc.column}  {_paint(finding.level, finding.level, color)}  "
             f"{_paint(finding.rule, 'rule', color)}")
-    lines = [head, f"    {finding.message}", *_quote(report, finding, color)]
+    message = [f"    {part}" for part in finding.message.splitlines() or [""]]
+    lines = [head, *message, *_quote(report, finding, color)]
     lines.append(_paint(f"    help: {rule(finding.rule).help}", "help", color))
     for other in finding.related:
         note = f": {other.message}" if other.message else ""
@@ -75,6 +76,12 @@ def render(report: Report, color: bool = False, **_: object) -> str:
         for finding in group:
             out.extend(_finding(report, finding, color))
         out.append("")
+    out.append(summary(report))
+    return "\n".join(out) + "\n"
+
+
+def summary(report: Report) -> str:
+    """The last line: the counts, and how many patches were checked in which units."""
     counts = report.counts()
     files = len({f.location.file for f in report.findings})
     summary = (f"{_plural(len(report.findings), 'finding')} ({_plural(counts['error'], 'error')}, "
@@ -87,5 +94,4 @@ def render(report: Report, color: bool = False, **_: object) -> str:
         kinds[target["kind"]] = kinds.get(target["kind"], 0) + 1
     linted = ", ".join(_plural(n, _KINDS.get(k, k)) for k, n in sorted(kinds.items())) \
         or "nothing to lint"
-    out.append(f"{summary}; {_plural(report.patch_count(), 'patch')} checked ({linted})")
-    return "\n".join(out) + "\n"
+    return f"{summary}; {_plural(report.patch_count(), 'patch')} checked ({linted})"
