@@ -194,6 +194,7 @@ def test_the_mode_switch_shows_one_mode_and_a_pressed_button_stays_readable(page
     assert page.evaluate("window.cfgpatch.mode") == "lint"
     page.check("input[name=mode][value=patch]")
     assert page.is_visible("#mode-patch") and page.is_hidden("#mode-lint")
+    assert page.is_visible("[data-lede=patch]") and page.is_hidden("[data-lede=lint]")
     pressed = page.locator("#mode-patch .button[aria-pressed=true]").first
     pressed.hover()
     colours = pressed.evaluate("(b) => { const s = getComputedStyle(b); "
@@ -201,6 +202,7 @@ def test_the_mode_switch_shows_one_mode_and_a_pressed_button_stays_readable(page
     assert colours == ["rgb(255, 255, 255)", "rgb(58, 63, 69)"]  # white on dark, hovered
     page.evaluate("window.cfgpatch.setMode('lint')")
     assert page.is_visible("#mode-lint") and page.is_checked("input[name=mode][value=lint]")
+    assert page.is_visible("[data-lede=lint]") and page.is_hidden("[data-lede=patch]")
 
 
 def test_paths_written_loosely_are_the_files_lint_names(page):

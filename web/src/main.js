@@ -114,6 +114,7 @@ const actions = {
     state.mode = mode;
     for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
     for (const block of document.querySelectorAll("main > [data-mode]")) block.hidden = block.dataset.mode !== mode;
+    for (const lede of document.querySelectorAll("[data-lede]")) lede.hidden = lede.dataset.lede !== mode;
     fragment.schedule(); // the link holds the mode shown
     if (mode === "apply") return applyMode.shown();
     if (mode === "lint") return lintMode.shown();
