@@ -9,6 +9,8 @@ from kubectl 1.32, 1.27-1.33: one case per list field of each older kind plus on
 kind touching every list, and the unversioned kinds under custom apiVersions.  Every
 case is replayed through ``cfgpatch kube patch`` (no kubectl needed): the same exit
 code, the same standard output byte for byte, standard error starting with kubectl's.
+(A version whose error changed between repeated runs, Go's map order choosing which of
+two unknown fields it names first, is listed under ``unstable``.)
 The live test asks the installed kubectl binaries again for a sample (required in CI).
 """
 
@@ -30,6 +32,9 @@ from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "older-gvks"
 VERSIONS = ("1.32", "1.27", "1.28", "1.29", "1.30", "1.31", "1.33")
+#: Runs again of a refused case whose error differs from the recording (Go's random map
+#: order can pick another of two unknown fields to name; the recorder ran each 5 times).
+RETRIES = 8
 
 
 def load_cases() -> list[dict]:
@@ -101,6 +106,7 @@ def test_recording_covers_the_older_versions() -> None:
     for case in CASES:
         versions = set(case["kubectl"]) | set(case["same_in"])
         assert versions in (set(VERSIONS), {"1.32", "1.27", "1.33"}), case["id"]
+        assert "1.32" not in case["unstable"], case["id"]
     merged = [c for c in CASES if c["kubectl"]["1.32"]["exit_code"] == 0]
     assert len(merged) > 0.8 * len(CASES)
 
@@ -147,17 +153,23 @@ def _binaries() -> dict[str, str]:
 
 
 def test_live_older_kinds_match_kubectl() -> None:
-    """A sample of the recording asked again of every kubectl: each answers as recorded,
-    and cfgpatch as 1.32 does now."""
+    """A sample of the recording asked again of every kubectl: each answers as recorded
+    (but for the versions whose error was seen to change between runs), and cfgpatch as
+    1.32 does now."""
     binaries = _binaries()
     require(set(binaries) == set(VERSIONS), f"kubectl {', '.join(VERSIONS)} next to the "
                                             "kubectl on PATH")
     failures = []
     for case in CASES[::17]:
         versions = set(case["kubectl"]) | set(case["same_in"])
-        for version in sorted(versions):
+        for version in sorted(versions - set(case["unstable"])):
             live = run_kubectl(binaries[version], case)
-            if live != answer(case, version):
+            recorded = answer(case, version)
+            for _ in range(RETRIES if live != recorded and recorded["exit_code"] else 0):
+                if run_kubectl(binaries[version], case) == recorded:
+                    live = recorded  # one of the errors Go's map order chooses between
+                    break
+            if live != recorded:
                 failures.append(f"kubectl {version} drifted from the recording: {case['id']}")
             if version == "1.32":
                 try:
