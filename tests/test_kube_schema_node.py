@@ -336,3 +336,30 @@ def test_the_table_loads_from_a_zipped_package(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == len(builtin_schema().kinds())
+
+
+def test_live_kubectl_knows_the_recorded_kinds():
+    """Ask every kubectl 1.27-1.33 again about every recorded group/version/kind (one
+    ``kubectl patch --local`` per binary, as scripts/probe_kube_gvks.py does) and about
+    kinds none knows: each answers as recorded."""
+    import os
+    import shutil
+
+    found = shutil.which("kubectl")
+    folder = Path(os.path.realpath(found)).parent if found else Path(".")
+    require(all((folder / f"kubectl.{v}").exists() for v in VERSIONS),
+            "kubectl.1.27 ... kubectl.1.33 next to the kubectl on PATH")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from probe_kube_gvks import probe
+    finally:
+        sys.path.pop(0)
+    rows = gvk_rows()
+    asked = [(r["api_version"] if r["api_version"] != "*" else "example.com/v9", r["kind"])
+             for r in rows] + [("autoscaling/v2beta3", "HorizontalPodAutoscaler"),
+                               ("example.com/v1", "Widget")]
+    for version in VERSIONS:
+        answers = probe(str(folder / f"kubectl.{version}"), asked)
+        expected = {gvk: row[version] for gvk, row in zip(asked, rows, strict=False)
+                    if row[version] != "-"}
+        assert answers == expected, version

@@ -30,6 +30,8 @@ import contextlib
 import io
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -38,6 +40,7 @@ import pytest
 
 from cfgpatch.cli import main
 from cfgpatch.kube.schema.node import builtin_schema
+from conftest import require
 from kube_openapi_support import openapi_document
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "schema-shapes"
@@ -178,3 +181,34 @@ def test_a_pointer_to_a_struct_takes_a_list_on_both_sides() -> None:
     value = next(c for c in CASES if c["id"] == "Deployment-spec.strategy-list")
     assert value["kubectl"]["1.32"]["stderr"].startswith(
         "error: expected slice or array type, but got: struct")
+
+
+def test_live_shapes_match_kubectl() -> None:
+    """A sample of the recording asked again of kubectl 1.32, 1.27 and 1.33: each answers
+    as recorded, and the built-in table and the document as 1.32 does now."""
+    found = shutil.which("kubectl")
+    folder = Path(os.path.realpath(found)).parent if found else Path(".")
+    binaries = {v: folder / f"kubectl.{v}" for v in ("1.32", "1.27", "1.33")}
+    require(all(b.exists() for b in binaries.values()),
+            "kubectl.1.27, 1.32 and 1.33 next to the kubectl on PATH")
+    failures = []
+    for case in CASES[::19]:
+        for version, binary in binaries.items():
+            with tempfile.TemporaryDirectory() as scratch:
+                (Path(scratch) / "obj.json").write_text(case["object"], encoding="utf-8")
+                argv = [case["patch"] if a == "{PATCH}" else a for a in case["argv"]]
+                proc = subprocess.run([str(binary), *argv], cwd=scratch, capture_output=True,
+                                      text=True, timeout=120)
+            live = {"exit_code": proc.returncode, "stdout": proc.stdout,
+                    "stderr": proc.stderr}
+            recorded = case["kubectl"].get(version, case["kubectl"]["1.32"])
+            if live != recorded:
+                failures.append(f"kubectl {version} drifted from the recording: {case['id']}")
+            if version == "1.32":
+                for schema in (None, documents()[0]):
+                    try:
+                        assert_agrees(run_cfgpatch(case["object"], case["patch"], schema), live)
+                    except AssertionError as err:
+                        failures.append(f"{case['id']} ({'--schema' if schema else 'built-in'})"
+                                        f": {err}")
+    assert not failures, "\n".join(failures[:20])
