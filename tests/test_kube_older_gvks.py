@@ -177,3 +177,48 @@ def test_live_older_kinds_match_kubectl() -> None:
                 except AssertionError as err:
                     failures.append(f"{case['id']}: {err}")
     assert not failures, "\n".join(failures[:20])
+
+
+# ------------------------------------------------------------------ kustomize's view
+
+KYAML_PROBES = [("example.com/v1", "Status"), ("v1", "APIGroup"), ("apps/v1", "Status"),
+                ("autoscaling/v2beta2", "HorizontalPodAutoscaler"),
+                ("autoscaling/v2beta1", "HorizontalPodAutoscaler"),
+                ("networking.k8s.io/v1alpha1", "ServiceCIDR"),
+                ("storagemigration.k8s.io/v1alpha1", "StorageVersionMigration"),
+                ("meta.k8s.io/v1", "Table")]
+#: kubectl kustomize 1.32 (kyaml's v1.21 schema) on a finalizers patch of each probe:
+#: merged (known kind) or replaced (unknown: no unversioned kinds, nothing newer than 1.21).
+KYAML_KNOWS = {("autoscaling/v2beta2", "HorizontalPodAutoscaler"),
+               ("autoscaling/v2beta1", "HorizontalPodAutoscaler")}
+
+
+def test_kustomize_view_knows_neither_unversioned_nor_newer_kinds() -> None:
+    from cfgpatch.kube.views.kustomize import KustomizeSchema
+
+    schema = KustomizeSchema.builtin()
+    for gvk in KYAML_PROBES:
+        assert (schema.for_type(*gvk) is not None) == (gvk in KYAML_KNOWS), gvk
+
+
+def test_live_kustomize_view_of_older_and_unversioned_kinds(tmp_path: Path) -> None:
+    kubectl = _binaries().get("1.32")
+    require(kubectl is not None, "kubectl.1.32 next to the kubectl on PATH")
+    for index, (api_version, kind) in enumerate(KYAML_PROBES):
+        for name, finalizer in (("r", "a"), ("p", "b")):
+            (tmp_path / f"{name}{index}.yaml").write_text(json.dumps(
+                {"apiVersion": api_version, "kind": kind,
+                 "metadata": {"name": f"k{index}", "finalizers": [finalizer]}}) + "\n")
+    (tmp_path / "kustomization.yaml").write_text(json.dumps(
+        {"resources": [f"r{i}.yaml" for i in range(len(KYAML_PROBES))],
+         "patches": [{"path": f"p{i}.yaml"} for i in range(len(KYAML_PROBES))]}) + "\n")
+    proc = subprocess.run([kubectl, "kustomize", str(tmp_path)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["kube", "build", str(tmp_path)])
+    assert code == 0, err.getvalue()
+    assert out.getvalue() == proc.stdout
+    merged = proc.stdout.count("- b\n  - a\n")
+    assert merged == len(KYAML_KNOWS)

@@ -205,14 +205,17 @@ class Schema:
         self._nodes: dict[str, Node] = {}
         self.open_node = Node(self, "open")
 
-    def for_kind(self, api_version: str, kind: str) -> Node | None:
+    def for_kind(self, api_version: str, kind: str, unversioned: bool = True) -> Node | None:
         """The node of a kind, or None when the table does not know the kind.
 
-        Like Go's ``Scheme.New``: the kind under its group version first, then an
+        Like Go's ``Scheme.New``: the kind under its group version first, then (unless
+        ``unversioned=False``, as for kyaml's schema, which has no such kinds) an
         *unversioned* kind (``Status``, ``APIGroup``, ...), which any apiVersion names."""
         if not isinstance(api_version, str) or not isinstance(kind, str):
             return None
-        type_key = self._kinds.get(api_version, {}).get(kind) or self._unversioned.get(kind)
+        type_key = self._kinds.get(api_version, {}).get(kind)
+        if type_key is None and unversioned:
+            type_key = self._unversioned.get(kind)
         return None if type_key is None else self.node(type_key)
 
     def kinds(self) -> list[tuple[str, str]]:
