@@ -55,7 +55,9 @@ META_KINDS = ("WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "Creat
               "UpdateOptions", "PatchOptions", "Status", "APIVersions", "APIGroup",
               "APIGroupList", "APIResourceList", "Table", "TableOptions",
               "PartialObjectMetadata", "PartialObjectMetadataList", "List")
-#: API packages outside k8s.io/api that a kubectl binary compiles in: path -> groups.
+#: API packages outside k8s.io/api a kubectl binary may compile in: path -> groups (1.27-1.33
+#: hold the metrics, clientauthentication, clientcmd and meta ones; none is patchable but
+#: meta.k8s.io's Table and PartialObjectMetadata).
 OTHER_PACKAGES = {
     "k8s.io/metrics/pkg/apis/metrics/": ("metrics.k8s.io",),
     "k8s.io/client-go/pkg/apis/clientauthentication/": ("client.authentication.k8s.io",),

@@ -73,8 +73,6 @@ KEY_CANDIDATES = ("name", "type", "uid", "ip", "port", "key", "containerPort",
                   "devicePath", "mountPath", "driver", "pool", "device", "request")
 ARGV = ["patch", "--local", "-f", "obj.json", "--type", "strategic", "-p", "{PATCH}",
         "-o", "json"]
-CURRENT_API_VERSIONS = ("v1", "apps/v1", "batch/v1", "policy/v1", "autoscaling/v1",
-                        "autoscaling/v2")
 
 
 def gvk_rows() -> list[dict[str, str]]:
