@@ -9,15 +9,17 @@ Two uses:
        python scripts/gen_kube_schema.py --openapi openapi.json -o my-cluster.json
 
 2. The built-in table ``src/cfgpatch/kube/schema/data/builtin.json``, from the Kubernetes
-   fact tables (``list-fields.tsv``, ``kinds.tsv``), the list of kinds kubectl 1.32
-   knows (recorded from kubectl itself by ``scripts/probe_kube_kinds.sh``) and the
+   fact tables (``list-fields.tsv``, ``kinds.tsv``), the group/version/kinds kubectl 1.32
+   knows with the Go type of each (recorded from kubectl 1.27-1.33 themselves by
+   ``scripts/probe_kube_gvks.py`` in ``scripts/data/kubectl-gvks.tsv``; ``*`` rows are
+   kinds known under any apiVersion, written to the table's ``unversioned``) and the
    struct graph: best from the kubectl binary itself (``--kubectl-binary``, read by
    ``scripts/go_types.py``: every field's JSON name, Go type, pointer-ness and
    tags, exactly what ``kubectl patch`` reflects on), else from OpenAPI documents
    of the same release::
 
        python scripts/gen_kube_schema.py --tsv-dir ../shared/k8s \\
-           --kubectl-kinds scripts/data/kubectl-1.32-kinds.tsv \\
+           --kubectl-kinds scripts/data/kubectl-gvks.tsv \\
            --kubectl-binary "$(dirname "$(readlink -f "$(which kubectl)")")/kubectl.1.32" \\
            -o src/cfgpatch/kube/schema/data/builtin.json
 
@@ -164,16 +166,20 @@ class Builder:
         self.types: dict[str, dict] = {}
         self.report: list[str] = []
 
-    def kind_type(self, api_version: str, kind: str) -> str:
+    def kind_type(self, api_version: str, kind: str, probed: str = "") -> str:
         found = self.kind_types.get((api_version, kind))
-        return found if found else f"meta/v1.{kind}"
+        return found or probed or f"meta/v1.{kind}"
 
-    def build(self, known: list[tuple[str, str]]) -> dict:
+    def build(self, known: list[tuple[str, str, str]]) -> dict:
         kinds: dict[str, dict[str, str]] = {}
+        unversioned: dict[str, str] = {}
         queue: deque[str] = deque()
-        for api_version, kind in known:
-            key = self.kind_type(api_version, kind)
-            kinds.setdefault(api_version, {})[kind] = key
+        for api_version, kind, probed in known:
+            key = self.kind_type(api_version, kind, probed)
+            if api_version == "*":
+                unversioned[kind] = key
+            else:
+                kinds.setdefault(api_version, {})[kind] = key
             queue.append(key)
         while queue:
             key = queue.popleft()
@@ -186,7 +192,8 @@ class Builder:
                   "Go struct tags from kubernetes/api v0.36.3 fact tables; struct graph from "
                   "the release's OpenAPI schema")
         return {"source": f"kinds kubectl 1.32 knows; {source}",
-                "kinds": kinds, "types": dict(sorted(self.types.items()))}
+                "kinds": kinds, "unversioned": unversioned,
+                "types": dict(sorted(self.types.items()))}
 
     def struct(self, key: str) -> dict:
         if self.go_types is not None and key in self.go_types.by_key:
@@ -278,14 +285,12 @@ def _struct_refs(spec: dict) -> list[str]:
     return out
 
 
-def read_known(path: Path) -> list[tuple[str, str]]:
-    """``apiVersion<TAB>kind`` lines of the kinds kubectl knows."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            api_version, kind = line.split("\t")[:2]
-            out.append((api_version, kind))
-    return out
+def read_known(path: Path, version: str = "1.32") -> list[tuple[str, str, str]]:
+    """(apiVersion, kind, Go type) of every kind kubectl ``version`` knows, from the
+    recording of ``scripts/probe_kube_gvks.py`` (``-`` in a version's column: unknown)."""
+    rows = read_tsv(path)
+    return [(row["api_version"], row["kind"], row["go_type"]) for row in rows
+            if row[version] != "-"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,7 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openapi", action="append", default=[], type=Path,
                         help="OpenAPI v2/v3 document or $defs bundle (repeatable)")
     parser.add_argument("--tsv-dir", type=Path, help="folder with list-fields.tsv, kinds.tsv")
-    parser.add_argument("--kubectl-kinds", type=Path, help="apiVersion<TAB>kind known to kubectl")
+    parser.add_argument("--kubectl-kinds", type=Path,
+                        help="scripts/data/kubectl-gvks.tsv (kinds each kubectl knows)")
+    parser.add_argument("--kubectl-version", default="1.32",
+                        help="whose column of --kubectl-kinds to use (default 1.32)")
     parser.add_argument("--kubectl-binary", type=Path,
                         help="read the struct graph from this kubectl's Go type data")
     parser.add_argument("-o", "--output", type=Path, required=True)
@@ -317,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                     if args.kubectl_binary else None)
         builder = Builder(read_tsv(args.tsv_dir / "list-fields.tsv"),
                           read_tsv(args.tsv_dir / "kinds.tsv"), docs, go_types)
-        table = builder.build(read_known(args.kubectl_kinds))
+        table = builder.build(read_known(args.kubectl_kinds, args.kubectl_version))
         for line in builder.report if args.verbose else ():
             print(line, file=sys.stderr)
         print(f"{sum(len(k) for k in table['kinds'].values())} kinds, "

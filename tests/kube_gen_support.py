@@ -174,6 +174,8 @@ class ObjectGen:
             for value in self.distinct_scalars(elem, 2):
                 if value not in out and self.r.random() < 0.5:
                     out.insert(self.r.randint(0, len(out)), value)
+            if out != items and sorted(map(repr, out)) == sorted(map(repr, items)):
+                return list(items)  # a new order alone: no strategic patch can say it
             return out
         out = []
         for item in items:

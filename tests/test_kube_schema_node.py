@@ -18,12 +18,20 @@ from conftest import SHARED, require
 
 ROOT = Path(__file__).resolve().parents[1]
 FACTS = SHARED / "k8s"
-KNOWN_KINDS = ROOT / "scripts" / "data" / "kubectl-1.32-kinds.tsv"
+KNOWN_KINDS = ROOT / "scripts" / "data" / "kubectl-gvks.tsv"
+VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33")
 
 
-def probe_rows() -> list[list[str]]:
-    lines = KNOWN_KINDS.read_text().splitlines()
-    return [line.split("\t") for line in lines if line and not line.startswith("#")]
+def gvk_rows() -> list[dict[str, str]]:
+    """The rows of scripts/data/kubectl-gvks.tsv (scripts/probe_kube_gvks.py)."""
+    lines = [line for line in KNOWN_KINDS.read_text().splitlines() if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def probe_rows(version: str = "1.32") -> list[list[str]]:
+    """(apiVersion, kind, answer) of every kind kubectl ``version`` knows."""
+    return [[row["api_version"], row["kind"], row[version]] for row in gvk_rows()
+            if row[version] != "-"]
 
 
 def known_kinds() -> list[tuple[str, str]]:
@@ -47,27 +55,76 @@ def walk(*steps: str, kind=("apps/v1", "Deployment")):
 def test_every_kind_kubectl_knows_is_in_the_table():
     schema = builtin_schema()
     kinds = known_kinds()
-    assert len(kinds) > 700
+    assert len(kinds) > 660
     missing = [k for k in kinds if schema.for_kind(*k) is None]
     assert missing == []
 
 
 def test_every_kind_answers_a_metadata_patch_as_kubectl_did():
-    """kubectl's answer per kind was recorded by scripts/probe_kube_kinds.sh."""
+    """kubectl's answer per kind was recorded by scripts/probe_kube_gvks.py; a kind known
+    under any apiVersion (``*``) is asked under a few."""
     schema = builtin_schema()
     disagree = []
     for api_version, kind, answer in probe_rows():
-        obj = {"apiVersion": api_version, "kind": kind,
-               "metadata": {"name": "x", "labels": {"a": "b"}}}
-        try:
-            out = strategic_merge(obj, {"metadata": {"labels": {"c": "d"}}},
-                                  schema.for_kind(api_version, kind))
-            ours = "ok" if out["metadata"]["labels"] == {"a": "b", "c": "d"} else repr(out)
-        except KubeError as exc:
-            ours = exc.message
-        if ours != answer:
-            disagree.append((api_version, kind, answer, ours))
+        for version in ((api_version,) if api_version != "*" else
+                        ("v1", "apps/v1", "example.com/v1", "", "x")):
+            obj = {"apiVersion": version, "kind": kind,
+                   "metadata": {"name": "x", "labels": {"a": "b"}}}
+            try:
+                out = strategic_merge(obj, {"metadata": {"labels": {"c": "d"}}},
+                                      schema.for_kind(version, kind))
+                ours = "ok" if out["metadata"]["labels"] == {"a": "b", "c": "d"} else repr(out)
+            except KubeError as exc:
+                ours = exc.message
+            if ours != answer:
+                disagree.append((version, kind, answer, ours))
     assert disagree == []
+
+
+def test_kinds_of_older_api_versions_kubectl_132_knows():
+    """kubectl 1.32's scheme still knows API versions the current API no longer has."""
+    schema = builtin_schema()
+    for api_version, kind in [("autoscaling/v2beta1", "HorizontalPodAutoscaler"),
+                              ("autoscaling/v2beta2", "HorizontalPodAutoscaler"),
+                              ("batch/v1beta1", "CronJob"),
+                              ("policy/v1beta1", "PodDisruptionBudget"),
+                              ("networking.k8s.io/v1alpha1", "ServiceCIDR"),
+                              ("scheduling.k8s.io/v1alpha1", "PriorityClass"),
+                              ("storagemigration.k8s.io/v1alpha1", "StorageVersionMigration"),
+                              ("resource.k8s.io/v1alpha3", "ResourceClaim"),
+                              ("meta.k8s.io/v1", "PartialObjectMetadata")]:
+        node = schema.for_kind(api_version, kind)
+        assert node is not None and node.name == kind.split(".")[-1], (api_version, kind)
+    v2beta2, _ = schema.for_kind("autoscaling/v2beta2", "HorizontalPodAutoscaler") \
+        .lookup_struct("spec")
+    assert v2beta2.field("metrics")[0].elem.name == "MetricSpec"
+    for api_version, kind in [("policy/v1beta1", "PodSecurityPolicy"),
+                              ("flowcontrol.apiserver.k8s.io/v1alpha1", "FlowSchema"),
+                              ("resource.k8s.io/v1alpha2", "ResourceClaim"),
+                              ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+                              ("batch/v2alpha1", "CronJob")]:
+        assert schema.for_kind(api_version, kind) is None, (api_version, kind)
+
+
+def test_unversioned_kinds_are_known_under_any_api_version():
+    schema = builtin_schema()
+    for kind in ("Status", "APIGroup", "APIGroupList", "APIResourceList", "APIVersions"):
+        for api_version in ("v1", "example.com/v9", "", "x"):
+            assert schema.for_kind(api_version, kind) is not None, (api_version, kind)
+    assert schema.for_kind("example.com/v9", "WatchEvent") is None
+    assert schema.for_kind("example.com/v9", "Table") is None
+
+
+def test_recorded_versions_know_more_or_fewer_kinds():
+    """The recording is per kubectl version: what 1.27 knew that 1.32 does not, and back."""
+    rows = {(r["api_version"], r["kind"]): r for r in gvk_rows()}
+    assert rows[("policy/v1beta1", "PodSecurityPolicy")]["1.27"] == "ok"
+    assert rows[("policy/v1beta1", "PodSecurityPolicy")]["1.32"] == "-"
+    assert rows[("resource.k8s.io/v1beta2", "ResourceClaim")]["1.32"] == "-"
+    assert rows[("resource.k8s.io/v1beta2", "ResourceClaim")]["1.33"] == "ok"
+    for version in VERSIONS:
+        assert rows[("autoscaling/v2beta2", "HorizontalPodAutoscaler")][version] == "ok"
+        assert rows[("*", "Status")][version] != "-"
 
 
 def test_kinds_kubectl_does_not_know_have_no_node():
@@ -225,7 +282,7 @@ def test_generator_fills_unserved_versions_from_a_sibling(tmp_path):
              "patch_merge_key": "name"}]
     kinds = [{"api_version": "apps/v1beta1", "kind": "Widget", "go_package": "apps/v1beta1",
               "go_type": "Widget"}]
-    table = Builder(rows, kinds, [doc]).build([("apps/v1beta1", "Widget")])
+    table = Builder(rows, kinds, [doc]).build([("apps/v1beta1", "Widget", "")])
     spec = table["types"]["apps/v1beta1.WidgetSpec"]
     assert spec["open"] and spec["fields"]["parts"] == ["[]apps/v1beta1.Part", "merge", "name"]
     assert table["types"]["apps/v1beta1.Widget"]["fields"]["spec"] == "apps/v1beta1.WidgetSpec"
@@ -279,3 +336,30 @@ def test_the_table_loads_from_a_zipped_package(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == len(builtin_schema().kinds())
+
+
+def test_live_kubectl_knows_the_recorded_kinds():
+    """Ask every kubectl 1.27-1.33 again about every recorded group/version/kind (one
+    ``kubectl patch --local`` per binary, as scripts/probe_kube_gvks.py does) and about
+    kinds none knows: each answers as recorded."""
+    import os
+    import shutil
+
+    found = shutil.which("kubectl")
+    folder = Path(os.path.realpath(found)).parent if found else Path(".")
+    require(all((folder / f"kubectl.{v}").exists() for v in VERSIONS),
+            "kubectl.1.27 ... kubectl.1.33 next to the kubectl on PATH")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from probe_kube_gvks import probe
+    finally:
+        sys.path.pop(0)
+    rows = gvk_rows()
+    asked = [(r["api_version"] if r["api_version"] != "*" else "example.com/v9", r["kind"])
+             for r in rows] + [("autoscaling/v2beta3", "HorizontalPodAutoscaler"),
+                               ("example.com/v1", "Widget")]
+    for version in VERSIONS:
+        answers = probe(str(folder / f"kubectl.{version}"), asked)
+        expected = {gvk: row[version] for gvk, row in zip(asked, rows, strict=False)
+                    if row[version] != "-"}
+        assert answers == expected, version

@@ -89,7 +89,7 @@ def test_types_and_tags_are_converted():
     assert types["core/v1.PodSpec"]["fields"]["tolerations"] == "[]map[string]interface"
     assert types["apps/v1.DeploymentSpec"]["fields"]["strategy"] == [
         "apps/v1.DeploymentStrategy", "retainKeys"]
-    assert types["apps/v1.DeploymentSpec"]["fields"]["replicas"] == "int32"
+    assert types["apps/v1.DeploymentSpec"]["fields"]["replicas"] == "*int32"  # as Go has it
     assert types["core/v1.ResourceRequirements"]["fields"]["limits"] == \
         "map[string]resource.Quantity"
     assert types["resource.Quantity"] == {"name": "Quantity", "fields": {}}

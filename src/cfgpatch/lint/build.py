@@ -293,7 +293,8 @@ _SCALABLE = frozenset({"Deployment", "ReplicationController", "ReplicaSet", "Sta
 def _application(site: PatchSite, before: dict, after: Any, found: list) -> Application:
     from ..kube.schema.node import builtin_schema
     node = builtin_schema().for_kind(str(before.get("apiVersion", "")),
-                                     str(before.get("kind", "")))
+                                     str(before.get("kind", "")),
+                                     unversioned=False)  # kustomize: kyaml has none
     return Application(site, resource_id(before), before, after, found, node=node)
 
 

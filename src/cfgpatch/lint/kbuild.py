@@ -91,7 +91,8 @@ def _node(value: Any) -> Any:
     from ..kube.schema.node import builtin_schema
     if not isinstance(value, dict):
         return None
-    return builtin_schema().for_kind(str(value.get("apiVersion", "")), str(value.get("kind", "")))
+    return builtin_schema().for_kind(str(value.get("apiVersion", "")), str(value.get("kind", "")),
+                                     unversioned=False)  # kustomize: kyaml has none
 
 
 def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()

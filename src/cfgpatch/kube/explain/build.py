@@ -136,7 +136,8 @@ def _schema(value: Any) -> tuple[Any, Shapes]:
     api = value.get("apiVersion") if isinstance(value, dict) else None
     kind = value.get("kind") if isinstance(value, dict) else None
     node = builtin_schema().for_kind(api if isinstance(api, str) else "",
-                                     kind if isinstance(kind, str) else "")
+                                     kind if isinstance(kind, str) else "",
+                                     unversioned=False)  # kyaml has no unversioned kinds
     return node, (node_shapes(node) if node is not None else Shapes())
 
 

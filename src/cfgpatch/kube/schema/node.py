@@ -19,6 +19,9 @@ A table is plain JSON::
                    "replicas": "int32",
                    "strategy": ["apps/v1.DeploymentStrategy", "retainKeys"]}}}}
 
+``"unversioned"`` (optional) maps kind names that any apiVersion may carry to their
+type, as Go's scheme does for ``Status`` and the discovery kinds.
+
 A field is a *type expression* or ``[type, strategy]`` / ``[type, strategy,
 merge_key]``; strategies with two parts are written ``"merge,retainKeys"``.  Type
 expressions are ``[]T`` (slice), ``map[string]T``, ``*T`` (a Go pointer field),
@@ -197,20 +200,28 @@ class Schema:
     def __init__(self, table: dict) -> None:
         self.table = table
         self._kinds: dict = table.get("kinds", {})
+        self._unversioned: dict = table.get("unversioned", {})
         self._types: dict = table.get("types", {})
         self._nodes: dict[str, Node] = {}
         self.open_node = Node(self, "open")
 
-    def for_kind(self, api_version: str, kind: str) -> Node | None:
-        """The node of a kind, or None when the table does not know the kind."""
+    def for_kind(self, api_version: str, kind: str, unversioned: bool = True) -> Node | None:
+        """The node of a kind, or None when the table does not know the kind.
+
+        Like Go's ``Scheme.New``: the kind under its group version first, then (unless
+        ``unversioned=False``, as for kyaml's schema, which has no such kinds) an
+        *unversioned* kind (``Status``, ``APIGroup``, ...), which any apiVersion names."""
         if not isinstance(api_version, str) or not isinstance(kind, str):
             return None
         type_key = self._kinds.get(api_version, {}).get(kind)
+        if type_key is None and unversioned:
+            type_key = self._unversioned.get(kind)
         return None if type_key is None else self.node(type_key)
 
     def kinds(self) -> list[tuple[str, str]]:
-        """Every ``(apiVersion, kind)`` in the table."""
-        return [(av, kind) for av, kinds in self._kinds.items() for kind in kinds]
+        """Every ``(apiVersion, kind)`` in the table (unversioned kinds under ``*``)."""
+        return ([(av, kind) for av, kinds in self._kinds.items() for kind in kinds]
+                + [("*", kind) for kind in self._unversioned])
 
     def type_keys(self) -> list[str]:
         """Every struct type key in the table."""

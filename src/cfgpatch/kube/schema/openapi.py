@@ -13,6 +13,19 @@ Definition names are shortened the way the Go packages are named
 others keep their name.  Objects declared inline (as in custom resource
 schemas) become structs named after their path.
 
+Whether a field is a Go pointer matters to strategic merge (a pointer accepts a list
+on both sides and replaces it; a struct or scalar value refuses it with "expected slice
+or array type"), and an OpenAPI document does not say it outright.  The rule, so that
+``--schema`` answers as kubectl's compiled types do:
+
+* a field of a type kubectl 1.32 compiles in (same definition, same property: the
+  built-in table) is a pointer exactly when the built-in table says so;
+* otherwise an object field (a ``$ref`` to a definition with properties, or an inline
+  object) is a pointer unless it carries a ``default``: Kubernetes publishes
+  ``"default": {}`` on every struct field that is a Go value (``metadata``, ``spec``,
+  ``template``, ``strategy``) and none on pointers (``selector``, ``securityContext``);
+* other fields (scalars, lists, maps) of such types are values.
+
 >>> doc = {"definitions": {"io.k8s.api.core.v1.PodSpec": {"properties": {
 ...     "containers": {"type": "array", "items": {"type": "object"},
 ...                    "x-kubernetes-patch-strategy": "merge",
@@ -27,7 +40,7 @@ import json
 from typing import Any
 
 from ...errors import INVALID_ARGUMENTS, KubeError
-from .node import Schema
+from .node import Schema, builtin_schema
 
 #: Go structs whose JSON form is a scalar (their OpenAPI definitions have no properties).
 OPAQUE_STRUCTS = {
@@ -106,9 +119,10 @@ def _ref_of(schema: dict) -> str | None:
 class _Converter:
     """Turns definitions into table types, naming inline objects after their path."""
 
-    def __init__(self, defs: dict[str, dict]) -> None:
+    def __init__(self, defs: dict[str, dict], compiled: dict[str, dict] | None = None) -> None:
         self.defs = defs
         self.types: dict[str, dict] = {}
+        self.compiled = compiled or {}
 
     def run(self) -> dict[str, dict]:
         for name in sorted(self.defs):
@@ -126,10 +140,22 @@ class _Converter:
         props = schema.get("properties")
         for prop in sorted(props) if isinstance(props, dict) else ():
             spec = props[prop] if isinstance(props[prop], dict) else {}
-            fields[prop] = self.field(spec, f"{key}/{prop}")
+            fields[prop] = self.field(spec, f"{key}/{prop}", key, prop)
 
-    def field(self, spec: dict, path: str) -> Any:
+    def pointer(self, spec: dict, expr: str, owner: str, prop: str) -> bool:
+        """Whether the property is a Go pointer (the rule in the module's docstring)."""
+        known = self.compiled.get(owner, {}).get("fields", {}).get(prop)
+        if known is not None:
+            return (known if isinstance(known, str) else known[0]).startswith("*")
+        ref = _ref_of(spec)
+        is_struct = (type_key(_ref_name(ref)) == expr and expr not in OPAQUE_STRUCTS
+                     if ref is not None else expr == f"{owner}/{prop}")
+        return is_struct and "default" not in spec
+
+    def field(self, spec: dict, path: str, owner: str = "", prop: str = "") -> Any:
         expr = self.expr(spec, path)
+        if owner and self.pointer(spec, expr, owner, prop):
+            expr = "*" + expr
         strategy = spec.get("x-kubernetes-patch-strategy")
         merge_key = spec.get("x-kubernetes-patch-merge-key")
         if not strategy and not merge_key:
@@ -201,7 +227,8 @@ def table_from_openapi(doc: dict) -> dict:
     if not isinstance(doc, dict):
         raise KubeError("the schema document is not a JSON object", code=INVALID_ARGUMENTS)
     defs = definitions(doc)
-    return {"kinds": _kinds(defs), "types": _Converter(defs).run()}
+    compiled = builtin_schema().table["types"]
+    return {"kinds": _kinds(defs), "types": _Converter(defs, compiled).run()}
 
 
 def load_openapi(text: str) -> Schema:

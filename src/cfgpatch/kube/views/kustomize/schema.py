@@ -231,10 +231,10 @@ class KustomizeSchema:
         facts = _builtin_facts()
         if (api_version, kind) in facts["unknown_kinds"]:
             return None
-        node = self._table.for_kind(api_version, kind)
+        node = self._table.for_kind(api_version, kind, unversioned=False)
         alias = facts["aliases"].get(f"{api_version}/{kind}")
         if node is None and alias is not None:
-            node = self._table.for_kind(*alias)
+            node = self._table.for_kind(*alias, unversioned=False)
         if node is None:
             return None
         return BuiltinNode(facts, node, NO_META)
