@@ -114,7 +114,8 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
     from .transformers import run_at
 
     jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
-    for referral, specs in REFERENCES:
+    extra = [(referral, [spec]) for referral, spec in resmap.crds.references]
+    for referral, specs in [*REFERENCES, *extra]:
         for spec in specs:
             for resource in resmap.resources:
                 if resource.org_id().gvk.selected_by(spec.gvk):

@@ -29,6 +29,7 @@ from ...io.kyaml_read import read_documents
 from ...io.kyaml_scalars import node_value
 from . import aliases, strategic
 from .kustomization import Kustomization
+from .openapi import SchemaState
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
@@ -225,11 +226,20 @@ def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
 # ----------------------------------------------------------------- applying
 
 
-def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
+def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None,
+                state: SchemaState | None = None) -> None:
     """Apply one loaded patch to the build's resources (see the module docstring)."""
+    state = state or SchemaState()
+    if patch.target is not None:
+        target = patch.target_raw or {}
+        group, version = str(target.get("group") or ""), str(target.get("version") or "")
+        state.uses_type(f"{group}/{version}" if group else version,
+                        str(target.get("kind") or ""))
     if patch.type == JSON:
         _apply_json(resmap, patch, trace)
         return
+    for document in patch.documents:
+        state.uses_type(document.value.get("apiVersion"), document.value.get("kind"))
     for document in patch.documents:
         step = _step(patch, trace, document)
         if patch.target is None:
@@ -241,10 +251,10 @@ def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
                                     f'"{document.org_id()}": {err.message}',
                                     code=KUSTOMIZE_ERROR) from None
                 raise
-            _merge_into(resmap, selected, document, patch, step, keep_version=True)
+            _merge_into(resmap, selected, document, patch, step, True, state)
         else:
             selected = resmap.select(patch.target)
-            _merge_into(resmap, selected, document, patch, step, keep_version=False)
+            _merge_into(resmap, selected, document, patch, step, False, state)
 
 
 def _step(patch: Patch, trace: Trace | None, document: Document | None) -> Step | None:
@@ -259,7 +269,7 @@ def _step(patch: Patch, trace: Trace | None, document: Document | None) -> Step 
 
 
 def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, patch: Patch,
-                step: Step | None, keep_version: bool) -> None:
+                step: Step | None, keep_version: bool, state: SchemaState) -> None:
     allow_name = bool(patch.options.get("allowNameChange"))
     allow_kind = bool(patch.options.get("allowKindChange"))
     for resource in selected:
@@ -271,7 +281,7 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
             resource.store_previous_id()
-        merged_value = strategic.apply(resource.value, body)
+        merged_value = strategic.apply(resource.value, body, state.schema())
         if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from .crds import CrdConfig
 from .resources import ResId, Resource
 from .selectors import Selector, select
 
@@ -25,6 +26,8 @@ class ResMap:
 
     def __init__(self, resources: list[Resource] | None = None) -> None:
         self.resources: list[Resource] = list(resources or [])
+        #: field specs from ``crds:`` of this kustomization and the ones below it
+        self.crds = CrdConfig()
 
     def __iter__(self) -> Iterator[Resource]:
         return iter(list(self.resources))
