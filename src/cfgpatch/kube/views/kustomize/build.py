@@ -30,6 +30,7 @@ from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
 from .resmap import ResMap
 from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
+from .styles import plain, stringify_annotations
 from .trace import Trace
 
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
@@ -57,7 +58,7 @@ class BuildResult:
 
     def json(self) -> str:
         """The resources as a ``v1`` List, in Go's indented JSON."""
-        items = [r.value for r in self.resources]
+        items = [plain(r.value) for r in self.resources]
         return gojson.encode({"apiVersion": "v1", "items": items, "kind": "List"}, "    ") + "\n"
 
 
@@ -72,6 +73,8 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
+        for resource in resmap.resources:
+            stringify_annotations(resource.value)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
     except KubeError as err:

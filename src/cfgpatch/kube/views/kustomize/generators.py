@@ -29,6 +29,7 @@ from ...go import json as gojson
 from .kustomization import Kustomization
 from .resmap import ResMap, same_id
 from .resources import Generated, Resource, Source
+from .styles import kustomize_set
 from .trace import GENERATOR, Step, Touch, Trace, snapshot
 
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
@@ -58,9 +59,9 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
     if isinstance(args.get("namespace"), str) and args["namespace"]:
         meta["namespace"] = args["namespace"]
     if opts["labels"]:
-        meta["labels"] = opts["labels"]
+        meta["labels"] = {k: kustomize_set(v) for k, v in opts["labels"].items()}
     if opts["annotations"]:
-        meta["annotations"] = opts["annotations"]
+        meta["annotations"] = {k: kustomize_set(v) for k, v in opts["annotations"].items()}
     value: dict[str, Any] = {"apiVersion": "v1", "kind": kind, "metadata": meta}
     data = {k: v for k, v in pairs if isinstance(v, str)}
     binary = {k: base64.b64encode(v).decode() for k, v in pairs if isinstance(v, bytes)}
@@ -71,9 +72,9 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
         binary = {}
         value["type"] = args.get("type") or "Opaque"
     if data:
-        value["data"] = data
+        value["data"] = {k: kustomize_set(v) for k, v in data.items()}
     if binary:
-        value["binaryData"] = binary
+        value["binaryData"] = {k: kustomize_set(v) for k, v in binary.items()}
     if opts["immutable"]:
         value["immutable"] = True
     behavior = args.get("behavior") or "create"

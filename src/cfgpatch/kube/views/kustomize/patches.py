@@ -26,7 +26,6 @@ from ...engine import jsonpatch
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, KyamlError
 from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import node_value
 from . import aliases, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
@@ -34,6 +33,7 @@ from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
 from .selectors import Selector
+from .styles import metadata_texts, reencoded, styled_value
 from .trace import PATCH, Step, Touch, Trace, snapshot
 
 STRATEGIC, JSON = "strategic", "json"
@@ -45,6 +45,9 @@ class Document:
 
     value: dict
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: the patch with its labels and annotations as strings (kustomize sets them so on
+    #: the copy it merges when the patch has a ``target``)
+    targeted: dict | None = None
 
     def org_id(self) -> ResId:
         meta = self.value.get("metadata")
@@ -195,14 +198,17 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         return None
     out = []
     for node in nodes:
-        value = node_value(node)
+        value = styled_value(node)
         if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
             return None
+        targeted = snapshot(value)
+        metadata_texts(node, targeted, labels=True)
+        metadata_texts(node, value, nulls=False)
         meta = value.get("metadata")
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
                 or not meta["name"]:
             return None
-        out.append(Document(value, shifted(node_positions(node), offset)))
+        out.append(Document(value, shifted(node_positions(node), offset), targeted))
     return out or None
 
 
@@ -273,7 +279,8 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
     allow_name = bool(patch.options.get("allowNameChange"))
     allow_kind = bool(patch.options.get("allowKindChange"))
     for resource in selected:
-        body = snapshot(document.value)
+        body = snapshot(document.value if keep_version or document.targeted is None
+                        else document.targeted)
         if not keep_version:
             body["apiVersion"] = resource.value.get("apiVersion")
         before = snapshot(resource.value) if step is not None else None
@@ -315,7 +322,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
-        resource.value = result
+        resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())

@@ -27,6 +27,7 @@ from . import fieldspecs as fs
 from .kustomization import Kustomization
 from .resmap import ResMap
 from .resources import Gvk, Resource
+from .styles import kustomize_set
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
 
@@ -185,6 +186,7 @@ def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: 
         raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected MappingNode",
                         code=KUSTOMIZE_ERROR)
     path = (*trail, key)
+    value = kustomize_set(value)
     if key in current:
         current[key] = value
         aliases.written(resource, path, value)
