@@ -9,7 +9,12 @@ import pytest
 from cfgpatch.errors import KubeError
 from cfgpatch.kube.views.kustomize.resources import Gvk, ResId, Resource, Source
 from cfgpatch.kube.views.kustomize.selectors import (
-    Selector, go_regexp, matches, parse_label_selector, select)
+    Selector,
+    go_regexp,
+    matches,
+    parse_label_selector,
+    select,
+)
 
 
 def resource(kind: str, name: str, api: str = "apps/v1", namespace: str = "",
