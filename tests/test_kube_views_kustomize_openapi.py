@@ -16,7 +16,13 @@ from cfgpatch.kube.views.kustomize.loader import Loader
 from cfgpatch.kube.views.kustomize.openapi import SchemaState
 from cfgpatch.kube.views.kustomize.resources import Gvk
 from cfgpatch.kube.views.kustomize.styles import (
-    Quoted, encoder_quotes, is_yaml11_non_string, kustomize_set, reencoded, restyled)
+    Quoted,
+    encoder_quotes,
+    is_yaml11_non_string,
+    kustomize_set,
+    reencoded,
+    restyled,
+)
 
 WIDGET = {"definitions": {
     "w": {"type": "object", "properties": {"spec": {"$ref": "#/definitions/s"}},
