@@ -4,9 +4,8 @@
   byte for byte (exit code, output, standard error), for every build of every tree;
 * every other installed ``kubectl.1.NN`` must still answer what was recorded for it
   (so the recorded version differences stay true);
-* generated trees (random resources, random transformers and patches, and trees whose
-  strategic patches merge lists) built by kubectl
-  1.32 and by ``kube build`` agree.
+* generated trees (random resources, random transformers and patches; and trees whose
+  strategic patches merge lists) built by kubectl 1.32 and by ``kube build`` agree.
 
 Locally these tests skip with a printed reason when kubectl is absent; with ``CI=true``
 they fail instead.

@@ -114,7 +114,7 @@ _INDICATORS = set(",[]{}#&*!|>'\"%@`")
 def encoder_quotes(text: str) -> bool:
     """Does go-yaml's encoder write ``text`` quoted (or as a block)?
 
-    >>> [encoder_quotes(t) for t in ("8080", "x", "", "yes", "*a", "a: b", "a\nb")]
+    >>> [encoder_quotes(t) for t in ("8080", "x", "", "yes", "*a", "a: b", "a\\nb")]
     [True, False, True, True, True, True, True]
     """
     if text == "" or "\n" in text or not goyaml.is_plain_string(text):
