@@ -146,9 +146,12 @@ def test_a_reference_that_is_not_a_map_with_name_is_kustomizes_error(tmp_path):
     with pytest.raises(BuildError) as caught:
         built(tmp_path, {"kustomization.yaml": "namePrefix: p-\nresources: [d.yaml, o.yaml]\n",
                          "d.yaml": bad, "o.yaml": OTHERS})
-    # kustomize wraps this as "updating name reference in '...' field of '...':
-    # considering field ...: visit traversal on path: [...]: ..." (ours is shorter)
-    assert "expected sequence or mapping node" in caught.value.message
+    path = "spec/template/spec/containers/envFrom/configMapRef/name"
+    rid = "Deployment.v1.apps/p-web.[noNs]"
+    assert caught.value.message == (
+        f"updating name reference in '{path}' field of '{rid}': considering field '{path}' "
+        f"of object {rid}: visit traversal on path: [envFrom configMapRef name]: "
+        f"visit traversal on path: [configMapRef name]: expected sequence or mapping node")
 
 
 def test_the_reference_table_has_kustomizes_kinds():

@@ -127,7 +127,18 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
         reach = _Reach(index, referrer)
         for referral, spec in jobs[id(referrer)]:
             setter = _Setter(referrer, referral, spec, reach)
-            walk(referrer.value, spec, setter.visit)
+            try:
+                walk(referrer.value, spec, setter.visit)
+            except KubeError as err:
+                if not err.message.endswith("expected sequence or mapping node"):
+                    raise
+                rid = referrer.cur_id()
+                steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: "
+                                for rest in getattr(err, "traversals", []))
+                raise KubeError(f"updating name reference in '{spec.path}' field of '{rid}': "
+                                f"considering field '{spec.path}' of object {rid}: {steps}"
+                                f"expected sequence or mapping node",
+                                code=KUSTOMIZE_ERROR) from None
 
     if touched:
         run_at(resmap, trace, ("(name references)", 0), "nameReference", 0, change, touched)
