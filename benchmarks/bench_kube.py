@@ -8,10 +8,14 @@ schema) and each ``--type``, the same command line run as ``cfgpatch kube patch`
 inside one process (read, patch, print, as without --explain) and the cost of starting Python and
 importing cfgpatch alone, so the process numbers can be read.
 
-``build``: ``cfgpatch kube build`` against ``kubectl kustomize`` on generated trees of
-10 to 400 resources (only when ``cfgpatch kube build`` exists).
+``build``: ``cfgpatch kube build`` against ``kubectl kustomize`` (whole processes, best
+of N, interleaved; outputs checked identical first) on generated trees of about 100,
+500 and 2,000 resources (bases of 25 apps, two overlays, strategic patches that merge
+containers and env, JSON patches, generators, name references), plus our time inside
+one process (the build and its YAML, without Python's start-up).
 
-    python benchmarks/bench_kube.py [--rounds 5] [--sizes 100,1000,5000,20000] [--kubectl PATH]
+    python benchmarks/bench_kube.py [--rounds 5] [--sizes 100,1000,5000,20000]
+        [--part patch|build|all] [--build-sizes 100,500,2000] [--kubectl PATH]
 
 Prints one table per part; the ratio column is ours / kubectl's (below 1: we are faster).
 """
@@ -105,6 +109,8 @@ KINDS = {"ConfigMap": configmap, "Deployment": deployment, "CRD": crd}
 #: Python as installed packages run: with their byte code cached (some shells set
 #: PYTHONDONTWRITEBYTECODE, which would add the compilation of every module to each run).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: the processes run this checkout's code (not whatever cfgpatch the venv has installed)
+ENV["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), *filter(None, [ENV.get("PYTHONPATH")])])
 
 
 def best_of(rounds: int, commands: list[list[str]], cwd: Path) -> list[float]:
@@ -168,49 +174,121 @@ def bench_patch(args: argparse.Namespace, kubectl: str, work: Path) -> None:
 # ----------------------------------------------------------------- build
 
 
-def write_tree(root: Path, resources: int) -> None:
-    """A base of ``resources`` Deployments and Services and an overlay patching them."""
-    base = root / "base"
-    base.mkdir(parents=True)
-    names = []
-    for i in range(resources // 2):
-        name = f"app{i:04d}"
-        obj, _ = deployment(60)
-        obj["metadata"] = {"name": name, "labels": {"app": name}}
-        svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
-               "spec": {"selector": {"app": name}, "ports": [{"port": 80, "targetPort": 8000}]}}
-        (base / f"{name}.yaml").write_text(yaml_text(obj) + "---\n" + yaml_text(svc))
-        names.append(f"{name}.yaml")
-    (base / "kustomization.yaml").write_text("resources:\n" + "".join(f"- {n}\n" for n in names))
-    overlay = root / "overlay"
-    overlay.mkdir()
-    (overlay / "replicas.yaml").write_text(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: not-used\n"
-        "spec:\n  replicas: 2\n")
-    (overlay / "kustomization.yaml").write_text(
-        "resources:\n- ../base\nnamespace: prod\nnamePrefix: prod-\n"
-        "labels:\n- pairs:\n    env: prod\n"
-        "patches:\n- path: replicas.yaml\n  target:\n    kind: Deployment\n"
-        "- patch: |-\n    - op: add\n      path: /metadata/annotations\n"
-        "      value: {team: a}\n  target:\n    kind: Service\n"
-        "images:\n- name: registry.example/app-0\n  newTag: \"2.0\"\n")
+def _app_docs(name: str, team: str) -> str:
+    env = [{"name": f"SETTING_{k}", "value": f"value-{k}"} for k in range(10)]
+    deploy = {"apiVersion": "apps/v1", "kind": "Deployment",
+              "metadata": {"name": name, "labels": {"app": name}},
+              "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
+                       "template": {"metadata": {"labels": {"app": name}}, "spec": {
+                           "serviceAccountName": name,
+                           "containers": [
+                               {"name": "main", "image": f"registry.example/{team}/{name}:1.0",
+                                "ports": [{"containerPort": 8000, "name": "http"}],
+                                "env": env, "envFrom": [{"configMapRef": {"name": name}}],
+                                "volumeMounts": [{"name": "config", "mountPath": "/etc/app"}]},
+                               {"name": "proxy", "image": "envoyproxy/envoy:v1.30",
+                                "args": ["--config", "/etc/envoy.yaml"]}],
+                           "volumes": [{"name": "config", "configMap": {"name": name}}]}}}}
+    svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+           "spec": {"selector": {"app": name},
+                    "ports": [{"name": "http", "port": 80, "targetPort": "http"}]}}
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name},
+              "data": {"MODE": "fast", "LEVEL": "1", "FLAG": "yes"}}
+    account = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name}}
+    return "---\n".join(yaml_text(d) for d in (deploy, svc, config, account))
+
+
+def write_tree(root: Path, resources: int) -> Path:
+    """A realistic tree of about ``resources`` output resources; returns what to build.
+
+    Apps of four resources each (Deployment with two containers, env, a ConfigMap
+    volume; Service; ConfigMap; ServiceAccount), 25 apps to a base; every base has
+    labels, a generator and a strategic patch; a ``staging`` overlay takes all bases
+    (namespace, prefix, labels, images, replicas, a generator, strategic patches that
+    merge containers and env by name, a JSON patch on every Service) and ``prod`` builds
+    on staging (suffix, annotations, a patch that merges container resources).
+    """
+    apps = max(1, resources // 4)
+    bases = []
+    for first in range(0, apps, 25):
+        base = root / f"team{first // 25:02d}"
+        base.mkdir(parents=True)
+        team = base.name
+        files = []
+        for i in range(first, min(apps, first + 25)):
+            name = f"app{i:04d}"
+            (base / f"{name}.yaml").write_text(_app_docs(name, team))
+            files.append(f"{name}.yaml")
+        (base / "kustomization.yaml").write_text(
+            "resources:\n" + "".join(f"- {f}\n" for f in files)
+            + f"labels:\n- pairs:\n    team: {team}\n  includeSelectors: true\n"
+            + f"configMapGenerator:\n- name: {team}-shared\n  literals: [OWNER={team}]\n"
+            + "patches:\n- target: {kind: Deployment}\n  patch: |-\n"
+            + "    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: any}\n"
+            + "    spec:\n      template:\n        spec:\n          containers:\n"
+            + "          - name: main\n            env:\n            - name: TEAM\n"
+            + f"              value: {team}\n")
+        bases.append(f"../{team}")
+    staging = root / "staging"
+    staging.mkdir()
+    (staging / "kustomization.yaml").write_text(
+        "resources:\n" + "".join(f"- {b}\n" for b in bases)
+        + "namespace: staging\nnamePrefix: stg-\nlabels:\n- pairs:\n    env: staging\n"
+        + "images:\n- name: envoyproxy/envoy\n  newTag: v1.31.2\n"
+        + "replicas:\n- name: app0000\n  count: 2\n"
+        + "configMapGenerator:\n- name: flags\n  literals: [A=1, B=two]\n"
+        + "patches:\n- target: {kind: Deployment, name: \"app00[0-4].*\"}\n  patch: |-\n"
+        + "    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: any}\n"
+        + "    spec:\n      template:\n        spec:\n          containers:\n"
+        + "          - name: main\n            env:\n            - name: SETTING_3\n"
+        + "              value: staged\n          - name: debug\n"
+        + "            image: busybox:1.36\n"
+        + "- target: {kind: Service}\n  patch: |-\n    - op: add\n"
+        + "      path: /metadata/annotations\n      value: {exposed: \"true\"}\n")
+    prod = root / "prod"
+    prod.mkdir()
+    (prod / "kustomization.yaml").write_text(
+        "resources:\n- ../staging\nnameSuffix: -v2\ncommonAnnotations:\n  tier: prod\n"
+        "patches:\n- target: {kind: Deployment}\n  patch: |-\n"
+        "    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: any}\n"
+        "    spec:\n      template:\n        spec:\n          containers:\n"
+        "          - name: main\n            resources:\n              limits:\n"
+        "                cpu: \"1\"\n                memory: 1Gi\n")
+    return prod
+
+
+def build_in_process(rounds: int, directory: str) -> float:
+    from cfgpatch.kube.views.kustomize.build import build
+
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        build(directory).yaml()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def bench_build(args: argparse.Namespace, kubectl: str, work: Path) -> None:
-    probe = subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "build", "--help"],
-                           capture_output=True)
-    if probe.returncode != 0:
-        print("build: `cfgpatch kube build` is not available in this checkout; skipped")
-        return
-    print(f"{'resources':>9} {'ours ms':>8} {'kubectl ms':>10} {'ratio':>6}")
-    for resources in (10, 100, 400):
+    """``kube build`` vs ``kubectl kustomize`` (whole processes, interleaved, best of N),
+    on the trees of :func:`write_tree`; the outputs are checked to be identical first."""
+    print(f"{'resources':>9} {'ours ms':>8} {'kubectl ms':>10} {'ratio':>6} "
+          f"{'in-process ms':>13}")
+    for resources in args.build_sizes:
         tree = work / f"tree{resources}"
-        write_tree(tree, resources)
-        overlay = str(tree / "overlay")
-        ours, theirs = best_of(args.rounds, [
-            [sys.executable, "-m", "cfgpatch", "kube", "build", overlay],
-            [kubectl, "kustomize", overlay]], work)
-        print(f"{resources:>9} {ours * 1000:>8.0f} {theirs * 1000:>10.0f} {ours / theirs:>6.2f}")
+        target = str(write_tree(tree, resources))
+        ours_cmd = [sys.executable, "-m", "cfgpatch", "kube", "build", target]
+        theirs_cmd = [kubectl, "kustomize", target]
+        mine = subprocess.run(ours_cmd, capture_output=True, env=ENV)
+        theirs = subprocess.run(theirs_cmd, capture_output=True, env=ENV)
+        if theirs.returncode or (mine.returncode, mine.stdout) != (0, theirs.stdout):
+            raise SystemExit(f"outputs differ for {resources} resources: "
+                             f"{mine.stderr.decode()[:400]}")
+        count = theirs.stdout.count(b"\n---\n") + 1
+        rounds = args.rounds if resources < 1000 else max(1, args.rounds // 3)
+        ours, kubectl_time = best_of(rounds, [ours_cmd, theirs_cmd], work)
+        inside = build_in_process(rounds, target)
+        print(f"{count:>9} {ours * 1000:>8.0f} {kubectl_time * 1000:>10.0f} "
+              f"{ours / kubectl_time:>6.2f} {inside * 1000:>13.0f}")
 
 
 def main() -> None:
@@ -220,6 +298,8 @@ def main() -> None:
                         type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--kubectl", default=shutil.which("kubectl"))
     parser.add_argument("--part", choices=("patch", "build", "all"), default="all")
+    parser.add_argument("--build-sizes", default="100,500,2000",
+                        type=lambda s: [int(x) for x in s.split(",")])
     args = parser.parse_args()
     if not args.kubectl:
         raise SystemExit("kubectl is not on PATH (give --kubectl)")

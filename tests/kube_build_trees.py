@@ -6,13 +6,19 @@ claims; Services, Ingresses, HPAs, RoleBindings, a custom resource) and one or t
 overlays on top, each with a random choice of ``namespace``, ``namePrefix``/``nameSuffix``,
 ``labels``/``commonLabels``, ``commonAnnotations``, ``images``, ``replicas``,
 generators and patches (JSON 6902 and strategic, with random selectors: kinds, regular
-expressions, label selectors).  Strategic patches change maps and scalars only: the
-list merge itself is the strategic engine's, tested on its own.
+expressions, label selectors).  Strategic patches change maps and scalars, and (with
+``lists=True``, :func:`_list_patch`) merge lists the way real overlays do: containers
+by name (image, env, ports, resources, a new sidecar, ``$patch: delete``), init
+containers, volumes (added, changed, deleted), Service ports, ``$patch: replace`` on a
+list, ``$setElementOrder`` and ``$deleteFromPrimitiveList`` (apimachinery's
+directives, which kustomize's merge treats its own way), and lists without a merge key.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from pathlib import Path
 
 APPS = ("web", "api", "worker", "cache", "auth", "search", "billing", "mail")
@@ -95,11 +101,13 @@ def _selector(rng: random.Random, names: list[str]) -> str:
     return f"      kind: ConfigMap\n      name: {rng.choice(names)}-config\n"
 
 
-def _patches(rng: random.Random, names: list[str]) -> str:
+def _patches(rng: random.Random, names: list[str], lists: bool = False) -> str:
     out = ["patches:\n"]
     for _ in range(rng.randint(1, 4)):
         target = _selector(rng, names)
-        if rng.random() < 0.5:
+        if lists and rng.random() < 0.6:
+            out.append(_list_patch(rng, names))
+        elif rng.random() < 0.5:
             out.append(f"  - target:\n{target}    patch: |-\n"
                        f"      - op: add\n        path: /metadata/annotations\n"
                        f"        value: {{patched: \"{rng.randint(0, 9)}\"}}\n")
@@ -110,7 +118,82 @@ def _patches(rng: random.Random, names: list[str]) -> str:
     return "".join(out)
 
 
-def _overlay(rng: random.Random, names: list[str], base: str) -> str:
+_WORKLOAD_LISTS = (
+    {"containers": [{"name": "main", "image": "nginx:1.29"}]},
+    {"containers": [{"name": "main", "env": [{"name": "NEW", "value": "v"},
+                                             {"name": "PASSWORD", "value": "plain"}]}]},
+    {"containers": [{"name": "main", "ports": [{"containerPort": 8080, "protocol": "TCP"},
+                                               {"containerPort": 9090, "name": "metrics"}]}]},
+    {"containers": [{"name": "sidecar", "image": "envoyproxy/envoy:v1.31",
+                     "args": ["--log", "info"]}]},
+    {"containers": [{"name": "main", "$patch": "delete"}]},
+    {"containers": [{"$patch": "replace"}, {"name": "only", "image": "busybox"}]},
+    {"containers": [{"name": "main", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}},
+                     "envFrom": [{"secretRef": {"name": "extra"}}]}]},
+    {"initContainers": [{"name": "init", "$patch": "delete"}]},
+    {"initContainers": [{"name": "migrate", "image": "flyway/flyway:10"}]},
+    {"volumes": [{"name": "data", "$patch": "delete"}]},
+    {"volumes": [{"name": "cache", "emptyDir": {}}]},
+    {"volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "other"}}]},
+    {"volumes": [{"$patch": "replace"}, {"name": "tmp", "emptyDir": {"medium": "Memory"}}]},
+    {"$setElementOrder/containers": [{"name": "sidecar"}, {"name": "main"}],
+     "containers": [{"name": "sidecar", "image": "envoy"}]},
+    {"containers": [{"name": "main", "$deleteFromPrimitiveList/args": ["a"],
+                     "args": ["b", "c"]}]},
+    {"tolerations": [{"key": "dedicated", "operator": "Exists"}]},
+    {"$patch": "replace", "containers": [{"name": "solo", "image": "redis:7.4"}]},
+)
+_SERVICE_LISTS = (
+    {"ports": [{"port": 80, "targetPort": 9090}]},
+    {"ports": [{"port": 443, "name": "https", "targetPort": 8443}]},
+    {"ports": [{"port": 80, "$patch": "delete"}]},
+    {"ports": [{"port": 80, "protocol": "UDP"}]},
+)
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9./:_-]*\Z")
+
+
+def _block(value: object, indent: str) -> str:
+    """``value`` as block YAML (plain scalars where they read back the same)."""
+    if isinstance(value, dict):
+        if not value:
+            return " {}\n"
+        return "\n" + "".join(f"{indent}{k}:{_block(v, indent + '  ')}" for k, v in value.items())
+    if isinstance(value, list):
+        out = "\n"
+        for item in value:
+            text = _block(item, indent + "  ")
+            out += f"{indent}- " + (text[len(indent) + 3:] if text.startswith("\n") else
+                                    text.lstrip())
+        return out
+    if isinstance(value, str) and _PLAIN.match(value) and value not in ("yes", "on", "no"):
+        return f" {value}\n"
+    return f" {json.dumps(value)}\n"
+
+
+def _list_patch(rng: random.Random, names: list[str]) -> str:
+    """A strategic patch that merges lists of a workload or a Service."""
+    if rng.random() < 0.25:
+        body = rng.choice(_SERVICE_LISTS)
+        target = f"      kind: Service\n      name: {rng.choice(names)}\n"
+        doc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "any"},
+               "spec": body}
+    else:
+        spec: dict = {}
+        for fragment in rng.sample(_WORKLOAD_LISTS, rng.randint(1, 3)):
+            for key, item in fragment.items():
+                if key in spec and isinstance(spec[key], list):
+                    spec[key] = [*spec[key], *item]
+                else:
+                    spec[key] = item
+        target = rng.choice(["      kind: Deployment|StatefulSet\n",
+                             f"      kind: Deployment\n      name: {rng.choice(names)}\n",
+                             "      group: apps\n      kind: StatefulSet\n"])
+        doc = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "any"},
+               "spec": {"template": {"spec": spec}}}
+    return f"  - target:\n{target}    patch: |-{_block(doc, '      ')}"
+
+
+def _overlay(rng: random.Random, names: list[str], base: str, lists: bool = False) -> str:
     parts = [f"resources:\n  - {base}\n"]
     if rng.random() < 0.6:
         parts.append(f"namespace: ns-{rng.randint(0, 3)}\n")
@@ -133,13 +216,14 @@ def _overlay(rng: random.Random, names: list[str], base: str) -> str:
     if rng.random() < 0.5:
         parts.append(f"configMapGenerator:\n  - name: {rng.choice(names)}-{base[3:5]}flags\n"
                      f"    literals: [A=1, B=\"two\"]\n")
-    if rng.random() < 0.7:
-        parts.append(_patches(rng, names))
+    if lists or rng.random() < 0.7:
+        parts.append(_patches(rng, names, lists))
     return "".join(parts)
 
 
-def random_tree(rng: random.Random, root: Path, apps: int = 0) -> Path:
-    """Write a random tree under ``root``; return the directory to build."""
+def random_tree(rng: random.Random, root: Path, apps: int = 0, lists: bool = False) -> Path:
+    """Write a random tree under ``root``; return the directory to build (``lists``:
+    strategic patches that merge lists, see :func:`_list_patch`)."""
     count = apps or rng.randint(1, 4)
     names = [f"{rng.choice(APPS)}{i}" for i in range(count)]
     base = root / "base"
@@ -155,11 +239,11 @@ def random_tree(rng: random.Random, root: Path, apps: int = 0) -> Path:
     (base / "kustomization.yaml").write_text(base_kustomization, encoding="utf-8")
     top = root / "overlay"
     top.mkdir(exist_ok=True)
-    (top / "kustomization.yaml").write_text(_overlay(rng, names, "../base"), encoding="utf-8")
+    (top / "kustomization.yaml").write_text(_overlay(rng, names, "../base", lists), encoding="utf-8")
     if rng.random() < 0.4:
         second = root / "prod"
         second.mkdir(exist_ok=True)
-        (second / "kustomization.yaml").write_text(_overlay(rng, names, "../overlay"),
+        (second / "kustomization.yaml").write_text(_overlay(rng, names, "../overlay", lists),
                                                    encoding="utf-8")
         return second
     return top

@@ -4,8 +4,8 @@
   byte for byte (exit code, output, standard error), for every build of every tree;
 * every other installed ``kubectl.1.NN`` must still answer what was recorded for it
   (so the recorded version differences stay true);
-* generated trees (random resources, random transformers and patches) built by kubectl
-  1.32 and by ``kube build`` agree.
+* generated trees (random resources, random transformers and patches; and trees whose
+  strategic patches merge lists) built by kubectl 1.32 and by ``kube build`` agree.
 
 Locally these tests skip with a printed reason when kubectl is absent; with ``CI=true``
 they fail instead.
@@ -75,4 +75,12 @@ def test_other_versions_still_answer_as_recorded(version):
 def test_generated_trees_match_live_kubectl(seed, tmp_path):
     binary = oracle()
     directory = random_tree(random.Random(seed), tmp_path)
+    assert run_ours(directory) == kustomize(binary, directory)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_generated_list_merging_trees_match_live_kubectl(seed, tmp_path):
+    """Strategic patches that merge lists (containers, env, ports, volumes, directives)."""
+    binary = oracle()
+    directory = random_tree(random.Random(1000 + seed), tmp_path, lists=True)
     assert run_ours(directory) == kustomize(binary, directory)

@@ -1,6 +1,9 @@
 """Reading YAML into :class:`~cfgpatch.kube.io.kyaml.Node` trees as kyaml does.
 
-PyYAML's pure-Python composer does the parsing (it keeps styles and positions); the
+PyYAML's composer does the parsing (it keeps styles and positions): its C composer
+(libyaml) when PyYAML has it and the text is printable ASCII without tabs or carriage
+returns (where the two composers give the same nodes; about 4x faster), else, and for
+every error message, the pure-Python one; the
 tags are go-yaml v3's: an explicit tag is kept (``!!str``, ``!foo``), a quoted or block
 scalar is ``!!str``, a plain one is resolved by :func:`..kyaml_scalars.resolve`
 (``yes`` stays a string, ``010`` is an int, ``2002-12-14`` a timestamp).  Aliases are
@@ -66,7 +69,9 @@ def read_documents(text: str, file: str = "") -> list[Node]:
 def _read_documents(text: str, file: str) -> list[Node]:
     yaml = pyyaml()
     try:
-        composed = list(yaml.compose_all(text, Loader=_loader_class()))
+        composed = _fast_compose(yaml, text)
+        if composed is None:
+            composed = list(yaml.compose_all(text, Loader=_loader_class()))
     except yaml.reader.ReaderError:
         raise KyamlError("yaml: control characters are not allowed", file=file) from None
     except yaml.MarkedYAMLError as err:
@@ -81,6 +86,30 @@ def _read_documents(text: str, file: str) -> list[Node]:
         if not converted.is_null():
             out.append(converted)
     return out
+
+
+_SIMPLE = frozenset(range(0x20, 0x7F)) | {0x0A}
+_c_loader: Any = None
+
+
+def _fast_compose(yaml: Any, text: str) -> list | None:
+    """The documents composed by libyaml, or None (not available, text not simple, or an
+    error: the pure-Python composer then gives the message)."""
+    global _c_loader
+    if not getattr(yaml, "__with_libyaml__", False) or not text.isascii() \
+            or not _SIMPLE.issuperset(text.encode("ascii")):
+        return None
+    if _c_loader is None:
+        class CLoader(yaml.CBaseLoader):  # type: ignore[name-defined,misc]
+            def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+                if kind is yaml.ScalarNode and implicit and implicit[0]:
+                    return PLAIN_TAG
+                return super().resolve(kind, value, implicit)
+        _c_loader = CLoader
+    try:
+        return list(yaml.compose_all(text, Loader=_c_loader))
+    except yaml.YAMLError:
+        return None
 
 
 def read_document(text: str, file: str = "") -> Node | None:

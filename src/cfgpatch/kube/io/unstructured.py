@@ -98,6 +98,8 @@ def normalize(value: Any, literal: bool = False) -> Any:
         return float(text)
     if isinstance(value, list):
         return [normalize(item, literal) for item in value]
+    if isinstance(value, str):  # a str subclass (kube build's Quoted marks)
+        return str(value)
     return {key: normalize(item, literal) for key, item in value.items()}
 
 

@@ -24,10 +24,13 @@ from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
 from . import generators, images, nameref, patches, transformers
+from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
+from .openapi import SchemaState
 from .resmap import ResMap
 from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
+from .styles import plain, stringify_annotations
 from .trace import Trace
 
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
@@ -55,7 +58,7 @@ class BuildResult:
 
     def json(self) -> str:
         """The resources as a ``v1`` List, in Go's indented JSON."""
-        items = [r.value for r in self.resources]
+        items = [plain(r.value) for r in self.resources]
         return gojson.encode({"apiVersion": "v1", "items": items, "kind": "List"}, "    ") + "\n"
 
 
@@ -64,11 +67,14 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
     warnings: list[str] = []
     try:
         loader = Loader.at(directory)
-        target = _Target(loader, trace, warnings)
+        target = _Target(loader, trace, warnings, SchemaState())
         kust = target.load(top=True)
+        target.state.set_from(kust, reset=True)
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
+        for resource in resmap.resources:
+            stringify_annotations(resource.value)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
     except KubeError as err:
@@ -99,8 +105,10 @@ def _wrap(prefix: str, err: KubeError) -> KubeError:
 class _Target:
     """One kustomization being built (kustomize's KustTarget)."""
 
-    def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str]) -> None:
+    def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str],
+                 state: SchemaState) -> None:
         self.loader, self.trace, self.warnings = loader, trace, warnings
+        self.state = state
 
     def load(self, top: bool = False) -> Kustomization:
         kust = load(self.loader, top)
@@ -112,6 +120,7 @@ class _Target:
             resmap = self._resources(kust, resmap)
         except KubeError as err:
             raise _wrap("accumulating resources: ", err) from None
+        resmap.crds.merge(load_crds(kust))
         generators.run_generators(resmap, self.trace, kust)
         try:
             resmap = self._components(kust, resmap)
@@ -155,6 +164,8 @@ class _Target:
         try:
             text, real = self.loader.read(path)
             found = read_resources(text, real)
+            for resource in found:
+                self.state.uses_type(resource.value.get("apiVersion"), resource.value.get("kind"))
         except KubeError as err:
             wrapped = KubeError(f"accumulating resources from '{path}': {err.message}",
                                 code=err.code)
@@ -167,11 +178,12 @@ class _Target:
                             code=err.code) from None
 
     def _directory(self, resmap: ResMap, loader: Loader, component: bool) -> ResMap:
-        sub = _Target(loader, self.trace, self.warnings)
+        sub = _Target(loader, self.trace, self.warnings, self.state)
         try:
             kust = sub.load()
         except KubeError as err:
             raise _wrap(f"couldn't make target for path '{loader.root}': ", err) from None
+        self.state.set_from(kust, reset=False)
         if component and not kust.is_component:
             raise KubeError(f"expected kind 'Component' for path '{loader.root}' but got "
                             f"'{kust.kind}'", code=KUSTOMIZE_ERROR)
@@ -182,12 +194,15 @@ class _Target:
             if component:
                 built = sub.accumulate(kust, resmap)
                 resmap = ResMap()
+                resmap.crds = built.crds
             else:
                 built = sub.accumulate(kust, ResMap())
         except KubeError as err:
             raise _wrap(f"recursed accumulation of path '{loader.root}': ", err) from None
         try:
             resmap.append_all(built.resources)
+            if built.crds is not resmap.crds:
+                resmap.crds.merge(built.crds)
         except KubeError as err:
             raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
         return resmap
@@ -217,14 +232,14 @@ class _Target:
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
         trace = self.trace
         for patch in patches.load_legacy_strategic(kust):
-            patches.apply_patch(resmap, patch, trace)
+            patches.apply_patch(resmap, patch, trace, self.state)
         for patch in patches.load_patches(kust):
-            patches.apply_patch(resmap, patch, trace)
+            patches.apply_patch(resmap, patch, trace, self.state)
         transformers.namespace(resmap, trace, kust)
         transformers.name_prefix_suffix(resmap, trace, kust)
         transformers.labels(resmap, trace, kust)
         transformers.annotations(resmap, trace, kust)
         for patch in patches.load_legacy_json(kust):
-            patches.apply_patch(resmap, patch, trace)
+            patches.apply_patch(resmap, patch, trace, self.state)
         transformers.replicas(resmap, trace, kust)
         images.images(resmap, trace, kust)

@@ -164,7 +164,11 @@ def walk_paths(value: Any, spec: FieldSpec) -> list[tuple[dict, str, tuple]]:
 def _walk(node: Any, parts: list[str], spec: FieldSpec, out: list, trail: tuple) -> None:
     if isinstance(node, list):
         for index, item in enumerate(node):
-            _walk(item, parts, spec, out, (*trail, str(index)))
+            try:
+                _walk(item, parts, spec, out, (*trail, str(index)))
+            except KubeError as err:  # kustomize's "visit traversal on path: [...]"
+                err.traversals = [parts, *getattr(err, "traversals", [])]  # type: ignore
+                raise
         return
     if not isinstance(node, dict):
         raise KubeError(f"obj at path '{spec.path}': expected sequence or mapping node",

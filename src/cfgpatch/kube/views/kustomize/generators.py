@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import re
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
@@ -29,10 +28,8 @@ from ...go import json as gojson
 from .kustomization import Kustomization
 from .resmap import ResMap, same_id
 from .resources import Generated, Resource, Source
+from .styles import kustomize_set
 from .trace import GENERATOR, Step, Touch, Trace, snapshot
-
-_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
-_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
 
 
 def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
@@ -58,9 +55,9 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
     if isinstance(args.get("namespace"), str) and args["namespace"]:
         meta["namespace"] = args["namespace"]
     if opts["labels"]:
-        meta["labels"] = opts["labels"]
+        meta["labels"] = {k: kustomize_set(v) for k, v in opts["labels"].items()}
     if opts["annotations"]:
-        meta["annotations"] = opts["annotations"]
+        meta["annotations"] = {k: kustomize_set(v) for k, v in opts["annotations"].items()}
     value: dict[str, Any] = {"apiVersion": "v1", "kind": kind, "metadata": meta}
     data = {k: v for k, v in pairs if isinstance(v, str)}
     binary = {k: base64.b64encode(v).decode() for k, v in pairs if isinstance(v, bytes)}
@@ -70,10 +67,10 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
         data.update(binary)
         binary = {}
         value["type"] = args.get("type") or "Opaque"
-    if data:
-        value["data"] = data
+    if data or kind == "Secret":  # measured: an empty Secret prints data: {}
+        value["data"] = {k: kustomize_set(v) for k, v in data.items()}
     if binary:
-        value["binaryData"] = binary
+        value["binaryData"] = {k: kustomize_set(v) for k, v in binary.items()}
     if opts["immutable"]:
         value["immutable"] = True
     behavior = args.get("behavior") or "create"
@@ -101,36 +98,47 @@ def _strings(value: Any) -> dict:
 
 
 def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[str, Any]]:
+    """The key/value pairs of a generator, as kustomize v5.5 loads them (measured: keys
+    are not validated; an env file line without ``=`` is the key with an empty value,
+    the environment is not read)."""
     pairs: list[tuple[str, Any]] = []
-    envs = list(args.get("envs") or [])
+    envs = [str(p) for p in args.get("envs") or []]
     if isinstance(args.get("env"), str) and args["env"]:
         envs.append(args["env"])
     for path in envs:
-        text, _real = kust.loader.read(path)
-        pairs += _env_pairs(text, path)
-    for literal in args.get("literals") or []:
-        key, sep, val = str(literal).partition("=")
-        if not sep:
-            raise KubeError(f"invalid literal source {literal}, expected key=value",
+        try:
+            text, _real = kust.loader.read(path)
+        except KubeError as err:
+            raise KubeError(f"loading KV pairs: env source files: {_go_list(envs)}: "
+                            f"{err.message}", code=err.code) from None
+        pairs += _env_pairs(text)
+    literals = [str(x) for x in args.get("literals") or []]
+    for literal in literals:
+        key, sep, val = literal.partition("=")
+        if not sep or not key:
+            raise KubeError(f"loading KV pairs: literal sources {_go_list(literals)}: "
+                            f"invalid literal source {literal}, expected key=value",
                             code=KUSTOMIZE_ERROR)
         pairs.append((key, _unquote(val)))
-    for source in args.get("files") or []:
-        key, sep, path = str(source).partition("=")
+    sources = [str(x) for x in args.get("files") or []]
+    for source in sources:
+        key, sep, path = source.partition("=")
+        prefix = f"loading KV pairs: file sources: {_go_list(sources)}: "
         if not sep:
             key, path = os.path.basename(source), source
         elif not key:
-            raise KubeError(f"key names or file paths cannot be empty: {source}",
-                            code=KUSTOMIZE_ERROR)
-        data, _real = kust.loader.read_bytes(path)
+            raise KubeError(f"{prefix}missing key name for file path {gojson.go_quote(path)} "
+                            f"in source {gojson.go_quote(source)}", code=KUSTOMIZE_ERROR)
+        try:
+            data, _real = kust.loader.read_bytes(path)
+        except KubeError as err:
+            raise KubeError(prefix + err.message, code=err.code) from None
         try:
             pairs.append((key, data.decode("utf-8")))
         except UnicodeDecodeError:
             pairs.append((key, data))
     seen: set[str] = set()
     for key, _value in pairs:
-        if not _KEY.match(key):
-            raise KubeError(f"{key!r} is not a valid key name for a {kind}",
-                            code=KUSTOMIZE_ERROR)
         if key in seen:
             noun = "configmap" if kind == "ConfigMap" else "secret"
             raise KubeError(f"{noun} {name} illegally repeats the key `{key}`",
@@ -139,20 +147,18 @@ def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[
     return pairs
 
 
-def _env_pairs(text: str, path: str) -> list[tuple[str, str]]:
+def _go_list(items: list[str]) -> str:
+    """Go's ``%v`` of a ``[]string``."""
+    return "[" + " ".join(items) + "]"
+
+
+def _env_pairs(text: str) -> list[tuple[str, str]]:
     out = []
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+    for raw in text.lstrip("\ufeff").splitlines():
         line = raw.lstrip()
         if not line or line.startswith("#"):
             continue
-        key, sep, value = line.partition("=")
-        if not _ENV_NAME.match(key):
-            raise KubeError(f"{path}: line {number}: invalid environment variable name "
-                            f"{key!r}", code=KUSTOMIZE_ERROR)
-        if not sep:
-            raise KubeError(f"{path}: line {number}: {key} without a value takes it from "
-                            f"the environment, which cfgpatch kube build does not read",
-                            code=KUSTOMIZE_ERROR)
+        key, _sep, value = line.partition("=")
         out.append((key, value))
     return out
 
@@ -233,7 +239,10 @@ def content_hash(value: dict) -> str:
     'cbdk8c6c2d'
     """
     kind = value.get("kind")
-    encoded: dict[str, Any] = {"kind": kind, "name": "", "data": value.get("data") or {}}
+    # a ConfigMap without data: kustomize hashes "" (a Secret always has its data map)
+    data = value.get("data")
+    encoded: dict[str, Any] = {"kind": kind, "name": "",
+                               "data": data if data or kind == "Secret" else ""}
     if kind == "Secret":
         encoded["type"] = value.get("type") or ""
     if value.get("immutable") is not None:

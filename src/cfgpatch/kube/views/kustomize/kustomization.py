@@ -59,8 +59,6 @@ FIELDS: dict[str, str] = {
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
-    "openapi": "a custom OpenAPI schema for merge keys",
-    "crds": "CRD files for merge keys and name references",
     "replacements": "replacements", "vars": "vars",
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",

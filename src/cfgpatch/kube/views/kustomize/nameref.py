@@ -114,35 +114,73 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
     from .transformers import run_at
 
     jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
-    for referral, specs in REFERENCES:
+    extra = [(referral, [spec]) for referral, spec in resmap.crds.references]
+    for referral, specs in [*REFERENCES, *extra]:
         for spec in specs:
             for resource in resmap.resources:
                 if resource.org_id().gvk.selected_by(spec.gvk):
                     jobs.setdefault(id(resource), []).append((referral, spec))
     touched = [r for r in resmap.resources if id(r) in jobs]
+    index = _Index(resmap.resources)
 
     def change(referrer: Resource) -> None:
-        candidates = _reachable(resmap, referrer)
+        reach = _Reach(index, referrer)
         for referral, spec in jobs[id(referrer)]:
-            setter = _Setter(referrer, referral, spec, candidates)
-            walk(referrer.value, spec, setter.visit)
+            setter = _Setter(referrer, referral, spec, reach)
+            try:
+                walk(referrer.value, spec, setter.visit)
+            except KubeError as err:
+                if not err.message.endswith("expected sequence or mapping node"):
+                    raise
+                rid = referrer.cur_id()
+                steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: "
+                                for rest in getattr(err, "traversals", []))
+                raise KubeError(f"updating name reference in '{spec.path}' field of '{rid}': "
+                                f"considering field '{spec.path}' of object {rid}: {steps}"
+                                f"expected sequence or mapping node",
+                                code=KUSTOMIZE_ERROR) from None
 
     if touched:
         run_at(resmap, trace, ("(name references)", 0), "nameReference", 0, change, touched)
 
 
-def _reachable(resmap: ResMap, referrer: Resource) -> list[Resource]:
-    cur = referrer.cur_id()
-    if cur.cluster_scoped:
-        return list(resmap.resources)
-    namespaces = _role_binding_namespaces(referrer)
-    out = []
-    for resource in resmap.resources:
-        other = resource.cur_id()
-        if other.cluster_scoped or other.same_namespace(cur) or \
-                resource.namespace in namespaces:
-            out.append(resource)
-    return out
+class _Index:
+    """The ids of the build's resources, once (name references rename no resource)."""
+
+    def __init__(self, resources: list[Resource]) -> None:
+        self.resources = resources
+        self.cur = {id(r): r.cur_id() for r in resources}
+        self.prev = {id(r): r.prev_ids() for r in resources}
+        self.by_name: dict[str, list[Resource]] = {}
+        for resource in resources:
+            for name in dict.fromkeys(i.name for i in self.prev[id(resource)]):
+                self.by_name.setdefault(name, []).append(resource)
+
+
+class _Reach:
+    """Which resources a referrer may refer to (kustomize's namespace sieve), lazily."""
+
+    def __init__(self, index: _Index, referrer: Resource) -> None:
+        self.index, self.referrer = index, referrer
+        self.cur = index.cur[id(referrer)]
+        self.namespaces = _role_binding_namespaces(referrer)
+        self._all: list[Resource] | None = None
+
+    def accepts(self, resource: Resource) -> bool:
+        if self.cur.cluster_scoped:
+            return True
+        other = self.index.cur[id(resource)]
+        return other.cluster_scoped or other.same_namespace(self.cur) or \
+            resource.namespace in self.namespaces
+
+    def all(self) -> list[Resource]:
+        if self._all is None:
+            self._all = [r for r in self.index.resources if self.accepts(r)]
+        return self._all
+
+    def named(self, name: str) -> list[Resource]:
+        """The reachable resources with ``name`` among their ids, in build order."""
+        return [r for r in self.index.by_name.get(name, ()) if self.accepts(r)]
 
 
 def _role_binding_namespaces(referrer: Resource) -> set[str]:
@@ -159,9 +197,9 @@ def _role_binding_namespaces(referrer: Resource) -> set[str]:
 
 class _Setter:
     def __init__(self, referrer: Resource, referral: Gvk, spec: FieldSpec,
-                 candidates: list[Resource]) -> None:
+                 reach: _Reach) -> None:
         self.referrer, self.referral, self.spec = referrer, referral, spec
-        self.candidates = candidates
+        self.reach = reach
 
     def visit(self, parent: Any, key: Any) -> None:
         node = parent.get(key) if isinstance(parent, dict) else None
@@ -178,7 +216,7 @@ class _Setter:
             self._mapping(node)
         elif isinstance(node, (str, int, float, bool)):
             text = node if isinstance(node, str) else str(node)
-            found = self._select(text, self.candidates, by_namespace=False)
+            found = self._select(text, None, by_namespace=False)
             if found is not None and found.name != text:
                 holder[key] = found.name
 
@@ -187,11 +225,12 @@ class _Setter:
             raise KubeError(f"updating name reference in '{self.spec.path}' field of "
                             f"'{self.referrer.cur_id()}': path config error; no 'name' field "
                             f"in node", code=KUSTOMIZE_ERROR)
-        candidates = self.candidates
+        candidates = None
         if isinstance(node.get("namespace"), str):
             namespace = node["namespace"]
-            by_org = [r for r in candidates if r.org_id().namespace == namespace]
-            candidates = by_org or [r for r in candidates if r.namespace == namespace]
+            every = self.reach.all()
+            by_org = [r for r in every if r.org_id().namespace == namespace]
+            candidates = by_org or [r for r in every if r.namespace == namespace]
         old = node["name"] if isinstance(node["name"], str) else str(node["name"])
         found = self._select(old, candidates, by_namespace=True)
         if found is None or (found.name == old and not found.namespace):
@@ -200,11 +239,15 @@ class _Setter:
         if found.namespace:
             node["namespace"] = found.namespace
 
-    def _select(self, old: str, candidates: list[Resource], by_namespace: bool
+    def _select(self, old: str, candidates: list[Resource] | None, by_namespace: bool
                 ) -> Resource | None:
-        chosen = [r for r in candidates if any(i.name == old for i in r.prev_ids())]
+        prev = self.reach.index.prev
+        if candidates is None:
+            chosen = self.reach.named(old)
+        else:
+            chosen = [r for r in candidates if any(i.name == old for i in prev[id(r)])]
         chosen = [r for r in chosen if any(i.gvk.selected_by(self.referral)
-                                           for i in r.prev_ids())]
+                                           for i in prev[id(r)])]
         chosen = [r for r in chosen if self._role_ref_accepts(r)]
         chosen = [r for r in chosen if self._same_namespace(r)]
         if len(chosen) == 1:
@@ -234,10 +277,10 @@ class _Setter:
         return any(i.gvk.selected_by(wanted) for i in resource.prev_ids())
 
     def _same_namespace(self, resource: Resource) -> bool:
-        cur = self.referrer.cur_id()
+        cur = self.reach.cur
         if cur.cluster_scoped:
             return True
-        other = resource.cur_id()
+        other = self.reach.index.cur[id(resource)]
         return other.cluster_scoped or resource.gvk.kind == "ServiceAccount" or \
             other.same_namespace(cur)
 

@@ -26,13 +26,14 @@ from ...engine import jsonpatch
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, KyamlError
 from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import node_value
 from . import aliases, strategic
 from .kustomization import Kustomization
+from .openapi import SchemaState
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
 from .selectors import Selector
+from .styles import metadata_texts, reencoded, styled_value
 from .trace import PATCH, Step, Touch, Trace, snapshot
 
 STRATEGIC, JSON = "strategic", "json"
@@ -44,6 +45,9 @@ class Document:
 
     value: dict
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: the patch with its labels and annotations as strings (kustomize sets them so on
+    #: the copy it merges when the patch has a ``target``)
+    targeted: dict | None = None
 
     def org_id(self) -> ResId:
         meta = self.value.get("metadata")
@@ -194,14 +198,17 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         return None
     out = []
     for node in nodes:
-        value = node_value(node)
+        value = styled_value(node)
         if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
             return None
+        targeted = snapshot(value)
+        metadata_texts(node, targeted, labels=True)
+        metadata_texts(node, value, nulls=False)
         meta = value.get("metadata")
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
                 or not meta["name"]:
             return None
-        out.append(Document(value, shifted(node_positions(node), offset)))
+        out.append(Document(value, shifted(node_positions(node), offset), targeted))
     return out or None
 
 
@@ -225,11 +232,20 @@ def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
 # ----------------------------------------------------------------- applying
 
 
-def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
+def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None,
+                state: SchemaState | None = None) -> None:
     """Apply one loaded patch to the build's resources (see the module docstring)."""
+    state = state or SchemaState()
+    if patch.target is not None:
+        target = patch.target_raw or {}
+        group, version = str(target.get("group") or ""), str(target.get("version") or "")
+        state.uses_type(f"{group}/{version}" if group else version,
+                        str(target.get("kind") or ""))
     if patch.type == JSON:
         _apply_json(resmap, patch, trace)
         return
+    for document in patch.documents:
+        state.uses_type(document.value.get("apiVersion"), document.value.get("kind"))
     for document in patch.documents:
         step = _step(patch, trace, document)
         if patch.target is None:
@@ -241,10 +257,10 @@ def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
                                     f'"{document.org_id()}": {err.message}',
                                     code=KUSTOMIZE_ERROR) from None
                 raise
-            _merge_into(resmap, selected, document, patch, step, keep_version=True)
+            _merge_into(resmap, selected, document, patch, step, True, state)
         else:
             selected = resmap.select(patch.target)
-            _merge_into(resmap, selected, document, patch, step, keep_version=False)
+            _merge_into(resmap, selected, document, patch, step, False, state)
 
 
 def _step(patch: Patch, trace: Trace | None, document: Document | None) -> Step | None:
@@ -259,11 +275,12 @@ def _step(patch: Patch, trace: Trace | None, document: Document | None) -> Step 
 
 
 def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, patch: Patch,
-                step: Step | None, keep_version: bool) -> None:
+                step: Step | None, keep_version: bool, state: SchemaState) -> None:
     allow_name = bool(patch.options.get("allowNameChange"))
     allow_kind = bool(patch.options.get("allowKindChange"))
     for resource in selected:
-        body = snapshot(document.value)
+        body = snapshot(document.value if keep_version or document.targeted is None
+                        else document.targeted)
         if not keep_version:
             body["apiVersion"] = resource.value.get("apiVersion")
         before = snapshot(resource.value) if step is not None else None
@@ -271,7 +288,7 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
             resource.store_previous_id()
-        merged_value = strategic.apply(resource.value, body)
+        merged_value = strategic.apply(resource.value, body, state.schema())
         if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None
@@ -305,7 +322,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
-        resource.value = result
+        resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from .crds import CrdConfig
 from .resources import ResId, Resource
 from .selectors import Selector, select
 
@@ -20,11 +21,18 @@ def same_id(a: ResId, b: ResId) -> bool:
     return a.gvk == b.gvk and a.name == b.name and a.same_namespace(b)
 
 
+def _key(rid: ResId) -> tuple:
+    """What :func:`same_id` compares, as one hashable value."""
+    return rid.gvk, rid.name, rid.effective_namespace()
+
+
 class ResMap:
     """An ordered list of :class:`Resource` with kustomize's id rules."""
 
     def __init__(self, resources: list[Resource] | None = None) -> None:
         self.resources: list[Resource] = list(resources or [])
+        #: field specs from ``crds:`` of this kustomization and the ones below it
+        self.crds = CrdConfig()
 
     def __iter__(self) -> Iterator[Resource]:
         return iter(list(self.resources))
@@ -33,15 +41,23 @@ class ResMap:
         return len(self.resources)
 
     def append(self, resource: Resource) -> None:
-        cur = resource.cur_id()
-        if any(same_id(r.cur_id(), cur) for r in self.resources):
-            raise KubeError(f"may not add resource with an already registered id: {cur}",
-                            code=KUSTOMIZE_ERROR)
-        self.resources.append(resource)
+        self.append_all([resource])
 
     def append_all(self, resources: list[Resource]) -> None:
+        """Add ``resources`` in order; an id already present is kustomize's error.
+
+        (Ids are computed when adding: transformers rename resources in place.)"""
+        if not resources:
+            return
+        taken = {_key(r.cur_id()) for r in self.resources}
         for resource in resources:
-            self.append(resource)
+            cur = resource.cur_id()
+            key = _key(cur)
+            if key in taken:
+                raise KubeError(f"may not add resource with an already registered id: {cur}",
+                                code=KUSTOMIZE_ERROR)
+            taken.add(key)
+            self.resources.append(resource)
 
     def by_any_id(self, wanted: ResId) -> list[Resource]:
         """Resources whose current or any previous id equals ``wanted``."""

@@ -19,9 +19,9 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import KyamlError
 from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import node_value
 from .positions import node_positions
 from .scopes import is_cluster_scoped
+from .styles import metadata_texts, styled_value
 
 #: kustomize's kind order for output: these first, these last, the rest in between.
 ORDER_FIRST = (
@@ -231,7 +231,8 @@ def read_resources(text: str, file: str) -> list[Resource]:
         raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
     out: list[Resource] = []
     for index, node in enumerate(nodes):
-        value = node_value(node)
+        value = styled_value(node)
+        metadata_texts(node, value)
         positions = node_positions(node)
         for pointer, item in _inline_lists(value, ""):
             out.append(Resource(item, Source(file, index, _rebase(positions, pointer))))

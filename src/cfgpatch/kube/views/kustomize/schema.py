@@ -11,8 +11,9 @@ OpenAPI schema, found for a resource by its ``apiVersion`` and ``kind``:
   before it), list fields it has no schema for (newer than v1.21), the lists whose
   ``x-kubernetes-list-map-keys`` name several keys (kyaml merges on all of them), and
   kinds kyaml knows that the table lacks (``aliases``: a table kind stands in);
-* with ``openapi: {path: ...}`` in the kustomization, only that document
-  (:meth:`KustomizeSchema.with_openapi`): the built-in one is not consulted at all.
+* with ``openapi: {path: ...}`` in the kustomization, that document
+  (:meth:`KustomizeSchema.with_openapi`): the built-in one is not consulted at all,
+  unless kyaml had parsed it before the document was set (:mod:`.openapi`).
 
 A list is merged (rather than replaced) only when its schema's
 ``x-kubernetes-patch-strategy`` includes ``merge`` (``merge,retainKeys`` does; kyaml
@@ -211,13 +212,18 @@ class KustomizeSchema:
         return cls(builtin_schema(), None)
 
     @classmethod
-    def with_openapi(cls, doc: dict) -> KustomizeSchema:
-        """The schema of ``openapi: {path: ...}``: only ``doc``'s definitions."""
+    def with_openapi(cls, doc: dict, builtin: bool = False) -> KustomizeSchema:
+        """The schema of ``openapi: {path: ...}``: ``doc``'s definitions, and with
+        ``builtin`` the built-in schema for the types ``doc`` does not define (kyaml
+        adds a custom document to a built-in schema it had already parsed: see
+        :mod:`.openapi`)."""
         definitions = doc.get("definitions") if isinstance(doc, dict) else None
-        return cls(None, definitions if isinstance(definitions, dict) else {})
+        return cls(builtin_schema() if builtin else None,
+                   definitions if isinstance(definitions, dict) else {})
 
     def with_crds(self, crds: list[dict]) -> KustomizeSchema:
-        """CRDs among the resources do not change kustomize's merge (measured)."""
+        """CRDs (among the resources, or named by ``crds:``) do not change kustomize's
+        merge (measured: ``crds:`` feeds field specs only, see :mod:`.crds`)."""
         del crds
         return self
 
@@ -225,9 +231,11 @@ class KustomizeSchema:
         """The schema of a resource type, or None (every list is then replaced)."""
         if not isinstance(api_version, str) or not isinstance(kind, str):
             return None
+        found = self._kinds.get((api_version, kind))
+        if found is not None:
+            return OpenAPINode(self._definitions, found)
         if self._table is None:
-            found = self._kinds.get((api_version, kind))
-            return OpenAPINode(self._definitions, found) if found is not None else None
+            return None
         facts = _builtin_facts()
         if (api_version, kind) in facts["unknown_kinds"]:
             return None

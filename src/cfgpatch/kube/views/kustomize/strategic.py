@@ -1,8 +1,9 @@
 """The one place ``kube build`` applies a strategic merge patch to a resource.
 
 It calls the kyaml-exact merge (:func:`.merge.apply_strategic`) with kustomize's
-built-in schema.  :func:`apply` returns the merged resource, or ``None`` when the patch
-deletes it.  (The kustomization's ``openapi:`` field and CRDs are not passed here yet.)
+schema the build holds at that moment (:class:`.openapi.SchemaState`: the built-in one,
+or the ``openapi:`` document).  :func:`apply` returns the merged resource, or ``None``
+when the patch deletes it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,6 @@ from .schema import KustomizeSchema
 ENGINE = "kyaml"
 
 
-def apply(resource: dict, patch: dict) -> dict | None:
+def apply(resource: dict, patch: dict, schema: KustomizeSchema | None = None) -> dict | None:
     """``resource`` with ``patch`` merged as kustomize merges it (``None``: deleted)."""
-    return apply_strategic(resource, patch, KustomizeSchema.builtin())
+    return apply_strategic(resource, patch, schema or KustomizeSchema.builtin())

@@ -6,12 +6,29 @@ When a patch sets a field the resource already has, kyaml gives the patch's valu
 back as a string; a plain resource value lets it stay a number.  Plain JSON values lose
 the style, so :func:`styled_value` marks the strings that were quoted (or written as
 ``|``/``>`` blocks) as :class:`Quoted`, a ``str`` like any other everywhere else.
+
+Strings kustomize makes itself get a style too (measured, tree ``scalar-styles``):
+
+* values it sets (``commonLabels``/``labels``/``commonAnnotations`` entries, generated
+  ConfigMap and Secret data, their labels and annotations) are double-quoted when a
+  YAML 1.1 parser would read them as something else than a string (``"1"``,
+  ``"true"``, ``"yes"``: kyaml's ``IsYaml1_1NonString``), and a generated value with a
+  line break is a ``|`` block (:func:`kustomize_set`);
+* a JSON 6902 patch turns the whole resource into JSON and back through go-yaml's
+  encoder: a string is then quoted where that encoder quotes it (``"8080"``,
+  ``"yes"``, ``""``, a leading ``*``; a ``|`` block with a line break), plain otherwise,
+  whatever style it had before (:func:`reencoded`);
+* annotations are strings: read as the text of each scalar, and at the end of the build
+  a value that is not a string (set by a JSON patch) is printed as its text
+  (:func:`metadata_texts`, :func:`value_text`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ...go import yaml as goyaml
 from ...io.kyaml import DOUBLE, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, SINGLE, Node
 from ...io.kyaml_scalars import node_value
 
@@ -64,3 +81,114 @@ def restyled(old: Any, new: Any) -> Any:
     if isinstance(new, Quoted):
         return str(new)
     return new
+
+
+def is_yaml11_non_string(text: str) -> bool:
+    """kyaml's ``IsValueNonString``: would a YAML 1.1 parser read ``text`` as another
+    type (a number, a boolean, a null, a map or a list)?
+
+    >>> [is_yaml11_non_string(t) for t in ("1", "yes", "web", "", "a: b", "0x1F")]
+    [True, True, False, False, True, True]
+    """
+    if text == "" or "\n" in text:
+        return False
+    if goyaml.resolve_plain(text) is not goyaml.STR:
+        return True
+    return (text[0] in "#[{" or text == "-" or text.startswith("- ")
+            or text.endswith(":") or ": " in text)
+
+
+def kustomize_set(text: str) -> str:
+    """A string value kustomize writes itself, with the style it gives it."""
+    if type(text) is not str:
+        return text
+    if "\n" in text or is_yaml11_non_string(text):
+        return Quoted(text)
+    return text
+
+
+_NOT_PRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
+_INDICATORS = set(",[]{}#&*!|>'\"%@`")
+
+
+def encoder_quotes(text: str) -> bool:
+    """Does go-yaml's encoder write ``text`` quoted (or as a block)?
+
+    >>> [encoder_quotes(t) for t in ("8080", "x", "", "yes", "*a", "a: b", "a\\nb")]
+    [True, False, True, True, True, True, True]
+    """
+    if text == "" or "\n" in text or not goyaml.is_plain_string(text):
+        return True
+    if _NOT_PRINTABLE.search(text):
+        return True
+    if text[0] in "-?:" and (len(text) == 1 or text[1] in " \t"):
+        return True  # a block indicator: followed by a space or the end
+    return (text[0] in _INDICATORS or text[0].isspace() or text[-1].isspace()
+            or ": " in text or " #" in text or text.endswith(":"))
+
+
+def reencoded(value: Any, depth: int = 0) -> Any:
+    """``value`` as go-yaml reads back its own encoding of it (see the module docstring)."""
+    if depth > 10000:
+        return value
+    if isinstance(value, str):
+        return Quoted(value) if encoder_quotes(value) else str(value)
+    if isinstance(value, dict):
+        return {k: reencoded(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [reencoded(v, depth + 1) for v in value]
+    return value
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """``value`` without :class:`Quoted` marks (for the JSON output)."""
+    if depth > 10000:
+        return value
+    if isinstance(value, Quoted):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v, depth + 1) for v in value]
+    return value
+
+
+def metadata_texts(node: Node, value: Any, labels: bool = False, nulls: bool = True) -> None:
+    """kustomize reads annotations as strings: each scalar's own text (``1.50``, ``~``,
+    ``0x1F`` stay as written), in place in ``value``; with ``labels`` the labels too
+    (a patch with a ``target`` gets its labels set from a string map); ``nulls=False``
+    leaves ``null`` values alone (a patch's ``null`` still deletes)."""
+    if node.kind != MAPPING or not isinstance(value, dict):
+        return
+    meta_node, meta = node.get("metadata"), value.get("metadata")
+    if meta_node is None or meta_node.kind != MAPPING or not isinstance(meta, dict):
+        return
+    for field in ("annotations", "labels") if labels else ("annotations",):
+        field_node, found = meta_node.get(field), meta.get(field)
+        if field_node is None or field_node.kind != MAPPING or not isinstance(found, dict):
+            continue
+        for key, child in field_node.pairs():
+            if child.kind != SCALAR or key.value not in found:
+                continue
+            current = found[key.value]
+            if isinstance(current, str) or (current is None and not nulls):
+                continue
+            found[key.value] = child.value
+
+
+def stringify_annotations(value: Any) -> None:
+    """Annotations that are not strings (a JSON patch set them) as kustomize prints them."""
+    meta = value.get("metadata") if isinstance(value, dict) else None
+    found = meta.get("annotations") if isinstance(meta, dict) else None
+    if isinstance(found, dict):
+        for key, item in found.items():
+            if not isinstance(item, str):
+                found[key] = value_text(item)
+
+
+def value_text(value: Any) -> Any:
+    """A decoded scalar as the string kustomize's string maps hold (no source text)."""
+    if isinstance(value, (str, dict, list)):
+        return value
+    from .nodes import text
+    return "null" if value is None else text(value)

@@ -27,6 +27,7 @@ from . import fieldspecs as fs
 from .kustomization import Kustomization
 from .resmap import ResMap
 from .resources import Gvk, Resource
+from .styles import kustomize_set
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
 
@@ -101,13 +102,16 @@ def name_prefix_suffix(resmap: ResMap, trace: Trace | None, kust: Kustomization)
     prefix, suffix = kust.get("namePrefix", ""), kust.get("nameSuffix", "")
     if prefix:
         run(resmap, trace, kust, "namePrefix", 0, "/namePrefix",
-            lambda r: _rename(r, prefix, ""))
+            lambda r: _rename(r, prefix, "", resmap.crds.prefix))
     if suffix:
         run(resmap, trace, kust, "nameSuffix", 0, "/nameSuffix",
-            lambda r: _rename(r, "", suffix))
+            lambda r: _rename(r, "", suffix, []))
 
 
-def _rename(resource: Resource, prefix: str, suffix: str) -> None:
+def _rename(resource: Resource, prefix: str, suffix: str, extra: list) -> None:
+    for spec in extra:  # ``crds:``'s x-kubernetes-identity fields (prefix only)
+        if spec.applies_to(resource.gvk):
+            fs.walk(resource.value, spec, _affixer(prefix, suffix))
     org = resource.org_id().gvk
     if any(org.selected_by(skipped) for skipped in fs.PREFIX_SKIPPED):
         return
@@ -119,6 +123,13 @@ def _rename(resource: Resource, prefix: str, suffix: str) -> None:
     resource.set_name(prefix + resource.name + suffix)
 
 
+def _affixer(prefix: str, suffix: str) -> Callable[[dict, str], None]:
+    def visit(parent: dict, key: str) -> None:
+        if isinstance(parent.get(key), str):
+            parent[key] = prefix + parent[key] + suffix
+    return visit
+
+
 # ----------------------------------------------------------------- labels, annotations
 
 
@@ -128,7 +139,7 @@ def labels(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
             continue
         pairs = _string_map(entry.get("pairs"))
         if entry.get("includeSelectors"):
-            specs = fs.COMMON_LABELS
+            specs = (*fs.COMMON_LABELS, *resmap.crds.labels)
         elif entry.get("includeTemplates"):
             specs = fs.METADATA_LABELS
         else:
@@ -138,14 +149,14 @@ def labels(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     common = _string_map(kust.get("commonLabels"))
     if common:
         _set_entries(resmap, trace, kust, "commonLabels", 0, "/commonLabels", common,
-                     fs.COMMON_LABELS)
+                     (*fs.COMMON_LABELS, *resmap.crds.labels))
 
 
 def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     common = _string_map(kust.get("commonAnnotations"))
     if common:
         _set_entries(resmap, trace, kust, "commonAnnotations", 0, "/commonAnnotations",
-                     common, fs.ANNOTATIONS)
+                     common, (*fs.ANNOTATIONS, *resmap.crds.annotations))
 
 
 def _set_entries(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str,
@@ -175,6 +186,7 @@ def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: 
         raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected MappingNode",
                         code=KUSTOMIZE_ERROR)
     path = (*trail, key)
+    value = kustomize_set(value)
     if key in current:
         current[key] = value
         aliases.written(resource, path, value)
