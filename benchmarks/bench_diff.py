@@ -249,9 +249,8 @@ EDGE_EDITS = 20
 
 
 def _distinct_routes(n: int) -> list[dict]:
-    """``n`` routes made distinct by an ``id`` member (shapes from ``generate``)."""
-    routes = generate({"n": min(n, 5000), "seed": 1})["routes"]
-    return [{**routes[k % len(routes)], "id": k} for k in range(n)]
+    """``generate``'s ``n`` routes, made distinct by an ``id`` member (as ``distinct_texts``)."""
+    return [{**route, "id": k} for k, route in enumerate(generate({"n": n, "seed": 1})["routes"])]
 
 
 def edge_arrays(kind: str, n: int) -> tuple[list[int], list[int]]:
