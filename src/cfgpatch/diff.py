@@ -52,6 +52,7 @@ class _Builder:
         self.removals: list[Removal] = []
         self.changes: list[Change] = []
         self.stack: list[tuple] = []
+        self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
 
     def run(self, a: JSON, b: JSON) -> None:
         self.stack.append(("diff", a, b, "", "", None))
@@ -77,24 +78,42 @@ class _Builder:
         else:
             self.changes.append(("replace", p2, y, group))
             return
-        items.reverse()
-        self.stack.extend(items)
+        # Everything on the stack comes after this pair in the traversal, so the
+        # items before its first nested pair are taken now, in order.
+        removals, changes = self.removals, self.changes
+        for index, item in enumerate(items):
+            tag = item[0]
+            if tag == "diff":
+                rest = items[index:]
+                rest.reverse()
+                self.stack.extend(rest)
+                return
+            if tag == "remove":
+                removals.append(item[1:])
+            else:
+                changes.append(item[1:])
 
     def _object_items(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> list:
         items: list[tuple] = []
+        add = items.append
         same = self.cache.same
+        tokens = self.tokens
         for key in sorted(x.keys() | y.keys()):
-            token = "/" + escape(key)
+            token = tokens.get(key)
+            if token is None:
+                token = tokens[key] = "/" + escape(key)
             if key not in y:
-                items.append(("remove", p1 + token, x[key], group))
+                add(("remove", p1 + token, x[key], group))
             elif key not in x:
-                items.append(("change", "add", p2 + token, y[key], group))
+                add(("change", "add", p2 + token, y[key], group))
             else:
                 xv, yv = x[key], y[key]
                 kind = type(xv)
-                if kind is type(yv) and xv == yv and (kind not in (dict, list) or same(xv, yv)):
-                    continue
-                items.append(("diff", xv, yv, p1 + token, p2 + token, group))
+                if kind is type(yv) and (kind is dict or kind is list):
+                    if xv != yv or not same(xv, yv):
+                        add(("diff", xv, yv, p1 + token, p2 + token, group))
+                elif kind is not type(yv) or xv != yv:
+                    add(("change", "replace", p2 + token, yv, group))
         return items
 
     def _array_items(self, x: list, y: list, p1: str, p2: str, group: str) -> list:
@@ -111,8 +130,12 @@ class _Builder:
         for i, j, length in runs:
             paired = min(i - pi, j - pj)
             for q in range(paired):
-                items.append(("diff", x[pi + q], y[pj + q], f"{p1}/{survivors}",
-                              f"{p2}/{pj + q}", group))
+                xv, yv = x[pi + q], y[pj + q]
+                kind = type(xv)
+                if kind is type(yv) and (kind is dict or kind is list):
+                    items.append(("diff", xv, yv, f"{p1}/{survivors}", f"{p2}/{pj + q}", group))
+                elif kind is not type(yv) or xv != yv:
+                    items.append(("change", "replace", f"{p2}/{pj + q}", yv, group))
                 survivors += 1
             removed = f"{p1}/{survivors}"
             for q in range(pi + paired, i):

@@ -61,6 +61,7 @@ class _Replay:
         self.root = doc
         self.owned: dict[int, Any] = {}  # id -> copy made here (kept so ids stay unique)
         self.text_of = text_of
+        self.last: tuple[list[str], Any] | None = None  # see parent()
 
     def own(self, node: Any) -> Any:
         fresh = node.copy()
@@ -68,7 +69,21 @@ class _Replay:
         return fresh
 
     def parent(self, tokens: list[str]) -> Any:
-        """The container holding ``tokens[-1]``, copied along the way so it can change."""
+        """The container holding ``tokens[-1]``, copied along the way so it can change.
+
+        The last one found is kept with its tokens: an add, remove or replace changes
+        only what its parent holds, so the next operation with the same parent
+        finds the same container there (a move, which changes two, forgets it).
+        """
+        parent_tokens = tokens[:-1]
+        last = self.last
+        if last is not None and last[0] == parent_tokens:
+            return last[1]
+        node = self._walk(tokens)
+        self.last = (parent_tokens, node)
+        return node
+
+    def _walk(self, tokens: list[str]) -> Any:
         owned = self.owned
         node = self.root
         if id(node) not in owned:
@@ -116,6 +131,7 @@ class _Replay:
     def add(self, tokens: list[str], value: Any) -> None:
         if not tokens:
             self.root = value
+            self.last = None
             return
         parent = self.parent(tokens)
         if type(parent) is dict:
@@ -136,6 +152,7 @@ class _Replay:
     def replace(self, tokens: list[str], value: Any) -> None:
         if not tokens:
             self.root = value
+            self.last = None
             return
         parent = self.parent(tokens)
         if type(parent) is dict:
@@ -188,7 +205,9 @@ def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
             state.fits(tokens, other, True)
             state.add(tokens, other)
         elif op == "move":
+            state.last = None
             state.move(_tokens(other), tokens)
+            state.last = None
         else:
             raise Unreplayable
     return state.root

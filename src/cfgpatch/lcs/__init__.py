@@ -23,7 +23,9 @@ table in ``tests/reference_diff.py``):
 * :mod:`~cfgpatch.lcs.bits`, ``O(N·M/64)`` word operations: many equal pairs
   and many differences.
 
-The choice is made per array from the key counts (the number of equal pairs
+Tiny middle parts (at most :data:`SMALL` pairs of elements) are walked on the
+literal table, which costs less than setting up any of them.  Otherwise the
+choice is made per array from the key counts (the number of equal pairs
 and the lengths): the cheaper of sparse and bits, unless the O(ND) search can
 finish within a part of that cost.
 
@@ -46,6 +48,8 @@ from .runs import Run, common_run, common_suffix, pairs_to_runs
 COMPRESS_AFTER = 256
 #: Steps per diagonal of the O(ND) search, against the others' (about its time ratio).
 MYERS_STEPS = 4
+#: Middle parts with at most this many pairs of elements are walked on the literal table.
+SMALL = 64
 
 #: The methods :func:`align` chooses from.
 METHODS = ("myers", "sparse", "bits")
@@ -88,6 +92,10 @@ def align(a: Sequence, b: Sequence, budget: WorkBudget | None = None, *,
 def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | None
           ) -> list[Run]:
     """The contract's walk over the middle parts, as matched runs, by the cheapest method."""
+    if method is None and len(a) * len(b) <= SMALL:
+        if budget is not None:
+            budget.spend(len(a) * len(b))
+        return _table_walk(a, b)
     if method is None:
         found = myers.frontiers(a, b, COMPRESS_AFTER, budget)
         if found is not None:
@@ -126,6 +134,36 @@ def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | Non
     else:
         runs = bits.walk(kept_a, b, kept_b, keep_b)
     return runs if keep_a is None else _restore(runs, keep_a)
+
+
+def _table_walk(a: Sequence, b: Sequence) -> list[Run]:
+    """The walk over the literal table of ``L`` (for tiny middle parts, where setting up
+    any other method costs more than the table)."""
+    n, m = len(a), len(b)
+    below = [0] * (m + 1)  # row i + 1 of L, filled from the end
+    rows = [below]
+    for i in range(n - 1, -1, -1):
+        row = [0] * (m + 1)
+        x = a[i]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if x == b[j] else max(below[j], row[j + 1])
+        rows.append(row)
+        below = row
+    rows.reverse()  # rows[i][j] == L(i, j)
+    i = j = 0
+    pairs_a: list[int] = []
+    pairs_b: list[int] = []
+    while i < n and j < m:
+        if a[i] == b[j]:
+            pairs_a.append(i)
+            pairs_b.append(j)
+            i += 1
+            j += 1
+        elif rows[i + 1][j] == rows[i][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs_to_runs(pairs_a, pairs_b)
 
 
 def _count_distance(count_a: Counter, count_b: Counter) -> int:
