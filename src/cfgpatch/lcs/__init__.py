@@ -96,8 +96,9 @@ def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | Non
         if budget is not None:
             budget.spend(len(a) * len(b))
         return _table_walk(a, b)
+    reach: list[int] = []
     if method is None:
-        found = myers.frontiers(a, b, COMPRESS_AFTER, budget)
+        found = myers.frontiers(a, b, COMPRESS_AFTER, budget, reach)
         if found is not None:
             return myers.walk(a, b, None, None, found)
     count_a, count_b = Counter(a), Counter(b)
@@ -119,7 +120,12 @@ def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | Non
         # The O(ND) search, if it can end within a part of that (at least the
         # difference of the key counts is edited).
         distance = isqrt(min(sparse_cost, bits_cost) // (2 * MYERS_STEPS))
-        if distance > COMPRESS_AFTER and _count_distance(count_a, count_b) <= distance:
+        # Unless the first try's progress says the distance is far beyond that: it
+        # got ``reach`` of the ``n + m`` way in ``COMPRESS_AFTER`` costs (a guess of
+        # the cost only: the walk is the same whichever method gives it).
+        guess = COMPRESS_AFTER * (len(a) + len(b)) // max(1, reach[0]) if reach else 0
+        if (distance > COMPRESS_AFTER and _count_distance(count_a, count_b) <= distance
+                and guess <= 2 * distance):
             found = myers.frontiers(kept_a, kept_b, distance, budget)
             if found is not None:
                 return myers.walk(a, b, keep_a, keep_b, found)
