@@ -296,7 +296,7 @@ def bench_edges(sizes: tuple[int, ...], clock) -> dict:
             stats = run(ops)[2]
             assert stats["roundtrip"] is True, (kind, n, stats)
             times = measure({"floor": lambda ta=ta, tb=tb: (json.loads(ta), json.loads(tb)),
-                             "run": lambda ops=ops: run(ops)}, 5 if n <= 2000 else 3, clock)
+                             "run": lambda ops=ops: run(ops)}, 7 if n <= 2000 else 5, clock)
             times.update(ops=stats["ops"], moves=stats["move"], digest=stats["digest"])
             results[(kind, n)] = times
             print(f"{kind:>11} {n:>6} {times['ops']:>6} {times['moves']:>6} "
