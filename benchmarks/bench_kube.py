@@ -5,8 +5,9 @@
 Deployment with many containers and env entries, a CustomResourceDefinition with a big
 schema) and each ``--type``, the same command line run as ``cfgpatch kube patch`` and as
 ``kubectl patch --local`` (both whole processes, interleaved, best of N), plus our time
-inside one process (read, patch, print, as without --explain) and the cost of starting Python and
-importing cfgpatch alone, so the process numbers can be read.
+inside one process (read, patch, print, as without --explain); first, for a small object,
+the split of our process time (Python start-up, imports, work) next to kubectl's process
+start, so the process numbers can be read.
 
 ``build``: ``cfgpatch kube build`` against ``kubectl kustomize`` (whole processes, best
 of N, interleaved; outputs checked identical first) on generated trees of about 100,
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -149,9 +151,7 @@ def yaml_text(obj: dict) -> str:
 
 def bench_patch(args: argparse.Namespace, kubectl: str, work: Path) -> None:
     cfgpatch = [sys.executable, "-m", "cfgpatch"]
-    startup = best_of(args.rounds, [[sys.executable, "-c", "import cfgpatch.cli.kube"]], work)[0]
-    print(f"Python start-up + import of cfgpatch's CLI: {startup * 1000:.0f} ms "
-          f"(included in every 'ours' process time below)")
+    bench_patch_startup(args, kubectl, work)
     print(f"{'kind':<11} {'lines':>6} {'type':<9} {'ours ms':>8} {'kubectl ms':>10} "
           f"{'ratio':>6} {'in-process ms':>13}")
     for kind, make in KINDS.items():
@@ -169,6 +169,70 @@ def bench_patch(args: argparse.Namespace, kubectl: str, work: Path) -> None:
                 inside = in_process(args.rounds, text, patch_text, patch_type)
                 print(f"{kind:<11} {lines:>6} {patch_type:<9} {ours * 1000:>8.0f} "
                       f"{theirs * 1000:>10.0f} {ours / theirs:>6.2f} {inside * 1000:>13.1f}")
+
+
+#: Imports the given modules in order (some, such as ``org.python.core`` that ``copy``
+#: looks for, are attempts that fail: importtime lists them too).
+IMPORT_ALL = ("import importlib\nfor name in {!r}:\n    try:\n        importlib.import_module(name)"
+              "\n    except ImportError:\n        pass")
+
+
+def patch_modules(work: Path, words: list[str]) -> list[str]:
+    """The modules ``cfgpatch kube patch`` imports beyond a bare interpreter's (in
+    import order), found by running it once under ``-X importtime``."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "cfgpatch", "kube", *words],
+                          cwd=work, capture_output=True, text=True, env=ENV)
+    bare = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"],
+                          capture_output=True, text=True, env=ENV)
+    names = lambda out: [line.rsplit("|", 1)[1].strip() for line in out.splitlines()  # noqa: E731
+                         if line.startswith("import time:") and "|" in line][1:]
+    already = set(names(bare.stderr))
+    return [name for name in names(done.stderr) if name not in already and name != "runpy"]
+
+
+def bench_patch_startup(args: argparse.Namespace, kubectl: str, work: Path) -> None:
+    """Where a small ``kube patch`` process spends its time, next to kubectl's.
+
+    Measured interleaved (best of ``--rounds``): a bare interpreter (``python -c
+    pass``), the interpreter importing what the command imports, the command itself,
+    and kubectl's process start (``kubectl version --client``) and its patch.
+    """
+    obj, patches = configmap(10)
+    (work / "small.yaml").write_text(yaml_text(obj))
+    words = ["patch", "--local", "-f", "small.yaml", "--type", "merge",
+             "-p", json.dumps(patches["merge"]), "-o", "json"]
+    modules = patch_modules(work, words)
+    ours = [n for n in modules if n.startswith("cfgpatch")]
+    commands = [[sys.executable, "-c", "pass"],
+                [sys.executable, "-c", IMPORT_ALL.format(modules)],
+                [sys.executable, "-m", "cfgpatch", "kube", *words],
+                [kubectl, "version", "--client"],
+                [kubectl, *words]]
+    rounds = args.rounds * 3
+    print(f"start-up of a small kube patch ({len(ours)} cfgpatch modules and "
+          f"{len(modules) - len(ours)} others imported; best of {rounds}, interleaved):")
+    for label, times in (("wall", best_of(rounds, commands, work)),
+                         ("CPU", cpu_best_of(rounds, commands, work))):
+        bare, imports, command, kube_start, kube_patch_ms = (t * 1000 for t in times)
+        print(f"  {label:>4} ours: {command:4.0f} ms = Python start-up {bare:.0f} ms + imports "
+              f"{imports - bare:.0f} ms + reading, patching, printing {command - imports:.0f} ms;"
+              f" kubectl: {kube_patch_ms:.0f} ms, of which its process start (kubectl version"
+              f" --client) {kube_start:.0f} ms; ours / kubectl {command / kube_patch_ms:.2f}")
+    sys.stdout.flush()
+
+
+def cpu_best_of(rounds: int, commands: list[list[str]], cwd: Path) -> list[float]:
+    """As :func:`best_of`, in CPU time (user + system) of each child process, which the
+    other load of a shared machine disturbs less than wall time."""
+    best = [float("inf")] * len(commands)
+    for _ in range(rounds):
+        for index, command in enumerate(commands):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(command, cwd=cwd, capture_output=True, env=ENV, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            best[index] = min(best[index], used)
+    return best
 
 
 # ----------------------------------------------------------------- build

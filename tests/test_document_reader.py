@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfgpatch import run
+from cfgpatch import document_reader, run
 from cfgpatch.document_reader import read_document
 from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import generate, mutate
@@ -187,3 +187,42 @@ def test_arrays_of_mostly_distinct_elements_are_read_in_one_piece():
     same_as_general_reader(text.replace('"id":150,', '"id":-0.0,'))
     value, canon = read_document(text, TextCache())
     assert canon == text and len({id(r) for r in value["routes"]}) == 1200
+
+
+@pytest.mark.parametrize("damage", [
+    None,
+    ('"id":1150,', '"id":1150,"id":1151,'),  # a repeated key after the sample
+    ('"id":1150,', '"id":-0.0,'),
+    ('"id":1150,', '"id":1e999,'),  # an infinity
+    ('"id":1150,', '"i\\u003ad":1150,'),  # a colon spelled as an escape
+    ('"id":1150,', '"id":1150,,'),
+    ('"id":1199,', '"id":1199'),
+    (']', ',]'),  # a trailing comma at the end of the routes
+    ('"id":1100,', '"id":"\\ud800",'),  # a lone surrogate
+])
+@pytest.mark.parametrize("style", ["canonical", "spaced", "tail"])
+def test_the_rest_of_a_mostly_distinct_array_reads_as_the_general_reader(damage, style,
+                                                                       monkeypatch):
+    doc = generate({"n": 1200, "seed": 4})
+    for index, route in enumerate(doc["routes"]):
+        route["id"] = index
+    if style == "tail":  # a long text after the array: it is read again, not copied
+        doc["zz"] = ["x" * 100] * 3000
+        monkeypatch.setattr(document_reader, "_MAX_COPY", 1)
+        monkeypatch.setattr(document_reader._Reader, "_rest", None)  # never called
+    text = canonical(doc) if style != "spaced" else json.dumps(doc, indent=1, sort_keys=True)
+    if damage is not None:
+        old, new = damage
+        if old == "]":  # the routes array's own end
+            end = text.index('"id": 1199' if style == "spaced" else '"id":1199')
+            end = text.index("}", end) + 1
+            text = text[:end] + new[0] + text[end:]
+        elif style == "spaced":
+            text = text.replace(old.replace(":", ": ").rstrip(","),
+                                new.replace(":", ": ").rstrip(","), 1)
+        else:
+            text = text.replace(old, new, 1)
+    same_as_general_reader(text)
+    if damage is None:
+        value, canon = read_document(text, TextCache())
+        assert canon == canonical(doc) and len({id(r) for r in value["routes"]}) == 1200

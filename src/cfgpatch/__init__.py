@@ -4,8 +4,8 @@ The core (this package, minus ``server``, ``store.sqlite``/``store.postgres`` an
 ``cli``) uses only the Python standard library, so it also runs in the browser.
 
 ``cfgpatch.diff`` and ``cfgpatch.rebase`` are functions, whatever has been
-imported before; their modules are reached with ``from cfgpatch.diff import ...``
-and ``from cfgpatch.rebase import ...``.
+imported before or after; their modules are reached with ``from cfgpatch.diff
+import ...`` and ``from cfgpatch.rebase import ...`` (or ``sys.modules``).
 
 >>> from cfgpatch import run
 >>> run([["put", "cfg", '{"a":1}'], ["apply", "cfg", '[{"op":"replace","path":"/a","value":2}]'],
@@ -15,14 +15,10 @@ and ``from cfgpatch.rebase import ...``.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
-# The submodules ``diff`` and ``rebase`` share their names with public functions
-# below.  Importing a submodule for the first time sets the package attribute of
-# that name to the module, so both are imported here, before the functions are
-# defined: later imports find them in ``sys.modules`` and leave the functions alone.
-from . import diff as _diff_module
-from . import rebase as _rebase_module
 from .errors import (
     CfgPatchError,
     InvalidInput,
@@ -34,16 +30,36 @@ from .errors import (
     StoreError,
     TestFailed,
 )
-from .jsonpatch import apply_patch
 from .jsonvalue import canonical, equal, parse
-from .mergepatch import apply_merge_patch, create_merge_patch
 from .pointer import escape_token, format_pointer, parse_pointer
 
 __version__ = "0.1.0"
 
-#: Public names imported when first used (the service and its contract pull in the whole
-#: store and diff machinery; a command line that only patches a file does not need it).
-_LAZY = {"run": "contract", "Service": "service"}
+#: Public names imported when first used, with the module that defines them (the
+#: diff, rebase and service machinery are not needed by a command line that only
+#: patches a Kubernetes object: ``cfgpatch kube patch`` starts without them).
+_LAZY = {"run": "contract", "Service": "service", "apply_patch": "jsonpatch",
+         "apply_merge_patch": "mergepatch", "create_merge_patch": "mergepatch"}
+#: Submodules that share their name with a public function of the package.
+_SHADOWING = ("diff", "rebase")
+
+
+class _Package(types.ModuleType):
+    """The package's module type: importing the submodules ``diff`` and ``rebase``
+    leaves the functions of those names in place.
+
+    Importing a submodule sets the package attribute of its name to the module;
+    these two are imported when first needed (by the functions below or by
+    ``from cfgpatch.diff import ...``), so that assignment is refused here.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWING and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
@@ -84,14 +100,20 @@ __all__ = [
 
 def diff(a: Any, b: Any) -> list:
     """The JSON Patch (a list of operations) turning ``a`` into ``b``; see ``cfgpatch.diff``."""
-    return _diff_module.diff(a, b)
+    from .diff import diff as make_diff
+
+    return make_diff(a, b)
 
 
 def rebase(base: Any, head: Any, patch: list) -> list:
     """Rebase ``patch`` (written against ``base``) onto ``head`` (see :mod:`cfgpatch.rebase`)."""
-    return _rebase_module.rebase(base, head, patch)
+    from .rebase import rebase as rebase_patch
+
+    return rebase_patch(base, head, patch)
 
 
 def merge(base: Any, mine: Any, head: Any) -> Any:
     """Three-way merge of JSON values; raises :class:`MergeConflict`; see ``cfgpatch.rebase``."""
-    return _rebase_module.merge(base, mine, head)
+    from .rebase import merge as merge_values
+
+    return merge_values(base, mine, head)

@@ -29,11 +29,18 @@ rules; property tests require byte-identical output.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from json.encoder import encode_basestring
+from typing import Any
 
 from .jsonvalue import JSON, canonical_unchecked, deep_copy, escape
 from .lcs import WorkBudget, align
-from .moves import Change, Removal, place_moves
-from .text_cache import TextCache
+from .moves import Change, Planned, Removal, as_dicts, plan_moves
+from .text_cache import BIG_ARRAY, TextCache
+
+#: Element types that are equal exactly when their canonical texts are (``bool`` is
+#: not ``int`` here: the types are compared exactly, and ``1 != "1"``).
+_SELF_KEYED = {str, int}
 
 
 class _Builder:
@@ -45,6 +52,7 @@ class _Builder:
         self.removals: list[Removal] = []
         self.changes: list[Change] = []
         self.stack: list[tuple] = []
+        self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
 
     def run(self, a: JSON, b: JSON) -> None:
         self.stack.append(("diff", a, b, "", "", None))
@@ -70,39 +78,64 @@ class _Builder:
         else:
             self.changes.append(("replace", p2, y, group))
             return
-        items.reverse()
-        self.stack.extend(items)
+        # Everything on the stack comes after this pair in the traversal, so the
+        # items before its first nested pair are taken now, in order.
+        removals, changes = self.removals, self.changes
+        for index, item in enumerate(items):
+            tag = item[0]
+            if tag == "diff":
+                rest = items[index:]
+                rest.reverse()
+                self.stack.extend(rest)
+                return
+            if tag == "remove":
+                removals.append(item[1:])
+            else:
+                changes.append(item[1:])
 
     def _object_items(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> list:
         items: list[tuple] = []
+        add = items.append
         same = self.cache.same
+        tokens = self.tokens
         for key in sorted(x.keys() | y.keys()):
-            token = "/" + escape(key)
+            token = tokens.get(key)
+            if token is None:
+                token = tokens[key] = "/" + escape(key)
             if key not in y:
-                items.append(("remove", p1 + token, x[key], group))
+                add(("remove", p1 + token, x[key], group))
             elif key not in x:
-                items.append(("change", "add", p2 + token, y[key], group))
+                add(("change", "add", p2 + token, y[key], group))
             else:
                 xv, yv = x[key], y[key]
                 kind = type(xv)
-                if kind is type(yv) and xv == yv and (kind not in (dict, list) or same(xv, yv)):
-                    continue
-                items.append(("diff", xv, yv, p1 + token, p2 + token, group))
+                if kind is type(yv) and (kind is dict or kind is list):
+                    if xv != yv or not same(xv, yv):
+                        add(("diff", xv, yv, p1 + token, p2 + token, group))
+                elif kind is not type(yv) or xv != yv:
+                    add(("change", "replace", p2 + token, yv, group))
         return items
 
     def _array_items(self, x: list, y: list, p1: str, p2: str, group: str) -> list:
-        keys = self.cache.keys
         if self.budget is not None:
             self.budget.where = p1
-        runs = align(keys(x), keys(y), self.budget)
+        if len(x) < BIG_ARRAY and len(y) < BIG_ARRAY and set(map(type, x + y)) <= _SELF_KEYED:
+            runs = align(x, y, self.budget)  # strings and integers are their own keys
+        else:
+            keys = self.cache.keys
+            runs = align(keys(x), keys(y), self.budget)
         runs.append((len(x), len(y), 0))
         items: list[tuple] = []
         survivors = pi = pj = 0
         for i, j, length in runs:
             paired = min(i - pi, j - pj)
             for q in range(paired):
-                items.append(("diff", x[pi + q], y[pj + q], f"{p1}/{survivors}",
-                              f"{p2}/{pj + q}", group))
+                xv, yv = x[pi + q], y[pj + q]
+                kind = type(xv)
+                if kind is type(yv) and (kind is dict or kind is list):
+                    items.append(("diff", xv, yv, f"{p1}/{survivors}", f"{p2}/{pj + q}", group))
+                elif kind is not type(yv) or xv != yv:
+                    items.append(("change", "replace", f"{p2}/{pj + q}", yv, group))
                 survivors += 1
             removed = f"{p1}/{survivors}"
             for q in range(pi + paired, i):
@@ -122,10 +155,16 @@ def diff_ops(a: JSON, b: JSON, cache: TextCache | None = None, *,
     (:mod:`cfgpatch.lcs.budget` says what a step is); past it the diff raises
     :class:`~cfgpatch.errors.LimitExceeded` (``limit exceeded``).
     """
+    return as_dicts(diff_plan(a, b, cache, work_limit=work_limit))
+
+
+def diff_plan(a: JSON, b: JSON, cache: TextCache | None = None, *,
+              work_limit: int | None = None) -> list[Planned]:
+    """The patch of :func:`diff_ops` as :data:`~cfgpatch.moves.Planned` tuples."""
     cache = cache if cache is not None else TextCache()
     builder = _Builder(cache, WorkBudget(work_limit) if work_limit is not None else None)
     builder.run(a, b)
-    return place_moves(builder.removals, builder.changes, cache.text)
+    return plan_moves(builder.removals, builder.changes, cache.text)
 
 
 def diff(a: JSON, b: JSON, *, work_limit: int | None = None) -> list[dict]:
@@ -148,6 +187,25 @@ def diff(a: JSON, b: JSON, *, work_limit: int | None = None) -> list[dict]:
 def patch_text(ops: list[dict]) -> str:
     """Canonical text of a patch (keys sorted, no whitespace)."""
     return canonical_unchecked(ops)
+
+
+def plan_text(plan: list[Planned], text_of: Callable[[Any], str]) -> str:
+    """:func:`patch_text` of a plan's operations, the values' texts from ``text_of``.
+
+    ``text_of`` gives canonical text (a :class:`TextCache`'s ``text``: the values
+    are the new document's own, whose texts the service has mostly cached).
+    """
+    quote = encode_basestring
+    parts = []
+    add = parts.append
+    for op, path, other, _ in plan:
+        if op == "remove":
+            add('{"op":"remove","path":' + quote(path) + "}")
+        elif op == "move":
+            add('{"from":' + quote(other) + ',"op":"move","path":' + quote(path) + "}")
+        else:
+            add('{"op":"' + op + '","path":' + quote(path) + ',"value":' + text_of(other) + "}")
+    return "[" + ",".join(parts) + "]"
 
 
 def digest(text: str) -> str:
@@ -173,15 +231,22 @@ def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
     """
     from .errors import CfgPatchError
     from .jsonpatch import apply_patch
+    from .replay import Unreplayable, replay
 
     cache = cache if cache is not None else TextCache()
-    ops = diff_ops(a, b, cache, work_limit=work_limit)
-    text = patch_text(ops)
+    plan = diff_plan(a, b, cache, work_limit=work_limit)
+    text = plan_text(plan, cache.text)
+    counts = {"add": 0, "remove": 0, "replace": 0, "move": 0}
+    for op, _, _, _ in plan:
+        counts[op] += 1
     try:
-        result = apply_patch(a, ops, share_unchanged=True, trusted=True)
+        try:
+            result = replay(a, plan, cache.text)
+        except Unreplayable:  # apply_patch decides (and most likely fails)
+            result = apply_patch(a, as_dicts(plan), share_unchanged=True, trusted=True)
         roundtrip = cache.document_text(result) == (
             b_text if b_text is not None else cache.document_text(b)
         )
     except CfgPatchError:
         roundtrip = False
-    return {"ops": len(ops), **count_ops(ops), "digest": digest(text), "roundtrip": roundtrip}
+    return {"ops": len(plan), **counts, "digest": digest(text), "roundtrip": roundtrip}

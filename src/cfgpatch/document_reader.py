@@ -18,8 +18,9 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
   the whole text;
 * the element texts go into the service's :class:`~cfgpatch.text_cache.TextCache`,
   which the diff and its round trip use as array keys;
-* an array whose elements hardly repeat is read again in one piece (see
-  ``_SAMPLE``), so such documents cost what ``parse_with_text`` costs.
+* in an array whose elements hardly repeat (see ``_SAMPLE``) the elements after
+  the sample are read in one piece, so such documents cost about what
+  ``parse_with_text`` costs (nothing is read twice, the text joined once).
 
 ``benchmarks/bench_diff.py`` measures both kinds of route table.
 """
@@ -27,11 +28,13 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from .errors import CfgPatchError
 from .jsonvalue import (
     JSON,
     as_text,
+    canonical_many,
     canonical_unchecked,
     has_lone_surrogate,
     needs_strict_reading,
@@ -52,6 +55,11 @@ _SPACES = re.compile(r"[ \t\n\r]*")
 #: sample and the high bar.
 _SAMPLE = 1024
 _MOSTLY_NEW = _SAMPLE * 15 // 16
+#: The rest of such an array is read by copying the rest of the text (``_rest``)
+#: when that is at most ``_MAX_COPY`` times the text read so far (copying costs
+#: about a hundredth of decoding), else the array is read again from its start:
+#: either way the work stays linear in the text, however many such arrays it holds.
+_MAX_COPY = 64
 
 
 class _Unusual(Exception):
@@ -113,8 +121,7 @@ class _Reader:
         value, end = scan_value(self.text, index)
         piece = self.text[index:end]
         if type(value) is list and len(value) >= BIG_ARRAY:
-            texts = self.texts.keys(value, fresh=True)
-            _screen(piece, "[" + ",".join(texts) + "]")
+            _screen_many(piece, self.texts.keys(value, fresh=True))
         else:
             canon = canonical_unchecked(value)  # ValueError for an infinity
             _screen(piece, canon)
@@ -167,7 +174,12 @@ class _Reader:
                 entry = known[piece] = (value, canon)
                 new += 1
                 if new > _MOSTLY_NEW and len(values) < _SAMPLE:
-                    return self._piece(start)  # few repeats: one by one does not pay
+                    if len(text) - end > _MAX_COPY * (end - start):
+                        return self._piece(start)  # reading again costs less than copying
+                    add_value(value)  # few repeats: one by one does not pay
+                    add_text(canon)
+                    end = self._rest(values, texts, end)
+                    break
             add_value(entry[0])
             add_text(entry[1])
             if text[end] in _SPACE:
@@ -184,6 +196,43 @@ class _Reader:
         else:
             self.texts.remember_text(values, "[" + ",".join(texts) + "]")
         return values, end + 1
+
+    def _rest(self, values: list, texts: list[str], end: int) -> int:
+        """Read the elements after ``end`` (just after an element) by one call of the
+        C decoder, append them and their texts (encoded together, screened together);
+        the position of the closing ``]``.
+
+        The decoder reads an array from its ``[``, and the comma before the rest is
+        none: the rest of the text is copied behind a ``[`` (the caller bounds the
+        copy).  One call per element would be slower: each call starts the key
+        strings afresh.
+        """
+        text = self.text
+        end = self._skip(end)
+        if text[end] == "]":
+            return end
+        if text[end] != "," or text[self._skip(end + 1)] == "]":
+            raise _Unusual  # a trailing comma, which "[" + the rest would hide
+        rest, stop = scan_value("[" + text[end + 1 :], 0)
+        rest_texts = canonical_many(rest)  # ValueError for an infinity
+        _screen_many(text[end : end + stop], rest_texts)
+        values.extend(rest)
+        texts.extend(rest_texts)
+        return end + stop - 1
+
+
+def _screen_many(piece: str, texts: list[str]) -> None:
+    """:func:`_screen` of ``piece``, a run of array elements (with their commas and
+    brackets) whose canonical texts are ``texts``, without joining them.
+
+    As :func:`~cfgpatch.jsonvalue.needs_strict_reading`: a negative zero, or ``:``
+    counted differently (a repeated key) or spelled ``\\u003a``.  Commas and
+    brackets hold neither, so the counts over the parts are those of the whole.
+    """
+    if (any(map(str.__contains__, texts, repeat("-0.0")))
+            or piece.count(":") != sum(map(str.count, texts, repeat(":")))
+            or "\\u003a" in piece or "\\u003A" in piece):
+        raise _Unusual
 
 
 def _screen(piece: str, canon: str) -> None:

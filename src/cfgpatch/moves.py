@@ -58,30 +58,41 @@ class _Pairing:
             group for text, (_, _, group) in zip(self.texts, removals)
             if text is not None and group is not None
         }
+        #: The lengths of the groups' pointers, shortest first: a path can lie inside
+        #: a group only through a prefix of one of these lengths.
+        self.lengths = sorted({len(group) for group in self.groups})
         self.pools: dict[str, list[int]] = {}
-        self.first_touch: dict[str, int] = {}
-        for pos, (op, path, value, _) in enumerate(changes):
-            for group in self.groups_of(path):
-                self.first_touch.setdefault(group, pos)
-            if op == "add" and wanted and _movable(value):
-                text = text_of(value)
-                if text in wanted:
-                    self.pools.setdefault(text, []).append(pos)
+        if wanted:
+            for pos, (op, _, value, _) in enumerate(changes):
+                if op == "add" and _movable(value):
+                    text = text_of(value)
+                    if text in wanted:
+                        self.pools.setdefault(text, []).append(pos)
         for pool in self.pools.values():
             pool.reverse()  # the first unused add is popped from the end
+        self.first_touch: dict[str, int] = {}
         self.members: dict[str, list[int]] = {}
+        self.moved_from: dict[int, str] = {}  # phase-2 position -> from
+        self.paired: set[int] = set()
+        if not self.pools:
+            return  # nothing can pair: the rest is not needed
+        first_touch, groups = self.first_touch, self.groups
+        for pos, (_, path, _, _) in enumerate(changes):
+            if len(first_touch) == len(groups):
+                break  # every group touched: later positions change nothing
+            for group in self.groups_of(path):
+                first_touch.setdefault(group, pos)
         for index, (path, _, _) in enumerate(removals):
             for group in self.groups_of(path):
                 self.members.setdefault(group, []).append(index)
-        self.moved_from: dict[int, str] = {}  # phase-2 position -> from
-        self.paired: set[int] = set()
 
     def groups_of(self, path: str) -> list[str]:
         """The groups that ``path`` lies inside (their pointer is a shorter prefix)."""
         groups = self.groups
         if not groups:
             return []
-        return [path[:k] for k in range(len(path)) if path[:k] in groups]
+        size = len(path)
+        return [path[:k] for k in self.lengths if k < size and path[:k] in groups]
 
     def last_member(self, group: str) -> int | None:
         members = self.members.get(group)
@@ -141,18 +152,47 @@ def place_moves(
     equal (canonical text).  Values in the result are the given objects (not
     copies).
     """
+    return as_dicts(plan_moves(removals, changes, text_of))
+
+
+#: One operation of a planned patch: ``(op, path, value or from, group)``, with op
+#: "remove" (``None``), "move" (its ``from``), "add" or "replace" (the value).
+Planned = tuple[str, str, Any, "str | None"]
+
+
+def plan_moves(
+    removals: list[Removal], changes: list[Change], text_of: Callable[[Any], str]
+) -> list[Planned]:
+    """The final patch as :data:`Planned` tuples (what :func:`place_moves` returns as dicts).
+
+    Phase-2 tuples are ``changes``' own where no move replaced them.
+    """
     pairing = _Pairing(removals, changes, text_of)
     if pairing.pools:
         pairing.run()
-    ops: list[dict] = [
-        {"op": "remove", "path": path}
+    paired = pairing.paired
+    ops: list[Planned] = [
+        ("remove", path, None, None)
         for index, (path, _, _) in enumerate(removals)
-        if index not in pairing.paired
-    ]
+        if index not in paired
+    ] if paired else [("remove", path, None, None) for path, _, _ in removals]
     moved_from = pairing.moved_from
-    for pos, (op, path, value, _) in enumerate(changes):
+    if not moved_from:
+        ops.extend(changes)
+        return ops
+    for pos, change in enumerate(changes):
         if pos in moved_from:
-            ops.append({"op": "move", "from": moved_from[pos], "path": path})
+            ops.append(("move", change[1], moved_from[pos], None))
         else:
-            ops.append({"op": op, "path": path, "value": value})
+            ops.append(change)
     return ops
+
+
+def as_dicts(plan: list[Planned]) -> list[dict]:
+    """The operation dicts of a plan (values are the plan's own objects)."""
+    return [
+        {"op": "remove", "path": path} if op == "remove"
+        else {"op": "move", "from": other, "path": path} if op == "move"
+        else {"op": op, "path": path, "value": other}
+        for op, path, other, _ in plan
+    ]

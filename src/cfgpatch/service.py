@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from .diff import diff_ops, diff_stats, patch_text
+from .diff import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
 from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LookupFailed
 from .guards import replay_with_head_tests
@@ -274,7 +274,8 @@ class Service:
     ) -> str:
         """Canonical text of the patch turning ``name_a`` into ``name_b`` (heads by default)."""
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        return patch_text(diff_ops(a, b, TextCache(parent=self.texts), **self.limits.work()))
+        cache = TextCache(parent=self.texts)
+        return plan_text(diff_plan(a, b, cache, **self.limits.work()), cache.text)
 
     def diff_stats(
         self, name_a: str, name_b: str, version_a: int | None = None, version_b: int | None = None

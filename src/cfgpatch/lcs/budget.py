@@ -9,7 +9,9 @@ costs about the same time whatever the method (a fraction of a microsecond):
   elements (``i``, ``j``) of the two middle parts, plus one per element;
 * the bit-parallel method (:mod:`cfgpatch.lcs.bits`): per element of one side,
   a few steps plus one per 64 elements of the other side, twice (a row is
-  computed once to find the answer and once more while walking it).
+  computed once to find the answer and once more while walking it);
+* the literal table for tiny middle parts (:data:`cfgpatch.lcs.SMALL`): one step
+  per cell.
 
 Prefixes, suffixes and runs of equal elements are compared at C speed and are
 free.  :class:`WorkBudget` is passed down by :func:`cfgpatch.diff.diff_ops`

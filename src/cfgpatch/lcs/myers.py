@@ -28,11 +28,13 @@ from .runs import Run, common_run
 
 
 def frontiers(a: Sequence, b: Sequence, limit: int | None = None,
-              budget: WorkBudget | None = None) -> list[list[int]] | None:
+              budget: WorkBudget | None = None, reach: list[int] | None = None
+              ) -> list[list[int]] | None:
     """Furthest-reaching frontiers of a Myers search from the end of ``a`` and ``b``.
 
-    ``None`` if the distance is more than ``limit``.  Each cost ``d`` spends
-    ``d + 1`` steps of ``budget``.
+    ``None`` if the distance is more than ``limit``; then ``reach`` (if given) gets
+    the furthest ``x + y`` the search got to, from which a caller may estimate the
+    distance.  Each cost ``d`` spends ``d + 1`` steps of ``budget``.
 
     Coordinates count from the end: ``x = n - i``, ``y = m - j``, diagonal
     ``k = x - y``.  ``result[d][(k + d) // 2]`` is the largest ``x`` on diagonal
@@ -73,6 +75,8 @@ def frontiers(a: Sequence, b: Sequence, limit: int | None = None,
         if frontier[offset + n - m] >= n:
             return result
         if limit is not None and d >= limit:
+            if reach is not None:
+                reach.append(max(2 * frontier[offset + k] - k for k in range(-d, d + 1, 2)))
             return None
     raise AssertionError("unreachable: the end corner is within distance n + m")
 
