@@ -141,3 +141,44 @@ def test_kube_build_s_errors_about_openapi_and_crds_files(kustomization, files, 
         line = kustomization.splitlines().index(f"{field}:") + 1
         assert (caught.value.location.file, caught.value.location.line) == (
             "app/kustomization.yaml", line)
+
+
+def test_the_page_s_lint_mode_finds_what_lint_on_disk_finds(tree):
+    import json
+
+    from cfgpatch.web.lintmode import lint_json
+    files = [{"path": name, "text": text} for name, text in TREE.items()]
+    view = json.loads(lint_json(json.dumps(files)))
+    from_disk = lint_files(DiskFiles(str(tree))).to_dict()
+    assert view["ok"]
+    assert [(f["rule"], f["file"], f["line"], f["message"]) for f in view["report"]["findings"]] \
+        == [(f["rule"], f["file"], f["line"], f["message"]) for f in from_disk["findings"]]
+
+
+FLUX = """apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: app
+spec:
+  path: ./{folder}
+  patches:
+  - target:
+      kind: Widget
+    patch: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata:
+        name: w
+      spec:
+        items:
+        - name: f
+"""
+
+
+def test_a_flux_kustomization_s_patches_merge_with_the_folder_s_schema():
+    texts = {**TREE, "clusters/overlay.yaml": FLUX.format(folder="overlay"),
+             "clusters/plain.yaml": FLUX.format(folder="plain")}
+    report = lint_files(MemoryFiles(texts))
+    replaced = sorted(f.location.file for f in report.findings
+                      if f.rule == "custom-resource-list-replaced")
+    assert replaced == ["clusters/plain.yaml", "plain/add.yaml", "top-wins/add.yaml"]
