@@ -182,3 +182,26 @@ def test_a_flux_kustomization_s_patches_merge_with_the_folder_s_schema():
     replaced = sorted(f.location.file for f in report.findings
                       if f.rule == "custom-resource-list-replaced")
     assert replaced == ["clusters/plain.yaml", "plain/add.yaml", "top-wins/add.yaml"]
+
+
+_RECORDED = Path(__file__).parent / "data" / "kustomize"
+_SCHEMA_ERRORS = [("crds-fieldspecs", "error-bad"), ("crds-fieldspecs", "error-missing"),
+                  ("openapi-schemas", "error-both"), ("openapi-schemas", "error-missing"),
+                  ("openapi-schemas", "error-outside"),
+                  ("openapi-schemas", "error-outside/base-a"),
+                  ("openapi-schemas", "error-version")]
+
+
+@pytest.mark.parametrize("tree, build", _SCHEMA_ERRORS, ids=[f"{t}:{b}" for t, b in _SCHEMA_ERRORS])
+def test_the_texts_are_kubectl_s_with_root_relative_paths(tree, build):
+    """kubectl kustomize's recorded stderr, its absolute paths made relative, ends with
+    ours (kubectl also wraps a base's error in the overlay's)."""
+    import json
+    recorded = json.loads((_RECORDED / "recorded" / f"{tree}.json").read_text("utf-8"))
+    stderr = recorded["builds"][build]["stderr"].replace("$TREE/", "").strip()
+    root = _RECORDED / "trees" / tree
+    texts = {p.relative_to(root).as_posix(): p.read_text("utf-8")
+             for p in root.rglob("*") if p.is_file()}
+    with pytest.raises(ResolveError) as caught:
+        Builder(MemoryFiles(texts)).base(build)
+    assert stderr.endswith(caught.value.message), (stderr, caught.value.message)
