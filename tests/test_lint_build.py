@@ -45,17 +45,7 @@ def _files(tree: str) -> MemoryFiles:
 
 #: Where lint's own in-memory resolution is known to differ from kustomize (on disk lint
 #: builds with kube build, which agrees with kubectl on every recorded tree).
-_SCHEMA_FILES = ("lint's in-memory resolver does not read the files of openapi: and crds: "
-                 "(kube build does), so it misses kustomize's errors about them")
-RESOLVER_GAPS = {
-    ("crds-fieldspecs", "error-bad"): _SCHEMA_FILES,
-    ("crds-fieldspecs", "error-missing"): _SCHEMA_FILES,
-    ("openapi-schemas", "error-both"): _SCHEMA_FILES,
-    ("openapi-schemas", "error-missing"): _SCHEMA_FILES,
-    ("openapi-schemas", "error-outside"): _SCHEMA_FILES,
-    ("openapi-schemas", "error-outside/base-a"): _SCHEMA_FILES,
-    ("openapi-schemas", "error-version"): _SCHEMA_FILES,
-}
+RESOLVER_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("record, build", BUILDS,

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import KUSTOMIZE_DELETES, KubeError
+from ..kube.views.kustomize.openapi import SchemaState
 from .finding import Location
 from .model import Application, Outcome, PatchSite, ResourceId
 from .resolve import (
@@ -29,6 +30,7 @@ from .resolve import (
     find_kustomization,
     join,
     read_kustomization,
+    set_schema,
     transform_names,
 )
 from .selectors import SelectorError, describe, group_version, matches
@@ -44,17 +46,31 @@ def resource_id(obj: Any) -> ResourceId:
                       str(meta.get("name", "")), str(meta.get("namespace") or ""))
 
 
-def apply_strategic(obj: dict, patch: Any, explain: bool) -> tuple[Any, list]:
+def apply_strategic(obj: dict, patch: Any, explain: bool,
+                    state: SchemaState | None = None) -> tuple[Any, list]:
     """kustomize's strategic merge of ``patch`` onto ``obj``: (result or None if the patch
-    deletes the resource, the engine's findings)."""
+    deletes the resource, the engine's findings).  ``state``: the build's schema (an
+    ``openapi:`` document's merge keys); the findings are the engine's, with kyaml's
+    built-in schema, as for a build on disk (``lint.kbuild``)."""
     from ..kube import patch as kube_patch
+    schema = state.schema() if state is not None else None
     try:
         result = kube_patch(obj, patch, "strategic", as_="kustomize", explain=explain)
     except KubeError as exc:
         if exc.code == KUSTOMIZE_DELETES:
             return None, []
         raise
+    if schema is not None and state is not None and state.custom:
+        return _custom_merge(obj, patch, schema), list(result.findings)
     return result.object, list(result.findings)
+
+
+def _custom_merge(obj: dict, patch: Any, schema: Any) -> Any:
+    """kube build's merge with the schema of an ``openapi:`` document (None: deleted)."""
+    from ..kube.io.unstructured import decode_result
+    from ..kube.views.kustomize import apply_strategic as kustomize_merge
+    merged = kustomize_merge(obj, patch if isinstance(patch, dict) else {}, schema)
+    return decode_result(merged) if merged else None
 
 
 def apply_json(obj: dict, ops: Any, explain: bool) -> tuple[Any, list]:
@@ -70,25 +86,65 @@ class Builder:
     def __init__(self, files: Mapping[str, str]) -> None:
         self.files = files
         self.resolver = Resolver(files, self.base)
-        self._built: dict[str, list[Resource]] = {}
+        #: by (directory, schema state on entry): resources, incomplete, state after
+        self._built: dict[tuple, tuple[list[Resource], list[str], SchemaState]] = {}
         self._incomplete: dict[str, list[str]] = {}
+        self._read: dict[str, Kustomization] = {}
+
+    @property
+    def state(self) -> SchemaState | None:
+        """The schema of the build in progress (None between builds)."""
+        return self.resolver.state
+
+    @state.setter
+    def state(self, value: SchemaState | None) -> None:
+        self.resolver.state = value
 
     # --- bases ------------------------------------------------------------------------
 
     def base(self, directory: str, stack: tuple[str, ...] = ()) -> list[Resource]:
-        """The resources of the kustomization in ``directory``, fully built (copies)."""
-        if directory not in self._built:
-            path = find_kustomization(self.files, directory)
-            if path is None:
-                raise ResolveError(f"unable to find one of 'kustomization.yaml', "
-                                   f"'kustomization.yml' or 'Kustomization' in directory "
-                                   f"'{directory}'", Location(directory or "."))
-            kustomization = read_kustomization(self.files, path)
+        """The resources of the kustomization in ``directory``, fully built (copies).
+        A build of its own when no build is in progress (``stack`` empty)."""
+        path = find_kustomization(self.files, directory)
+        if path is None:
+            raise ResolveError(f"unable to find one of 'kustomization.yaml', "
+                               f"'kustomization.yml' or 'Kustomization' in directory "
+                               f"'{directory}'", Location(directory or "."))
+        if path not in self._read:
+            self._read[path] = read_kustomization(self.files, path)
+        kustomization = self._read[path]
+        if self.state is None or not stack:
+            return [r.copy() for r in self._top(kustomization, (*stack, directory))]
+        set_schema(self.state, kustomization, self.files, reset=False)
+        key = (directory, self.state.key())
+        if key not in self._built:
             incomplete: list[str] = []
-            self._built[directory] = self.run(kustomization, (*stack, directory), None,
-                                              incomplete)
-            self._incomplete[directory] = incomplete
-        return [resource.copy() for resource in self._built[directory]]
+            built = self.run(kustomization, (*stack, directory), None, incomplete)
+            self._built[key] = (built, incomplete, self.state.copy())
+        built, incomplete, after = self._built[key]
+        self._incomplete[directory] = incomplete
+        self.state = after.copy()
+        return [resource.copy() for resource in built]
+
+    def _top(self, kustomization: Kustomization, stack: tuple[str, ...],
+             outcome: Outcome | None = None, incomplete: list[str] | None = None,
+             extra: tuple[list[PatchSite], Outcome] | None = None) -> list[Resource]:
+        """A whole build of ``kustomization``, with its own schema (kyaml's: the top
+        kustomization's ``openapi:`` first)."""
+        outer = self.state
+        self.state = SchemaState()
+        try:
+            set_schema(self.state, kustomization, self.files, reset=True)
+            return self.run(kustomization, stack, outcome,
+                            [] if incomplete is None else incomplete, extra)
+        finally:
+            self.state = outer
+
+    def build_top(self, kustomization: Kustomization, stack: tuple[str, ...],
+                  outcome: Outcome | None, incomplete: list[str],
+                  extra: tuple[list[PatchSite], Outcome] | None = None) -> list[Resource]:
+        """:meth:`run` as a build of its own (the unit being linted)."""
+        return self._top(kustomization, stack, outcome, incomplete, extra)
 
     def incomplete_of(self, directory: str) -> list[str]:
         return self._incomplete.get(directory, [])
@@ -129,6 +185,8 @@ class Builder:
                                f"'kustomization.yaml', 'kustomization.yml' or "
                                f"'Kustomization' in directory '{directory}'", where)
         component = read_kustomization(self.files, path)
+        if self.state is not None:
+            set_schema(self.state, component, self.files, reset=False)
         if not component.is_component:
             raise ResolveError(f"accumulating components: expected kind 'Component' for path "
                                f"'{directory}' but got "
@@ -150,7 +208,7 @@ class Builder:
             self._apply_all([d for d in declared if d.field == field], resources, outcome)
         if extra is not None:
             for site in extra[0]:
-                apply_site(site, resources, extra[1])
+                apply_site(site, resources, extra[1], self.state)
         transform_names(kustomization, resources)
         self._apply_all([d for d in declared if d.field == "patchesJson6902"], resources,
                         outcome)
@@ -159,7 +217,7 @@ class Builder:
     def _apply_all(self, declared: list[DeclaredSite], resources: list[Resource],
                    outcome: Outcome | None) -> None:
         for item in declared:
-            apply_site(item.site, resources, outcome)
+            apply_site(item.site, resources, outcome, self.state)
 
 
 def selected(site: PatchSite, resources: list[Resource]) -> list[Resource]:
@@ -203,8 +261,10 @@ def _patch_ident(patch: dict) -> str:
     return f"{patch.get('kind', '')}.{gv}/{meta.get('name', '')}.{namespace}"
 
 
-def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | None) -> None:
-    """Apply one patch to the resources it selects, in place."""
+def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | None,
+               state: SchemaState | None = None) -> None:
+    """Apply one patch to the resources it selects, in place (``state``: the build's
+    schema, told of the types the patch names as kube build tells it)."""
     if site.patch is None:
         raise ResolveError(f"{site.label}: the patch cannot be read"
                            + ("" if site.text else f" ({site.file} does not exist)"),
@@ -212,6 +272,8 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
     if site.patch_type == "json6902" and not isinstance(site.patch, list):
         raise ResolveError(f"{site.label}: a JSON 6902 patch must be a list of operations",
                            site.location())
+    if state is not None:
+        _uses_types(site, state)
     for resource in selected(site, resources):
         before = resource.obj
         try:
@@ -220,7 +282,7 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
             else:
                 patch = retargeted(site.patch, before) if site.target is not None \
                     else site.patch
-                after, found = apply_strategic(before, patch, outcome is not None)
+                after, found = apply_strategic(before, patch, outcome is not None, state)
         except KubeError as exc:
             if outcome is not None:  # the engine's findings explain the failure
                 failed = _application(site, before, None, list(exc.findings))
@@ -236,6 +298,20 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
             resources.remove(resource)
         else:
             resource.obj = after
+
+
+def _uses_types(site: PatchSite, state: SchemaState) -> None:
+    """kube build's ``uses_type`` for a patch: its target's type, a strategic patch's own."""
+    try:
+        if site.target is not None:
+            group = str(site.target.get("group") or "")
+            version = str(site.target.get("version") or "")
+            state.uses_type(f"{group}/{version}" if group else version,
+                            str(site.target.get("kind") or ""))
+        if site.patch_type != "json6902" and isinstance(site.patch, dict):
+            state.uses_type(site.patch.get("apiVersion"), site.patch.get("kind"))
+    except KubeError as exc:  # a custom schema that does not parse
+        raise ResolveError(exc.message, site.location()) from None
 
 
 def retargeted(patch: Any, obj: dict) -> Any:
@@ -305,7 +381,7 @@ def lint_kustomization(builder: Builder, path: str) -> Outcome:
     incomplete: list[str] = []
     try:
         kustomization = read_kustomization(builder.files, path)
-        builder.run(kustomization, (kustomization.directory,), outcome, incomplete)
+        builder.build_top(kustomization, (kustomization.directory,), outcome, incomplete)
     except ResolveError as exc:
         outcome.error = exc.message
         outcome.error_location = exc.location

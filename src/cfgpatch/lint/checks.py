@@ -118,7 +118,8 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
         kept = {_name(item, keys) for item in change.after}
         gone = [name for name in lost if name not in kept] or lost
         hint = (f"; its CRD keys this list on {', '.join(keys)}, but kustomize does not read "
-                f"CRDs for merging unless the kustomization lists them" if keys else "")
+                f"CRDs for merging (crds: neither: only an openapi: document gives it merge "
+                f"keys)" if keys else "")
         yield make("custom-resource-list-replaced",
                    f"{app.resource.describe()}: kustomize has no merge keys for "
                    f"{app.resource.kind}, so the patch replaces {change.path} and loses "

@@ -105,8 +105,8 @@ def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dic
         path_of = find_kustomization(builder.files, directory)
         if path_of is not None:  # the controller appends spec.patches to its patches
             incomplete: list[str] = []
-            builder.run(read_kustomization(builder.files, path_of), (directory,), None,
-                        incomplete, (outcome.sites, outcome))
+            builder.build_top(read_kustomization(builder.files, path_of), (directory,), None,
+                              incomplete, (outcome.sites, outcome))
             outcome.incomplete = incomplete
         else:
             resources = _generated(builder, directory)

@@ -12,9 +12,15 @@ this module and leaves the rules alone:
 * :func:`transform_names` applies a layer's ``namespace``, ``namePrefix`` and
   ``nameSuffix`` (each resource keeps the names it had, which targets still match).
 
+``openapi:`` and ``crds:`` go through kube build's own functions
+(:meth:`~cfgpatch.kube.views.kustomize.openapi.SchemaState.set_field`,
+:func:`~cfgpatch.kube.views.kustomize.crds.load_crd_files`) over the in-memory files
+(:func:`reader`): the same errors, and the same schema for strategic merges
+(``Resolver.state``, set by the builder for the build in progress).
+
 What it does not model (remote resources, ``helmCharts``, ``generators``,
-``transformers``, ``replacements``, ``openapi``/``crds``) makes the layer *incomplete*:
-the rules that need the whole picture (a patch that matches nothing) stay silent.
+``transformers``, ``replacements``) makes the layer *incomplete*: the rules that need
+the whole picture (a patch that matches nothing) stay silent.
 Errors kustomize would report (a missing file, a cycle, an unknown field) raise
 :class:`ResolveError` with a text close to kustomize's and the place in the
 kustomization; the CLI replaces the text by kustomize's own when kubectl is at hand.
@@ -30,9 +36,11 @@ from typing import Any
 
 from ..errors import KubeError
 from ..jsonvalue import deep_copy
+from ..kube.views.kustomize.crds import load_crd_files
 from ..kube.views.kustomize.kustomization import FIELDS as KUSTOMIZATION_FIELDS
 from ..kube.views.kustomize.kustomization import _check_fields as check_kustomization_fields
 from ..kube.views.kustomize.kustomization import v2_value
+from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, tree_values
@@ -43,7 +51,7 @@ KNOWN_FIELDS = frozenset(KUSTOMIZATION_FIELDS)
 _GO_FIELD = re.compile(r"Go struct field Kustomization\.(\w+)")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
 UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
-              "helmChartInflationGenerator", "crds", "openapi")
+              "helmChartInflationGenerator")
 #: (apiVersion, kind) pairs the namespace transformer leaves alone: kubectl kustomize 1.32,
 #: measured on tests/data/kustomize/trees/scope-probe (it goes by group and version:
 #: policy/v1beta1 PodSecurityPolicy is cluster-scoped, extensions/v1beta1 is not).
@@ -184,14 +192,45 @@ def _entries(kustomization: Kustomization, key: str) -> list[tuple[int, Any]]:
     return list(enumerate(value)) if isinstance(value, list) else []
 
 
+def reader(files: Mapping[str, str], kustomization: Kustomization
+           ) -> Callable[[str], tuple[str, str]]:
+    """kustomize's file loader for ``kustomization`` over ``files``: a file named
+    relative to it, inside its directory (kube build's loader errors, relative paths)."""
+    root = kustomization.directory
+
+    def read(entry: str) -> tuple[str, str]:
+        path = join(root, entry)
+        if root and not path.startswith(root + "/") or path.startswith("../") \
+                or path == "..":
+            raise KubeError(f"security; file '{path}' is not in or below '{root or '.'}'")
+        if path not in files:
+            raise KubeError(f"evalsymlink failure on '{path}' : lstat {path}: "
+                            f"no such file or directory")
+        return files[path], path
+    return read
+
+
+def set_schema(state: SchemaState, kustomization: Kustomization, files: Mapping[str, str],
+               reset: bool) -> None:
+    """kube build's ``openapi:`` handling for ``kustomization`` (``reset``: the top)."""
+    try:
+        state.set_field(kustomization.value.get("openapi"), reader(files, kustomization),
+                        reset)
+    except KubeError as exc:
+        raise ResolveError(exc.message, kustomization.location(["openapi"])) from None
+
+
 class Resolver:
     """Resolves directories to resources; ``build(directory)`` is the full build of a
-    base (given by the caller, who applies patches), memoised by the caller."""
+    base (given by the caller, who applies patches), memoised by the caller.  ``state``:
+    the schema of the build in progress (kyaml's, see ``kube.views.kustomize.openapi``),
+    told of the types the resources name."""
 
     def __init__(self, files: Mapping[str, str],
                  build: Callable[[str, tuple[str, ...]], list[Resource]]) -> None:
         self.files = files
         self.build = build
+        self.state: SchemaState | None = None
 
     def is_directory(self, path: str) -> bool:
         probe = getattr(self.files, "is_dir", None)
@@ -207,6 +246,10 @@ class Resolver:
         for key in ("resources", "bases"):
             for index, entry in _entries(kustomization, key):
                 self._add_entry(layer, key, index, entry, stack)
+        try:  # kube build reads them (errors only: their field specs rename nothing)
+            load_crd_files(kustomization.value.get("crds"), reader(self.files, kustomization))
+        except KubeError as exc:
+            raise ResolveError(exc.message, kustomization.location(["crds"])) from None
         for key in ("configMapGenerator", "secretGenerator"):
             for _, entry in _entries(kustomization, key):
                 generated = _generated(key, entry, kustomization)
@@ -226,7 +269,9 @@ class Resolver:
             return
         path = join(kustomization.directory, entry)
         if path in self.files:
-            layer.resources += read_resources(self.files, path, where)
+            found = read_resources(self.files, path, where)
+            self._uses_types(found, where)
+            layer.resources += found
         elif self.is_directory(path):
             if path in stack:
                 raise ResolveError(f"accumulating resources: cycle detected: {path} is "
@@ -242,6 +287,15 @@ class Resolver:
             raise ResolveError(f"accumulating resources: accumulation err='accumulating "
                                f"resources from '{entry}': {path}: no such file or directory",
                                where)
+
+    def _uses_types(self, resources: list[Resource], where: Location) -> None:
+        if self.state is None:
+            return
+        try:
+            for resource in resources:
+                self.state.uses_type(resource.obj.get("apiVersion"), resource.obj.get("kind"))
+        except KubeError as exc:  # a custom schema that does not parse
+            raise ResolveError(exc.message, where) from None
 
 
 def resource_key(obj: dict) -> tuple[str, str, str, str]:

@@ -79,10 +79,10 @@ _REPOSITORY = {
     "custom-resource-list-replaced": (
         WARNING, "A strategic patch on a custom resource replaces a list",
         "kustomize has no merge keys for a custom resource (unless the kustomization's "
-        "`openapi:` or `crds:` gives them), so a list in a strategic patch replaces the "
-        "resource's list and the elements the patch does not restate are lost.",
+        "`openapi:` document gives them; `crds:` does not), so a list in a strategic patch "
+        "replaces the resource's list and the elements the patch does not restate are lost.",
         "Restate every element, use a JSON 6902 patch that adds or replaces one element "
-        "(guarded by a `test`), or give kustomize the schema with `openapi:`/`crds:`."),
+        "(guarded by a `test`), or give kustomize the schema with `openapi:`."),
     "patch-fails": (
         ERROR, "The patch cannot be applied",
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "

@@ -25,6 +25,7 @@ parse open API definition from 'a.json': ...`` (the parse detail is ours).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,11 +68,18 @@ class CrdConfig:
 
 def load_crds(kust: Kustomization) -> CrdConfig:
     """The configuration of ``kust``'s ``crds:`` files."""
-    paths = [str(p) for p in kust.get("crds", []) or []]
+    return load_crd_files(kust.get("crds", []), kust.loader.read)
+
+
+def load_crd_files(value: Any, read: Callable[[str], tuple[str, str]]) -> CrdConfig:
+    """The configuration of the files a ``crds:`` field ``value`` names; ``read`` gives
+    the text and the real path of a file named relative to the kustomization (raising
+    :class:`KubeError`, kustomize's loader errors, when it cannot)."""
+    paths = [str(p) for p in value or []]
     config = CrdConfig()
     for path in paths:
         try:
-            text, real = kust.loader.read(path)
+            text, real = read(path)
             definitions = _parse(text, real, path)
         except KubeError as err:
             raise KubeError(f"loading CRDs [{' '.join(paths)}]: {err.message}",

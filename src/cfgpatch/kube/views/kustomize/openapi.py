@@ -25,6 +25,7 @@ exit code 2); ``kube build`` reports the file instead, as a clear error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
@@ -47,16 +48,23 @@ class SchemaState:
         self._definitions: dict[str, Any] = {}
         self._parsed = False  # what is set has been parsed (kyaml's schemaInit)
         self._schema: KustomizeSchema | None = None
+        self._sources: tuple[tuple[str, str], ...] = ()  # the documents parsed, in order
 
     def set_from(self, kust: Kustomization, reset: bool) -> None:
         """kyaml's SetSchema for ``kust`` (``reset``: the top kustomization)."""
-        field = kust.get("openapi")
+        self.set_field(kust.get("openapi"), kust.loader.read, reset)
+
+    def set_field(self, field: Any, read: Callable[[str], tuple[str, str]],
+                  reset: bool) -> None:
+        """kyaml's SetSchema for a kustomization's ``openapi:`` value ``field``; ``read``
+        gives the text and the real path of a file named relative to that kustomization
+        (raising :class:`KubeError`, kustomize's loader errors, when it cannot)."""
         field = field if isinstance(field, dict) else {}
         if (self._custom is not None or self._version) and not reset:
             return
         text = None
         if "path" in field:
-            text, real = kust.loader.read(str(field["path"]))
+            text, real = read(str(field["path"]))
         version = str(field.get("version") or "")
         if text is not None:
             if "version" in field:
@@ -80,9 +88,26 @@ class SchemaState:
         if self._custom is not None:
             definitions = _definitions(*self._custom)
             self._definitions = {**self._definitions, **definitions}
+            self._sources = (*self._sources, self._custom)
         else:
             self._builtin = True
         self._schema = None
+
+    def key(self) -> tuple:
+        """A hashable summary of the state: two states with the same key give the same
+        schemas from here on (lint memoises a base's build by it)."""
+        return (self._custom, self._version, self._builtin, self._parsed, self._sources)
+
+    @property
+    def custom(self) -> bool:
+        """Whether a custom document has been parsed (else the schema is the built-in one)."""
+        return bool(self._sources)
+
+    def copy(self) -> SchemaState:
+        """An independent copy (the parsed definitions are shared: never changed in place)."""
+        other = SchemaState()
+        other.__dict__.update(self.__dict__)
+        return other
 
     def uses_type(self, api_version: Any, kind: Any) -> None:
         """A type was named: kyaml asks the schema unless the type is built in."""
