@@ -1,6 +1,6 @@
 """Array pairs that are hard for an alignment: reversals, rotations, interleavings,
 shuffles, block moves, many equal elements, unrelated arrays (shared by the tests of
-cfgpatch.lcs and benchmarks/bench_diff.py)."""
+cfgpatch.lcs and benchmarks/bench_edges.py)."""
 
 from __future__ import annotations
 
