@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from kubectl_versions import ask_every_version, default_bin_dir, stored_lines  # noqa: E402
+
 OUT = ROOT / "tests" / "data" / "kube" / "object-meta"
 VERSIONS = ("1.32", "1.27", "1.33")
 PATCH = '{"data":{"x":"y"}}'
@@ -111,26 +110,12 @@ def run(kubectl: str, case: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    found = shutil.which("kubectl")
-    parser.add_argument("--bin-dir", default=str(Path(os.path.realpath(found)).parent)
-                        if found else ".")
+    parser.add_argument("--bin-dir", default=default_bin_dir())
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    binaries = {v: str(Path(args.bin_dir) / f"kubectl.{v}") for v in VERSIONS}
     cases = plan()
-    jobs = [(case, version) for case in cases for version in VERSIONS]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda job: run(binaries[job[1]], job[0]), jobs))
-    results: dict[str, dict] = {}
-    for (case, version), outcome in zip(jobs, outcomes, strict=True):
-        results.setdefault(case["id"], {})[version] = outcome
-    lines = []
-    for case in cases:
-        answers = results[case["id"]]
-        stored = dict(case, kubectl={"1.32": answers["1.32"]})
-        stored["same_in"] = [v for v in VERSIONS[1:] if answers[v] == answers["1.32"]]
-        stored["kubectl"].update({v: r for v, r in answers.items() if r != answers["1.32"]})
-        lines.append(json.dumps(stored, sort_keys=True))
+    results = ask_every_version(cases, VERSIONS, args.bin_dir, args.jobs, run)
+    lines = stored_lines(cases, results, VERSIONS)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "cases.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     refused = sum(1 for c in cases if results[c["id"]]["1.32"]["exit_code"] != 0)

@@ -29,16 +29,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from kubectl_versions import ask_every_version, default_bin_dir, stored_lines  # noqa: E402
 
 from cfgpatch.kube.schema.node import Node, builtin_schema  # noqa: E402
 
@@ -106,28 +105,14 @@ def run(kubectl: str, case: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    found = shutil.which("kubectl")
-    parser.add_argument("--bin-dir", default=str(Path(os.path.realpath(found)).parent)
-                        if found else ".")
+    parser.add_argument("--bin-dir", default=default_bin_dir())
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check", action="store_true",
                         help="record again and report changed cases, writing nothing")
     args = parser.parse_args(argv)
-    binaries = {v: str(Path(args.bin_dir) / f"kubectl.{v}") for v in VERSIONS}
     cases = plan()
-    jobs = [(case, version) for case in cases for version in VERSIONS]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda job: run(binaries[job[1]], job[0]), jobs))
-    results: dict[str, dict] = {}
-    for (case, version), outcome in zip(jobs, outcomes, strict=True):
-        results.setdefault(case["id"], {})[version] = outcome
-    lines = []
-    for case in cases:
-        answers = results[case["id"]]
-        stored = dict(case, kubectl={"1.32": answers["1.32"]})
-        stored["same_in"] = [v for v in VERSIONS[1:] if answers[v] == answers["1.32"]]
-        stored["kubectl"].update({v: r for v, r in answers.items() if r != answers["1.32"]})
-        lines.append(json.dumps(stored, sort_keys=True))
+    results = ask_every_version(cases, VERSIONS, args.bin_dir, args.jobs, run)
+    lines = stored_lines(cases, results, VERSIONS)
     path = OUT / "cases.jsonl"
     if args.check:
         old = path.read_text(encoding="utf-8").splitlines() if path.exists() else []

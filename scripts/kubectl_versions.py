@@ -1,0 +1,50 @@
+"""Asking several kubectl binaries the same cases, and storing their answers compactly.
+
+Shared by the recording scripts whose corpus keeps kubectl 1.32's answer to each case,
+``same_in`` (the other versions that answered the same) and the answers of the versions
+that differ.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REFERENCE = "1.32"
+
+
+def default_bin_dir() -> str:
+    """The folder the ``kubectl`` on PATH links into (it holds ``kubectl.1.27`` ...)."""
+    found = shutil.which("kubectl")
+    return str(Path(os.path.realpath(found)).parent) if found else "."
+
+
+def ask_every_version(cases: list[dict], versions: tuple[str, ...], bin_dir: str, jobs: int,
+                      run: Callable[[str, dict], dict]) -> dict[str, dict[str, dict]]:
+    """``run(binary, case)`` for every case and version: case id -> version -> answer."""
+    binaries = {v: str(Path(bin_dir) / f"kubectl.{v}") for v in versions}
+    work = [(case, version) for case in cases for version in versions]
+    with ThreadPoolExecutor(jobs) as pool:
+        outcomes = list(pool.map(lambda job: run(binaries[job[1]], job[0]), work))
+    results: dict[str, dict[str, dict]] = {}
+    for (case, version), outcome in zip(work, outcomes, strict=True):
+        results.setdefault(case["id"], {})[version] = outcome
+    return results
+
+
+def stored_lines(cases: list[dict], results: dict[str, dict[str, dict]],
+                 versions: tuple[str, ...]) -> list[str]:
+    """One JSON line per case: the case, 1.32's answer, ``same_in`` and differing answers."""
+    lines = []
+    for case in cases:
+        answers = results[case["id"]]
+        reference = answers[REFERENCE]
+        stored = dict(case, kubectl={REFERENCE: reference})
+        stored["same_in"] = [v for v in versions if v != REFERENCE and answers[v] == reference]
+        stored["kubectl"].update({v: r for v, r in answers.items() if r != reference})
+        lines.append(json.dumps(stored, sort_keys=True))
+    return lines
