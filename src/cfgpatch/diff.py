@@ -29,7 +29,7 @@ rules; property tests require byte-identical output.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -44,58 +44,51 @@ _SELF_KEYED = {str, int}
 
 
 class _Builder:
-    """Iterative traversal that collects the two phases of the patch."""
+    """Traversal that collects the two phases of the patch, in traversal order.
+
+    Each pair of containers being compared is a generator: it appends the
+    removals and changes it finds itself, and yields each nested pair of
+    containers that differ.  :meth:`run` keeps the suspended generators on a
+    stack and compares a yielded pair completely before the generator that
+    yielded it goes on, so operations come out in traversal order, and depth
+    costs heap, never Python's recursion limit.
+    """
 
     def __init__(self, cache: TextCache, budget: WorkBudget | None = None) -> None:
         self.cache = cache
         self.budget = budget
         self.removals: list[Removal] = []
         self.changes: list[Change] = []
-        self.stack: list[tuple] = []
         self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
 
     def run(self, a: JSON, b: JSON) -> None:
-        self.stack.append(("diff", a, b, "", "", None))
-        stack, removals, changes = self.stack, self.removals, self.changes
+        first = self._pair(a, b, "", "", None)
+        if first is None:
+            return
+        stack = [first]
+        pair = self._pair
         while stack:
-            item = stack.pop()
-            tag = item[0]
-            if tag == "diff":
-                self._expand(*item[1:])
-            elif tag == "remove":
-                removals.append(item[1:])
+            for nested in stack[-1]:
+                inner = pair(*nested)
+                if inner is not None:
+                    stack.append(inner)
+                    break
             else:
-                changes.append(item[1:])
+                stack.pop()
 
-    def _expand(self, x: JSON, y: JSON, p1: str, p2: str, group: str | None) -> None:
+    def _pair(self, x: JSON, y: JSON, p1: str, p2: str, group: str | None) -> Iterator | None:
+        """The generator comparing two containers of one kind; else the change, now."""
         kx, ky = type(x), type(y)
         if kx is dict and ky is dict:
-            items = self._object_items(x, y, p1, p2, group)
-        elif kx is list and ky is list:
-            items = self._array_items(x, y, p1, p2, group if group is not None else p1)
-        elif kx is ky and x == y:
-            return
-        else:
+            return self._object(x, y, p1, p2, group)
+        if kx is list and ky is list:
+            return self._array(x, y, p1, p2, group if group is not None else p1)
+        if kx is not ky or x != y:
             self.changes.append(("replace", p2, y, group))
-            return
-        # Everything on the stack comes after this pair in the traversal, so the
-        # items before its first nested pair are taken now, in order.
-        removals, changes = self.removals, self.changes
-        for index, item in enumerate(items):
-            tag = item[0]
-            if tag == "diff":
-                rest = items[index:]
-                rest.reverse()
-                self.stack.extend(rest)
-                return
-            if tag == "remove":
-                removals.append(item[1:])
-            else:
-                changes.append(item[1:])
+        return None
 
-    def _object_items(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> list:
-        items: list[tuple] = []
-        add = items.append
+    def _object(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
+        remove, change = self.removals.append, self.changes.append
         same = self.cache.same
         tokens = self.tokens
         for key in sorted(x.keys() | y.keys()):
@@ -103,20 +96,19 @@ class _Builder:
             if token is None:
                 token = tokens[key] = "/" + escape(key)
             if key not in y:
-                add(("remove", p1 + token, x[key], group))
+                remove((p1 + token, x[key], group))
             elif key not in x:
-                add(("change", "add", p2 + token, y[key], group))
+                change(("add", p2 + token, y[key], group))
             else:
                 xv, yv = x[key], y[key]
                 kind = type(xv)
                 if kind is type(yv) and (kind is dict or kind is list):
                     if xv != yv or not same(xv, yv):
-                        add(("diff", xv, yv, p1 + token, p2 + token, group))
+                        yield xv, yv, p1 + token, p2 + token, group
                 elif kind is not type(yv) or xv != yv:
-                    add(("change", "replace", p2 + token, yv, group))
-        return items
+                    change(("replace", p2 + token, yv, group))
 
-    def _array_items(self, x: list, y: list, p1: str, p2: str, group: str) -> list:
+    def _array(self, x: list, y: list, p1: str, p2: str, group: str) -> Iterator:
         if self.budget is not None:
             self.budget.where = p1
         if len(x) < BIG_ARRAY and len(y) < BIG_ARRAY and set(map(type, x + y)) <= _SELF_KEYED:
@@ -125,7 +117,7 @@ class _Builder:
             keys = self.cache.keys
             runs = align(keys(x), keys(y), self.budget)
         runs.append((len(x), len(y), 0))
-        items: list[tuple] = []
+        remove, change = self.removals.append, self.changes.append
         survivors = pi = pj = 0
         for i, j, length in runs:
             paired = min(i - pi, j - pj)
@@ -133,18 +125,17 @@ class _Builder:
                 xv, yv = x[pi + q], y[pj + q]
                 kind = type(xv)
                 if kind is type(yv) and (kind is dict or kind is list):
-                    items.append(("diff", xv, yv, f"{p1}/{survivors}", f"{p2}/{pj + q}", group))
+                    yield xv, yv, f"{p1}/{survivors}", f"{p2}/{pj + q}", group
                 elif kind is not type(yv) or xv != yv:
-                    items.append(("change", "replace", f"{p2}/{pj + q}", yv, group))
+                    change(("replace", f"{p2}/{pj + q}", yv, group))
                 survivors += 1
             removed = f"{p1}/{survivors}"
             for q in range(pi + paired, i):
-                items.append(("remove", removed, x[q], group))
+                remove((removed, x[q], group))
             for q in range(pj + paired, j):
-                items.append(("change", "add", f"{p2}/{q}", y[q], group))
+                change(("add", f"{p2}/{q}", y[q], group))
             survivors += length
             pi, pj = i + length, j + length
-        return items
 
 
 def diff_ops(a: JSON, b: JSON, cache: TextCache | None = None, *,

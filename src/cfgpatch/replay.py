@@ -27,6 +27,8 @@ from .errors import CfgPatchError
 from .jsonvalue import JSON, MAX_DEPTH, check_depth
 
 _BAD_ESCAPE = re.compile(r"~(?![01])")
+#: The operations that change one place (a move changes two).
+_CHANGES = frozenset(("add", "remove", "replace"))
 
 
 class Unreplayable(Exception):
@@ -46,6 +48,15 @@ def _tokens(path: str) -> list[str]:
     return tokens
 
 
+def _common(x: list[str], y: list[str]) -> int:
+    """The length of the common prefix of two token lists."""
+    size = min(len(x), len(y))
+    for k in range(size):
+        if x[k] != y[k]:
+            return k
+    return size
+
+
 def _index(token: str, size: int) -> int:
     """A canonical decimal index below ``size``."""
     if not (token.isdigit() and token.isascii()) or (token[0] == "0" and len(token) > 1):
@@ -56,42 +67,86 @@ def _index(token: str, size: int) -> int:
     return index
 
 
+def _last_token(token: str) -> str:
+    """A reference token as written in a pointer, unescaped (``~0`` -> ``~``, ``~1`` -> ``/``)."""
+    if "~" not in token:
+        return token
+    if _BAD_ESCAPE.search(token):
+        raise Unreplayable
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 class _Replay:
     def __init__(self, doc: JSON, text_of: Callable[[Any], str]) -> None:
         self.root = doc
         self.owned: dict[int, Any] = {}  # id -> copy made here (kept so ids stay unique)
         self.text_of = text_of
-        self.last: tuple[list[str], Any] | None = None  # see parent()
+        #: What locate() found last: the parent's pointer text and tokens, and the
+        #: containers from the root down to it.
+        self.head: str | None = None
+        self.parents: list[str] = []
+        self.nodes: list[Any] = []
 
     def own(self, node: Any) -> Any:
         fresh = node.copy()
         self.owned[id(fresh)] = fresh
         return fresh
 
-    def parent(self, tokens: list[str]) -> Any:
-        """The container holding ``tokens[-1]``, copied along the way so it can change.
+    def locate(self, path: str) -> tuple[Any, str, int]:
+        """The container holding the last token of ``path`` (a non-empty pointer), copied
+        along the way so it can change; that token, unescaped; the pointer's token count.
 
-        The last one found is kept with its tokens: an add, remove or replace changes
-        only what its parent holds, so the next operation with the same parent
-        finds the same container there (a move, which changes two, forgets it).
+        The containers on the way to the last parent found are kept with its
+        pointer: an add, remove or replace changes only what its parent holds, so
+        that parent and every container above it stay where they are, and the next
+        operation walks only from where its pointer leaves the last one (a move,
+        which changes two places, and an operation on the root forget them).
+        Equal pointer texts are equal token lists, as escapes are checked.
         """
-        parent_tokens = tokens[:-1]
-        last = self.last
-        if last is not None and last[0] == parent_tokens:
-            return last[1]
-        node = self._walk(tokens)
-        self.last = (parent_tokens, node)
-        return node
+        if path[0] != "/":
+            raise Unreplayable
+        head, _, token = path.rpartition("/")
+        if head == self.head:
+            return self.nodes[-1], _last_token(token), len(self.nodes)
+        last = self.head
+        if last is not None and last.startswith(head):
+            if len(last) > len(head) and last[len(head)] == "/":  # an ancestor of the last one
+                depth = head.count("/")
+                del self.nodes[depth + 1 :]
+                del self.parents[depth:]
+                self.head = head
+                return self.nodes[-1], _last_token(token), depth + 1
+        elif last is not None and head.startswith(last) and head[len(last)] == "/":
+            more = _tokens(head[len(last) :])  # below the last one
+            self.parents.extend(more)
+            self.nodes = self._walk(self.parents, self.nodes)
+            self.head = head
+            return self.nodes[-1], _last_token(token), len(self.nodes)
+        tokens = _tokens(path)
+        parents = tokens[:-1]
+        kept = self.nodes[: 1 + _common(parents, self.parents)] if self.nodes else []
+        self.nodes = self._walk(parents, kept)
+        self.head, self.parents = head, parents
+        return self.nodes[-1], tokens[-1], len(tokens)
 
-    def _walk(self, tokens: list[str]) -> Any:
+    def forget(self) -> None:
+        """Forget the containers found by :meth:`locate` (they may have moved)."""
+        self.head, self.parents, self.nodes = None, [], []
+
+    def _walk(self, parents: list[str], nodes: list[Any]) -> list[Any]:
+        """The containers at ``parents[:k]`` for every ``k``, owned; ``nodes`` holds the
+        first ones, already found."""
         owned = self.owned
-        node = self.root
-        if id(node) not in owned:
-            if type(node) not in (dict, list):
-                raise Unreplayable
-            node = self.root = self.own(node)
-        for depth in range(len(tokens) - 1):
-            token = tokens[depth]
+        if not nodes:
+            node = self.root
+            if id(node) not in owned:
+                if type(node) not in (dict, list):
+                    raise Unreplayable
+                node = self.root = self.own(node)
+            nodes = [node]
+        node = nodes[-1]
+        for depth in range(len(nodes) - 1, len(parents)):
+            token = parents[depth]
             kind = type(node)
             if kind is dict:
                 if token not in node:
@@ -107,16 +162,18 @@ class _Replay:
                     raise Unreplayable
                 child = node[key] = self.own(child)
             node = child
-        return node
+            nodes.append(node)
+        return nodes
 
-    def fits(self, tokens: list[str], value: Any, cheap: bool) -> None:
-        """Refuse a value that would nest deeper than ``MAX_DEPTH`` at ``tokens``.
+    def fits(self, depth: int, value: Any, cheap: bool) -> None:
+        """Refuse a value that would nest deeper than ``MAX_DEPTH`` at a pointer of
+        ``depth`` tokens.
 
         ``cheap``: ``value`` is never written into later (not a copy made
         here), so its cached text may bound its depth (text ``t`` nests at most
         ``len(t) // 2`` deep).
         """
-        room = MAX_DEPTH - len(tokens)
+        room = MAX_DEPTH - depth
         if room < 0:
             raise Unreplayable
         if type(value) not in (dict, list):
@@ -128,39 +185,47 @@ class _Replay:
         except CfgPatchError:
             raise Unreplayable from None
 
-    def add(self, tokens: list[str], value: Any) -> None:
-        if not tokens:
-            self.root = value
-            self.last = None
-            return
-        parent = self.parent(tokens)
-        if type(parent) is dict:
-            parent[tokens[-1]] = value
-        else:
-            parent.insert(_index(tokens[-1], len(parent) + 1), value)
-
-    def remove(self, tokens: list[str]) -> Any:
-        if not tokens:
+    def apply(self, op: str, path: str, value: Any) -> None:
+        """One operation of a plan (``value`` is a move's ``from``)."""
+        if op == "move":
+            self.move(value, path)
+        elif op not in _CHANGES:
             raise Unreplayable
-        parent = self.parent(tokens)
-        if type(parent) is dict:
-            if tokens[-1] not in parent:
+        elif not path:
+            if op == "remove":
                 raise Unreplayable
-            return parent.pop(tokens[-1])
-        return parent.pop(_index(tokens[-1], len(parent)))
-
-    def replace(self, tokens: list[str], value: Any) -> None:
-        if not tokens:
+            self.fits(0, value, True)
             self.root = value
-            self.last = None
-            return
-        parent = self.parent(tokens)
-        if type(parent) is dict:
-            if tokens[-1] not in parent:
-                raise Unreplayable
-            parent[tokens[-1]] = value
+            self.forget()
         else:
-            parent[_index(tokens[-1], len(parent))] = value
+            parent, token, depth = self.locate(path)
+            self.change(op, parent, token, depth, value)
+
+    def change(self, op: str, parent: Any, token: str, depth: int, value: Any,
+               cheap: bool | None = True) -> Any:
+        """``add``, ``remove`` or ``replace`` of ``parent``'s ``token`` (``depth``: the
+        pointer's token count; ``cheap`` as for :meth:`fits`, ``None``: no depth
+        check); what a remove took."""
+        if op != "remove" and cheap is not None and (
+            depth > MAX_DEPTH or type(value) in (dict, list)
+        ):
+            self.fits(depth, value, cheap)
+        if type(parent) is dict:
+            if op == "add":
+                parent[token] = value
+            elif token not in parent:
+                raise Unreplayable
+            elif op == "remove":
+                return parent.pop(token)
+            else:
+                parent[token] = value
+        elif op == "add":
+            parent.insert(_index(token, len(parent) + 1), value)
+        elif op == "remove":
+            return parent.pop(_index(token, len(parent)))
+        else:
+            parent[_index(token, len(parent))] = value
+        return None
 
     def resolve(self, tokens: list[str]) -> Any:
         node = self.root
@@ -175,15 +240,25 @@ class _Replay:
                 raise Unreplayable
         return node
 
-    def move(self, source: list[str], tokens: list[str]) -> None:
-        value = self.resolve(source)
-        if len(source) < len(tokens) and tokens[: len(source)] == source:
+    def move(self, source: str, path: str) -> None:
+        self.forget()
+        from_tokens, tokens = _tokens(source), _tokens(path)
+        self.resolve(from_tokens)  # the source must exist
+        if len(from_tokens) < len(tokens) and tokens[: len(from_tokens)] == from_tokens:
             raise Unreplayable  # into its own child
-        if source == tokens:
-            return
-        if len(tokens) > len(source):
-            self.fits(tokens, value, False)
-        self.add(tokens, self.remove(source))
+        if from_tokens != tokens:
+            parent, token, _ = self.locate(source)
+            moved = self.change("remove", parent, token, 0, None)
+            self.forget()
+            if not path:
+                self.root = moved
+            else:
+                parent, token, depth = self.locate(path)
+                # Deeper than it was: its depth is checked by walking (it may be a
+                # copy made here, whose text must not be cached).
+                self.change("add", parent, token, depth, moved,
+                            False if len(tokens) > len(from_tokens) else None)
+        self.forget()
 
 
 def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
@@ -195,19 +270,10 @@ def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
     """
     state = _Replay(doc, text_of)
     for op, path, other, _ in plan:
-        tokens = _tokens(path)
-        if op == "replace":
-            state.fits(tokens, other, True)
-            state.replace(tokens, other)
-        elif op == "remove":
-            state.remove(tokens)
-        elif op == "add":
-            state.fits(tokens, other, True)
-            state.add(tokens, other)
-        elif op == "move":
-            state.last = None
-            state.move(_tokens(other), tokens)
-            state.last = None
+        head, _, token = path.rpartition("/")
+        if head == state.head and op in _CHANGES and path.startswith("/"):
+            # The parent of the operation before (most operations of a diff).
+            state.change(op, state.nodes[-1], _last_token(token), len(state.nodes), other)
         else:
-            raise Unreplayable
+            state.apply(op, path, other)
     return state.root

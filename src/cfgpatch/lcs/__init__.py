@@ -79,6 +79,8 @@ def align(a: Sequence, b: Sequence, budget: WorkBudget | None = None, *,
     if method not in (None, *METHODS):
         raise ValueError(f"unknown alignment method {method!r}")
     n, m = len(a), len(b)
+    if n * m <= SMALL and method is None:
+        return _small_align(a, b, budget)
     prefix = common_run(a, b, 0, 0, min(n, m)) if n and m else 0
     suffix = common_suffix(a, b, min(n, m) - prefix)
     runs: list[Run] = []
@@ -145,6 +147,28 @@ def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | Non
     else:
         runs = bits.walk(kept_a, b, kept_b, keep_b)
     return runs if keep_a is None else _restore(runs, keep_a)
+
+
+def _small_align(a: Sequence, b: Sequence, budget: WorkBudget | None) -> list[Run]:
+    """:func:`align` of two short sequences (at most :data:`SMALL` pairs of elements):
+    the same steps, element by element, which costs less than slicing here."""
+    n, m = len(a), len(b)
+    shorter = min(n, m)
+    prefix = 0
+    while prefix < shorter and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < shorter - prefix and a[n - 1 - suffix] == b[m - 1 - suffix]:
+        suffix += 1
+    runs: list[Run] = [(0, 0, prefix)] if prefix else []
+    if prefix + suffix < shorter:  # both middle parts hold elements
+        if budget is not None:
+            budget.spend((n - prefix - suffix) * (m - prefix - suffix))
+        for i, j, length in _table_walk(a[prefix : n - suffix], b[prefix : m - suffix]):
+            runs.append((prefix + i, prefix + j, length))
+    if suffix:
+        runs.append((n - suffix, m - suffix, suffix))
+    return runs
 
 
 def _table_walk(a: Sequence, b: Sequence) -> list[Run]:
