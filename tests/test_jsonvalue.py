@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from cfgpatch.errors import CfgPatchError, InvalidInput
 from cfgpatch.jsonvalue import (
     MAX_DEPTH,
+    SCALAR_TEXT,
     canonical,
+    canonical_unchecked,
     check_depth,
     deep_copy,
     equal,
@@ -151,3 +153,19 @@ def test_deep_copy_is_equal_and_independent(value):
     assert equal(copy, value)
     if isinstance(copy, (list, dict)) and copy:
         assert copy is not value
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.none(), st.booleans(), st.integers(), st.text(),
+                 st.floats(allow_nan=False, allow_infinity=False)))
+def test_scalar_text_is_the_encoders_text(value):
+    assert SCALAR_TEXT[type(value)](value) == canonical_unchecked(value)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_scalar_text_refuses_what_the_encoder_refuses(value):
+    with pytest.raises(ValueError) as ours:
+        SCALAR_TEXT[float](value)
+    with pytest.raises(ValueError) as encoder:
+        canonical_unchecked(value)
+    assert str(ours.value) == str(encoder.value)

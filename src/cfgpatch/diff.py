@@ -191,11 +191,11 @@ def plan_text(plan: list[Planned], text_of: Callable[[Any], str]) -> str:
     add = parts.append
     for op, path, other, _ in plan:
         if op == "remove":
-            add('{"op":"remove","path":' + quote(path) + "}")
+            add(f'{{"op":"remove","path":{quote(path)}}}')
         elif op == "move":
-            add('{"from":' + quote(other) + ',"op":"move","path":' + quote(path) + "}")
+            add(f'{{"from":{quote(other)},"op":"move","path":{quote(path)}}}')
         else:
-            add('{"op":"' + op + '","path":' + quote(path) + ',"value":' + text_of(other) + "}")
+            add(f'{{"op":"{op}","path":{quote(path)},"value":{text_of(other)}}}')
     return "[" + ",".join(parts) + "]"
 
 

@@ -278,6 +278,24 @@ def _make_unchecked_encoders() -> tuple[Callable[[JSON], str], Callable[[list], 
 canonical_unchecked, canonical_many = _make_unchecked_encoders()
 
 
+def _float_text(value: float) -> str:
+    if not math.isfinite(value):
+        raise ValueError("Out of range float values are not JSON compliant")
+    return float.__repr__(value)
+
+
+#: ``SCALAR_TEXT[type(v)](v)``: the canonical text of a scalar ``v``, the same as
+#: :func:`canonical_unchecked`'s (the encoder writes numbers with ``repr``), without
+#: the encoder's set-up per call.
+SCALAR_TEXT: dict[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    bool: {True: "true", False: "false"}.__getitem__,
+    float: _float_text,
+    type(None): lambda _: "null",
+}
+
+
 def canonical(value: JSON) -> str:
     """Canonical text: sorted keys, no whitespace, non-ASCII as itself.
 

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import compress, count
+from operator import itemgetter
 from typing import Any
 
 #: A phase-1 removal: (path, removed value, group).
@@ -63,8 +65,12 @@ class _Pairing:
         self.lengths = sorted({len(group) for group in self.groups})
         self.pools: dict[str, list[int]] = {}
         if wanted:
-            for pos, (op, _, value, _) in enumerate(changes):
-                if op == "add" and _movable(value):
+            # The positions of the adds, found by C-level iteration (most changes
+            # of a big diff are replaces).
+            adds = compress(count(), map("add".__eq__, map(itemgetter(0), changes)))
+            for pos in adds:
+                value = changes[pos][2]
+                if _movable(value):
                     text = text_of(value)
                     if text in wanted:
                         self.pools.setdefault(text, []).append(pos)

@@ -17,6 +17,7 @@ from operator import not_
 from .jsonvalue import (
     JSON,
     MAX_DEPTH,
+    SCALAR_TEXT,
     canonical_many,
     canonical_unchecked,
     check_depth,
@@ -60,7 +61,8 @@ class TextCache:
         """Canonical text of ``value`` (containers are cached)."""
         kind = type(value)
         if kind is not dict and kind is not list:
-            return canonical_unchecked(value)
+            scalar = SCALAR_TEXT.get(kind)
+            return scalar(value) if scalar is not None else canonical_unchecked(value)
         key = id(value)
         text = self._by_id.get(key)
         if text is None and self._parent is not None:
