@@ -27,14 +27,28 @@ from .budget import WorkBudget
 from .runs import Run, common_run
 
 
+#: Costs at which a search with a ``limit`` looks at its pace (see :data:`HOPELESS`).
+_LOOKOUTS = frozenset((64, 128))
+#: A search with a ``limit`` gives up early when, at its pace so far, it would cover
+#: less than ``1 / HOPELESS`` of the way to the end by the limit: only the choice of
+#: method changes, never the walk (every method gives the same one).
+HOPELESS = 4
+
+
+def _reach(frontier: list[int], offset: int, d: int) -> int:
+    """The furthest ``x + y`` of the frontier at cost ``d``."""
+    return max(2 * frontier[offset + k] - k for k in range(-d, d + 1, 2))
+
+
 def frontiers(a: Sequence, b: Sequence, limit: int | None = None,
               budget: WorkBudget | None = None, reach: list[int] | None = None
               ) -> list[list[int]] | None:
     """Furthest-reaching frontiers of a Myers search from the end of ``a`` and ``b``.
 
-    ``None`` if the distance is more than ``limit``; then ``reach`` (if given) gets
-    the furthest ``x + y`` the search got to, from which a caller may estimate the
-    distance.  Each cost ``d`` spends ``d + 1`` steps of ``budget``.
+    ``None`` if the distance is more than ``limit`` (or looks far more: see
+    :data:`HOPELESS`); then ``reach`` (if given) gets the furthest ``x + y`` the
+    search got to by ``limit`` (or would get to at its pace), from which a caller
+    may estimate the distance.  Each cost ``d`` spends ``d + 1`` steps of ``budget``.
 
     Coordinates count from the end: ``x = n - i``, ``y = m - j``, diagonal
     ``k = x - y``.  ``result[d][(k + d) // 2]`` is the largest ``x`` on diagonal
@@ -76,8 +90,14 @@ def frontiers(a: Sequence, b: Sequence, limit: int | None = None,
             return result
         if limit is not None and d >= limit:
             if reach is not None:
-                reach.append(max(2 * frontier[offset + k] - k for k in range(-d, d + 1, 2)))
+                reach.append(_reach(frontier, offset, d))
             return None
+        if limit is not None and d in _LOOKOUTS and d < limit:
+            got = _reach(frontier, offset, d)
+            if got * limit * HOPELESS < (n + m) * d:  # far from the end at this pace
+                if reach is not None:
+                    reach.append(got * limit // d)  # the pace's guess for ``limit``
+                return None
     raise AssertionError("unreachable: the end corner is within distance n + m")
 
 
