@@ -136,3 +136,54 @@ def test_plan_as_dicts_keeps_the_key_order():
     plan = [("remove", "/a", None, None), ("move", "/b", "/c", None), ("add", "/d", 1, "/d")]
     assert [list(op) for op in as_dicts(plan)] == [
         ["op", "path"], ["op", "from", "path"], ["op", "path", "value"]]
+
+
+def list_runs(rng: random.Random, size: int) -> list:
+    """Operations on the list ``/l`` that come in runs, as a diff writes them:
+    removes of one place repeated, adds at consecutive places (sometimes out of
+    range, or broken by another operation)."""
+    ops: list[dict] = []
+    for _ in range(rng.randrange(1, 5)):
+        start = rng.randrange(size + 3)
+        count = rng.randrange(1, 5)
+        if rng.random() < 0.5:
+            ops += [{"op": "remove", "path": f"/l/{start}"}] * count
+        else:
+            value = rng.choice([7, "s", [1, [2]], {"k": {}}])
+            ops += [{"op": "add", "path": f"/l/{start + q}", "value": value}
+                    for q in range(count)]
+        if rng.random() < 0.3:
+            ops.append({"op": "replace", "path": f"/l/{rng.randrange(size + 1)}", "value": 0})
+        size = max(0, size - count) if ops[-1]["op"] == "remove" else size + count
+    return ops
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 9), max_size=8), st.integers(0, 2**32))
+def test_runs_in_a_list_replay_as_apply_patch_does(items, seed):
+    rng = random.Random(seed)
+    doc = {"l": items, "other": [1]}
+    ops = list_runs(rng, len(items))
+    try:
+        expected = canonical(apply_patch(doc, ops, share_unchanged=True, trusted=True))
+    except CfgPatchError:
+        expected = None
+    try:
+        got = canonical(replay(doc, as_plan(ops), TextCache().text))
+    except Unreplayable:
+        got = None
+    assert got == expected
+    assert doc == {"l": items, "other": [1]}
+
+
+def test_a_run_of_adds_too_deep_is_left_to_apply_patch():
+    deep = leaf = []
+    for _ in range(MAX_DEPTH - 2):  # deep nests MAX_DEPTH - 1 levels: too deep at /l/k
+        leaf.append([])
+        leaf = leaf[0]
+    ops = [{"op": "add", "path": "/l/0", "value": 1}, {"op": "add", "path": "/l/1", "value": 2},
+           {"op": "add", "path": "/l/2", "value": deep}]
+    with pytest.raises(CfgPatchError):
+        apply_patch({"l": []}, ops)
+    with pytest.raises(Unreplayable):
+        replay({"l": []}, as_plan(ops), TextCache().text)

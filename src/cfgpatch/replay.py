@@ -227,6 +227,38 @@ class _Replay:
             parent[_index(token, len(parent))] = value
         return None
 
+    def list_run(self, plan: list, start: int, parent: list, token: str) -> int:
+        """Apply ``plan[start]``, a remove or an add in ``parent`` (a list, the last
+        parent found), with the operations after it that continue it: removes of
+        the same place, adds at the next places.  The index after them.
+
+        One slice operation does what the operations would do one by one (each
+        one moves the rest of the list), under the same conditions.
+        """
+        op, path = plan[start][0], plan[start][1]
+        size = len(plan)
+        position = _index(token, len(parent) + (op == "add"))
+        end = start + 1
+        if op == "remove":
+            while end < size and plan[end][0] == "remove" and plan[end][1] == path:
+                end += 1
+            if position + (end - start) > len(parent):
+                raise Unreplayable
+            del parent[position : position + end - start]
+            return end
+        head = self.head
+        while end < size and plan[end][0] == "add" and plan[end][1] == (
+            f"{head}/{position + end - start}"
+        ):
+            end += 1
+        values = [item[2] for item in plan[start:end]]
+        depth = len(self.nodes)
+        for value in values:
+            if depth > MAX_DEPTH or type(value) in (dict, list):
+                self.fits(depth, value, True)
+        parent[position:position] = values
+        return end
+
     def resolve(self, tokens: list[str]) -> Any:
         node = self.root
         for token in tokens:
@@ -269,11 +301,18 @@ def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
     :class:`Unreplayable` where ``apply_patch`` may fail.
     """
     state = _Replay(doc, text_of)
-    for op, path, other, _ in plan:
+    index, size = 0, len(plan)
+    while index < size:
+        op, path, other, _ = plan[index]
         head, _, token = path.rpartition("/")
         if head == state.head and op in _CHANGES and path.startswith("/"):
             # The parent of the operation before (most operations of a diff).
-            state.change(op, state.nodes[-1], _last_token(token), len(state.nodes), other)
+            parent = state.nodes[-1]
+            if type(parent) is list and op != "replace":
+                index = state.list_run(plan, index, parent, _last_token(token))
+                continue
+            state.change(op, parent, _last_token(token), len(state.nodes), other)
         else:
             state.apply(op, path, other)
+        index += 1
     return state.root

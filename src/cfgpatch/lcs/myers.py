@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from .budget import WorkBudget
 from .runs import Run, common_run
 
-
 #: Costs at which a search with a ``limit`` looks at its pace (see :data:`HOPELESS`).
 _LOOKOUTS = frozenset((64, 128))
 #: A search with a ``limit`` gives up early when, at its pace so far, it would cover
