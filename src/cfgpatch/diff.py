@@ -41,6 +41,8 @@ from .text_cache import BIG_ARRAY, TextCache
 #: Element types that are equal exactly when their canonical texts are (``bool`` is
 #: not ``int`` here: the types are compared exactly, and ``1 != "1"``).
 _SELF_KEYED = {str, int}
+#: At most this many key lists are kept per diff (see ``_Builder._keys``).
+_SHAPES = 10_000
 
 
 class _Builder:
@@ -60,6 +62,7 @@ class _Builder:
         self.removals: list[Removal] = []
         self.changes: list[Change] = []
         self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
+        self.shapes: dict[tuple, list[tuple[str, str]]] = {}  # see _keys()
 
     def run(self, a: JSON, b: JSON) -> None:
         first = self._pair(a, b, "", "", None)
@@ -90,11 +93,7 @@ class _Builder:
     def _object(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
         remove, change = self.removals.append, self.changes.append
         same = self.cache.same
-        tokens = self.tokens
-        for key in sorted(x.keys() | y.keys()):
-            token = tokens.get(key)
-            if token is None:
-                token = tokens[key] = "/" + escape(key)
+        for key, token in self._keys(x, y):
             if key not in y:
                 remove((p1 + token, x[key], group))
             elif key not in x:
@@ -107,6 +106,32 @@ class _Builder:
                         yield xv, yv, p1 + token, p2 + token, group
                 elif kind is not type(yv) or xv != yv:
                     change(("replace", p2 + token, yv, group))
+
+    def _keys(self, x: dict, y: dict) -> list[tuple[str, str]]:
+        """The keys of both objects in sorted order, each with its escaped ``/token``.
+
+        Objects of one document mostly share their keys, in one order: the list
+        for such a pair is made once per diff.
+        """
+        keys = tuple(x)
+        if keys == tuple(y):
+            found = self.shapes.get(keys)
+            if found is None:
+                found = self._tokens_of(sorted(keys))
+                if len(self.shapes) < _SHAPES:
+                    self.shapes[keys] = found
+            return found
+        return self._tokens_of(sorted(x.keys() | y.keys()))
+
+    def _tokens_of(self, keys: list[str]) -> list[tuple[str, str]]:
+        tokens = self.tokens
+        out = []
+        for key in keys:
+            token = tokens.get(key)
+            if token is None:
+                token = tokens[key] = "/" + escape(key)
+            out.append((key, token))
+        return out
 
     def _array(self, x: list, y: list, p1: str, p2: str, group: str) -> Iterator:
         if self.budget is not None:
