@@ -19,9 +19,9 @@ import random
 import sys
 from pathlib import Path
 
-from cfgpatch import run
+from cfgpatch import diff, run
 from cfgpatch.fixtures import generate, mutate
-from cfgpatch.jsonvalue import canonical
+from cfgpatch.jsonvalue import canonical, canonical_unchecked
 from cfgpatch.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,13 +86,18 @@ def bench_edges(sizes: tuple[int, ...], clock) -> dict:
             ops = [["put", "a", ta], ["put", "b", tb], ["diff_stats", "a", "b"]]
             stats = run(ops)[2]
             assert stats["roundtrip"] is True, (kind, n, stats)
+            patch = diff(json.loads(ta), json.loads(tb))  # the contract's output, as dicts
             times = measure({"floor": lambda ta=ta, tb=tb: (json.loads(ta), json.loads(tb)),
-                             "run": lambda ops=ops: run(ops)}, 7 if n <= 2000 else 5, clock)
-            times.update(ops=stats["ops"], moves=stats["move"], digest=stats["digest"])
+                             "run": lambda ops=ops: run(ops),
+                             "patch": lambda patch=patch: canonical_unchecked(patch)},
+                            7 if n <= 2000 else 5, clock)
+            times.update(ops=stats["ops"], moves=stats["move"], digest=stats["digest"],
+                         size=len(canonical_unchecked(patch)) / (len(ta) + len(tb)))
             results[(kind, n)] = times
             print(f"{kind:>11} {n:>6} {times['ops']:>6} {times['moves']:>6} "
                   f"{ms(times['floor'])} {ms(times['run'])} "
-                  f"{times['run'] / times['floor']:>7.2f}  {times['digest']}")
+                  f"{times['run'] / times['floor']:>7.2f} {times['size']:>7.2f} "
+                  f"{times['patch'] / times['floor']:>7.2f}  {times['digest']}")
             sys.stdout.flush()
     return results
 
@@ -124,8 +129,10 @@ def bench_distinct_put(n: int, edits: int, reps: int, clock) -> dict:
 def print_edges(clock, quick: bool) -> None:
     print("# edges: put a, put b, diff_stats on alignment adversaries "
           f"(distinct routes unless 'few'/'many-equal'; {EDGE_EDITS} edits after)")
+    print("# size: the patch's canonical text over both documents' texts; pt/fl: writing that")
+    print("# text from ready operation dicts with the C encoder, over the floor")
     print(f"{'case':>11} {'N':>6} {'ops':>6} {'moves':>6} {'floor ms':>9} {'run ms':>9} "
-          f"{'run/fl':>7}  digest")
+          f"{'run/fl':>7} {'size':>7} {'pt/fl':>7}  digest")
     results = bench_edges((2000,) if quick else (2000, 20000), clock)
     worst = max(results, key=lambda key: results[key]["run"] / results[key]["floor"])
     for kind in ("reversal", "rotation", "shuffle"):
