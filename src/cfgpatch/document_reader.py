@@ -87,12 +87,24 @@ def read_document(text: str | bytes, cache: TextCache,
             raise _Unusual
     except (_Unusual, ValueError, StopIteration, IndexError, RecursionError, CfgPatchError):
         reader.texts = TextCache()
-        value, canon = parse_with_text(text, encode=reader.texts.fresh_document_text)
+        value, canon = _general(text, reader.texts)
     finally:
         reader.spellings.chars += reader.chars
         reader.spellings.settle()
     cache.adopt(reader.texts)  # only now: a text that is refused leaves nothing behind
     return value, canon
+
+
+def _general(text: str, texts: TextCache) -> tuple[JSON, str]:
+    """``parse_with_text`` caching element texts in ``texts``, with its own errors.
+
+    The caching encoder checks the depth of a long array's elements against what is
+    left below the array and would name that limit: an error is the plain reader's.
+    """
+    try:
+        return parse_with_text(text, encode=texts.fresh_document_text)
+    except CfgPatchError:
+        return parse_with_text(text)  # raises (the same code, the general message)
 
 
 class _Reader:
