@@ -9,10 +9,12 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
   levels) are read step by step, each element of an array of objects or
   arrays by one call of the C decoder, which says where the element ends;
 * elements spelled the same way are the same value, so the text of every
-  element is looked up among the texts seen before in this document: a repeat
-  reuses the first element's parsed value and canonical text (equal elements
-  of a stored document are then one shared object; stored versions are never
-  mutated, so sharing is safe, as it already is between versions);
+  element is looked up among the texts seen before, in this document and (with
+  the service's :class:`~cfgpatch.spellings.SpellingTable`) in every earlier
+  read: a repeat reuses the first element's parsed value and canonical text
+  (equal elements of stored documents are then one shared object; stored
+  versions are never mutated, so sharing is safe, as it already is between
+  versions); a spelling seen in an earlier read does not count as new;
 * only new spellings are encoded and screened for what the loose decoder lets
   through (a repeated key, ``-0.0``), exactly as ``parse_with_text`` screens
   the whole text;
@@ -20,7 +22,10 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
   which the diff and its round trip use as array keys;
 * in an array whose elements hardly repeat (see ``_SAMPLE``) the elements after
   the sample are read in one piece, so such documents cost about what
-  ``parse_with_text`` costs (nothing is read twice, the text joined once).
+  ``parse_with_text`` costs (nothing is read twice, the text joined once); those
+  elements enter the table under their canonical texts (their own spellings are
+  not known), so a later canonical text holding them (a new version, the stored
+  text read again) finds them.
 
 ``benchmarks/bench_diff.py`` measures both kinds of route table.
 """
