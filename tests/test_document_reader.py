@@ -14,6 +14,7 @@ from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import generate, mutate
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical, parse_with_text
 from cfgpatch.service import Service
+from cfgpatch.spellings import SpellingTable
 from cfgpatch.text_cache import TextCache
 
 scalars = (
@@ -110,6 +111,7 @@ def test_objects_spelled_pair_by_pair_may_repeat_keys_anywhere(objects, outer_ke
     "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
     '{"a":' * MAX_DEPTH + "1" + "}" * MAX_DEPTH,
     "[{}," + "[" * 5000 + "]" * 5000 + "]",
+    '{"routes":[' + ",".join(['{"a":1}'] * 40) + "," + "[" * 300 + "]" * 300 + "]}",  # names 256
     '{"a":[' + ",".join(["{}"] * 40) + "]} x",
     "",
     "   ",
@@ -226,3 +228,122 @@ def test_the_rest_of_a_mostly_distinct_array_reads_as_the_general_reader(damage,
     if damage is None:
         value, canon = read_document(text, TextCache())
         assert canon == canonical(doc) and len({id(r) for r in value["routes"]}) == 1200
+
+
+# -- one spelling table shared by several reads (as the service shares its own) -------------
+
+_DAMAGE = st.sampled_from([
+    "", ',"a":1', ',"a":1,"a":2', "-0.0", "1e999", " ", "]", ",", "\\u003a", "\\ud800", "x",
+    '"', "\\u003A", "[" * (MAX_DEPTH + 2),
+])
+
+
+def same_as_general_reader_with(table: SpellingTable, text: str) -> None:
+    fast = outcome(lambda t: read_document(t, TextCache(), table), text)
+    general = outcome(lambda t: parse_with_text(t), text)
+    assert fast == general, text
+
+
+def _nested(depth: int, leaf) -> dict:
+    for _ in range(depth):
+        leaf = {"n": [leaf]}
+    return leaf
+
+
+deep_routes = st.builds(lambda items: {"routes": items},
+                        st.lists(route | st.builds(_nested, st.integers(0, MAX_DEPTH // 2 + 2),
+                                                   route), min_size=30, max_size=40))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(values | tables | deep_routes, st.integers(0, 10**6), _DAMAGE,
+                          st.sampled_from(range(6)), st.booleans()), min_size=2, max_size=5),
+       st.sampled_from([(2, 40), (50, 10**6), (10**6, 10**9)]))
+def test_a_table_shared_by_several_reads_changes_no_value_text_or_error(reads, limits):
+    table = SpellingTable(*limits)
+    for value, where, insert, style, reverse in reads:
+        if reverse and type(value) is dict and type(value.get("routes")) is list:
+            value = {**value, "routes": value["routes"][::-1]}
+        text = _styles(value)[style]
+        position = where % (len(text) + 1)
+        same_as_general_reader_with(table, text[:position] + insert + text[position:])
+        same_as_general_reader_with(table, text)  # the same text, undamaged, after it
+
+
+def _distinct(n: int, seed: int = 4) -> dict:
+    doc = generate({"n": n, "seed": seed})
+    for index, route in enumerate(doc["routes"]):
+        route["id"] = index
+    return doc
+
+
+@pytest.mark.parametrize("damage", [
+    ('"id":1150,', '"id":1150,"id":1151,'),
+    ('"id":1150,', '"id":-0.0,'),
+    ('"id":1150,', '"i\\u003ad":1150,'),
+    ('"id":1150,', '"id":1e999,'),
+    ('"id":1100,', '"id":"\\ud800",'),
+    ('"id":10,', '"id":10,"id":10,'),
+])
+def test_damaged_elements_never_enter_the_table_unscreened(damage):
+    doc = _distinct(1200)
+    text = canonical(doc)
+    damaged = text.replace(*damage, 1)
+    table = SpellingTable()
+    for order in ([damaged, text, damaged], [text, damaged, text]):
+        for one in order:
+            same_as_general_reader_with(table, one)
+        reordered = canonical({**doc, "routes": doc["routes"][::-1]})
+        same_as_general_reader_with(table, reordered)
+        same_as_general_reader_with(table, reordered.replace(*damage, 1))
+
+
+def test_a_later_version_reuses_earlier_elements_and_reads_them_one_by_one(monkeypatch):
+    a = _distinct(1200)
+    b = mutate(a, {"seed": 2, "edits": 20})
+    b["routes"].reverse()
+    table = SpellingTable()
+    value_a, _ = read_document(canonical(a), TextCache(), table)
+    monkeypatch.setattr(document_reader._Reader, "_rest", None)  # b: never in one piece
+    value_b, canon_b = read_document(canonical(b), TextCache(), table)
+    assert canon_b == canonical(b)
+    old = {id(r) for r in value_a["routes"]}
+    assert sum(id(r) in old for r in value_b["routes"]) >= 1200 - 20
+    monkeypatch.undo()
+    pretty = json.dumps(b, indent=1)  # not canonical: the pieces of the first 1,024 elements
+    value_c, _ = read_document(pretty, TextCache(), table)  # are new, so it is read in one piece
+    assert read_document(pretty, TextCache(), table)[1] == canon_b
+
+
+def test_the_table_is_bounded_by_generations():
+    table = SpellingTable(max_entries=100, max_chars=10**9)
+    for seed in range(5):
+        read_document(canonical(_distinct(300, seed)), TextCache(), table)
+        assert len(table.current) <= 2 * 300 + 100 and len(table) <= 2 * (2 * 300 + 100)
+    table = SpellingTable(max_entries=10**9, max_chars=1000)
+    read_document(canonical(_distinct(300)), TextCache(), table)
+    assert table.current == {} and table.previous and table.chars == 0
+    table.clear()
+    assert len(table) == 0
+
+
+def test_the_service_shares_element_values_between_versions_and_documents():
+    a = _distinct(1200)
+    b = mutate(a, {"seed": 2, "edits": 50})
+    service = Service()
+    service.put("a", canonical(a))
+    service.put("b", canonical(b))
+    routes_a = service.get_value("a")["routes"]
+    routes_b = service.get_value("b")["routes"]
+    old = {id(r) for r in routes_a}
+    assert sum(id(r) in old for r in routes_b) >= len(routes_b) - 50
+    fresh = Service()
+    fresh.put("a", canonical(a))
+    other = Service()
+    other.put("b", canonical(b))
+    fresh.put("b", other.get("b"))
+    assert service.diff_stats("a", "b") == fresh.diff_stats("a", "b")
+    patch = json.dumps([{"op": "replace", "path": "/routes/5/id", "value": -1}])
+    service.apply("b", patch)
+    assert service.get_value("a")["routes"][5]["id"] == 5  # shared values are never changed
+    assert json.loads(service.get("b"))["routes"][5]["id"] == -1

@@ -37,7 +37,7 @@ LAYERS = [
     {"errors"},
     {"jsonvalue"},
     {"pointer"},
-    {"jsonpatch", "mergepatch", "lcs", "text_cache", "replay"},
+    {"jsonpatch", "mergepatch", "lcs", "text_cache", "replay", "spellings"},
     {"moves", "diff", "document_reader"},
     {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
     {"lint"},  # cfgpatch lint: reads kube (and the page may run it: standard library only)

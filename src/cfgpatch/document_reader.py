@@ -9,10 +9,12 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
   levels) are read step by step, each element of an array of objects or
   arrays by one call of the C decoder, which says where the element ends;
 * elements spelled the same way are the same value, so the text of every
-  element is looked up among the texts seen before in this document: a repeat
-  reuses the first element's parsed value and canonical text (equal elements
-  of a stored document are then one shared object; stored versions are never
-  mutated, so sharing is safe, as it already is between versions);
+  element is looked up among the texts seen before, in this document and (with
+  the service's :class:`~cfgpatch.spellings.SpellingTable`) in every earlier
+  read: a repeat reuses the first element's parsed value and canonical text
+  (equal elements of stored documents are then one shared object; stored
+  versions are never mutated, so sharing is safe, as it already is between
+  versions); a spelling seen in an earlier read does not count as new;
 * only new spellings are encoded and screened for what the loose decoder lets
   through (a repeated key, ``-0.0``), exactly as ``parse_with_text`` screens
   the whole text;
@@ -20,7 +22,10 @@ mostly stores, long arrays whose elements repeat (route tables, rule lists):
   which the diff and its round trip use as array keys;
 * in an array whose elements hardly repeat (see ``_SAMPLE``) the elements after
   the sample are read in one piece, so such documents cost about what
-  ``parse_with_text`` costs (nothing is read twice, the text joined once).
+  ``parse_with_text`` costs (nothing is read twice, the text joined once); those
+  elements enter the table under their canonical texts (their own spellings are
+  not known), so a later canonical text holding them (a new version, the stored
+  text read again) finds them.
 
 ``benchmarks/bench_diff.py`` measures both kinds of route table.
 """
@@ -41,6 +46,7 @@ from .jsonvalue import (
     parse_with_text,
     scan_value,
 )
+from .spellings import SpellingTable
 from .text_cache import BIG_ARRAY, OBJECT_WALK_DEPTH, TextCache
 
 _SPACE = " \t\n\r"
@@ -66,16 +72,19 @@ class _Unusual(Exception):
     """Internal: leave this text to the general reader."""
 
 
-def read_document(text: str | bytes, cache: TextCache) -> tuple[JSON, str]:
+def read_document(text: str | bytes, cache: TextCache,
+                  spellings: SpellingTable | None = None) -> tuple[JSON, str]:
     """The strict value of ``text`` and its canonical text (as ``parse_with_text``).
 
     The texts of containers and of long arrays' elements are recorded in
-    ``cache`` (only when the reading succeeds).  Raises
-    :class:`~cfgpatch.errors.InvalidInput` (``invalid json``) like
+    ``cache`` (only when the reading succeeds).  ``spellings`` holds element
+    texts read before (by earlier calls: the service shares one table between
+    all its reads); without it, only repeats within ``text`` are recognised.
+    Raises :class:`~cfgpatch.errors.InvalidInput` (``invalid json``) like
     ``parse_with_text``, which reads every text this reader leaves alone.
     """
     text = as_text(text)
-    reader = _Reader(text)
+    reader = _Reader(text, spellings if spellings is not None else SpellingTable())
     try:
         value = reader.document()
         canon = reader.texts.document_text(value)  # enforces the depth limit
@@ -83,17 +92,33 @@ def read_document(text: str | bytes, cache: TextCache) -> tuple[JSON, str]:
             raise _Unusual
     except (_Unusual, ValueError, StopIteration, IndexError, RecursionError, CfgPatchError):
         reader.texts = TextCache()
-        value, canon = parse_with_text(text, encode=reader.texts.fresh_document_text)
+        value, canon = _general(text, reader.texts)
+    finally:
+        reader.spellings.chars += reader.chars
+        reader.spellings.settle()
     cache.adopt(reader.texts)  # only now: a text that is refused leaves nothing behind
     return value, canon
+
+
+def _general(text: str, texts: TextCache) -> tuple[JSON, str]:
+    """``parse_with_text`` caching element texts in ``texts``, with its own errors.
+
+    The caching encoder checks the depth of a long array's elements against what is
+    left below the array and would name that limit: an error is the plain reader's.
+    """
+    try:
+        return parse_with_text(text, encode=texts.fresh_document_text)
+    except CfgPatchError:
+        return parse_with_text(text)  # raises (the same code, the general message)
 
 
 class _Reader:
     """One reading of one text (see the module's description)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, spellings: SpellingTable) -> None:
         self.text = text
-        self.known: dict[str, tuple[JSON, str]] = {}  # element text -> (value, canonical text)
+        self.spellings = spellings  # element text -> (value, canonical text), screened
+        self.chars = 0  # characters of the keys this reading added to ``spellings``
         self.texts = TextCache()  # what was read; the caller adopts it on success
 
     def document(self) -> JSON:
@@ -162,17 +187,18 @@ class _Reader:
             return self._piece(start)
         values: list = []
         texts: list[str] = []
-        known, add_value, add_text = self.known, values.append, texts.append
+        known, add_value, add_text = self.spellings.current, values.append, texts.append
         new = 0
         while True:  # the hot loop of the module: one pass per element
             value, end = scan_value(text, index)
             piece = text[index:end]
             entry = known.get(piece)
             if entry is None:
-                canon = canonical_unchecked(value)  # ValueError for an infinity
-                _screen(piece, canon)
-                entry = known[piece] = (value, canon)
-                new += 1
+                entry = self._older(piece)
+            if entry is None:
+                entry = self._enter(piece, value, known)
+                canon = entry[1]
+                new += 1  # spellings seen before (in any earlier read) are not new
                 if new > _MOSTLY_NEW and len(values) < _SAMPLE:
                     if len(text) - end > _MAX_COPY * (end - start):
                         return self._piece(start)  # reading again costs less than copying
@@ -216,9 +242,39 @@ class _Reader:
         rest, stop = scan_value("[" + text[end + 1 :], 0)
         rest_texts = canonical_many(rest)  # ValueError for an infinity
         _screen_many(text[end : end + stop], rest_texts)
+        # screened as a whole, so each element is (a repeated key in one would show
+        # in the total count of colons); their own spellings are unknown, but the
+        # canonical texts are spellings of them, the ones stored texts use:
+        self.spellings.current.update(zip(rest_texts, zip(rest, rest_texts)))
+        self.chars += sum(map(len, rest_texts))
         values.extend(rest)
         texts.extend(rest_texts)
         return end + stop - 1
+
+
+    def _older(self, piece: str) -> tuple[JSON, str] | None:
+        """The entry of ``piece`` in the older generation, moved to the current one."""
+        spellings = self.spellings
+        if not spellings.previous:
+            return None
+        entry = spellings.previous.get(piece)
+        if entry is not None:
+            spellings.current[piece] = entry
+            self.chars += len(piece)
+        return entry
+
+    def _enter(self, piece: str, value: JSON, known: dict) -> tuple[JSON, str]:
+        """A new spelling, encoded, screened and entered (also under its canonical text)."""
+        canon = canonical_unchecked(value)  # ValueError for an infinity
+        _screen(piece, canon)
+        if canon == piece:
+            entry = known[piece] = (value, piece)
+            self.chars += len(piece)
+        else:
+            entry = known[piece] = (value, canon)
+            known.setdefault(canon, entry)
+            self.chars += len(piece) + len(canon)
+        return entry
 
 
 def _screen_many(piece: str, texts: list[str]) -> None:

@@ -36,6 +36,7 @@ from .jsonvalue import JSON, canonical, parse
 from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
+from .spellings import SpellingTable
 from .store.base import ConcurrentUpdate, Store, StoredVersion, VersionInfo
 from .store.memory import MemoryStore
 from .text_cache import TextCache
@@ -59,6 +60,9 @@ class Service:
         #: Canonical text of the elements of long arrays in stored values, by
         #: identity (filled when a version is written; diff and round trips reuse it).
         self.texts = TextCache(limit=SERVICE_TEXT_CACHE_SIZE)
+        #: Array element spellings read so far, by every read of stored or put text
+        #: (:mod:`cfgpatch.spellings`: two bounded generations; only speed depends on it).
+        self.spellings = SpellingTable()
 
     # -- reading ---------------------------------------------------------------
     def head(self, name: str) -> int:
@@ -126,9 +130,10 @@ class Service:
         except KeyError:
             pass
         stored = self._stored(name, version)
-        value = stored.value if stored.has_value else read_document(stored.text, self.texts)[0]
-        if not stored.has_value:
-            self._remember(key, value)
+        if stored.has_value:
+            return stored.value
+        value = read_document(stored.text, self.texts, self.spellings)[0]
+        self._remember(key, value)
         return value
 
     def _remember(self, key: tuple[str, int], value: JSON) -> None:
@@ -149,7 +154,7 @@ class Service:
         and again against the head the write replaces.
         """
         when.evaluate(name, self.store.head_version(name))
-        value, canon = read_document(text, self.texts)
+        value, canon = read_document(text, self.texts, self.spellings)
         return self.put_value(name, value, author=author, message=message, text=canon,
                               when=when)
 
