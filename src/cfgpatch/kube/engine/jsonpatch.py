@@ -29,7 +29,6 @@ Standard library only.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from ...errors import KUBECTL_CRASH, KubeError
 from ..go import json as gojson
@@ -44,6 +43,10 @@ from .jsonpatch_doc import (
     remove_in,
     set_in,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
 _ABSENT = object()

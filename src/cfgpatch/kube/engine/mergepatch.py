@@ -21,10 +21,13 @@ The strict RFC engine of cfgpatch is ``cfgpatch.mergepatch``.  Standard library 
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from ...errors import KubeError
 from ..io.unstructured import decode_result, too_deep
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @too_deep

@@ -20,11 +20,14 @@ a crash with exit code 2.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from ...errors import KUBECTL_CRASH, KubeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 MAP_TYPE = "map[string]interface {}"
 SLICE_TYPE = "[]interface {}"

@@ -49,9 +49,6 @@ conversion), ``written`` the text as written, ``value`` what kubectl made of it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
 
 from ...errors import KubeError
 from ..go import json as gojson
@@ -62,6 +59,11 @@ from .notes import TypeNote
 from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
 from .yamlnodes import PLAIN_TAG, ConvertError, NodeReader, pyyaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
            "load_object", "load_patch", "object_from_nodes"]
@@ -167,7 +169,7 @@ def _object_and_notes(values: list, notes: list[TypeNote], source: str
     obj = unstructured.object_from_documents(values, source)
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
         # the object is the list's only item: point into it
-        notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
+        notes = [n._replace(pointer=n.pointer[len("/items/0"):]) for n in notes
                  if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
     return obj, notes
 
