@@ -20,7 +20,6 @@ a crash with exit code 2.
 from __future__ import annotations
 
 import bisect
-from decimal import Decimal
 
 from ...errors import KUBECTL_CRASH, KubeError
 
@@ -105,6 +104,8 @@ def _scalar_v(value: Any) -> str:
 
 def format_float(number: float) -> str:
     """Go's ``%v`` of a float64: shortest digits, exponent form from 1e+06 on."""
+    from decimal import Decimal  # only for floats: left out of the start-up
+
     if number == 0:
         return "-0" if str(number).startswith("-") else "0"
     sign, digits, exponent = Decimal(repr(number)).normalize().as_tuple()

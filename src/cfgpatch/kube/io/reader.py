@@ -54,7 +54,7 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from . import blockyaml, patch_text, unstructured
+from . import blockyaml, flowjson, patch_text, unstructured
 from .notes import TypeNote
 from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
@@ -230,6 +230,9 @@ def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | by
                         "the patch", hint="the patch is empty")
     if patch_text.has_json_prefix(data):
         return _load_json_patch(data, patch_type), []
+    plain = flowjson.read(data.decode("ascii")) if data.isascii() else None
+    if plain is not None:  # plain JSON such as [{"op": ...}], read as YAML reads it
+        return _sorted_keys(unstructured.normalize(plain)), []
     reader = NodeReader()
     try:
         text, unread = patch_text.decode_bytes(data)
