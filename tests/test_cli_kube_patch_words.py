@@ -84,7 +84,8 @@ def test_plain_command_lines_read_as_argparse_reads_them(words):
     [], ["-h"], ["-f", "o", "--help"], ["-f", "o", "--filen", "x"], ["-fo.yaml"],
     ["-f", "o", "-o=json"], ["-f", "o", "--explain=1"], ["-f", "o", "--as", "other"],
     ["-f", "o", "--"], ["-f", "--type", "merge"], ["-f", "o", "-p"], ["-f", "o", "x"],
-    ["--type", "merge"], ["-f", "o", "--local", "-1"],
+    ["--type", "merge"], ["-f", "o", "--local", "-1"], ["-f", "o", "-p", "--"],
+    ["-f", "o", "--as=bad", "--as=kubectl"], ["-f", "o", "--patch=--"],
 ])
 def test_anything_else_is_left_to_argparse(words):
     assert words_module.parse(words) is None

@@ -53,3 +53,4 @@ def test_plain_json_patches_read_as_yaml_reads_them(items, indent, compact, patc
 def test_edge_cases_read_as_yaml_reads_them(text, monkeypatch):
     fast, full = _both(text, "json", monkeypatch)
     assert fast == full
+

@@ -52,7 +52,7 @@ def parse(words: list[str]) -> SimpleNamespace | None:
         if used == 0:
             return None
         index += used
-    if values["filename"] is None or values["view"] not in CHOICES["view"]:
+    if values["filename"] is None:
         return None
     for name in TRIMMED:
         if values[name] is not None:
@@ -73,8 +73,7 @@ def _read_flag(words: list[str], index: int, values: dict) -> int:
             return 0
         if VALUE_FLAGS[word] != "patch" and not _is_value(following):
             return 0  # the patch takes any next word (prepare_words); the others do not
-        values[VALUE_FLAGS[word]] = following
-        return 2
+        return 2 if _set(values, VALUE_FLAGS[word], following) else 0
     if word in OPTIONAL_VALUE_FLAGS:
         name, without = OPTIONAL_VALUE_FLAGS[word]
         if following is not None and _is_value(following):
@@ -84,12 +83,19 @@ def _read_flag(words: list[str], index: int, values: dict) -> int:
         return 1
     flag, equals, value = word.partition("=")
     if equals and flag.startswith("--") and flag in VALUE_FLAGS:
-        values[VALUE_FLAGS[flag]] = value
-        return 1
+        return 1 if _set(values, VALUE_FLAGS[flag], value) else 0
     if equals and flag in OPTIONAL_VALUE_FLAGS:
-        values[OPTIONAL_VALUE_FLAGS[flag][0]] = value
-        return 1
+        return 1 if _set(values, OPTIONAL_VALUE_FLAGS[flag][0], value) else 0
     return 0
+
+
+def _set(values: dict, name: str, value: str) -> bool:
+    """Set an argument; False for a value outside its choices (argparse checks each) and
+    for ``--``, which argparse drops from a flag's values."""
+    if value == "--" or name in CHOICES and value not in CHOICES[name]:
+        return False
+    values[name] = value
+    return True
 
 
 def _is_value(word: str) -> bool:
