@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
 
 from .errors import (
     CfgPatchError,
@@ -32,6 +31,10 @@ from .errors import (
 )
 from .jsonvalue import canonical, equal, parse
 from .pointer import escape_token, format_pointer, parse_pointer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -24,14 +24,19 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 from itertools import repeat
 from json.encoder import encode_basestring
-from typing import Any
 
 from .errors import INVALID_JSON, InvalidInput
 
-JSON = Any  # None | bool | int | float | str | list | dict
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
+    from collections.abc import Callable
+    from typing import Any
+
+    JSON = Any  # None | bool | int | float | str | list | dict
+else:
+    JSON = object  # other modules import the name; only type checkers read its meaning
 
 #: Deepest nesting of arrays and objects accepted anywhere.
 MAX_DEPTH = 256

@@ -7,9 +7,11 @@ receives the parsed arguments and returns the process exit code.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 #: Sub-command modules, in the order ``--help`` lists them.  A module that is not
 #: present (an optional part not installed) is skipped.
@@ -19,6 +21,9 @@ COMMAND_MODULES = ("apply", "diff", "kube", "lint", "serve", "remote", "site")
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every sub-command, or of ``only`` (start-up stays short: a command
     line imports the modules of its own sub-command and no other)."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="cfgpatch",
         description="Safe, explainable changes to JSON and Kubernetes configuration.",
@@ -36,19 +41,29 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    only = words[0] if words and words[0] in COMMAND_MODULES else None
-    parser = build_parser(only)
-    prepare = getattr(sys.modules.get(f"{__name__}.{only}"), "prepare_words", None)
-    if prepare is not None:  # a sub-command that reads its words as another tool does
-        words = prepare(list(words))
-    args = parser.parse_args(words)
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return 2
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = None
+    if words[:2] == ["kube", "patch"]:  # the usual spellings, without argparse's start-up
+        from .kube_patch_words import parse
+
+        args = parse(words[2:])
+    if args is None:
+        parser, args = _parse_args(words)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return 2
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _parse_args(words: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    only = words[0] if words and words[0] in COMMAND_MODULES else None
+    parser = build_parser(only)
+    prepare = getattr(sys.modules.get(f"{__name__}.{only}"), "prepare_words", None)
+    if prepare is not None:  # a sub-command that reads its words as another tool does
+        words = prepare(words)
+    return parser, parser.parse_args(words)

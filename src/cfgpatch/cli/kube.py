@@ -13,14 +13,16 @@ also writes the changes and findings of a successful patch to standard error.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import re
 import sys
-from typing import Any
 
 from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KUBECTL_UNPREFIXED, CfgPatchError, KubeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse and typing are left out of kube patch's start-up
+    import argparse
+    from typing import Any
 
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
@@ -30,6 +32,8 @@ KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonp
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    import importlib
+
     kube = subparsers.add_parser(
         "kube", help="Kubernetes patches exactly as kubectl applies them, explained",
         description="Kubernetes patches exactly as kubectl applies them, explained.")

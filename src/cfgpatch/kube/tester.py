@@ -17,9 +17,6 @@ Standard library only; YAML reading is in ``io.reader`` and is not needed here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
 from ..errors import (
     INVALID_ARGUMENTS,
     KUBECTL_CRASH,
@@ -29,7 +26,10 @@ from ..errors import (
 )
 from .schema.rules import Shapes
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the explanations are imported when a patch is explained
+    from typing import Any
+
     from .explain.changes import Change
     from .explain.findings import Finding
 
@@ -45,13 +45,29 @@ VIEWS = ("kubectl", "kustomize")
 __all__ = ["PATCH_TYPES", "KubeResult", "patch", "type_findings"]
 
 
-@dataclass
 class KubeResult:
-    """What a patch produced: the ``object``, its ``changes`` and ``findings``."""
+    """What a patch produced: the ``object``, its ``changes`` and ``findings``.
 
-    object: Any
-    changes: list[Change] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    A plain class (``dataclasses`` is left out of the start-up) that compares and prints
+    as the dataclass it was."""
+
+    __hash__ = None  # mutable, compared by value (as a dataclass)
+
+    def __init__(self, object: Any, changes: list[Change] | None = None,  # noqa: A002
+                 findings: list[Finding] | None = None) -> None:
+        self.object = object
+        self.changes = [] if changes is None else changes
+        self.findings = [] if findings is None else findings
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.object, self.changes, self.findings) == (
+            other.object, other.changes, other.findings)
+
+    def __repr__(self) -> str:
+        return (f"KubeResult(object={self.object!r}, changes={self.changes!r}, "
+                f"findings={self.findings!r})")
 
     def to_dict(self) -> dict:
         return {

@@ -9,12 +9,14 @@ and the check that a patch list follows its ``$setElementOrder`` list.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KubeError
 from ...pointer import format_pointer
 from ..go.runtime import MAP_TYPE, go_equal, go_format, hash_key
 from .listorder import bad_arg_type, no_merge_key, split_deletes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DIRECTIVE = "$patch"
 REPLACE = "replace"

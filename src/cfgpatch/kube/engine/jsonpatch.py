@@ -28,9 +28,6 @@ Standard library only.
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 from ...errors import KUBECTL_CRASH, KubeError
 from ..go import json as gojson
 from ..io.unstructured import decode_result, too_deep
@@ -44,6 +41,11 @@ from .jsonpatch_doc import (
     remove_in,
     set_in,
 )
+from .treecopy import deep_copy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NIL_PANIC = "panic: runtime error: invalid memory address or nil pointer dereference"
 _ABSENT = object()
@@ -73,7 +75,7 @@ def apply_document(obj: Any, ops: Any) -> Any:
     {'items': [1, 2]}
     """
     patch = _decode_patch(ops)
-    root = [copy.deepcopy(obj)]
+    root = [deep_copy(obj)]
     try:
         for op in patch:
             _apply_op(root, op)
@@ -106,7 +108,7 @@ def _stored(value: Any) -> Any:
         return None
     if value is None:
         return RAW_NULL
-    return copy.deepcopy(value)
+    return deep_copy(value)
 
 
 def _kube_error(text: str) -> KubeError:
@@ -232,7 +234,7 @@ def _op_replace(root: list, op: dict) -> None:
         if value is _ABSENT:
             raise Panic()
         if isinstance(value, (dict, list)):
-            root[0] = copy.deepcopy(value)
+            root[0] = deep_copy(value)
         return  # a scalar root: the library's error wraps nil, so nothing happens
     found = find_container(root, path)
     if found is None:

@@ -10,9 +10,12 @@ counted from the end), one-pass RFC 6901 unescaping that keeps invalid escapes, 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..go import json as gojson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RawNull:

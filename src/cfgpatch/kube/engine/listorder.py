@@ -19,8 +19,6 @@ merge key; all items have one JSON type) with kubectl's error texts.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KubeError
 from ..go.runtime import (
     MAP_TYPE,
@@ -32,6 +30,10 @@ from ..go.runtime import (
     hash_key,
     stable_sort,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DIRECTIVE = "$patch"
 DELETE = "delete"

@@ -20,11 +20,13 @@ The strict RFC engine of cfgpatch is ``cfgpatch.mergepatch``.  Standard library 
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 from ...errors import KubeError
 from ..io.unstructured import decode_result, too_deep
+from .treecopy import deep_copy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @too_deep
@@ -35,11 +37,11 @@ def apply(obj: dict, patch: Any) -> dict:
     {'kind': 'K', 'spec': {'b': 2, 'c': [{}]}}
     """
     if isinstance(patch, dict):
-        doc = copy.deepcopy(obj)
-        _merge_docs(doc, copy.deepcopy(patch))
+        doc = deep_copy(obj)
+        _merge_docs(doc, deep_copy(patch))
         return decode_result(doc, literal=True)
     if isinstance(patch, list):
-        return decode_result(prune_nulls(copy.deepcopy(patch)), literal=True)
+        return decode_result(prune_nulls(deep_copy(patch)), literal=True)
     raise KubeError(
         "Invalid JSON Patch",
         hint="a merge patch must be a JSON object such as {\"spec\":{\"replicas\":3}}",

@@ -34,9 +34,6 @@ Inputs are never modified.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...errors import KubeError
 from ...jsonvalue import deep_copy
 from ..go.runtime import MAP_TYPE, SLICE_TYPE, GoSlice, append_unique, go_type, hash_key
@@ -67,9 +64,14 @@ from .listorder import (
     partition,
 )
 
-#: Called with ``(original, patch, node, path)`` for every patch map about to be merged
-#: key by key, after ``$retainKeys`` and ``$setElementOrder`` were handled.
-MapVisitor = Callable[[dict, dict, Node, list], None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    #: Called with ``(original, patch, node, path)`` for every patch map about to be
+    #: merged key by key, after ``$retainKeys`` and ``$setElementOrder`` were handled.
+    MapVisitor = Callable[[dict, dict, Node, list], None]
 
 
 def strategic_merge(original: Any, patch: Any, node: Node) -> Any:

@@ -21,7 +21,10 @@ import json
 import math
 import re
 from json.encoder import encode_basestring
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1

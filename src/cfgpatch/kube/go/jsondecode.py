@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
 
 from .json import GoJSONError, quote_char
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SPACE = b" \t\r\n"
 _HEX = b"0123456789abcdefABCDEF"

@@ -20,11 +20,13 @@ a crash with exit code 2.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
-from decimal import Decimal
-from typing import Any
 
 from ...errors import KUBECTL_CRASH, KubeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 MAP_TYPE = "map[string]interface {}"
 SLICE_TYPE = "[]interface {}"
@@ -102,6 +104,8 @@ def _scalar_v(value: Any) -> str:
 
 def format_float(number: float) -> str:
     """Go's ``%v`` of a float64: shortest digits, exponent form from 1e+06 on."""
+    from decimal import Decimal  # only for floats: left out of the start-up
+
     if number == 0:
         return "-0" if str(number).startswith("-") else "0"
     sign, digits, exponent = Decimal(repr(number)).normalize().as_tuple()

@@ -16,10 +16,13 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from typing import Any
 
 from ...errors import KubeError
 from . import json as gojson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STR = object()  # resolve_plain: "stays a string"
 

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from ..go import yaml as goyaml
 from .notes import TypeNote, is_noted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Characters outside these sets send the text to the full reader (the second one, costly
 #: to compile, only for texts that are not ASCII).

@@ -14,9 +14,12 @@ single-quoted writer indents after a line break only when more text follows.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..go import yaml as goyaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Printable ASCII that go-yaml writes unescaped inside double quotes.
 _PLAIN_ASCII = re.compile(r'[ !#-\[\]-~]*')

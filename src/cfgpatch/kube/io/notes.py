@@ -8,24 +8,29 @@ gets a :class:`TypeNote`, reported as a ``yaml-type-change`` finding.  Both YAML
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from collections import namedtuple
 
 from ..go import json as gojson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PLAIN_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 
 
-@dataclass(frozen=True)
-class TypeNote:
+class TypeNote(namedtuple("TypeNote", "pointer written value where", defaults=("value",))):
     """``pointer`` of the value (for a key: of the member it names, after conversion),
     ``written`` the text as written, ``value`` what kubectl made of it (for a key, the key
-    string it became) and ``where``: ``"value"`` or ``"key"``."""
+    string it became) and ``where``: ``"value"`` or ``"key"``.
 
+    An immutable record (a named tuple: ``dataclasses`` is left out of the start-up)."""
+
+    __slots__ = ()
     pointer: str
     written: str
     value: Any
-    where: str = "value"
+    where: str
 
 
 def is_noted(text: str, value: Any) -> bool:

@@ -29,10 +29,13 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
-from typing import Any
+from collections import namedtuple
 
 from ..go import json as gojson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
            "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix"]
@@ -103,11 +106,12 @@ def as_bytes(text: str) -> bytes:
 CHUNK = 512
 
 
-@dataclass(frozen=True)
-class Unread:
+class Unread(namedtuple("Unread", "char message")):
     """Bytes go-yaml's reader refuses: ``message`` once the scanner needs any character
-    from ``char`` on (where the chunk holding the bad bytes starts)."""
+    from ``char`` on (where the chunk holding the bad bytes starts).  An immutable
+    record (a named tuple: ``dataclasses`` is left out of the start-up)."""
 
+    __slots__ = ()
     char: int
     message: str
 

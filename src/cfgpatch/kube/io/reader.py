@@ -49,19 +49,21 @@ conversion), ``written`` the text as written, ``value`` what kubectl made of it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
 
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from . import blockyaml, patch_text, unstructured
+from . import blockyaml, flowjson, patch_text, unstructured
 from .notes import TypeNote
 from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
 from .yamlnodes import PLAIN_TAG, ConvertError, NodeReader, pyyaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
            "load_object", "load_patch", "object_from_nodes"]
@@ -167,7 +169,7 @@ def _object_and_notes(values: list, notes: list[TypeNote], source: str
     obj = unstructured.object_from_documents(values, source)
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
         # the object is the list's only item: point into it
-        notes = [replace(n, pointer=n.pointer[len("/items/0"):]) for n in notes
+        notes = [n._replace(pointer=n.pointer[len("/items/0"):]) for n in notes
                  if n.pointer == "/items/0" or n.pointer.startswith("/items/0/")]
     return obj, notes
 
@@ -228,6 +230,9 @@ def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | by
                         "the patch", hint="the patch is empty")
     if patch_text.has_json_prefix(data):
         return _load_json_patch(data, patch_type), []
+    plain = flowjson.read(data.decode("ascii")) if data.isascii() else None
+    if plain is not None:  # plain JSON such as [{"op": ...}], read as YAML reads it
+        return _sorted_keys(unstructured.normalize(plain)), []
     reader = NodeReader()
     try:
         text, unread = patch_text.decode_bytes(data)

@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
 
 from ...errors import KUBECTL_UNPREFIXED, MULTIPLE_DOCUMENTS, NESTING_TOO_DEEP, KubeError
 from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
 from ..go.jsondecode import OutOfRange
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
 

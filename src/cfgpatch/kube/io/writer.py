@@ -8,13 +8,16 @@ and its line folding (:mod:`..go.yaml` holds the rules, PyYAML's emitter the lay
 from __future__ import annotations
 
 from functools import cmp_to_key
-from typing import Any
 
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
 from . import goquote, unstructured, yamlprint
 from .yamlnodes import pyyaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @unstructured.too_deep

@@ -12,12 +12,15 @@ stay the string that was written.  A document go-yaml would refuse raises
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
 from .notes import TypeNote, is_noted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The tag :func:`.reader.compose_documents` gives untagged plain scalars (go-yaml
 #: resolves those).

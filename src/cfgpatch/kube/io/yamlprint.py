@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import re
 from functools import cmp_to_key
-from typing import Any
 
 from ...jsonvalue import escape
 from ..go import yaml as goyaml
 from . import goquote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 WIDTH = 80
 INDENT = 2

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 from functools import lru_cache
 
 from ...errors import INVALID_ARGUMENTS, KubeError
@@ -57,12 +57,14 @@ SCALAR_KINDS = frozenset(
 RETAIN_KEYS = "retainKeys"
 
 
-@dataclass(frozen=True)
-class PatchMeta:
-    """The struct tags of one field: ``patchStrategy`` parts and ``patchMergeKey``."""
+class PatchMeta(namedtuple("PatchMeta", "strategies merge_key", defaults=((), ""))):
+    """The struct tags of one field: ``patchStrategy`` parts and ``patchMergeKey``.
 
-    strategies: tuple[str, ...] = ()
-    merge_key: str = ""
+    An immutable record (a named tuple: ``dataclasses`` is left out of the start-up)."""
+
+    __slots__ = ()
+    strategies: tuple[str, ...]
+    merge_key: str
 
     @property
     def retain_keys(self) -> bool:

@@ -12,19 +12,21 @@ the one place that turns strategic-merge tags into a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 KEYED = "keyed"
 SET = "set"
 ATOMIC = "atomic"
 
 
-@dataclass(frozen=True)
-class ListRule:
-    """How a list field is merged: ``keyed`` (with ``keys``), ``set`` or ``atomic``."""
+class ListRule(namedtuple("ListRule", "kind keys", defaults=((),))):
+    """How a list field is merged: ``keyed`` (with ``keys``), ``set`` or ``atomic``.
 
+    An immutable record (a named tuple: ``dataclasses`` is left out of the start-up)."""
+
+    __slots__ = ()
     kind: str
-    keys: tuple[str, ...] = ()
+    keys: tuple[str, ...]
 
 
 ATOMIC_RULE = ListRule(ATOMIC)
