@@ -106,13 +106,39 @@ def normalize(value: Any, literal: bool = False) -> Any:
     return {key: normalize(item, literal) for key, item in value.items()}
 
 
+def already_normal(value: Any) -> bool:
+    """Whether :func:`normalize` would give ``value`` back unchanged (apart from copying):
+    only strings, bools, None, ints within int64, dicts and lists (no float at all, so
+    ``literal`` makes no difference).  One walk without building anything.
+
+    >>> already_normal({"a": [1, "x", None, True]}), already_normal({"a": [1.5]})
+    (True, False)
+    """
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict:
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif kind is int:
+            if not INT64_MIN <= item <= INT64_MAX:
+                return False
+        elif kind is not str and kind is not bool and item is not None:
+            return False
+    return True
+
+
 @too_deep
-def decode_result(value: Any, literal: bool = False) -> dict:
+def decode_result(value: Any, literal: bool = False, owned: bool = False) -> dict:
     """What kubectl does with a patched document before printing it.
 
     A result that is not an object, or has no non-empty string ``kind``, raises the
     ``KubeError`` kubectl prints; numbers are brought back to int64/float64 form
-    (``literal`` as in :func:`normalize`).
+    (``literal`` as in :func:`normalize`).  ``owned``: ``value`` is a fresh tree no one
+    else holds, so when it is :func:`already_normal` it is used as it is, not copied.
     """
     if not isinstance(value, dict):
         kind = {list: "array", str: "string", bool: "bool"}.get(type(value), "number")
@@ -123,7 +149,8 @@ def decode_result(value: Any, literal: bool = False) -> dict:
                         "unstructured.detector",
                         hint="the patch turned the object into a JSON " + kind)
     document = value
-    value = normalize(value, literal)
+    if not (owned and already_normal(value)):
+        value = normalize(value, literal)
     if "items" in value:  # even "items": null makes kubectl read a list
         value = {**value, "items": list_items(value)}
     if not has_kind(value):
