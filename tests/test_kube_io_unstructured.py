@@ -153,3 +153,10 @@ def test_an_owned_result_decodes_as_a_copied_one(value: dict, literal: bool) -> 
     assert decoded(True) == decoded(False)
     if unstructured.already_normal(value):  # then normalizing leaves it as it is
         assert decoded(False) == _typed(value)
+
+
+def test_a_tree_sharing_a_container_is_not_already_normal() -> None:
+    shared = {"b": 1}
+    assert not unstructured.already_normal({"kind": "K", "x": shared, "y": shared})
+    decoded = unstructured.decode_result({"kind": "K", "x": shared, "y": shared}, owned=True)
+    assert decoded["x"] is not decoded["y"]

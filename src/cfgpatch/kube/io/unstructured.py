@@ -107,22 +107,23 @@ def normalize(value: Any, literal: bool = False) -> Any:
 
 
 def already_normal(value: Any) -> bool:
-    """Whether :func:`normalize` would give ``value`` back unchanged (apart from copying):
-    only strings, bools, None, ints within int64, dicts and lists (no float at all, so
-    ``literal`` makes no difference).  One walk without building anything.
+    """Whether :func:`normalize` would give a copy equal to ``value`` in every type: only
+    strings, bools, None, ints within int64, dicts and lists (no float, so ``literal``
+    makes no difference), no container reached twice (normalize's copy shares nothing).
 
     >>> already_normal({"a": [1, "x", None, True]}), already_normal({"a": [1.5]})
     (True, False)
     """
-    stack = [value]
-    pop, extend = stack.pop, stack.extend
+    stack, seen = [value], set()
+    pop, extend, see = stack.pop, stack.extend, seen.add
     while stack:
         item = pop()
         kind = type(item)
-        if kind is dict:
-            extend(item.values())
-        elif kind is list:
-            extend(item)
+        if kind is dict or kind is list:
+            if id(item) in seen:
+                return False
+            see(id(item))
+            extend(item.values() if kind is dict else item)
         elif kind is int:
             if not INT64_MIN <= item <= INT64_MAX:
                 return False
