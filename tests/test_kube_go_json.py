@@ -111,3 +111,21 @@ def test_the_fast_encoder_writes_what_go_writes(value, indent):
     from cfgpatch.kube.go.json import encode, encode_reference
 
     assert encode(value, indent) == encode_reference(value, indent)
+
+
+@pytest.mark.parametrize("value", [
+    {"a": "x", "b": [1, {"c": 1.5}], "d": "<y>"}, {"a": [None, True, 2**63 - 1, 1e21]},
+    {"a": {"b": {}}, "z": [[], -0.0]},
+])
+def test_a_float_deep_inside_falls_back_to_the_reference_encoder(value) -> None:
+    from cfgpatch.kube.go.json import encode, encode_reference
+    assert encode(value, "    ") == encode_reference(value, "    ")
+
+
+def test_a_key_that_is_not_a_string_fails_as_the_reference_encoder_does() -> None:
+    from cfgpatch.kube.go.json import encode, encode_reference
+    with pytest.raises(TypeError) as ours:
+        encode({"a": {1: "x"}}, "  ")
+    with pytest.raises(TypeError) as reference:
+        encode_reference({"a": {1: "x"}}, "  ")
+    assert str(ours.value) == str(reference.value)

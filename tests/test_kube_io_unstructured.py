@@ -126,3 +126,37 @@ def test_list_items_skip_the_typed_metadata_check() -> None:
         [{"apiVersion": "v1", "kind": "XList", "items": [{"kind": "Y", "apiVersion": "v1",
                                                           "metadata": 5}]}], "-")
     assert item == {"kind": "Y", "apiVersion": "v1", "metadata": 5}
+
+
+def _typed(value: object) -> object:
+    """``value`` with each leaf's type beside it (``1 == 1.0`` would hide a difference)."""
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    return (type(value).__name__, repr(value))
+
+
+@pytest.mark.parametrize("value", [
+    {"kind": "K", "a": [1, "x", None, True, {"b": []}]},
+    {"kind": "K", "a": 1.0}, {"kind": "K", "a": -0.0}, {"kind": "K", "a": 2**63},
+    {"kind": "K", "a": [1.5, 1e21]}, {"kind": "K", "a": [1, "2"]},
+    {"apiVersion": "v1", "kind": "PodList", "items": [{"a": 1.0}, None]},
+])
+@pytest.mark.parametrize("literal", [False, True])
+def test_an_owned_result_decodes_as_a_copied_one(value: dict, literal: bool) -> None:
+    def decoded(owned: bool) -> object:
+        try:
+            return _typed(unstructured.decode_result(value, literal=literal, owned=owned))
+        except KubeError as err:
+            return err.message
+    assert decoded(True) == decoded(False)
+    if unstructured.already_normal(value):  # then normalizing leaves it as it is
+        assert decoded(False) == _typed(value)
+
+
+def test_a_tree_sharing_a_container_is_not_already_normal() -> None:
+    shared = {"b": 1}
+    assert not unstructured.already_normal({"kind": "K", "x": shared, "y": shared})
+    decoded = unstructured.decode_result({"kind": "K", "x": shared, "y": shared}, owned=True)
+    assert decoded["x"] is not decoded["y"]

@@ -152,7 +152,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
            crd: Any) -> Any:
     if patch_type == "json":
         from .engine import jsonpatch
-        return _decoded(jsonpatch.apply(obj, body))
+        return _decoded(jsonpatch.apply(obj, body), owned=True)  # a fresh tree
     if patch_type == "merge":
         from .engine import mergepatch
         return mergepatch.apply(obj, body)  # decoded already, keeping the patch's -0.0
@@ -166,7 +166,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
         raise KubeError("invalid JSON document",
                         hint="a strategic merge patch is a JSON object, not a list or a scalar")
     from .engine.strategic import strategic_merge
-    return _decoded(strategic_merge(obj, body, node))
+    return _decoded(strategic_merge(obj, body, node), owned=True)  # built from copies
 
 
 def _kustomize_apply(obj: Any, body: Any) -> Any:
@@ -185,10 +185,11 @@ def _kustomize_apply(obj: Any, body: Any) -> Any:
     return result
 
 
-def _decoded(result: Any) -> Any:
-    """kubectl's final decode of the patched document (kind check, number forms)."""
+def _decoded(result: Any, owned: bool = False) -> Any:
+    """kubectl's final decode of the patched document (kind check, number forms);
+    ``owned`` as in ``decode_result``."""
     from .io.unstructured import decode_result
-    return decode_result(result)
+    return decode_result(result, owned=owned)
 
 
 def check_strategic_supported(obj: Any, schema: Any = None) -> None:

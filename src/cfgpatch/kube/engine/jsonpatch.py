@@ -63,7 +63,7 @@ def apply(obj: dict, ops: Any) -> Any:
     ...        "value": "X"}])["list"]
     ['a', 'b', 'X']
     """
-    return decode_result(apply_document(obj, ops))
+    return decode_result(apply_document(obj, ops), owned=True)  # a fresh tree
 
 
 @too_deep

@@ -39,9 +39,9 @@ def apply(obj: dict, patch: Any) -> dict:
     if isinstance(patch, dict):
         doc = deep_copy(obj)
         _merge_docs(doc, deep_copy(patch))
-        return decode_result(doc, literal=True)
+        return decode_result(doc, literal=True, owned=True)
     if isinstance(patch, list):
-        return decode_result(prune_nulls(deep_copy(patch)), literal=True)
+        return decode_result(prune_nulls(deep_copy(patch)), literal=True, owned=True)
     raise KubeError(
         "Invalid JSON Patch",
         hint="a merge patch must be a JSON object such as {\"spec\":{\"replicas\":3}}",

@@ -168,16 +168,24 @@ def encode(value: Any, indent: str | None = None) -> str:
     encoder, whose escapes are Go's but for the HTML-safe ones, added after; other values
     by :func:`_encode` (the two agree: tests hold them to each other).
     """
-    if _without_floats(value):
-        if indent is None:
-            text = json.dumps(value, ensure_ascii=False, sort_keys=True, check_circular=False,
-                              separators=(",", ":"))
-        else:  # Python's own indenting encoder is its slow pure-Python one
+    if indent is not None:  # Python's own indenting encoder is its slow pure-Python one
+        try:
             text = _indented(value, indent, "\n")
+        except _NotPlain:  # a float (or a key or value Python's encoder writes its way)
+            pass
+        else:
+            return _HTML_UNSAFE.sub(_html_escape, text)
+    elif _without_floats(value):
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, check_circular=False,
+                          separators=(",", ":"))
         return _HTML_UNSAFE.sub(_html_escape, text)
     parts: list[str] = []
     _encode(value, indent, 0, parts)
     return "".join(parts)
+
+
+class _NotPlain(Exception):
+    """:func:`_indented` met what :func:`_without_floats` refuses."""
 
 
 #: Characters Go escapes that Python's encoder writes as they are (they occur only inside
@@ -190,13 +198,16 @@ def _html_escape(match: re.Match) -> str:
 
 
 def _indented(value: Any, indent: str, pad: str) -> str:
-    """``MarshalIndent`` of a value without floats, before the HTML-safe escapes."""
+    """``MarshalIndent`` of a value without floats, before the HTML-safe escapes; raises
+    ``_NotPlain`` on any value :func:`_without_floats` refuses (one walk, not two)."""
     kind = type(value)
     if kind is str:
         return encode_basestring(value)
     if kind is dict:
         if not value:
             return "{}"
+        if not all(type(key) is str for key in value):
+            raise _NotPlain
         inner = pad + indent
         return "{" + ",".join([f"{inner}{encode_basestring(key)}: "
                                f"{_indented(value[key], indent, inner)}"
@@ -211,7 +222,9 @@ def _indented(value: Any, indent: str, pad: str) -> str:
         return "null"
     if kind is bool:
         return "true" if value else "false"
-    return str(value)
+    if kind is int:
+        return str(value)
+    raise _NotPlain
 
 
 def _without_floats(value: Any) -> bool:

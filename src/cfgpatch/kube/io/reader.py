@@ -129,7 +129,7 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
         return _load_json_object(text, source), []
     fast = blockyaml.read_documents(text)  # the usual block YAML, read line by line
     if fast is not None:
-        return _object_and_notes(*fast, source)
+        return _object_and_notes(*fast, source, owned=True)  # no anchors: fresh trees
     return object_from_nodes(compose_documents(text, source), source)
 
 
@@ -164,9 +164,9 @@ def load_values(text: str, source: str = "-") -> list:
         raise _conversion_error(source, err) from None
 
 
-def _object_and_notes(values: list, notes: list[TypeNote], source: str
+def _object_and_notes(values: list, notes: list[TypeNote], source: str, owned: bool = False
                       ) -> tuple[dict, list[TypeNote]]:
-    obj = unstructured.object_from_documents(values, source)
+    obj = unstructured.object_from_documents(values, source, owned=owned)
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
         # the object is the list's only item: point into it
         notes = [n._replace(pointer=n.pointer[len("/items/0"):]) for n in notes
@@ -188,7 +188,8 @@ def _load_json_object(text: str, source: str) -> dict:
         raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
                         hint="the file is not valid JSON")
     written = text.strip(" \t\r\n")  # kubectl quotes the document as written
-    return unstructured.object_from_documents([jsondecode.decode(raw)], source, written)
+    return unstructured.object_from_documents([jsondecode.decode(raw)], source, written,
+                                              owned=True)
 
 
 def load_inputs(object_text: str, source: str, patch: str | bytes, patch_type: str,

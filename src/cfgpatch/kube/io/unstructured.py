@@ -106,13 +106,40 @@ def normalize(value: Any, literal: bool = False) -> Any:
     return {key: normalize(item, literal) for key, item in value.items()}
 
 
+def already_normal(value: Any) -> bool:
+    """Whether :func:`normalize` would give a copy equal to ``value`` in every type: only
+    strings, bools, None, ints within int64, dicts and lists (no float, so ``literal``
+    makes no difference), no container reached twice (normalize's copy shares nothing).
+
+    >>> already_normal({"a": [1, "x", None, True]}), already_normal({"a": [1.5]})
+    (True, False)
+    """
+    stack, seen = [value], set()
+    pop, extend, see = stack.pop, stack.extend, seen.add
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict or kind is list:
+            if id(item) in seen:
+                return False
+            see(id(item))
+            extend(item.values() if kind is dict else item)
+        elif kind is int:
+            if not INT64_MIN <= item <= INT64_MAX:
+                return False
+        elif kind is not str and kind is not bool and item is not None:
+            return False
+    return True
+
+
 @too_deep
-def decode_result(value: Any, literal: bool = False) -> dict:
+def decode_result(value: Any, literal: bool = False, owned: bool = False) -> dict:
     """What kubectl does with a patched document before printing it.
 
     A result that is not an object, or has no non-empty string ``kind``, raises the
     ``KubeError`` kubectl prints; numbers are brought back to int64/float64 form
-    (``literal`` as in :func:`normalize`).
+    (``literal`` as in :func:`normalize`).  ``owned``: ``value`` is a fresh tree no one
+    else holds, so when it is :func:`already_normal` it is used as it is, not copied.
     """
     if not isinstance(value, dict):
         kind = {list: "array", str: "string", bool: "bool"}.get(type(value), "number")
@@ -123,7 +150,8 @@ def decode_result(value: Any, literal: bool = False) -> dict:
                         "unstructured.detector",
                         hint="the patch turned the object into a JSON " + kind)
     document = value
-    value = normalize(value, literal)
+    if not (owned and already_normal(value)):
+        value = normalize(value, literal)
     if "items" in value:  # even "items": null makes kubectl read a list
         value = {**value, "items": list_items(value)}
     if not has_kind(value):
@@ -184,16 +212,19 @@ def multi_document(source: str) -> KubeError:
     )
 
 
-def object_from_documents(values: list, source: str, raw: str | None = None) -> dict:
+def object_from_documents(values: list, source: str, raw: str | None = None,
+                          owned: bool = False) -> dict:
     """The one object kubectl would patch from the decoded documents of file ``source``.
 
     ``raw``: the JSON text of the one document when the file is JSON (kubectl quotes it
     as written in some errors, and checks its fields in the order written); for YAML,
     kubectl works on the JSON it converts the YAML to (compact, keys sorted).
+    ``owned``: the values are fresh trees sharing nothing (no YAML aliases), so one
+    :func:`already_normal` is used as it is, not copied.
     """
     values = [v for v in values if v is not None]
     listed = any(isinstance(v, dict) and "items" in v for v in values)
-    values = [item for v in values for item in _flatten(v, source, raw)]
+    values = [item for v in values for item in _flatten(v, source, raw, owned)]
     if not values:
         raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
     if len(values) > 1:
@@ -204,7 +235,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None) -> 
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
                         "value of type unstructured.detector",
                         hint="the file must hold one Kubernetes object (a mapping)")
-    value = _normalized(value, source)
+    value = _normalized(value, source, owned)
     if listed:
         _check_item(value)
         return value
@@ -241,18 +272,20 @@ def _check_item(item: dict) -> None:
                              "it none")
 
 
-def _normalized(value: Any, source: str) -> Any:
+def _normalized(value: Any, source: str, owned: bool = False) -> Any:
+    if owned and already_normal(value):
+        return value
     try:
         return normalize(value)
     except KubeError as err:
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
 
 
-def _flatten(value: Any, source: str, raw: str | None = None) -> list:
+def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = False) -> list:
     """kubectl reads an object with ``items`` as a list and patches each item."""
     if not isinstance(value, dict) or "items" not in value:
         return [value]
-    value = _normalized(value, source)
+    value = _normalized(value, source, owned)
     try:
         items = list_items(value)
     except KubeError as err:
