@@ -80,3 +80,24 @@ def test_keys_it_does_not_write_are_refused():
     for key in ("k" * 128, "a\nb", "a\u2028b"):
         with pytest.raises(yamlprint.NotCovered):
             yamlprint.lines({"kind": "K", key: 1})
+
+
+def _recorded_line_breaks() -> list[dict]:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "kube" / "line-breaks" / "cases.json"
+    return json.loads(path.read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", _recorded_line_breaks(), ids=lambda case: repr(case["object"]["zzz"]))
+def test_strings_ending_in_other_line_breaks_print_as_kubectl_printed_them(case):
+    # Recorded from kubectl 1.32: a last value ending in U+0085, U+2028 or U+2029
+    # ends the text inside a line (and never with PyYAML's "..." end marker).
+    assert writer.dump(case["object"], "yaml") == case["kubectl_yaml"]
+
+
+def test_a_text_ending_inside_a_line_is_left_to_the_emitter():
+    with pytest.raises(yamlprint.NotCovered):
+        yamlprint.lines({"zzz": "x\na\u2028"})
+    assert writer.emitter_yaml({"zzz": "x\na\u2028"}) == "zzz: |\n  x\n  a\u2028"

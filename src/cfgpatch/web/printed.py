@@ -48,7 +48,10 @@ def printed_lines(obj: Any, fmt: str) -> list[Line]:
             return yamlprint.lines(obj)
         except yamlprint.NotCovered:
             pass
-    return [(line, ("",)) for line in writer.dump(obj, fmt).split("\n")[:-1]]
+    texts = writer.dump(obj, fmt).split("\n")
+    if texts[-1] == "":
+        texts.pop()  # after the final newline (kept if the text ends inside a line)
+    return [(line, ("",)) for line in texts]
 
 
 def printed_text(lines: list[Line]) -> str:

@@ -130,5 +130,9 @@ def _dumper_class() -> type:
 def emitter_yaml(obj: Any) -> str:
     yaml = pyyaml()
     text = yaml.serialize(_node(obj), Dumper=_dumper_class())
-    # PyYAML closes a document that ends in a "|+" block with "..."; go-yaml does not
-    return text.removesuffix("\n...\n") + "\n" if text.endswith("\n...\n") else text
+    # PyYAML closes a document that ends in a "|+" block with "..." on a line of its
+    # own (after "\n", or after U+0085, U+2028 or U+2029, which YAML counts as line
+    # breaks too); go-yaml does not.
+    if text.endswith("...\n") and len(text) > 4 and text[-5] in "\n\x85\u2028\u2029":
+        return text[:-4]
+    return text

@@ -94,6 +94,12 @@ def lines(obj: dict) -> list[tuple[str, tuple[str, ...]]]:
     if text.endswith("\n...\n"):  # writer.dump drops the end marker after a "|+" block
         text = text[: -len("...\n")]
         emitter.holds.pop()
+    if not text.endswith("\n") or (text.endswith("...\n") and text[-5:-4] in _BREAKS):
+        # The last scalar ends with a line break other than "\n" (YAML counts
+        # U+0085, U+2028 and U+2029 as breaks), with or without PyYAML's end
+        # marker: the text ends inside a line, which lines cannot say; the
+        # emitter writes it.
+        raise NotCovered
     texts = text.split("\n")[:-1]
     emitter.holds.pop()  # the line after the final newline
     if len(texts) != len(emitter.holds):  # never expected: keep the text, mark nothing
