@@ -106,6 +106,20 @@ def as_plan(ops: list[dict]) -> list:
              None) for op in ops]
 
 
+def both_texts(doc, ops: list[dict]) -> tuple[str | None, str | None]:
+    """Canonical text of ``apply_patch``'s result (``None`` if it fails) and of the
+    replay's (``None`` if Unreplayable)."""
+    try:
+        expected = canonical(apply_patch(doc, ops, share_unchanged=True, trusted=True))
+    except CfgPatchError:
+        expected = None
+    try:
+        got = canonical(replay(doc, as_plan(ops), TextCache().text))
+    except Unreplayable:
+        got = None
+    return expected, got
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values, st.integers(0, 2**32))
 def test_replay_never_succeeds_where_apply_patch_fails(doc, seed):
@@ -118,14 +132,8 @@ def test_replay_never_succeeds_where_apply_patch_fails(doc, seed):
         except CfgPatchError:
             break
     before = canonical(doc)
-    try:
-        expected = canonical(apply_patch(doc, ops, share_unchanged=True, trusted=True))
-    except CfgPatchError:
-        expected = None
-    try:
-        got = canonical(replay(doc, as_plan(ops), TextCache().text))
-    except Unreplayable:
-        got = None
+    expected, got = both_texts(doc, ops)
+    if got is None:  # Unreplayable
         assert expected is None or any(
             op["path"].endswith("/-") for op in ops)  # "-": left to apply_patch on purpose
     assert got is None or got == expected
@@ -164,14 +172,7 @@ def test_runs_in_a_list_replay_as_apply_patch_does(items, seed):
     rng = random.Random(seed)
     doc = {"l": items, "other": [1]}
     ops = list_runs(rng, len(items))
-    try:
-        expected = canonical(apply_patch(doc, ops, share_unchanged=True, trusted=True))
-    except CfgPatchError:
-        expected = None
-    try:
-        got = canonical(replay(doc, as_plan(ops), TextCache().text))
-    except Unreplayable:
-        got = None
+    expected, got = both_texts(doc, ops)
     assert got == expected
     assert doc == {"l": items, "other": [1]}
 
