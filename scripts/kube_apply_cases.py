@@ -131,6 +131,12 @@ def _cases() -> list[dict]:
     unlabelled = copy.deepcopy(labelled)
     del unlabelled["metadata"]["labels"]["tier"]
     add(apply_case("label-removed-never-applied", None, labelled, unlabelled))
+    # Endpoints: a kind whose resource name is not the plural guess ("endpointses")
+    endpoints = {"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "ext"},
+                 "subsets": [{"addresses": [{"ip": "10.0.0.1"}], "ports": [{"port": 80}]}]}
+    endpoints2 = copy.deepcopy(endpoints)
+    endpoints2["subsets"][0]["ports"][0]["port"] = 8080
+    add(apply_case("endpoints-no-annotation", None, endpoints, endpoints2))
     # --- services, config maps, numbers
     svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
            "spec": {"ports": [{"port": 80, "targetPort": 8080, "name": "http"},

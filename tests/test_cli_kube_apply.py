@@ -134,7 +134,7 @@ def _recorded(case_id):
 
 @pytest.mark.parametrize("case_id", ["no-last-applied", "label-removed-never-applied",
                                      "namespace-cluster-scoped-no-annotation",
-                                     "container-removed"])
+                                     "container-removed", "endpoints-no-annotation"])
 def test_missing_annotation_warning_is_kubectls(write, capsys, case_id):
     case = _recorded(case_id)
     live, new = write("live.json", case["live"]), write("new.json", case["manifest"])

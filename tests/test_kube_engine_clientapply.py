@@ -22,6 +22,7 @@ from cfgpatch.kube.engine.clientapply import (
     kubectl_apply,
     last_applied_of,
     modified_configuration,
+    resource_name,
 )
 from cfgpatch.kube.go.json import encode
 from cfgpatch.kube.schema.node import builtin_schema
@@ -137,3 +138,14 @@ def test_helm_upgrade_custom_resource_two_way_variant():
     assert helm_upgrade(same, same, live, None).patch == {}
     assert helm_upgrade(same, same, live, None, cr_three_way=True).patch == {
         "spec": {"tags": ["a"]}}
+
+
+@pytest.mark.parametrize(("kind", "resource"), [
+    ("Deployment", "deployments"), ("NetworkPolicy", "networkpolicies"),
+    ("Ingress", "ingresses"), ("IngressClass", "ingressclasses"), ("Endpoints", "endpoints"),
+    ("EndpointSlice", "endpointslices"), ("ComponentStatus", "componentstatuses"),
+    ("PodSecurityPolicy", "podsecuritypolicies"), ("Gateway", "gateways"),
+    ("ServiceEntryEndpoints", "serviceentryendpoints")])
+def test_resource_name_is_discoverys(kind, resource):
+    # the built-in names are what API servers serve; the last two are custom resources
+    assert resource_name(kind) == resource

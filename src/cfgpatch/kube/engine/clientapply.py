@@ -103,13 +103,33 @@ def has_annotation(live: dict) -> bool:
     return isinstance(annotations, dict) and LAST_APPLIED in annotations
 
 
+#: Kind suffixes whose resource name is the kind itself (Kubernetes' own guess keeps
+#: these; ``Endpoints`` is the only built-in kind whose resource is not a plain plural).
+_UNPLURALIZED = ("endpoints",)
+
+
+def resource_name(kind: str) -> str:
+    """The lower-case plural resource name of ``kind`` (``NetworkPolicy`` ->
+    ``networkpolicies``, ``Endpoints`` -> ``endpoints``).
+
+    >>> resource_name("Ingress"), resource_name("Endpoints"), resource_name("Gateway")
+    ('ingresses', 'endpoints', 'gateways')
+    """
+    lower = kind.lower()
+    if lower.endswith(_UNPLURALIZED):
+        return lower
+    if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return lower[:-1] + "ies"
+    return lower + "es" if lower.endswith("s") else lower + "s"
+
+
 def missing_annotation_warning(live: dict) -> str:
     """kubectl apply's warning for a live object without the annotation (created by
     ``kubectl create`` or ``kubectl run``): there is nothing to remove fields by.
-    The resource is named with kubectl's plural guess (discovery names it on a server)."""
-    kind = str(live.get("kind", "")).lower()
-    plural = (kind[:-1] + "ies" if kind.endswith("y") else
-              kind + "es" if kind.endswith("s") else kind + "s")
+    The resource is named as discovery names it for every built-in kind; a custom
+    resource gets the English plural (``Gateway`` -> ``gateways``), which is what its
+    definition usually declares (offline there is no definition to ask)."""
+    plural = resource_name(str(live.get("kind", "")))
     metadata = live.get("metadata")
     name = metadata.get("name", "") if isinstance(metadata, dict) else ""
     return (f"Warning: resource {plural}/{name} is missing the {LAST_APPLIED} annotation "
