@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.io import blockyaml, reader, writer, yamlnodes
+from cfgpatch.kube.io import blockyaml, reader, unstructured, writer, yamlnodes
 
 
 def typed(value):
@@ -58,6 +58,7 @@ def check(text):
         pytest.fail(f"the fast reader accepted a text the full reader refuses ({err}):\n{text}")
     assert typed(fast[0]) == typed(values), text
     assert note_tuples(fast[1]) == note_tuples(notes), text
+    assert fast[2] == unstructured.already_normal(fast[0]), text  # floats, big integers
     return True
 
 
@@ -173,6 +174,9 @@ def test_kubectl_style_files_take_the_fast_path():
     "<<: {a: 1}\n", "? complex\n: key\n", "a: 1\r\n", "%YAML 1.1\n---\na: 1\n", "- - a\n",
     "a: |2\n   x\n", "a: |\n\n  x\n", "a: .inf\n", "scalar\n", "a: b: c\n", "a:b\n",
     "a: |\n  x", "...\n", "on: 1\n", "a: @x\n",
+    # a more indented line after a scalar would continue it: no collection takes it
+    "- a: x\n    b\n", "a: 'q'\n  z\n", 'a: "q"\n  z: 1\n', "a: {}\n  z\n", "a: []\n  - z\n",
+    "a:\n- x\n  y\n", "a:\n  b: x\n   c: y\n", "a: x\n# c\n  b: y\n", "- x\n  - y\n",
 ])
 def test_what_it_leaves_to_the_full_reader(text):
     assert blockyaml.read_documents(text) is None
@@ -195,6 +199,16 @@ def test_most_generated_kubectl_output_takes_the_fast_path():
                "spec": {"list": [{"name": f"x{i}", "value": i} for i in range(seed % 5)]}}
         taken += check(writer.dump(obj, "yaml"))
     assert taken >= 55
+
+
+@pytest.mark.parametrize(("text", "normal"), [
+    ("a: 1\nb: x\n", True), ("a: 1.5\n", False),
+    ("a: 9223372036854775807\n", True), ("a: 9223372036854775808\n", False),
+    ("- a: -9223372036854775809\n", False), ("a: 1e3\n", False), ("a: '1.5'\nb: on\n", True),
+])
+def test_it_says_whether_every_number_is_an_int64(text, normal):
+    assert blockyaml.read_documents(text)[2] is normal
+    assert check(text)
 
 
 def test_deep_nesting_is_declined_not_crashed():

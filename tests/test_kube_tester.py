@@ -203,3 +203,38 @@ def test_without_explain_only_the_object_is_computed():
     assert quiet.object == explained.object
     assert (quiet.changes, quiet.findings) == ([], [])
     assert [f.code for f in explained.findings] == ["atomic-list-replaced"]
+
+
+def _outcome(obj, body, patch_type, explain):
+    try:
+        return "ok", patch(obj, body, patch_type, explain=explain).object
+    except KubeError as exc:
+        return "error", exc.message, [f.to_dict() for f in exc.findings]
+
+
+@settings(max_examples=300, deadline=None)
+@given(junk | bodies, junk, st.sampled_from(["strategic", "merge", "json"]))
+def test_property_without_explain_the_engines_work_in_place_on_a_private_copy(
+        body, extra, patch_type):
+    """explain=False lets the engine change the decoded copy in place: the caller's
+    object stays as it was, and the object (or the error and its findings) is what the
+    explaining call gives."""
+    obj = copy.deepcopy(DEPLOY)
+    if isinstance(extra, dict):
+        obj["spec"]["template"]["spec"].update(extra)
+    frozen, frozen_body = copy.deepcopy(obj), copy.deepcopy(body)
+    quiet = _outcome(obj, body, patch_type, explain=False)
+    assert obj == frozen and body == frozen_body
+    explained = _outcome(obj, body, patch_type, explain=True)
+    if quiet[0] == "ok":
+        assert explained[0] == "ok" and quiet[1] == explained[1]
+    else:
+        assert quiet == explained
+
+
+def test_a_failed_json_patch_without_explain_reports_on_the_unchanged_object():
+    obj = copy.deepcopy(DEPLOY)
+    ops = [{"op": "replace", "path": "/spec/replicas", "value": 9},
+           {"op": "test", "path": "/spec/replicas", "value": 1}]
+    assert _outcome(obj, ops, "json", explain=False) == _outcome(obj, ops, "json", explain=True)
+    assert obj == DEPLOY

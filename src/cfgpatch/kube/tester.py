@@ -98,12 +98,16 @@ def patch(obj: Any, patch: Any, type: str = "strategic", *, schema: Any = None, 
     if as_ not in VIEWS:
         raise KubeError(f"unknown view {as_!r}", code=INVALID_ARGUMENTS,
                         hint="--as takes kubectl or kustomize")
-    obj = _decoded(obj)  # kubectl reads the object through the same decoder
+    given, obj = obj, _decoded(obj)  # kubectl reads the object through the same decoder
     node = _kind_node(obj, schema)
     shapes = _shapes_for(node, obj, crd)
     try:
-        result = _apply(obj, patch, type, node, shapes, as_, crd)
+        # without explanations nothing reads the decoded copy after the patch: the
+        # engine may change it in place instead of copying it again
+        result = _apply(obj, patch, type, node, shapes, as_, crd, owned=not explain)
     except KubeError as exc:
+        if not explain:
+            obj = _decoded(given)  # the engine may have half changed the copy
         situation = _situation(obj, patch, type, shapes, node)
         situation.error = exc
         explained = [f for f in _detect(situation) if f.code not in _EFFECT_CODES] \
@@ -149,13 +153,15 @@ def type_findings(notes: Any, source: str = "object") -> list[Finding]:
 
 
 def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_: str,
-           crd: Any) -> Any:
+           crd: Any, owned: bool = False) -> Any:
+    """The patched object; ``owned``: ``obj`` may be changed in place (the engines copy
+    it first otherwise)."""
     if patch_type == "json":
         from .engine import jsonpatch
-        return _decoded(jsonpatch.apply(obj, body), owned=True)  # a fresh tree
+        return _decoded(jsonpatch.apply(obj, body, owned), owned=True)  # a fresh tree
     if patch_type == "merge":
         from .engine import mergepatch
-        return mergepatch.apply(obj, body)  # decoded already, keeping the patch's -0.0
+        return mergepatch.apply(obj, body, owned)  # decoded already, keeping the patch's -0.0
     if as_ == "kustomize":
         return _decoded(_kustomize_apply(obj, body))
     if node is None:
@@ -166,7 +172,7 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
         raise KubeError("invalid JSON document",
                         hint="a strategic merge patch is a JSON object, not a list or a scalar")
     from .engine.strategic import strategic_merge
-    return _decoded(strategic_merge(obj, body, node), owned=True)  # built from copies
+    return _decoded(strategic_merge(obj, body, node, owned), owned=True)  # built from copies
 
 
 def _kustomize_apply(obj: Any, body: Any) -> Any:

@@ -56,18 +56,20 @@ _GO_TYPE = {dict: "object", list: "array", str: "string", bool: "bool", int: "nu
 
 
 @too_deep
-def apply(obj: dict, ops: Any) -> Any:
-    """Apply ``ops`` (the decoded ``-p`` value) to ``obj`` as ``kubectl patch --type json``.
+def apply(obj: dict, ops: Any, owned: bool = False) -> Any:
+    """Apply ``ops`` (the decoded ``-p`` value) to ``obj`` as ``kubectl patch --type json``;
+    ``owned``: ``obj`` is the caller's to give away (changed in place, not copied first:
+    after an error it may be half changed).
 
     >>> apply({"kind": "K", "list": ["a", "b"]}, [{"op": "add", "path": "/list/-1",
     ...        "value": "X"}])["list"]
     ['a', 'b', 'X']
     """
-    return decode_result(apply_document(obj, ops), owned=True)  # a fresh tree
+    return decode_result(apply_document(obj, ops, owned), owned=True)  # a fresh tree
 
 
 @too_deep
-def apply_document(obj: Any, ops: Any) -> Any:
+def apply_document(obj: Any, ops: Any, owned: bool = False) -> Any:
     """:func:`apply` without kubectl's decoding of the result (kustomize's JSON 6902
     patches go through the same library but not through kubectl's decoder).
 
@@ -75,7 +77,7 @@ def apply_document(obj: Any, ops: Any) -> Any:
     {'items': [1, 2]}
     """
     patch = _decode_patch(ops)
-    root = [deep_copy(obj)]
+    root = [obj if owned else deep_copy(obj)]
     try:
         for op in patch:
             _apply_op(root, op)

@@ -30,14 +30,15 @@ if TYPE_CHECKING:
 
 
 @too_deep
-def apply(obj: dict, patch: Any) -> dict:
-    """Apply ``patch`` (the decoded ``-p`` value) as ``kubectl patch --type merge``.
+def apply(obj: dict, patch: Any, owned: bool = False) -> dict:
+    """Apply ``patch`` (the decoded ``-p`` value) as ``kubectl patch --type merge``;
+    ``owned``: ``obj`` is the caller's to give away (changed in place, not copied first).
 
     >>> apply({"kind": "K", "spec": {"a": 1, "b": 2}}, {"spec": {"a": None, "c": [{"x": None}]}})
     {'kind': 'K', 'spec': {'b': 2, 'c': [{}]}}
     """
     if isinstance(patch, dict):
-        doc = deep_copy(obj)
+        doc = obj if owned else deep_copy(obj)
         _merge_docs(doc, deep_copy(patch))
         return decode_result(doc, literal=True, owned=True)
     if isinstance(patch, list):

@@ -74,12 +74,13 @@ if TYPE_CHECKING:
     MapVisitor = Callable[[dict, dict, Node, list], None]
 
 
-def strategic_merge(original: Any, patch: Any, node: Node) -> Any:
-    """Apply strategic merge ``patch`` to ``original`` under schema ``node``.
+def strategic_merge(original: Any, patch: Any, node: Node, owned: bool = False) -> Any:
+    """Apply strategic merge ``patch`` to ``original`` under schema ``node``; ``owned``:
+    ``original`` is the caller's to give away (merged in place, not copied first).
 
     Returns the new object; raises :class:`KubeError` as kubectl would.
     """
-    return StrategicMerge().run(original, patch, node)
+    return StrategicMerge().run(original, patch, node, owned)
 
 
 class StrategicMerge:
@@ -89,14 +90,15 @@ class StrategicMerge:
     def __init__(self, visit_map: MapVisitor | None = None) -> None:
         self.visit_map = visit_map
 
-    def run(self, original: Any, patch: Any, node: Node) -> Any:
+    def run(self, original: Any, patch: Any, node: Node, owned: bool = False) -> Any:
         if patch is None:
             patch = {}
         if not isinstance(patch, dict) or not isinstance(original, dict):
             raise KubeError("invalid JSON document",
                             hint="a strategic merge patch and the object must both be JSON "
                                  "objects")
-        return self.merge_map(deep_copy(original), deep_copy(patch), node, [])
+        return self.merge_map(original if owned else deep_copy(original), deep_copy(patch),
+                              node, [])
 
     # -------------------------------------------------------------- maps
 

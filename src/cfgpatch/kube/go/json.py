@@ -174,11 +174,11 @@ def encode(value: Any, indent: str | None = None) -> str:
         except _NotPlain:  # a float (or a key or value Python's encoder writes its way)
             pass
         else:
-            return _HTML_UNSAFE.sub(_html_escape, text)
+            return _html_safe(text)
     elif _without_floats(value):
         text = json.dumps(value, ensure_ascii=False, sort_keys=True, check_circular=False,
                           separators=(",", ":"))
-        return _HTML_UNSAFE.sub(_html_escape, text)
+        return _html_safe(text)
     parts: list[str] = []
     _encode(value, indent, 0, parts)
     return "".join(parts)
@@ -193,6 +193,13 @@ class _NotPlain(Exception):
 _HTML_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 
 
+def _html_safe(text: str) -> str:
+    """``text`` with Go's escapes for the characters of :data:`_HTML_UNSAFE`."""
+    if text.isascii() and "<" not in text and ">" not in text and "&" not in text:
+        return text  # (str.isascii is a flag; "in" a fast search: both far quicker than re)
+    return _HTML_UNSAFE.sub(_html_escape, text)
+
+
 def _html_escape(match: re.Match) -> str:
     return _escape_char(match.group())
 
@@ -201,23 +208,50 @@ def _indented(value: Any, indent: str, pad: str) -> str:
     """``MarshalIndent`` of a value without floats, before the HTML-safe escapes; raises
     ``_NotPlain`` on any value :func:`_without_floats` refuses (one walk, not two)."""
     kind = type(value)
+    if kind is dict:
+        return _indented_members(value, indent, pad + indent, pad) if value else "{}"
+    if kind is list:
+        return _indented_items(value, indent, pad + indent, pad) if value else "[]"
+    return _leaf_text(value)
+
+
+def _indented_members(value: dict, indent: str, inner: str, pad: str) -> str:
+    try:
+        keys = sorted(value)
+    except TypeError:  # keys of several types
+        raise _NotPlain from None
+    parts = []
+    for key in keys:
+        if type(key) is not str:
+            raise _NotPlain
+        item = value[key]
+        kind = type(item)
+        if kind is str:
+            parts.append(f"{inner}{encode_basestring(key)}: {encode_basestring(item)}")
+        elif kind is dict or kind is list:
+            parts.append(f"{inner}{encode_basestring(key)}: {_indented(item, indent, inner)}")
+        else:
+            parts.append(f"{inner}{encode_basestring(key)}: {_leaf_text(item)}")
+    return "{" + ",".join(parts) + pad + "}"
+
+
+def _indented_items(value: list, indent: str, inner: str, pad: str) -> str:
+    parts = []
+    for item in value:
+        kind = type(item)
+        if kind is str:
+            parts.append(inner + encode_basestring(item))
+        elif kind is dict or kind is list:
+            parts.append(inner + _indented(item, indent, inner))
+        else:
+            parts.append(inner + _leaf_text(item))
+    return "[" + ",".join(parts) + pad + "]"
+
+
+def _leaf_text(value: Any) -> str:
+    kind = type(value)
     if kind is str:
         return encode_basestring(value)
-    if kind is dict:
-        if not value:
-            return "{}"
-        if not all(type(key) is str for key in value):
-            raise _NotPlain
-        inner = pad + indent
-        return "{" + ",".join([f"{inner}{encode_basestring(key)}: "
-                               f"{_indented(value[key], indent, inner)}"
-                               for key in sorted(value)]) + pad + "}"
-    if kind is list:
-        if not value:
-            return "[]"
-        inner = pad + indent
-        return "[" + ",".join([inner + _indented(item, indent, inner) for item in value]) \
-            + pad + "]"
     if value is None:
         return "null"
     if kind is bool:

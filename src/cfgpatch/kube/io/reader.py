@@ -129,7 +129,8 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
         return _load_json_object(text, source), []
     fast = blockyaml.read_documents(text)  # the usual block YAML, read line by line
     if fast is not None:
-        return _object_and_notes(*fast, source, owned=True)  # no anchors: fresh trees
+        values, notes, normal = fast  # no anchors: fresh trees
+        return _object_and_notes(values, notes, source, owned=True, normal=normal)
     return object_from_nodes(compose_documents(text, source), source)
 
 
@@ -164,9 +165,9 @@ def load_values(text: str, source: str = "-") -> list:
         raise _conversion_error(source, err) from None
 
 
-def _object_and_notes(values: list, notes: list[TypeNote], source: str, owned: bool = False
-                      ) -> tuple[dict, list[TypeNote]]:
-    obj = unstructured.object_from_documents(values, source, owned=owned)
+def _object_and_notes(values: list, notes: list[TypeNote], source: str, owned: bool = False,
+                      normal: bool = False) -> tuple[dict, list[TypeNote]]:
+    obj = unstructured.object_from_documents(values, source, owned=owned, normal=normal)
     if len(values) == 1 and isinstance(values[0], dict) and "items" in values[0]:
         # the object is the list's only item: point into it
         notes = [n._replace(pointer=n.pointer[len("/items/0"):]) for n in notes

@@ -213,18 +213,19 @@ def multi_document(source: str) -> KubeError:
 
 
 def object_from_documents(values: list, source: str, raw: str | None = None,
-                          owned: bool = False) -> dict:
+                          owned: bool = False, normal: bool = False) -> dict:
     """The one object kubectl would patch from the decoded documents of file ``source``.
 
     ``raw``: the JSON text of the one document when the file is JSON (kubectl quotes it
     as written in some errors, and checks its fields in the order written); for YAML,
     kubectl works on the JSON it converts the YAML to (compact, keys sorted).
     ``owned``: the values are fresh trees sharing nothing (no YAML aliases), so one
-    :func:`already_normal` is used as it is, not copied.
+    :func:`already_normal` is used as it is, not copied; ``normal``: the reader knows
+    they are fresh and already normal (nothing to walk).
     """
     values = [v for v in values if v is not None]
     listed = any(isinstance(v, dict) and "items" in v for v in values)
-    values = [item for v in values for item in _flatten(v, source, raw, owned)]
+    values = [item for v in values for item in _flatten(v, source, raw, owned, normal)]
     if not values:
         raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
     if len(values) > 1:
@@ -235,7 +236,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
                         "value of type unstructured.detector",
                         hint="the file must hold one Kubernetes object (a mapping)")
-    value = _normalized(value, source, owned)
+    value = _normalized(value, source, owned, normal)
     if listed:
         _check_item(value)
         return value
@@ -272,8 +273,8 @@ def _check_item(item: dict) -> None:
                              "it none")
 
 
-def _normalized(value: Any, source: str, owned: bool = False) -> Any:
-    if owned and already_normal(value):
+def _normalized(value: Any, source: str, owned: bool = False, normal: bool = False) -> Any:
+    if normal or owned and already_normal(value):
         return value
     try:
         return normalize(value)
@@ -281,11 +282,12 @@ def _normalized(value: Any, source: str, owned: bool = False) -> Any:
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
 
 
-def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = False) -> list:
+def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = False,
+             normal: bool = False) -> list:
     """kubectl reads an object with ``items`` as a list and patches each item."""
     if not isinstance(value, dict) or "items" not in value:
         return [value]
-    value = _normalized(value, source, owned)
+    value = _normalized(value, source, owned, normal)
     try:
         items = list_items(value)
     except KubeError as err:
