@@ -81,8 +81,10 @@ _actions = st.lists(
     st.tuples(
         st.sampled_from(["a", "b", "c/d"]),
         st.integers(-1, 4),
-        # canonical JSON text never holds a raw NUL (it is written \u0000)
-        st.text(st.characters(blacklist_characters="\x00"), max_size=5),
+        # canonical JSON text never holds a raw NUL (it is written \u0000) nor a lone
+        # surrogate (jsonvalue refuses one before any store sees the text)
+        st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)),
+                max_size=5),
     ),
     max_size=25,
 )

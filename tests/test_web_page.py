@@ -15,6 +15,7 @@ import json
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -134,7 +135,12 @@ def test_load_shows_progress_and_nothing_computed_before_it_is(browser, site_url
     assert tab.inner_text("#changes-note").startswith("Waiting for the engine")
     if size == "desktop":
         screenshot(tab, "loading", "header")
-    assert held, "the wasm request was not seen"
+    # the progress may be shown before the snapshot has arrived: wait for the wasm request
+    deadline = time.monotonic() + 60
+    while not held and time.monotonic() < deadline:
+        tab.wait_for_timeout(50)  # lets Playwright deliver the route to the handler
+    assert held, "the wasm request was not seen within 60 s"
+    assert tab.inner_text("#verdict").startswith("Waiting for the engine")
     for route in held:
         route.continue_()
     tab.evaluate("window.cfgpatch.ready")
