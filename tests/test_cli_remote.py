@@ -103,6 +103,19 @@ def test_unreadable_file_exits_2(server, capsys, tmp_path):
     assert code == 2 and "cannot read" in err
 
 
+@pytest.mark.parametrize("words, what", [
+    (["put", "app-z", "DOC", "--message", "a\udcffb"], "message is not valid UTF-8 (byte 0xff"),
+    (["get", "app-\udcfe"], "name is not valid UTF-8 (byte 0xfe at character 5)"),
+])
+def test_words_that_are_not_utf8_are_refused_before_any_request(server, capsys, tmp_path,
+                                                                words, what):
+    # a command line holding bytes that are not UTF-8 reaches Python as lone surrogates
+    doc = write(tmp_path, "doc.json", {"a": 1})
+    code, _, err = remote(server, capsys, *[doc if w == "DOC" else w for w in words])
+    assert code == 2 and what in err
+    assert remote(server, capsys, "get", "app-z")[0] == 1  # nothing was written
+
+
 def test_serve_refuses_public_bind_without_tokens(capsys):
     assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
     assert "refusing to bind" in capsys.readouterr().err

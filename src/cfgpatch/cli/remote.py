@@ -19,7 +19,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
-from ..errors import CfgPatchError
+from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput
 from .common import read_bytes
 
 DEFAULT_SERVER = "http://127.0.0.1:8080"
@@ -46,7 +46,8 @@ class Remote:
         """Send one request; return the body and headers of a 2xx answer, else RemoteError."""
         url = self.server.rstrip("/") + path
         if query:
-            url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
+            given = {k: _utf8(str(v), k) for k, v in query.items() if v is not None}
+            url += "?" + urllib.parse.urlencode(given)
         request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
@@ -73,7 +74,21 @@ def _describe(status: int, body: bytes) -> str:
 
 
 def _doc_path(name: str, *rest: str) -> str:
-    return "/v1/documents/" + urllib.parse.quote(name, safe="") + "".join(rest)
+    return "/v1/documents/" + urllib.parse.quote(_utf8(name, "name"), safe="") + "".join(rest)
+
+
+def _utf8(text: str, what: str) -> str:
+    """``text`` itself, or a clear error when a command-line word held bytes that are not
+    UTF-8 (Python keeps them as lone surrogates, which no request can carry)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = text[error.start]
+        shown = f"byte 0x{ord(bad) - 0xDC00:02x}" if 0xDC80 <= ord(bad) <= 0xDCFF \
+            else f"U+{ord(bad):04X}"
+        raise InvalidInput(f"{what} is not valid UTF-8 ({shown} at character {error.start + 1})",
+                           code=INVALID_ARGUMENTS) from None
+    return text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
