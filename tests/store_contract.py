@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cfgpatch.errors import InvalidInput
 from cfgpatch.store import ConcurrentUpdate, MemoryStore, Store
 
 
@@ -45,6 +46,26 @@ def check_stale_heads_refused(store: Store) -> None:
             store.append("cfg", "2", expected_head=wrong)
     assert store.head_version("cfg") == 1
     assert [i.version for i in store.versions("cfg")] == [1]
+
+
+def check_lone_surrogates_refused(store: Store) -> None:
+    """Text UTF-8 cannot hold gets a clear error naming the field; nothing is written."""
+    store.append("cfg", "1", expected_head=None)
+    for field, kwargs, where in [
+        ("name", {"name": "c\ud800"}, "U+D800 at character 2"),
+        ("text", {"text": '"\udfff"'}, "U+DFFF at character 2"),
+        ("author", {"author": "\udc80"}, "U+DC80 at character 1"),
+        ("message", {"message": "ok \ud83d"}, "U+D83D at character 4"),
+    ]:
+        call = {"name": "cfg", "text": "2", "expected_head": 1, **kwargs}
+        with pytest.raises(InvalidInput) as caught:
+            store.append(call.pop("name"), call.pop("text"), **call)
+        assert f"the {field} holds a lone surrogate ({where}" in caught.value.describe()
+    with pytest.raises(InvalidInput) as caught:
+        store.get("\ud800", 1)
+    assert "the name holds a lone surrogate" in caught.value.describe()
+    assert [i.version for i in store.versions("cfg")] == [1]
+    assert store.names() == ["cfg"]
 
 
 def check_racing_writers(store: Store, threads: int = 8, rounds: int = 5) -> None:

@@ -30,6 +30,10 @@ def test_stale_heads_refused(store):
     store_contract.check_stale_heads_refused(store)
 
 
+def test_lone_surrogates_refused(store):
+    store_contract.check_lone_surrogates_refused(store)
+
+
 def test_racing_writers(store):
     store_contract.check_racing_writers(store)
 

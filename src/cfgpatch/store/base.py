@@ -12,13 +12,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..errors import StoreError
+from ..errors import INVALID_ARGUMENTS, InvalidInput, StoreError
 
 
 class ConcurrentUpdate(StoreError):
     """The head moved between reading it and appending: re-read and try again."""
 
     default_code = "concurrent update"
+
+
+def not_utf8(**fields: str | None) -> InvalidInput:
+    """The error for a text a SQL store cannot keep: one holding a lone surrogate.
+
+    The service refuses such text long before a store sees it; a store called
+    directly names the first field at fault instead of raising the driver's
+    ``UnicodeEncodeError``.
+    """
+    for what, text in fields.items():
+        if text is None:
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            return InvalidInput(f"the {what} holds a lone surrogate (U+{ord(text[error.start]):04X}"
+                                f" at character {error.start + 1}), which UTF-8 cannot store",
+                                code=INVALID_ARGUMENTS)
+    return InvalidInput("a text holds a lone surrogate, which UTF-8 cannot store",
+                        code=INVALID_ARGUMENTS)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from psycopg_pool import ConnectionPool
 
 from ..errors import StoreError
 from . import migrations
-from .base import ConcurrentUpdate, StoredVersion, VersionInfo
+from .base import ConcurrentUpdate, StoredVersion, VersionInfo, not_utf8
 
 #: Query parameters of a store URL that are ours, not libpq's.
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max")
@@ -109,6 +109,8 @@ class PostgresStore:
                 return conn.execute(sql, params).fetchall()
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL read failed: {exc}".strip()) from None
+        except UnicodeEncodeError:
+            raise not_utf8(name=params[0] if params else None) from None
 
     # -- schema --------------------------------------------------------------
 
@@ -180,6 +182,8 @@ class PostgresStore:
             inserted = 0
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL write failed: {exc}".strip()) from None
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
         if inserted != 1:
             raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
         return version

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..errors import StoreError
 from . import migrations
-from .base import ConcurrentUpdate, StoredVersion, VersionInfo
+from .base import ConcurrentUpdate, StoredVersion, VersionInfo, not_utf8
 
 #: How long a writer waits for another writer's lock before giving up (seconds).
 BUSY_TIMEOUT = 30.0
@@ -117,6 +117,8 @@ class SQLiteStore:
             return self._connect().execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite read failed: {exc}") from None
+        except UnicodeEncodeError:
+            raise not_utf8(name=params[0]) from None
 
     # -- schema --------------------------------------------------------------
 
@@ -191,6 +193,8 @@ class SQLiteStore:
             return self._write(work)
         except sqlite3.IntegrityError:
             raise ConcurrentUpdate(f"document {name!r} changed during the append") from None
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite write failed: {exc}") from None
 
