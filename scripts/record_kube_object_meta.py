@@ -12,7 +12,7 @@ object is written as JSON and as YAML and patched with a merge patch:
     kubectl patch --local -f obj.json --type merge -p '{"data":{"x":"y"}}' -o json
 
 through kubectl 1.32, 1.27 and 1.33.  ``tests/data/kube/object-meta/cases.jsonl`` holds
-1.32's answer, ``same_in`` and other versions' answers; ``tests/test_kube_object_meta.py``
+1.32's answer, ``same_in`` and other versions' answers; ``tests/test_kube_io_objectmeta.py``
 replays them through ``cfgpatch kube patch``.
 
     python scripts/record_kube_object_meta.py [--bin-dir DIR] [--jobs 2]

@@ -11,7 +11,8 @@ schemaless ("unstructured") object.  That step has rules of its own:
 * any object with an ``items`` member is a list; its items are patched one by one and
   get the list's kind when they have none (:func:`list_items`);
 * the object file's ``apiVersion`` and ``metadata`` go through a typed struct, so a
-  label value that is not a string is refused (:func:`object_from_documents`); the
+  label value that is not a string is refused (:func:`object_from_documents`, with
+  :func:`cfgpatch.kube.io.objectmeta.check_metadata`); the
   items of a list skip that, but each needs a kind and an apiVersion of its own (or
   the list's), else kubectl stops with "unable to get type info" (printed without
   ``error:``, code ``KUBECTL_UNPREFIXED`` of :mod:`cfgpatch.errors`).
@@ -27,6 +28,7 @@ import math
 from ...errors import KUBECTL_UNPREFIXED, MULTIPLE_DOCUMENTS, NESTING_TOO_DEEP, KubeError
 from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
 from ..go.jsondecode import OutOfRange
+from .objectmeta import check_metadata, go_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -232,7 +234,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
         raise multi_document(source)
     value = values[0]
     if not isinstance(value, dict):
-        kind = "array" if isinstance(value, list) else _go_kind(value)
+        kind = "array" if isinstance(value, list) else go_kind(value)
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
                         "value of type unstructured.detector",
                         hint="the file must hold one Kubernetes object (a mapping)")
@@ -242,7 +244,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
         return value
     if not has_kind(value):
         raise _missing_kind(source, value, raw)
-    _check_metadata(value, source, ordered=raw is not None)
+    check_metadata(value, source, ordered=raw is not None)
     return value
 
 
@@ -294,122 +296,5 @@ def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = Fals
         raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
     if not has_kind(value):
         raise _missing_kind(source, value, raw)
-    _check_metadata(value, source, ordered=raw is not None)
+    check_metadata(value, source, ordered=raw is not None)
     return items
-
-
-def _go_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    return "string" if isinstance(value, str) else "number"
-
-
-_META_STRINGS = ("name", "namespace", "generateName", "resourceVersion",
-                 "selfLink", "creationTimestamp", "deletionTimestamp")
-#: The other typed fields of ObjectMeta: Go type of the field, of an element of a list.
-_META_TYPED = {"uid": ("types.UID", None), "generation": ("int64", None),
-               "deletionGracePeriodSeconds": ("int64", None),
-               "ownerReferences": ("[]v1.OwnerReference", "v1.OwnerReference"),
-               "managedFields": ("[]v1.ManagedFieldsEntry", "v1.ManagedFieldsEntry")}
-#: The scalar fields of those list elements: Go struct name, field -> Go type.
-_ELEMENT_FIELDS = {
-    "ownerReferences": ("OwnerReference", {
-        "apiVersion": "string", "kind": "string", "name": "string", "uid": "types.UID",
-        "controller": "bool", "blockOwnerDeletion": "bool"}),
-    "managedFields": ("ManagedFieldsEntry", {
-        "manager": "string", "operation": "v1.ManagedFieldsOperationType",
-        "apiVersion": "string", "fieldsType": "string", "subresource": "string"}),
-}
-
-
-def _element_problems(field: str, items: list, ordered: bool) -> list[tuple[str, Any, str]]:
-    """Wrong JSON types in the ``ownerReferences``/``managedFields`` elements and their
-    scalar fields, in document order (Go reports the first; ``time`` is not parsed)."""
-    struct, types = _ELEMENT_FIELDS[field]
-    out = []
-    for item in items:
-        if item is not None and not isinstance(item, dict):
-            out.append((f"ObjectMeta.metadata.{field}", item, _META_TYPED[field][1]))
-        for name in (item if ordered else sorted(item)) if isinstance(item, dict) else ():
-            want, value = types.get(name), item[name]
-            if want is None or value is None:
-                continue
-            ok = isinstance(value, bool) if want == "bool" else isinstance(value, str)
-            if not ok:
-                out.append((f"{struct}.metadata.{field}.{name}", value, want))
-    return out
-
-
-def _typed_problem(value: Any, want: str, element: str | None) -> tuple[Any, str] | None:
-    """The value Go's decoder refuses in a field of type ``want`` (numbers that are not
-    integers are not checked), as (value, the type named in the error)."""
-    if value is None:
-        return None
-    if element is not None:
-        return None if isinstance(value, list) else (value, want)
-    if want == "int64":
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        return None if ok else (value, want)
-    return None if isinstance(value, str) else (value, want)
-
-
-def _check_metadata(obj: dict, source: str, ordered: bool = False) -> None:
-    """kubectl reads ``apiVersion`` and ``metadata`` into a typed struct (a list's own
-    too, not its items'): wrong types are refused, the first in the order of the JSON
-    text (``ordered``: as written; else the sorted order of the JSON kubectl makes of
-    YAML)."""
-    for key in (obj if ordered else sorted(obj)):
-        value = obj[key]
-        if key == "apiVersion" and value is not None and not isinstance(value, str):
-            kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
-            raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
-                            "Go struct field metadataOnlyObject.apiVersion of type string",
-                            hint="apiVersion must be a string such as apps/v1")
-        if key == "metadata":
-            _check_object_meta(value, source, ordered)
-
-
-def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
-    if meta is None:
-        return
-    if not isinstance(meta, dict):
-        kind = "array" if isinstance(meta, list) else _go_kind(meta)
-        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
-                        "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
-                        hint="metadata must be a mapping")
-    problems = []
-    for field in (meta if ordered else sorted(meta)):
-        value = meta[field]
-        where = f"ObjectMeta.metadata.{field}"
-        if field in ("labels", "annotations"):
-            if isinstance(value, dict):
-                problems.extend((where, value[key], "string")
-                                for key in (value if ordered else sorted(value))
-                                if value[key] is not None and not isinstance(value[key], str))
-            elif value is not None:
-                problems.append((where, value, "map[string]string"))
-        elif field == "finalizers":
-            if isinstance(value, list):
-                problems.extend((where, item, "string") for item in value
-                                if item is not None and not isinstance(item, str))
-            elif value is not None:
-                problems.append((where, value, "[]string"))
-        elif field in _META_STRINGS and value is not None and not isinstance(value, str):
-            problems.append((where, value, "string"))
-        elif field in _META_TYPED:
-            found = _typed_problem(value, *_META_TYPED[field])
-            if found is not None:
-                problems.append((where, *found))
-            elif isinstance(value, list):
-                problems.extend(_element_problems(field, value, ordered))
-    if problems:
-        where, value, want = problems[0]
-        kind = {dict: "object", list: "array"}.get(type(value)) or _go_kind(value)
-        field = where.split(".", 2)[-1]
-        hint = ("label and annotation values must be strings: quote them in YAML "
-                "(\"true\", \"8080\")" if field in ("labels", "annotations") else
-                f"kubectl reads metadata into its typed ObjectMeta, where {field} is "
-                f"{want.replace('[]', 'a list of ')}")
-        raise KubeError(
-            f'unable to decode "{source}": json: cannot unmarshal {kind} into Go struct '
-            f"field {where} of type {want}", hint=hint)

@@ -67,3 +67,31 @@ def test_case_matches_kubectl(case: dict) -> None:
     assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
     assert ours["stdout"] == kubectl["stdout"]
     assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
+
+
+# ---------------------------------------------------------------- check_metadata itself
+
+
+def test_first_problem_follows_the_text_order_or_the_sorted_order():
+    from cfgpatch.errors import KubeError
+    from cfgpatch.kube.io.objectmeta import check_metadata
+
+    obj = {"apiVersion": "v1", "metadata": {"name": 5, "labels": {"a": 1}}}
+    with pytest.raises(KubeError) as as_written:
+        check_metadata(obj, "f.json", ordered=True)
+    assert "field ObjectMeta.metadata.name of type string" in as_written.value.message
+    with pytest.raises(KubeError) as sorted_:  # YAML: kubectl's JSON has sorted keys
+        check_metadata(obj, "f.yaml")
+    assert "cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of " \
+           "type string" in sorted_.value.message
+    assert "quote them" in sorted_.value.hint
+
+
+def test_good_metadata_and_nulls_pass():
+    from cfgpatch.kube.io.objectmeta import check_metadata
+
+    check_metadata({"apiVersion": "v1", "metadata": {
+        "name": "x", "labels": {"a": "b", "n": None}, "generation": 3, "uid": None,
+        "ownerReferences": [{"name": "o", "controller": True}, None],
+        "finalizers": ["f"]}}, "f.json")
+    check_metadata({"apiVersion": None, "metadata": None}, "f.json")
