@@ -214,3 +214,36 @@ def test_paths_written_loosely_are_the_files_lint_names(page):
     assert len(current["problems"]) == 4  # its findings are marked in it
     page.locator("#lint-groups .related .place").first.click()
     assert page.evaluate("window.cfgpatch.lint.current()")["cursor"] == {"line": 6, "column": 3}
+
+
+def test_a_shared_link_opens_the_lint_mode_with_its_files(page, browser, site_url, size):  # noqa: F811
+    url, _ = site_url
+    files = [*EXAMPLE["files"], {"path": "notes/é ünïcode.txt", "text": "ß \u2603\n"}]
+    wanted = page.evaluate("(files) => window.cfgpatch.lint.setFiles(files)", files)
+    page.click("#lint-share")
+    page.wait_for_selector("#lint-share + .copy-note")
+    link = page.evaluate("window.cfgpatch.link()")
+    assert "#s=" in link
+    other = open_tab(browser, link, SIZES[size])
+    try:
+        assert other.evaluate("window.cfgpatch.mode") == "lint"
+        assert other.locator("#mode-lint").is_visible() and other.locator("#mode-patch").is_hidden()
+        other.evaluate("window.cfgpatch.lint.settled()")
+        assert other.evaluate("window.cfgpatch.lint.files()") == files
+        assert other.evaluate("window.cfgpatch.lint.results()") == wanted
+        assert other.errors == []
+    finally:
+        other.context.close()
+    # a link whose files are not [path, text] pairs is said to be damaged
+    bad = page.evaluate("""async () => {
+        const raw = JSON.stringify({v: 1, t: "strategic", f: "yaml", o: "", p: "", m: "lint",
+                                    l: "", fs: [["a.yaml"]]});
+        const b64 = btoa(raw).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+        return location.href.split("#")[0] + "#j=" + b64; }""")
+    other = open_tab(browser, bad, SIZES[size])
+    try:
+        assert other.is_visible("#link-problem")
+        assert "does not hold the lint mode's files" in other.inner_text("#link-problem")
+    finally:
+        other.context.close()
+    page.check("input[name=mode][value=lint]")

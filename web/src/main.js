@@ -57,9 +57,15 @@ const scheduler = new Scheduler({
 
 const fragment = new Fragment({
   current: () => (state.mode === "apply" ? applyMode.linkState()
-    : { type: state.type, format: state.format, ...scheduler.read() }),
+    : state.mode === "lint" ? lintMode.linkState()
+      : { type: state.type, format: state.format, ...scheduler.read() }),
   apply: (link) => {
     if (link.mode === "apply") return applyMode.fromLink(link); // ---- the apply mode's link
+    if (link.mode === "lint") { // ---- the lint mode's link: its files, then the mode shown
+      const linted = lintMode.fromLink(link);
+      actions.setMode("lint");
+      return linted;
+    }
     if (state.mode !== "patch") actions.setMode("patch");
     toolbarPanel.showExample(null);
     if (FORMATS.includes(link.format)) state.format = link.format;
@@ -162,7 +168,8 @@ async function start() {
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", () => radio.checked && actions.setMode(radio.value));
   }
-  lintMode.mount(); // ---- the lint mode (modes/lint.js)
+  // ---- the lint mode (modes/lint.js)
+  lintMode.mount({ onDrawn: () => fragment.schedule(), link: () => fragment.link() });
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.

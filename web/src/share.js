@@ -2,7 +2,8 @@
 // server. Format: #s=<base64url of deflate-raw(JSON {v, t, o, p, f})>, or #j=<base64url
 // of the JSON> where the browser has no CompressionStream. Another mode than patch adds
 // m (its id) and l (its third text): the apply mode keeps live in o, manifest in p and
-// the last applied configuration in l.
+// the last applied configuration in l; the lint mode keeps its files in fs, a list of
+// [path, text] pairs (o and p are then empty).
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -32,9 +33,10 @@ export function isShareFragment(fragment) {
   return /^#?[sj]=/.test(fragment);
 }
 
-export async function encodeState({ type, format, object, patch, mode, last }) {
-  const data = { v: VERSION, t: type, f: format, o: object, p: patch };
+export async function encodeState({ type, format, object, patch, mode, last, files }) {
+  const data = { v: VERSION, t: type, f: format, o: object ?? "", p: patch ?? "" };
   if (mode && mode !== "patch") Object.assign(data, { m: mode, l: last ?? "" });
+  if (mode === "lint") data.fs = (files ?? []).map(({ path, text }) => [path, text]);
   const bytes = encoder.encode(JSON.stringify(data));
   if (typeof CompressionStream === "function") {
     return "s=" + toBase64Url(await pipe(bytes, new CompressionStream("deflate-raw")));
@@ -76,6 +78,16 @@ export async function decodeState(fragment) {
   if (typeof data.o !== "string" || typeof data.p !== "string") {
     return { error: "This link is damaged: it does not hold both an object and a patch." };
   }
-  return { state: { type: data.t, format: data.f, object: data.o, patch: data.p,
-    mode: typeof data.m === "string" ? data.m : "patch", last: typeof data.l === "string" ? data.l : "" } };
+  const mode = typeof data.m === "string" ? data.m : "patch";
+  if (mode === "lint" && !isFileList(data.fs)) {
+    return { error: "This link is damaged: it does not hold the lint mode's files." };
+  }
+  return { state: { type: data.t, format: data.f, object: data.o, patch: data.p, mode,
+    last: typeof data.l === "string" ? data.l : "",
+    files: mode === "lint" ? data.fs.map(([path, text]) => ({ path, text })) : undefined } };
+}
+
+function isFileList(files) {
+  return Array.isArray(files) && files.every((file) => Array.isArray(file) && file.length === 2
+    && typeof file[0] === "string" && typeof file[1] === "string");
 }

@@ -13,6 +13,7 @@ import { editorText, makeEditor, markedProblems, markProblems, setEditorText } f
 import { state } from "../state.js";
 import EXAMPLE from "../lint-example.json";
 import { droppedEntries, readFileList } from "./lintfiles.js";
+import { copyText } from "../clipboard.js";
 
 const DELAY_MS = 250;
 const EDITOR_SEVERITY = { error: "error", warning: "warning", note: "info" };
@@ -21,6 +22,7 @@ let engine = null;
 let editor = null;
 const run = { timer: null, serial: 0, done: 0, running: null, reading: null, openFinding: false };
 const items = []; // the file list's rows: {row, path, edit, problem}
+let drawn = () => {}; // told after each draw (main.js writes the URL fragment then)
 
 // ---------------------------------------------------------------- computing
 
@@ -254,6 +256,7 @@ function draw() {
   markFindings();
   if (data.verdict !== draw.said) announce(data.verdict);
   draw.said = data.verdict;
+  drawn();
 }
 
 // Open a file at a place (1-based line and column) and put the cursor there.
@@ -310,7 +313,11 @@ function wireInputs() {
 
 export const lintMode = {
   id: "lint",
-  mount() {
+  // `onDrawn` is called after each draw; `link()` gives the shareable URL of the inputs.
+  mount({ onDrawn = () => {}, link = null } = {}) {
+    drawn = onDrawn;
+    const share = $("lint-share");
+    share.addEventListener("click", async () => copyText(await link(), share));
     editor = makeEditor($("lint-editor"), "The file's text", {
       onEdit: () => {
         const file = state.lintFiles[state.lintCurrent];
@@ -329,6 +336,16 @@ export const lintMode = {
   start(readyEngine) {
     engine = readyEngine;
     return state.mode === "lint" || run.serial > run.done ? compute() : Promise.resolve(null);
+  },
+  // What a shared link of this mode holds (share.js): the files, paths and texts.
+  linkState() {
+    return { mode: "lint", type: state.type, format: state.format,
+      files: state.lintFiles.map(({ path, text }) => ({ path, text })) };
+  },
+  // A shared link of this mode: its files replace the list (linted once the engine is
+  // ready); the caller shows the mode.
+  fromLink(link) {
+    return setFiles(link.files);
   },
   // Called by the mode switch (main.js actions.setMode); resolves like settled().
   shown() {
