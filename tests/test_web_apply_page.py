@@ -20,6 +20,7 @@ from web_browser_support import (  # noqa: F401 - fixtures
     SIZES,
     browser,
     fits,
+    open_shared_link,
     open_tab,
     screenshot,
     site_url,
@@ -198,14 +199,8 @@ def test_a_shared_link_opens_the_apply_mode_with_its_inputs(page, browser, site_
     last = json.dumps(json.loads(case["live"]["metadata"]["annotations"][
         "kubectl.kubernetes.io/last-applied-configuration"]))
     page.evaluate("([l, m, a]) => window.cfgpatch.setApplyInputs(l, m, a)", [live, manifest, last])
-    page.click("#apply-share")
-    page.wait_for_selector("#apply-share + .copy-note")
-    link = page.evaluate("window.cfgpatch.link()")
-    assert "#s=" in link
-    other = open_tab(browser, link, SIZES[size])
+    other = open_shared_link(page, browser, "apply", SIZES[size])
     try:
-        assert other.evaluate("window.cfgpatch.mode") == "apply"
-        assert other.locator("#mode-apply").is_visible() and other.locator("#mode-patch").is_hidden()
         other.evaluate("window.cfgpatch.applySettled()")
         same_as_cli(other, tmp_path, live, manifest, last)
         assert shown(other)["patch"] == case["patch"]

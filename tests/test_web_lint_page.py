@@ -17,6 +17,7 @@ from web_browser_support import (  # noqa: F401 - fixtures
     SIZES,
     browser,
     fits,
+    open_shared_link,
     open_tab,
     screenshot,
     site_url,
@@ -220,14 +221,8 @@ def test_a_shared_link_opens_the_lint_mode_with_its_files(page, browser, site_ur
     url, _ = site_url
     files = [*EXAMPLE["files"], {"path": "notes/é ünïcode.txt", "text": "ß \u2603\n"}]
     wanted = page.evaluate("(files) => window.cfgpatch.lint.setFiles(files)", files)
-    page.click("#lint-share")
-    page.wait_for_selector("#lint-share + .copy-note")
-    link = page.evaluate("window.cfgpatch.link()")
-    assert "#s=" in link
-    other = open_tab(browser, link, SIZES[size])
+    other = open_shared_link(page, browser, "lint", SIZES[size])
     try:
-        assert other.evaluate("window.cfgpatch.mode") == "lint"
-        assert other.locator("#mode-lint").is_visible() and other.locator("#mode-patch").is_hidden()
         other.evaluate("window.cfgpatch.lint.settled()")
         assert other.evaluate("window.cfgpatch.lint.files()") == files
         assert other.evaluate("window.cfgpatch.lint.results()") == wanted

@@ -104,6 +104,19 @@ def open_tab(browser, url: str, viewport: dict, *, wait: bool = True, **context_
     return tab
 
 
+def open_shared_link(page, browser, mode: str, viewport: dict):
+    """Copy ``mode``'s link with its share button, open it in a new tab and check that the
+    tab shows that mode (and not the patch mode). The caller closes ``tab.context``."""
+    page.click(f"#{mode}-share")
+    page.wait_for_selector(f"#{mode}-share + .copy-note")
+    link = page.evaluate("window.cfgpatch.link()")
+    assert "#s=" in link
+    other = open_tab(browser, link, viewport)
+    assert other.evaluate("window.cfgpatch.mode") == mode
+    assert other.locator(f"#mode-{mode}").is_visible() and other.locator("#mode-patch").is_hidden()
+    return other
+
+
 def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
     """The command line's path on the same texts: read with kube.io.reader, run kube.patch."""
     from cfgpatch import kube
