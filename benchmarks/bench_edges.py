@@ -13,13 +13,14 @@ section (``bench_diff.py --only edges`` runs it alone, as does this script).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
 import sys
 from pathlib import Path
 
-from cfgpatch import diff, run
+from cfgpatch import diff, gc_pause, run
 from cfgpatch.fixtures import generate, mutate
 from cfgpatch.jsonvalue import canonical, canonical_unchecked
 from cfgpatch.service import Service
@@ -126,6 +127,51 @@ def bench_distinct_put(n: int, edits: int, reps: int, clock) -> dict:
     }, reps, clock)
 
 
+class _NoPause:
+    """Stands in for the ``gc`` module inside :mod:`cfgpatch.gc_pause`: pauses do nothing."""
+
+    @staticmethod
+    def isenabled() -> bool:
+        return gc.isenabled()
+
+    @staticmethod
+    def disable() -> None:
+        pass
+
+    @staticmethod
+    def enable() -> None:
+        gc.enable()
+
+
+def measure_collecting(funcs: dict, reps: int, clock) -> dict:
+    """As ``measure``, but the collector stays on inside the timed calls (as in a server)."""
+    best = {name: float("inf") for name in funcs}
+    for _ in range(reps):
+        for name, func in funcs.items():
+            gc.collect()
+            start = clock()
+            func()
+            best[name] = min(best[name], clock() - start)
+    return best
+
+
+def bench_collector(n: int, reps: int, clock) -> dict:
+    """``run`` on the reversal with the collector on: with the bulk steps' pauses
+    (:mod:`cfgpatch.gc_pause`) and without them, beside ``json.loads`` of both texts."""
+    ta, tb = edge_texts("reversal", n)
+    ops = [["put", "a", ta], ["put", "b", tb], ["diff_stats", "a", "b"]]
+
+    def unpaused():
+        gc_pause.gc = _NoPause
+        try:
+            run(ops)
+        finally:
+            gc_pause.gc = gc
+
+    return measure_collecting({"floor": lambda: (json.loads(ta), json.loads(tb)),
+                               "paused": lambda: run(ops), "unpaused": unpaused}, reps, clock)
+
+
 def print_edges(clock, quick: bool) -> None:
     print("# edges: put a, put b, diff_stats on alignment adversaries "
           f"(distinct routes unless 'few'/'many-equal'; {EDGE_EDITS} edits after)")
@@ -149,6 +195,10 @@ def print_edges(clock, quick: bool) -> None:
           f"put a+b {ms(t['put'])} ms (ratio {t['put'] / t['canon']:.3f}, target 1.2: "
           f"{'met' if t['put'] / t['canon'] <= 1.2 else 'NOT met'}), "
           f"put+put+diff_stats {ms(t['run'])} ms (ratio {t['run'] / t['canon']:.3f})")
+    t = bench_collector(n, 5, clock)
+    print(f"collector on (as in a server), reversal N={n}: json.loads {ms(t['floor'])} ms, "
+          f"run {ms(t['paused'])} ms with the bulk steps paused, {ms(t['unpaused'])} ms "
+          f"without (paused/unpaused {t['paused'] / t['unpaused']:.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -188,3 +188,23 @@ def test_a_run_of_adds_too_deep_is_left_to_apply_patch():
         apply_patch({"l": []}, ops)
     with pytest.raises(Unreplayable):
         replay({"l": []}, as_plan(ops), TextCache().text)
+
+
+@pytest.mark.parametrize("ops", [
+    [{"op": "replace", "path": "/r/0/a", "value": 1}, {"op": "replace", "path": "/r/1/a", "value": 2},
+     {"op": "add", "path": "/r/2/b", "value": 3}, {"op": "remove", "path": "/r/1/a"}],
+    [{"op": "add", "path": "/o/x~1y/k", "value": 1}, {"op": "add", "path": "/o/~0/k", "value": 2},
+     {"op": "remove", "path": "/o/x~1y/k"}],
+    [{"op": "replace", "path": "/r/0/a", "value": 1}, {"op": "add", "path": "/r/9/a", "value": 2}],
+    [{"op": "replace", "path": "/r/0/a", "value": 1}, {"op": "add", "path": "/r/01/a", "value": 2}],
+    [{"op": "add", "path": "/o/~0/k", "value": 1}, {"op": "add", "path": "/o/~2/k", "value": 2}],
+    [{"op": "add", "path": "/o/~0/k", "value": 1}, {"op": "add", "path": "/o/nope/k", "value": 2}],
+])
+def test_siblings_of_the_last_parent_replay_as_apply_patch_does(ops):
+    """Consecutive operations in sibling containers (the walk steps across, not from the
+    root), escaped keys, missing siblings and bad indices included."""
+    doc = {"r": [{"a": 0}, {"a": 0}, {"a": 0}], "o": {"x/y": {}, "~": {"k": 0}}}
+    before = canonical(doc)
+    expected, got = both_texts(doc, ops)
+    assert got == expected
+    assert canonical(doc) == before

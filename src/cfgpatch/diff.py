@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from .gc_pause import pausing
 from .jsonvalue import JSON, canonical_unchecked, deep_copy, escape
 from .lcs import WorkBudget, align
 from .moves import Change, Planned, Removal, as_dicts, plan_moves
@@ -174,6 +175,7 @@ def diff_ops(a: JSON, b: JSON, cache: TextCache | None = None, *,
     return as_dicts(diff_plan(a, b, cache, work_limit=work_limit))
 
 
+@pausing
 def diff_plan(a: JSON, b: JSON, cache: TextCache | None = None, *,
               work_limit: int | None = None) -> list[Planned]:
     """The patch of :func:`diff_ops` as :data:`~cfgpatch.moves.Planned` tuples."""
@@ -237,6 +239,7 @@ def count_ops(ops: list[dict]) -> dict[str, int]:
     return counts
 
 
+@pausing
 def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
                cache: TextCache | None = None, work_limit: int | None = None) -> dict:
     """The contract's statistics: op counts, digest of the patch text, round trip.

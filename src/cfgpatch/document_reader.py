@@ -36,6 +36,7 @@ import re
 from itertools import repeat
 
 from .errors import CfgPatchError
+from .gc_pause import pausing
 from .jsonvalue import (
     JSON,
     as_text,
@@ -72,6 +73,7 @@ class _Unusual(Exception):
     """Internal: leave this text to the general reader."""
 
 
+@pausing
 def read_document(text: str | bytes, cache: TextCache,
                   spellings: SpellingTable | None = None) -> tuple[JSON, str]:
     """The strict value of ``text`` and its canonical text (as ``parse_with_text``).

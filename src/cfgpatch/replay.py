@@ -122,6 +122,14 @@ class _Replay:
             self.nodes = self._walk(self.parents, self.nodes)
             self.head = head
             return self.nodes[-1], _last_token(token), len(self.nodes)
+        if len(self.nodes) > 1:
+            up, _, name = head.rpartition("/")
+            if up == last.rpartition("/")[0]:  # a sibling of the last one
+                self.parents[-1] = _last_token(name)
+                del self.nodes[-1]
+                self.nodes = self._walk(self.parents, self.nodes)
+                self.head = head
+                return self.nodes[-1], _last_token(token), len(self.nodes)
         tokens = _tokens(path)
         parents = tokens[:-1]
         kept = self.nodes[: 1 + _common(parents, self.parents)] if self.nodes else []
