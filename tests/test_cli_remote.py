@@ -154,3 +154,18 @@ def test_serve_defaults_to_sqlite_in_the_current_folder(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("sides, what", [
+    (["app-a@x", "app-b"], "FROM 'app-a@x': the version after '@' must be a positive integer"),
+    (["app-a", "app-b@0"], "TO 'app-b@0': the version after '@' must be a positive integer"),
+    (["app-a", "app-b@"], "TO 'app-b@': the version after '@'"),
+    (["@3", "app-b"], "FROM '@3' names no document"),
+])
+def test_diff_sides_are_checked_and_named_as_typed(capsys, sides, what):
+    from server_support import free_port
+
+    # nothing listens on the port: the mistake is found before any request is made
+    code = main(["remote", "--server", f"http://127.0.0.1:{free_port()}", "diff", *sides])
+    _, err = capsys.readouterr()
+    assert code == 2 and what in err and "cannot reach" not in err

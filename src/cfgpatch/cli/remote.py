@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import urllib.error
 import urllib.parse
@@ -24,6 +25,8 @@ from .common import read_bytes
 
 DEFAULT_SERVER = "http://127.0.0.1:8080"
 TIMEOUT = 60
+#: A version as the server takes it (``cfgpatch.server.inputs``): a positive integer.
+_VERSION = re.compile(r"[1-9][0-9]{0,17}")
 
 
 class RemoteError(Exception):
@@ -207,8 +210,23 @@ def _rebase(remote: Remote, args: argparse.Namespace) -> str:
     return _text(body)
 
 
+def _side(raw: str, label: str) -> str:
+    """A diff side as typed (``name`` or ``name@version``), its version checked here so
+    that a mistake is named by the argument the user typed (FROM or TO), not by the
+    server's query key."""
+    name, at, version = raw.partition("@")
+    if not name:
+        raise InvalidInput(f"{label} {raw[:80]!r} names no document: write NAME or NAME@VERSION",
+                           code=INVALID_ARGUMENTS)
+    if at and not _VERSION.fullmatch(version):
+        raise InvalidInput(f"{label} {raw[:80]!r}: the version after '@' must be a positive "
+                           f"integer, not {version[:40]!r}", code=INVALID_ARGUMENTS)
+    return raw
+
+
 def _diff(remote: Remote, args: argparse.Namespace) -> str:
-    query = {"from": args.source, "to": args.target, "stats": "1" if args.stats else None}
+    query = {"from": _side(args.source, "FROM"), "to": _side(args.target, "TO"),
+             "stats": "1" if args.stats else None}
     body, _ = remote.call("GET", "/v1/diff", query=query)
     return _text(body)
 
