@@ -32,3 +32,10 @@ def test_open_store_urls():
     assert isinstance(open_store("memory://"), MemoryStore)
     with pytest.raises(ValueError):
         open_store("ftp://x")
+
+
+def test_lone_surrogates_are_refused_as_the_sql_stores_refuse_them():
+    import store_contract
+
+    store_contract.check_lone_surrogates_refused(MemoryStore())
+    store_contract.check_stale_heads_refused(MemoryStore())

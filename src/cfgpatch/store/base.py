@@ -21,6 +21,18 @@ class ConcurrentUpdate(StoreError):
     default_code = "concurrent update"
 
 
+def check_utf8(**fields: str | None) -> None:
+    """Raise :func:`not_utf8`'s error if a field holds a lone surrogate (for a store
+    whose storage would take it: the memory store keeps to what the others can keep).
+    ASCII text, which ``str.isascii`` tells at once, is passed without a look."""
+    for text in fields.values():
+        if text is not None and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                raise not_utf8(**fields) from None
+
+
 def not_utf8(**fields: str | None) -> InvalidInput:
     """The error for a text a SQL store cannot keep: one holding a lone surrogate.
 
@@ -29,7 +41,7 @@ def not_utf8(**fields: str | None) -> InvalidInput:
     ``UnicodeEncodeError``.
     """
     for what, text in fields.items():
-        if text is None:
+        if text is None or text.isascii():
             continue
         try:
             text.encode("utf-8")

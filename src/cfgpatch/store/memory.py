@@ -1,10 +1,14 @@
-"""In-memory store: the model behind ``run()`` (and the browser page)."""
+"""In-memory store: the model behind ``run()`` (and the browser page).
+
+It refuses what the SQL stores cannot keep (text with a lone surrogate) with
+their error, so the three stores agree on every input.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import ConcurrentUpdate, StoredVersion, VersionInfo
+from .base import ConcurrentUpdate, StoredVersion, VersionInfo, check_utf8
 
 
 class MemoryStore:
@@ -18,6 +22,7 @@ class MemoryStore:
         return len(history) if history else None
 
     def get(self, name: str, version: int) -> StoredVersion | None:
+        check_utf8(name=name)
         history = self._docs.get(name)
         if not history or not 1 <= version <= len(history):
             return None
@@ -33,8 +38,10 @@ class MemoryStore:
         author: str | None = None,
         message: str | None = None,
     ) -> int:
+        check_utf8(name=name)  # the name first, then the head, then the rest (as SQLite)
         if self.head_version(name) != expected_head:
             raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
+        check_utf8(text=text, author=author, message=message)
         history = self._docs.setdefault(name, [])
         version = len(history) + 1
         stored = StoredVersion(version, text, value, True)
