@@ -1,4 +1,4 @@
-"""Applying a kustomization's patches to its resources, as kustomize orders them.
+"""A kustomization's patches applied to its resources, in kustomize's order.
 
 The adapter between lint's rules and a build: :class:`Builder` runs a kustomization
 (``patchesStrategicMerge``, then ``patches``, then the namespace and name
@@ -7,10 +7,8 @@ prefix/suffix, then ``patchesJson6902``, after the components' own pipelines, as
 patch application in an :class:`~cfgpatch.lint.model.Outcome`.  Bases are built once
 per run (memoised) and copied where they are used.
 
-The resources come from lint's own resolution (``lint.resolve``); strategic patches go
-through ``cfgpatch.kube.patch(..., as_="kustomize")`` and JSON 6902 patches through the
-JSON Patch engine, in one place each (:func:`apply_strategic`, :func:`apply_json`), so
-that kustomize's exact merge (issue 11) replaces them with one line.
+The resources come from lint's own resolution (``lint.resolve``); each patch is
+applied by ``lint.patching`` (:func:`~cfgpatch.lint.patching.apply_site`).
 """
 
 from __future__ import annotations
@@ -18,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import KUSTOMIZE_DELETES, KubeError
 from ..kube.views.kustomize.openapi import SchemaState
 from .finding import Location
-from .model import Application, Outcome, PatchSite, ResourceId
+from .model import Outcome, PatchSite
+from .patching import apply_site, selected
 from .resolve import (
     Kustomization,
     ResolveError,
@@ -33,51 +31,10 @@ from .resolve import (
     set_schema,
     transform_names,
 )
-from .selectors import SelectorError, describe, group_version, matches
+from .selectors import describe
 from .sites import DeclaredSite, kustomization_sites
 
 _BEFORE_NAMES = ("patchesStrategicMerge", "patches")
-
-
-def resource_id(obj: Any) -> ResourceId:
-    meta = obj.get("metadata") if isinstance(obj, dict) and isinstance(
-        obj.get("metadata"), dict) else {}
-    return ResourceId(str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
-                      str(meta.get("name", "")), str(meta.get("namespace") or ""))
-
-
-def apply_strategic(obj: dict, patch: Any, explain: bool,
-                    state: SchemaState | None = None) -> tuple[Any, list]:
-    """kustomize's strategic merge of ``patch`` onto ``obj``: (result or None if the patch
-    deletes the resource, the engine's findings).  ``state``: the build's schema (an
-    ``openapi:`` document's merge keys); the findings are the engine's, with kyaml's
-    built-in schema, as for a build on disk (``lint.kbuild``)."""
-    from ..kube import patch as kube_patch
-    schema = state.schema() if state is not None else None
-    try:
-        result = kube_patch(obj, patch, "strategic", as_="kustomize", explain=explain)
-    except KubeError as exc:
-        if exc.code == KUSTOMIZE_DELETES:
-            return None, []
-        raise
-    if schema is not None and state is not None and state.custom:
-        return _custom_merge(obj, patch, schema), list(result.findings)
-    return result.object, list(result.findings)
-
-
-def _custom_merge(obj: dict, patch: Any, schema: Any) -> Any:
-    """kube build's merge with the schema of an ``openapi:`` document (None: deleted)."""
-    from ..kube.io.unstructured import decode_result
-    from ..kube.views.kustomize import apply_strategic as kustomize_merge
-    merged = kustomize_merge(obj, patch if isinstance(patch, dict) else {}, schema)
-    return decode_result(merged) if merged else None
-
-
-def apply_json(obj: dict, ops: Any, explain: bool) -> tuple[Any, list]:
-    """A JSON 6902 patch on ``obj``: (result, findings)."""
-    from ..kube import patch as kube_patch
-    result = kube_patch(obj, ops, "json", explain=explain)
-    return result.object, list(result.findings)
 
 
 class Builder:
@@ -220,134 +177,6 @@ class Builder:
             apply_site(item.site, resources, outcome, self.state)
 
 
-def selected(site: PatchSite, resources: list[Resource]) -> list[Resource]:
-    """The resources ``site`` applies to (raises :class:`ResolveError` as kustomize does)."""
-    where = site.target_location or site.location()
-    if site.target is not None:
-        try:
-            return [r for r in resources if matches(site.target, r.obj, r.previous)]
-        except SelectorError as exc:
-            raise ResolveError(str(exc), where) from None
-    if site.patch_type == "json6902":
-        raise ResolveError("must specify a target for JSON patch", site.location())
-    patch = site.patch if isinstance(site.patch, dict) else {}
-    own = _own_selector(patch)
-    found = [r for r in resources if matches(own, r.obj, r.previous)]
-    if len(found) != 1:
-        ident = _patch_ident(patch)
-        what = "no resource matches" if not found else "multiple resources match"
-        raise ResolveError(f"{what} strategic merge patch \"{ident}\": failed to find unique "
-                           f"target for patch {ident}", site.location())
-    return found
-
-
-def _own_selector(patch: dict) -> dict:
-    import re
-    group, version = group_version(patch)
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-    out = {"group": re.escape(group) if group else "^$", "version": re.escape(version),
-           "kind": re.escape(str(patch.get("kind", ""))),
-           "name": re.escape(str(meta.get("name", "")))}
-    if meta.get("namespace"):
-        out["namespace"] = re.escape(str(meta["namespace"]))
-    return out
-
-
-def _patch_ident(patch: dict) -> str:
-    group, version = group_version(patch)
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-    namespace = meta.get("namespace") or "[noNs]"
-    gv = f"{version}.{group}" if group else version
-    return f"{patch.get('kind', '')}.{gv}/{meta.get('name', '')}.{namespace}"
-
-
-def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | None,
-               state: SchemaState | None = None) -> None:
-    """Apply one patch to the resources it selects, in place (``state``: the build's
-    schema, told of the types the patch names as kube build tells it)."""
-    if site.patch is None:
-        raise ResolveError(f"{site.label}: the patch cannot be read"
-                           + ("" if site.text else f" ({site.file} does not exist)"),
-                           site.location())
-    if site.patch_type == "json6902" and not isinstance(site.patch, list):
-        raise ResolveError(f"{site.label}: a JSON 6902 patch must be a list of operations",
-                           site.location())
-    if state is not None:
-        _uses_types(site, state)
-    for resource in selected(site, resources):
-        before = resource.obj
-        try:
-            if site.patch_type == "json6902":
-                after, found = apply_json(before, site.patch, outcome is not None)
-            else:
-                patch = retargeted(site.patch, before) if site.target is not None \
-                    else site.patch
-                after, found = apply_strategic(before, patch, outcome is not None, state)
-        except KubeError as exc:
-            if outcome is not None:  # the engine's findings explain the failure
-                failed = _application(site, before, None, list(exc.findings))
-                failed.error = exc
-                outcome.applications.append(failed)
-            raise ResolveError(f"{site.label} on {resource_id(before).describe()}: "
-                               f"{exc.message}", site.location()) from None
-        if after is not None and site.target is not None:
-            after = _renamed(site, resource, after)
-        if outcome is not None:
-            outcome.applications.append(_application(site, before, after, found))
-        if after is None:
-            resources.remove(resource)
-        else:
-            resource.obj = after
-
-
-def _uses_types(site: PatchSite, state: SchemaState) -> None:
-    """kube build's ``uses_type`` for a patch: its target's type, a strategic patch's own."""
-    try:
-        if site.target is not None:
-            group = str(site.target.get("group") or "")
-            version = str(site.target.get("version") or "")
-            state.uses_type(f"{group}/{version}" if group else version,
-                            str(site.target.get("kind") or ""))
-        if site.patch_type != "json6902" and isinstance(site.patch, dict):
-            state.uses_type(site.patch.get("apiVersion"), site.patch.get("kind"))
-    except KubeError as exc:  # a custom schema that does not parse
-        raise ResolveError(exc.message, site.location()) from None
-
-
-def retargeted(patch: Any, obj: dict) -> Any:
-    """A strategic patch with a target takes the kind, apiVersion, name and namespace of
-    each resource it is applied to (kustomize copies them onto the patch)."""
-    if not isinstance(patch, dict):
-        return patch
-    out = dict(patch)
-    for key in ("apiVersion", "kind"):
-        if key in obj:
-            out[key] = obj[key]
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-    have = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    meta = {**meta, **{k: have[k] for k in ("name", "namespace") if k in have}}
-    if "namespace" not in have:
-        meta.pop("namespace", None)
-    out["metadata"] = meta
-    return out
-
-
-def _renamed(site: PatchSite, resource: Resource, after: dict) -> dict:
-    """``options.allowNameChange``/``allowKindChange``: the patch's own name or kind wins
-    (kustomize keeps the resource's apiVersion even when the kind changes: measured)."""
-    patch = site.patch if isinstance(site.patch, dict) else {}
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-    if site.options.get("allowNameChange") and isinstance(meta.get("name"), str):
-        old = after.get("metadata", {}).get("name") if isinstance(
-            after.get("metadata"), dict) else None
-        if old != meta["name"]:
-            after = {**after, "metadata": {**after.get("metadata", {}), "name": meta["name"]}}
-            resource.previous = (*resource.previous, str(old or ""))
-    if site.options.get("allowKindChange") and isinstance(patch.get("kind"), str):
-        after = {**after, "kind": patch["kind"]}
-    return after
-
-
 def check_replicas(kustomization: Kustomization, resources: list[Resource]) -> None:
     """kustomize refuses a ``replicas`` entry whose name is only on kinds without replicas."""
     for index, entry in enumerate(kustomization.value.get("replicas") or []):
@@ -364,14 +193,6 @@ def check_replicas(kustomization: Kustomization, resources: list[Resource]) -> N
 
 
 _SCALABLE = frozenset({"Deployment", "ReplicationController", "ReplicaSet", "StatefulSet"})
-
-
-def _application(site: PatchSite, before: dict, after: Any, found: list) -> Application:
-    from ..kube.schema.node import builtin_schema
-    node = builtin_schema().for_kind(str(before.get("apiVersion", "")),
-                                     str(before.get("kind", "")),
-                                     unversioned=False)  # kustomize: kyaml has none
-    return Application(site, resource_id(before), before, after, found, node=node)
 
 
 def lint_kustomization(builder: Builder, path: str) -> Outcome:

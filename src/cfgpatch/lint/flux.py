@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import posixpath
 
-from .build import Builder, apply_site
+from .build import Builder
 from .config import normal_path
 from .finding import Location
 from .model import Outcome
+from .patching import apply_site
 from .resolve import (
     ResolveError,
     Resource,

@@ -10,7 +10,7 @@ module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the r
   is matched to its site by kustomization file, field, list position and document);
 * each touched resource is an :class:`Application` with the build's before and after;
   the patch engine's findings come from applying the same patch to ``before`` with
-  ``cfgpatch.kube.patch`` (``lint.build.apply_strategic``/``apply_json``);
+  ``cfgpatch.kube.patch`` (``lint.patching.apply_strategic``/``apply_json``);
 * a failed build carries kustomize's own text (root-relative paths); where it points
   comes from lint's own resolution when that fails too, else from the patch the build
   was applying, else the kustomization's first line;
@@ -25,9 +25,10 @@ import posixpath
 from typing import Any
 
 from ..errors import KUSTOMIZE_UNMODELLED, KubeError
-from .build import Builder, apply_json, apply_strategic, lint_kustomization, retargeted
+from .build import Builder, lint_kustomization
 from .finding import Location
 from .model import Application, Outcome, PatchSite, ResourceId
+from .patching import apply_json, apply_strategic, retargeted
 from .resolve import find_kustomization, join, read_kustomization
 from .sites import kustomization_sites
 
@@ -38,7 +39,7 @@ def _relative(root: str, path: str) -> str:
 
 
 def _resource_id(value: Any) -> ResourceId:
-    from .build import resource_id
+    from .patching import resource_id
     return resource_id(value)
 
 
