@@ -58,3 +58,35 @@ values = st.recursive(
 @given(values, values)
 def test_create_then_apply_round_trips_without_nulls(source, target):
     assert equal(apply_merge_patch(source, create_merge_patch(source, target)), target)
+
+
+@pytest.mark.parametrize("target,patch,result", RFC_CASES)
+def test_rfc_examples_sharing_unchanged_subtrees(target, patch, result):
+    before = canonical(target), canonical(patch)
+    assert apply_merge_patch(target, patch, share_unchanged=True) == result
+    assert (canonical(target), canonical(patch)) == before
+
+
+with_nulls = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2) | st.text(max_size=2),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from("abc"), c, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(with_nulls, with_nulls)
+def test_sharing_gives_the_same_result_and_changes_no_input(target, patch):
+    before = canonical(target), canonical(patch)
+    shared = apply_merge_patch(target, patch, share_unchanged=True)
+    assert canonical(shared) == canonical(apply_merge_patch(target, patch))
+    assert (canonical(target), canonical(patch)) == before
+
+
+def test_sharing_copies_only_the_objects_on_the_patch_paths():
+    untouched, changed = {"big": [1, 2, 3]}, {"k": 1, "keep": [4]}
+    target = {"u": untouched, "c": changed, "d": changed}  # one object in two places
+    result = apply_merge_patch(target, {"c": {"k": 2}}, share_unchanged=True)
+    assert result["u"] is untouched and result["d"] is changed
+    assert result["c"] is not changed and result["c"]["keep"] is changed["keep"]
+    assert result == {"u": untouched, "c": {"k": 2, "keep": [4]}, "d": {"k": 1, "keep": [4]}}

@@ -13,15 +13,26 @@ from __future__ import annotations
 from .jsonvalue import JSON, deep_copy, equal
 
 
-def apply_merge_patch(target: JSON, patch: JSON) -> JSON:
+def apply_merge_patch(target: JSON, patch: JSON, *, share_unchanged: bool = False) -> JSON:
     """Apply ``patch`` to ``target`` (RFC 7386 section 2); inputs are not modified.
+
+    With ``share_unchanged=False`` (the default) the result shares nothing with
+    either input.  With ``True`` only the objects on the patch's paths are copied
+    (one level each): every subtree the patch does not reach is ``target``'s own,
+    and every value it sets is ``patch``'s own, which is fast and safe as long as
+    nobody mutates the three afterwards (the service's stored versions are
+    immutable), as for :func:`cfgpatch.jsonpatch.apply_patch`.
 
     >>> apply_merge_patch({"a": 1, "b": [1, 2]}, {"a": None, "b": [3], "c": {"d": 1}})
     {'b': [3], 'c': {'d': 1}}
     """
+    copy = _shared if share_unchanged else deep_copy
     if type(patch) is not dict:
-        return deep_copy(patch)
-    result = deep_copy(target) if type(target) is dict else {}
+        return copy(patch)
+    if type(target) is not dict:
+        result: dict = {}
+    else:
+        result = target.copy() if share_unchanged else deep_copy(target)
     stack = [(result, patch)]
     while stack:
         into, changes = stack.pop()
@@ -32,11 +43,17 @@ def apply_merge_patch(target: JSON, patch: JSON) -> JSON:
                 child = into.get(key)
                 if type(child) is not dict:
                     child = {}
+                elif share_unchanged:
+                    child = child.copy()  # target's own: copied before it changes
                 into[key] = child
                 stack.append((child, value))
             else:
-                into[key] = deep_copy(value)
+                into[key] = copy(value)
     return result
+
+
+def _shared(value: JSON) -> JSON:
+    return value
 
 
 def create_merge_patch(source: JSON, target: JSON) -> JSON:

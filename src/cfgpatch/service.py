@@ -214,9 +214,9 @@ class Service:
         def compute(head: int) -> tuple[JSON, list]:
             doc = self._value(name, head)
             if base_version is None or base_version == head:
-                return apply_merge_patch(doc, patch), []
+                return apply_merge_patch(doc, patch, share_unchanged=True), []
             base = self._value(name, base_version)
-            mine = apply_merge_patch(base, patch)
+            mine = apply_merge_patch(base, patch, share_unchanged=True)
             from .rebase import merge
 
             return merge(base, mine, doc), []  # linear: arrays are atomic, nothing aligned
