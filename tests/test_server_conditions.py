@@ -206,3 +206,86 @@ def test_method_not_allowed_says_what_is_allowed(api):
     assert post.status_code == 405 and post.headers["allow"].replace(" ", "") == "GET,HEAD"
     rebase = api.get("/v1/documents/cfg/rebase")
     assert rebase.status_code == 405 and rebase.headers["allow"] == "POST"
+
+
+# -- found by probing the server (stop 25) ------------------------------------------------
+
+def test_a_304_on_the_history_carries_the_head_that_was_judged(api, monkeypatch):
+    """The head can move between judging If-None-Match and answering: the 304 must name
+    the version judged (a later one would relabel a client's stale copy as current)."""
+    from cfgpatch.service import Service
+
+    put(api, "h", {"a": 1})
+
+    original = Service.versions
+
+    def write_in_between(self, name, when):
+        answer = original(self, name, when)
+        self.put(name, '{"a":2}')  # another client's write lands now
+        return answer
+
+    monkeypatch.setattr(Service, "versions", write_in_between)
+    answer = api.get("/v1/documents/h/versions", headers={"if-none-match": '"1"'})
+    assert answer.status_code == 304 and answer.headers["etag"] == '"1"'
+
+
+def test_the_rebase_preview_judges_preconditions_and_names_its_head(api):
+    put(api, "cfg", {"a": 1, "b": 1})
+    patch(api, "cfg", [{"op": "replace", "path": "/b", "value": 2}])
+    body = json.dumps([{"op": "replace", "path": "/a", "value": 5}])
+    url = "/v1/documents/cfg/rebase"
+    ok = api.post(url, params={"base": 1}, content=body, headers=JSON_PATCH)
+    assert ok.status_code == 200 and ok.headers["etag"] == '"2"'
+    for header, value in (("if-match", '"1"'), ("if-match", '"9"'), ("if-none-match", "*"),
+                          ("if-none-match", '"2"')):
+        refused = api.post(url, params={"base": 1}, content=body,
+                           headers={**JSON_PATCH, header: value})
+        assert refused.status_code == 412, (header, value)
+        assert refused.json()["code"] == "precondition failed"
+    guarded = api.post(url, params={"base": 1}, content=body,
+                       headers={**JSON_PATCH, "if-match": '"2"'})
+    assert guarded.status_code == 200 and guarded.text == ok.text
+    # the preview's tag guards the write that sends its patch
+    assert patch(api, "cfg", json.loads(ok.text), if_match=ok.headers["etag"]).status_code == 200
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("PATCH", "/v1/documents/cfg/"), ("PUT", "/v1/document/cfg"), ("GET", "/v1/nope"),
+    ("DELETE", "/v1"), ("POST", "/v1/documents/cfg/versions/x"),
+])
+def test_api_paths_that_name_no_route_are_a_json_404_even_with_the_page(tmp_path, method,
+                                                                          path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>page</title>")
+    with client_for(tmp_path, static_dir=site) as client:
+        put(client, "cfg", {"a": 1})
+        answer = client.request(method, path, content=b"[]", headers=JSON_PATCH)
+        assert answer.status_code == 404 and answer.json()["code"] == "not found"
+        assert path in answer.json()["message"]
+        assert "allow" not in answer.headers
+        assert client.get("/").status_code == 200  # the page is still served
+
+
+def test_the_trailing_slash_is_named(api):
+    answer = api.get("/v1/documents/cfg/")
+    assert answer.status_code == 404 and "without the trailing '/'" in answer.json()["message"]
+
+
+@pytest.mark.parametrize(("path", "params"), [
+    ("/v1/documents/cfg", [("version", "1"), ("version", "1")]),
+    ("/v1/diff", [("from", "cfg"), ("from", "cfg"), ("to", "cfg")]),
+    ("/v1/diff", [("from", "cfg"), ("to", "cfg"), ("stats", "1"), ("stats", "0")]),
+])
+def test_a_query_key_given_twice_is_a_400(api, path, params):
+    put(api, "cfg", {"a": 1})
+    answer = api.get(path, params=params)
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid arguments"
+    assert "may be given once" in answer.json()["message"]
+
+
+def test_a_write_with_a_message_given_twice_writes_nothing(api):
+    put(api, "cfg", {"a": 1})
+    answer = api.patch("/v1/documents/cfg", params=[("message", "one"), ("message", "two")],
+                       content="[]", headers=JSON_PATCH)
+    assert answer.status_code == 400 and head(api, "cfg") == 1

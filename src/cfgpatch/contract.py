@@ -65,7 +65,7 @@ OPERATION_SPECS: dict[str, OperationSpec] = {
     "put": OperationSpec(((NAME, TEXT),), lambda s, name, text: s.put(name, text)),
     "get": OperationSpec(((NAME,), (NAME, VERSION)), lambda s, *args: s.get(*args)),
     "apply": OperationSpec(((NAME, TEXT), (NAME, TEXT, VERSION)), lambda s, *args: s.apply(*args)),
-    "rebase": OperationSpec(((NAME, TEXT, VERSION),), lambda s, *args: s.rebase(*args)),
+    "rebase": OperationSpec(((NAME, TEXT, VERSION),), lambda s, *args: s.rebase(*args)[1]),
     "diff": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff(a, b)),
     "diff_stats": OperationSpec(((NAME, NAME),), lambda s, a, b: s.diff_stats(a, b)),
     "gen": OperationSpec(((NAME, GEN_PARAMS),), _gen),

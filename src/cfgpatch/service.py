@@ -104,13 +104,15 @@ class Service:
         version = self.head(name) if version is None else self.check_version(name, version)
         return self._value(name, version)
 
-    def versions(self, name: str, when: Preconditions = NONE) -> list[VersionInfo] | None:
-        """Metadata of every version of ``name``, oldest first (``None``: not modified,
-        judged on the head as :meth:`read` does)."""
+    def versions(self, name: str, when: Preconditions = NONE
+                 ) -> tuple[int, list[VersionInfo] | None]:
+        """The head judged and the metadata of every version of ``name``, oldest first
+        (``None``: not modified, judged on that head as :meth:`read` does)."""
         infos = self.store.versions(name)
         if not infos:
             raise LookupFailed(f"no document named {name!r}", code=UNKNOWN_DOCUMENT)
-        return infos if when.evaluate(name, infos[-1].version, read=True) else None
+        head = infos[-1].version
+        return head, (infos if when.evaluate(name, head, read=True) else None)
 
     def names(self) -> list[str]:
         return self.store.names()
@@ -153,10 +155,16 @@ class Service:
         ``when`` is judged first (before ``text`` is read, as RFC 9110 orders it)
         and again against the head the write replaces.
         """
+        return self.put_text(name, text, author=author, message=message, when=when)[0]
+
+    def put_text(self, name: str, text: str | bytes, *, author: str | None = None,
+                 message: str | None = None, when: Preconditions = NONE) -> tuple[int, str]:
+        """:meth:`put`, and the canonical text stored (which may differ from ``text``)."""
         when.evaluate(name, self.store.head_version(name))
         value, canon = read_document(text, self.texts, self.spellings)
-        return self.put_value(name, value, author=author, message=message, text=canon,
-                              when=when)
+        version = self.put_value(name, value, author=author, message=message, text=canon,
+                                 when=when)
+        return version, canon
 
     def put_value(self, name: str, value: JSON, *, author: str | None = None,
                   message: str | None = None, text: str | None = None,
@@ -255,14 +263,18 @@ class Service:
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
     def rebase(self, name: str, patch_text: str, base_version: int, *,
-               tests_on_head: bool = False) -> str:
-        """Canonical text of ``patch_text`` (written against ``base_version``) rebased."""
+               tests_on_head: bool = False, when: Preconditions = NONE) -> tuple[int, str]:
+        """The head the patch was rebased onto and the canonical text of ``patch_text``
+        (written against ``base_version``) rebased onto it; nothing is stored.  ``when``
+        is judged on that head as for a write (the answer is not a "not modified")."""
         head = self.head(name)
+        when.evaluate(name, head)
         self.check_version(name, base_version)
         patch = parse_patch(patch_text)
         self.limits.check_patch(patch, patch_text)
         head_doc = self._value(name, head)
-        return canonical(self._rebased(name, patch, base_version, head_doc, tests_on_head))
+        return head, canonical(self._rebased(name, patch, base_version, head_doc,
+                                             tests_on_head))
 
     def _rebased(self, name: str, patch: list, base_version: int, head_doc: JSON,
                  tests_on_head: bool = False) -> list:

@@ -51,6 +51,7 @@ from .inputs import (
     parse_side,
     parse_version,
     preconditions,
+    query,
     rebase_from,
     require_type,
 )
@@ -95,7 +96,7 @@ class Api:
             raise AuthError(f"token {who.name!r} may not {verb} {name!r}", code=FORBIDDEN)
 
     def message(self, request: Request) -> str | None:
-        return check_message(request.query_params.get("message"), self.limits.max_message)
+        return check_message(query(request, "message"), self.limits.max_message)
 
     # -- handlers ---------------------------------------------------------------
     async def list_documents(self, request: Request) -> Response:
@@ -108,14 +109,19 @@ class Api:
         require_type(request, (JSON_TYPE,))
         message, when = self.message(request), preconditions(request)
         data = await self.limits.read_body(request)
-        version = await run_in_threadpool(
-            lambda: self.service.put(name, data, author=who.name, message=message, when=when))
+        version, stored = await run_in_threadpool(
+            lambda: self.service.put_text(name, data, author=who.name, message=message,
+                                          when=when))
         status = 201 if version == 1 else 200
-        return JSONResponse({"version": version}, status_code=status, headers=etag(version))
+        # RFC 9110 section 9.3.4: a validator only if the body was stored unchanged (the
+        # service keeps canonical text); the version is in the answer's body either way.
+        unchanged = stored.encode("utf-8") == data
+        return JSONResponse({"version": version}, status_code=status,
+                            headers=etag(version) if unchanged else None)
 
     async def get_document(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
-        raw = request.query_params.get("version")
+        raw = query(request, "version")
         version = None if raw is None else parse_version(raw, "version")
         number, text = await run_in_threadpool(self.service.read, name, version,
                                                 preconditions(request))
@@ -125,12 +131,12 @@ class Api:
 
     async def list_versions(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
-        infos = await run_in_threadpool(self.service.versions, name, preconditions(request))
-        if infos is None:
-            head = await run_in_threadpool(self.service.head, name)
+        head, infos = await run_in_threadpool(self.service.versions, name,
+                                              preconditions(request))
+        if infos is None:  # the head that was judged, never a later one
             return Response(status_code=304, headers=etag(head))
-        body = {"name": name, "head": infos[-1].version, "versions": [i.to_dict() for i in infos]}
-        return JSONResponse(body, headers=etag(infos[-1].version))
+        body = {"name": name, "head": head, "versions": [i.to_dict() for i in infos]}
+        return JSONResponse(body, headers=etag(head))
 
     async def patch_document(self, request: Request) -> Response:
         who, name = self.document(request, write=True)
@@ -148,25 +154,28 @@ class Api:
     async def rebase(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
         require_type(request, (JSON_PATCH, JSON_TYPE))
-        raw = request.query_params.get("base")
+        raw = query(request, "base")
         if raw is None:
             raise InvalidInput("rebase needs ?base=<version the patch was written against>",
                                code=INVALID_ARGUMENTS)
         base = parse_version(raw, "base")
+        when = preconditions(request)
         data = await self.limits.read_body(request)
-        result = await run_in_threadpool(
-            lambda: self.service.rebase(name, data, base, tests_on_head=True))
-        return Response(result, media_type=JSON_PATCH)
+        head, result = await run_in_threadpool(
+            lambda: self.service.rebase(name, data, base, tests_on_head=True, when=when))
+        # The ETag names the head the patch was rebased onto: send the patch with
+        # If-Match: that tag and it applies only if nobody wrote in between.
+        return Response(result, media_type=JSON_PATCH, headers=etag(head))
 
     async def diff(self, request: Request) -> Response:
         who = self.principal(request)
         sides = []
         for key in ("from", "to"):
-            name, version = parse_side(request.query_params.get(key), key)
+            name, version = parse_side(query(request, key), key)
             self.require(who, name, write=False)
             sides.append((name, version))
         (name_a, version_a), (name_b, version_b) = sides
-        stats = request.query_params.get("stats", "0")
+        stats = query(request, "stats", "0")
         if stats not in ("0", "1"):
             raise InvalidInput(f"stats must be 0 or 1, not {stats[:40]!r}", code=INVALID_ARGUMENTS)
         if stats == "1":
@@ -224,6 +233,19 @@ class Resource:
         await response(scope, receive, send)
 
 
+class NoApiRoute:
+    """The ASGI app of every ``/v1/...`` path that names no route, for any method: a
+    JSON 404 (the page mounted at ``/`` must not answer for the API, with a plain-text
+    404 or a 405)."""
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        path = Request(scope, receive, send).url.path
+        hint = " (without the trailing '/')" if path.endswith("/") and len(path) > 4 else ""
+        problem = HttpProblem(f"no API route is {path}{hint}; the routes are listed at "
+                              "/v1/openapi.json", code=NOT_FOUND)
+        await problem_response(problem)(scope, receive, send)
+
+
 def resource(path: str, handlers: dict[str, Callable]) -> Route:
     """The route of one :class:`Resource` (every method reaches it)."""
     return Route(path, Resource(handlers))
@@ -279,6 +301,8 @@ def create_app(
         resource(doc + "/versions", {"GET": api.list_versions}),
         resource(doc + "/rebase", {"POST": api.rebase}),
         resource("/v1/diff", {"GET": api.diff}),
+        Route("/v1", NoApiRoute()),
+        Route("/v1/{rest:path}", NoApiRoute()),
         index_page(static_dir),
     ]
 

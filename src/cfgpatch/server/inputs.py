@@ -47,6 +47,17 @@ def parse_version(text: str, what: str) -> int:
     return int(text)
 
 
+def query(request: Request, key: str, default: str | None = None) -> str | None:
+    """The one value of the query parameter ``key`` (``default`` when absent); a key
+    given twice is a 400, as a repeated ``Cfgpatch-Rebase-From`` is, rather than one
+    of the two values picked silently."""
+    values = request.query_params.getlist(key)
+    if len(values) > 1:
+        raise InvalidInput(f"?{key}= may be given once, not {len(values)} times",
+                           code=INVALID_ARGUMENTS)
+    return values[0] if values else default
+
+
 def parse_side(raw: str | None, key: str) -> tuple[str, int | None]:
     """One side of a diff, ``?from=`` / ``?to=``: ``name`` or ``name@version``."""
     if not raw:

@@ -164,12 +164,17 @@ def _paths() -> dict:
         }},
         "/v1/documents/{name}/rebase": {"post": {
             "parameters": [_NAME, {"name": "base", "in": "query", "required": True,
-                                   "schema": _VERSION_QUERY}],
+                                   "schema": _VERSION_QUERY}, _IF_MATCH, _IF_NONE_MATCH_WRITE],
             "summary": "The patch that carries a patch written against ?base onto the head "
                        "(tests judged against the head too). Stores nothing.",
+            "description": "The ETag names the head the patch was rebased onto: sent with "
+                           "If-Match: that tag, the rebased patch applies only if nobody "
+                           "wrote in between. If-Match / If-None-Match are judged against "
+                           "the head as for a write.",
             "requestBody": {"required": True, **_json(_PATCH, "application/json-patch+json")},
-            "responses": {"200": _ok("Rebased patch.", _PATCH, "application/json-patch+json"),
-                          **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503)},
+            "responses": {"200": _ok("Rebased patch.", _PATCH, "application/json-patch+json",
+                                     with_etag=True),
+                          **_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)},
         }},
         "/v1/diff": {"get": {
             "summary": "The JSON Patch turning one document version into another.",
