@@ -220,7 +220,8 @@ def _side(raw: str, label: str) -> str:
                            code=INVALID_ARGUMENTS)
     if at and not _VERSION.fullmatch(version):
         raise InvalidInput(f"{label} {raw[:80]!r}: the version after '@' must be a positive "
-                           f"integer, not {version[:40]!r}", code=INVALID_ARGUMENTS)
+                           f"integer of at most 18 digits, not {version[:40]!r}",
+                           code=INVALID_ARGUMENTS)
     return raw
 
 

@@ -42,8 +42,8 @@ def check_name(name: str) -> str:
 def parse_version(text: str, what: str) -> int:
     """A version number from a query parameter (positive integer)."""
     if not _VERSION.fullmatch(text):
-        raise InvalidInput(f"{what} must be a positive integer, not {text[:40]!r}",
-                           code=INVALID_ARGUMENTS)
+        raise InvalidInput(f"{what} must be a positive integer of at most 18 digits, not "
+                           f"{text[:40]!r}", code=INVALID_ARGUMENTS)
     return int(text)
 
 
