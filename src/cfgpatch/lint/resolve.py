@@ -298,6 +298,16 @@ class Resolver:
             raise ResolveError(exc.message, where) from None
 
 
+def _check_namespaced(kustomization: Kustomization, resources: list[Resource],
+                      resource: Resource) -> None:
+    """kustomize refuses a namespace that gives two resources one id."""
+    key = resource_key(resource.obj)
+    if sum(resource_key(other.obj) == key for other in resources) > 1:
+        raise ResolveError(f"namespace transformation produces ID conflict: two resources "
+                           f"become {key[1]} {key[2]} in namespace {key[3]}",
+                           kustomization.location(["namespace"]))
+
+
 def resource_key(obj: dict) -> tuple[str, str, str, str]:
     """(apiVersion, kind, name, namespace): what kustomize calls a resource's id."""
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
@@ -379,6 +389,7 @@ def transform_names(kustomization: Kustomization, resources: list[Resource]) -> 
                     meta["name"] = namespace
             elif scope not in CLUSTER_SCOPED:
                 meta["namespace"] = namespace
+                _check_namespaced(kustomization, resources, resource)
         if (prefix or suffix) and kind not in NOT_PREFIXED:
             name = str(meta.get("name", ""))
             resource.previous = (*resource.previous, name)

@@ -18,14 +18,16 @@ Each follows kustomize v5.5's builtin plugin of the same name, on the field spec
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...go import json as gojson
 from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization
-from .resmap import ResMap
+from .resmap import ResMap, same_id
 from .resources import Gvk, Resource
 from .styles import kustomize_set
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
@@ -63,6 +65,7 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
 
     def change(resource: Resource) -> None:
         gvk = resource.gvk
+        resource.store_previous_id()  # kustomize: later patches may name the old id
         if not resource.cur_id().cluster_scoped:
             resource.metadata()["namespace"] = target
         if gvk.kind in ("RoleBinding", "ClusterRoleBinding"):
@@ -72,8 +75,37 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
                 continue
             if spec.applies_to(gvk):
                 fs.walk(resource.value, spec, _scalar_setter(target), str)
+        _check_unique(resmap, resource)
 
     run(resmap, trace, kust, "namespace", 0, "/namespace", change)
+
+
+def _check_unique(resmap: ResMap, resource: Resource) -> None:
+    """kustomize refuses a namespace that gives two resources one id (checked after each
+    resource, against the current ids of all, so the second of the two is the one)."""
+    mine = resource.cur_id()
+    matches = [r for r in resmap.resources if same_id(r.cur_id(), mine)]
+    if len(matches) != 1:
+        shown = " ".join(gojson.encode(_with_previous_ids(r)) for r in matches)
+        raise KubeError(f"namespace transformation produces ID conflict: [{shown}]",
+                        code=KUSTOMIZE_ERROR)
+
+
+def _with_previous_ids(resource: Resource) -> dict:
+    """The resource as kustomize prints it in that error: its previous ids as kustomize's
+    internal annotations (comma-separated kinds, names and namespaces)."""
+    value = copy.deepcopy(resource.value)
+    meta = value.setdefault("metadata", {})
+    notes = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    previous = resource.previous
+    meta["annotations"] = {
+        **notes,
+        "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
+        "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
+        "internal.config.kubernetes.io/previousNamespaces":
+            ",".join(p.namespace for p in previous),
+    }
+    return value
 
 
 def _default_subjects(value: dict, target: str) -> None:
