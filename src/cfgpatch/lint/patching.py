@@ -57,10 +57,22 @@ def _custom_merge(obj: dict, patch: Any, schema: Any) -> Any:
 
 
 def apply_json(obj: dict, ops: Any, explain: bool) -> tuple[Any, list]:
-    """A JSON 6902 patch on ``obj``: (result, findings)."""
+    """A JSON 6902 patch on ``obj``: (result, findings).  As in a build, the patch sees
+    ``metadata.annotations`` even when ``obj`` has none (kustomize keeps its internal
+    annotations there meanwhile), and an annotations map left empty is dropped."""
     from ..kube import patch as kube_patch
+    meta = obj.get("metadata")
+    added = isinstance(meta, dict) and meta.get("annotations") is None
+    if added:
+        obj = {**obj, "metadata": {**meta, "annotations": {}}}
     result = kube_patch(obj, ops, "json", explain=explain)
-    return result.object, list(result.findings)
+    after = result.object
+    after_meta = after.get("metadata") if isinstance(after, dict) else None
+    if isinstance(after_meta, dict) and after_meta.get("annotations") in ({}, None) \
+            and "annotations" in after_meta:
+        after = {**after, "metadata": {k: v for k, v in after_meta.items()
+                                       if k != "annotations"}}
+    return after, list(result.findings)
 
 
 

@@ -315,16 +315,55 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     assert patch.target is not None
     for resource in resmap.select(patch.target):
         before = snapshot(resource.value) if step is not None else None
+        resource.store_previous_id()
+        internal = _internal_annotations(resource)
         try:
-            result = jsonpatch.apply_document(resource.value, patch.ops)
+            result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
         except KubeError as err:
             raise KubeError(err.message, code=KUSTOMIZE_ERROR, hint=err.hint) from None
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
+        _strip_internal(result, internal)
         resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())
             step.touches.append(Touch(resource, before, snapshot(result), resource.describe()))
 
+
+def _internal_annotations(resource: Resource) -> dict[str, str]:
+    """The annotations kustomize keeps on a resource while a JSON 6902 patch runs: its
+    previous ids (kinds, names, namespaces, comma-separated; no namespace is
+    ``default``), so ``/metadata/annotations`` always exists for the patch."""
+    previous = resource.previous
+    return {
+        "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
+        "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
+        "internal.config.kubernetes.io/previousNamespaces":
+            ",".join(p.namespace or "default" for p in previous),
+    }
+
+
+def _annotated(value: dict, internal: dict[str, str]) -> dict:
+    """``value`` with ``internal`` added to its annotations (a shallow copy where changed)."""
+    meta = value.get("metadata")
+    if not isinstance(meta, dict):
+        return value
+    found = meta.get("annotations")
+    if found is not None and not isinstance(found, dict):
+        return value
+    return {**value, "metadata": {**meta, "annotations": {**(found or {}), **internal}}}
+
+
+def _strip_internal(result: dict, internal: dict[str, str]) -> None:
+    """Take the internal annotations off a patch's result again (kustomize restores and
+    later strips them, whatever the patch did to them); an empty map goes too."""
+    meta = result.get("metadata")
+    found = meta.get("annotations") if isinstance(meta, dict) else None
+    if not isinstance(found, dict):
+        return
+    for key in internal:
+        found.pop(key, None)
+    if not found:
+        del meta["annotations"]

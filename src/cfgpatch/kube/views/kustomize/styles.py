@@ -177,9 +177,13 @@ def metadata_texts(node: Node, value: Any, labels: bool = False, nulls: bool = T
 
 
 def stringify_annotations(value: Any) -> None:
-    """Annotations that are not strings (a JSON patch set them) as kustomize prints them."""
+    """Annotations that are not strings (a JSON patch set them) as kustomize prints them;
+    empty or null annotations are dropped (kustomize strips its internal annotations
+    from every resource at the end, which clears a map left empty)."""
     meta = value.get("metadata") if isinstance(value, dict) else None
     found = meta.get("annotations") if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and "annotations" in meta and (found is None or found == {}):
+        del meta["annotations"]
     if isinstance(found, dict):
         for key, item in found.items():
             if not isinstance(item, str):
