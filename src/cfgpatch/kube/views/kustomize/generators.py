@@ -75,8 +75,7 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
         value["immutable"] = True
     behavior = args.get("behavior") or "create"
     if behavior not in ("create", "merge", "replace"):
-        raise KubeError(f"{kust.where(pointer)}: invalid behavior {behavior!r} (create, merge "
-                        f"or replace)", code=KUSTOMIZE_ERROR)
+        behavior = "create"  # kustomize: an unknown word (even "Merge") means unspecified
     line = kust.line(pointer)
     return Resource(value, Source(kust.file, 0, {"": (line, 1)}),
                     generated=Generated(behavior, not opts["disable_hash"], kust.file))
@@ -201,7 +200,9 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
                 made.value[key] = merged
     made.previous = list(old.previous)
     made.prefixes, made.suffixes = list(old.prefixes), list(old.suffixes)
-    made.generated.needs_hash = made.generated.needs_hash or bool(
+    # measured (merge and replace, 1.32): hashed only when both generators hash, so a
+    # base's disableNameSuffixHash: true holds, and so does an overlay's
+    made.generated.needs_hash = made.generated.needs_hash and bool(
         old.generated and old.generated.needs_hash)
     resmap.replace(old, made)
     if step is not None:
