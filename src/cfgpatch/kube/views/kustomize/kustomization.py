@@ -151,9 +151,17 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
     found.warnings = [f"# Warning: {text}{_EDIT_FIX}" for name, text in _WARNINGS
                       if name in value and value[name] is not None]
     _enforce(found, loader)
+    if all(_zero(item) for key, item in value.items() if key not in ("apiVersion", "kind")):
+        raise KubeError("kustomization.yaml is empty", code=KUSTOMIZE_ERROR)
     _refuse_unmodelled(found, top)
     _fix(found)
     return found
+
+
+def _zero(value: Any) -> bool:
+    """Go's zero value of a kustomization field (measured: a field that is null, "" or
+    absent leaves the kustomization empty; an empty list or map does not)."""
+    return value is None or value == "" or value is False or (type(value) is int and value == 0)
 
 
 def v2_value(node: Node) -> Any:
