@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,11 +299,13 @@ class Resolver:
             raise ResolveError(exc.message, where) from None
 
 
-def _check_namespaced(kustomization: Kustomization, resources: list[Resource],
+def _check_namespaced(kustomization: Kustomization, taken: Counter,
                       resource: Resource) -> None:
-    """kustomize refuses a namespace that gives two resources one id."""
+    """kustomize refuses a namespace that gives two resources one id (``taken``: how many
+    resources have each id now)."""
     key = resource_key(resource.obj)
-    if sum(resource_key(other.obj) == key for other in resources) > 1:
+    taken[key] += 1
+    if taken[key] > 1:
         raise ResolveError(f"namespace transformation produces ID conflict: two resources "
                            f"become {key[1]} {key[2]} in namespace {key[3]}",
                            kustomization.location(["namespace"]))
@@ -376,6 +379,7 @@ def transform_names(kustomization: Kustomization, resources: list[Resource]) -> 
     namespace = value.get("namespace")
     prefix = str(value.get("namePrefix") or "")
     suffix = str(value.get("nameSuffix") or "")
+    taken = Counter(resource_key(r.obj) for r in resources) if namespace else Counter()
     for resource in resources:
         meta = resource.obj.setdefault("metadata", {})
         if not isinstance(meta, dict):
@@ -388,8 +392,9 @@ def transform_names(kustomization: Kustomization, resources: list[Resource]) -> 
                     resource.previous = (*resource.previous, str(meta.get("name", "")))
                     meta["name"] = namespace
             elif scope not in CLUSTER_SCOPED:
+                taken[resource_key(resource.obj)] -= 1
                 meta["namespace"] = namespace
-                _check_namespaced(kustomization, resources, resource)
+                _check_namespaced(kustomization, taken, resource)
         if (prefix or suffix) and kind not in NOT_PREFIXED:
             name = str(meta.get("name", ""))
             resource.previous = (*resource.previous, name)

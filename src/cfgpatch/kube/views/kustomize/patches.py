@@ -316,7 +316,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     for resource in resmap.select(patch.target):
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
-        internal = _internal_annotations(resource)
+        internal = resource.previous_id_annotations()
         try:
             result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
         except KubeError as err:
@@ -330,19 +330,6 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         if step is not None:
             step.targets.append(resource.describe())
             step.touches.append(Touch(resource, before, snapshot(result), resource.describe()))
-
-
-def _internal_annotations(resource: Resource) -> dict[str, str]:
-    """The annotations kustomize keeps on a resource while a JSON 6902 patch runs: its
-    previous ids (kinds, names, namespaces, comma-separated; no namespace is
-    ``default``), so ``/metadata/annotations`` always exists for the patch."""
-    previous = resource.previous
-    return {
-        "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
-        "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
-        "internal.config.kubernetes.io/previousNamespaces":
-            ",".join(p.namespace or "default" for p in previous),
-    }
 
 
 def _annotated(value: dict, internal: dict[str, str]) -> dict:

@@ -21,7 +21,7 @@ def same_id(a: ResId, b: ResId) -> bool:
     return a.gvk == b.gvk and a.name == b.name and a.same_namespace(b)
 
 
-def _key(rid: ResId) -> tuple:
+def id_key(rid: ResId) -> tuple:
     """What :func:`same_id` compares, as one hashable value."""
     return rid.gvk, rid.name, rid.effective_namespace()
 
@@ -49,10 +49,10 @@ class ResMap:
         (Ids are computed when adding: transformers rename resources in place.)"""
         if not resources:
             return
-        taken = {_key(r.cur_id()) for r in self.resources}
+        taken = {id_key(r.cur_id()) for r in self.resources}
         for resource in resources:
             cur = resource.cur_id()
-            key = _key(cur)
+            key = id_key(cur)
             if key in taken:
                 raise KubeError(f"may not add resource with an already registered id: {cur}",
                                 code=KUSTOMIZE_ERROR)

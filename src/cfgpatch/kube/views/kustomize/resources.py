@@ -149,6 +149,17 @@ class Resource:
     def any_ids(self) -> list[ResId]:
         return [*self.previous, self.cur_id()]
 
+    def previous_id_annotations(self) -> dict[str, str]:
+        """kustomize's internal annotations of the previous ids (kinds, names and
+        namespaces, comma-separated; no namespace is written ``default``)."""
+        previous = self.previous
+        return {
+            "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
+            "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
+            "internal.config.kubernetes.io/previousNamespaces":
+                ",".join(p.namespace or "default" for p in previous),
+        }
+
     def store_previous_id(self) -> None:
         """Remember the current id before a transformer changes it (kustomize's
         StorePreviousId)."""

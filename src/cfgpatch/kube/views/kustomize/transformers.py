@@ -19,6 +19,7 @@ Each follows kustomize v5.5's builtin plugin of the same name, on the field spec
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,7 @@ from ...go import json as gojson
 from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization
-from .resmap import ResMap, same_id
+from .resmap import ResMap, id_key, same_id
 from .resources import Gvk, Resource
 from .styles import kustomize_set
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
@@ -63,8 +64,11 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     if not target:
         return
 
+    taken = Counter(id_key(r.cur_id()) for r in resmap.resources)
+
     def change(resource: Resource) -> None:
         gvk = resource.gvk
+        taken[id_key(resource.cur_id())] -= 1
         resource.store_previous_id()  # kustomize: later patches may name the old id
         if not resource.cur_id().cluster_scoped:
             resource.metadata()["namespace"] = target
@@ -75,36 +79,30 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
                 continue
             if spec.applies_to(gvk):
                 fs.walk(resource.value, spec, _scalar_setter(target), str)
-        _check_unique(resmap, resource)
+        key = id_key(resource.cur_id())
+        taken[key] += 1
+        if taken[key] > 1:
+            _conflict(resmap, resource)
 
     run(resmap, trace, kust, "namespace", 0, "/namespace", change)
 
 
-def _check_unique(resmap: ResMap, resource: Resource) -> None:
+def _conflict(resmap: ResMap, resource: Resource) -> None:
     """kustomize refuses a namespace that gives two resources one id (checked after each
-    resource, against the current ids of all, so the second of the two is the one)."""
+    resource, against the current ids of all, so the second of the two is the one); the
+    error shows them with their previous-id annotations."""
     mine = resource.cur_id()
-    matches = [r for r in resmap.resources if same_id(r.cur_id(), mine)]
-    if len(matches) != 1:
-        shown = " ".join(gojson.encode(_with_previous_ids(r)) for r in matches)
-        raise KubeError(f"namespace transformation produces ID conflict: [{shown}]",
-                        code=KUSTOMIZE_ERROR)
+    shown = " ".join(gojson.encode(_with_previous_ids(r)) for r in resmap.resources
+                     if same_id(r.cur_id(), mine))
+    raise KubeError(f"namespace transformation produces ID conflict: [{shown}]",
+                    code=KUSTOMIZE_ERROR)
 
 
 def _with_previous_ids(resource: Resource) -> dict:
-    """The resource as kustomize prints it in that error: its previous ids as kustomize's
-    internal annotations (comma-separated kinds, names and namespaces)."""
     value = copy.deepcopy(resource.value)
     meta = value.setdefault("metadata", {})
     notes = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    previous = resource.previous
-    meta["annotations"] = {
-        **notes,
-        "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
-        "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
-        "internal.config.kubernetes.io/previousNamespaces":
-            ",".join(p.namespace for p in previous),
-    }
+    meta["annotations"] = {**notes, **resource.previous_id_annotations()}
     return value
 
 
