@@ -34,7 +34,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from .gc_pause import pausing
-from .jsonvalue import JSON, canonical_unchecked, deep_copy, escape
+from .jsonvalue import JSON, SCALAR_TEXT, canonical_unchecked, deep_copy, escape
 from .lcs import WorkBudget, align
 from .moves import Change, Planned, Removal, as_dicts, plan_moves
 from .text_cache import BIG_ARRAY, TextCache
@@ -42,7 +42,7 @@ from .text_cache import BIG_ARRAY, TextCache
 #: Element types that are equal exactly when their canonical texts are (``bool`` is
 #: not ``int`` here: the types are compared exactly, and ``1 != "1"``).
 _SELF_KEYED = {str, int}
-#: At most this many key lists are kept per diff (see ``_Builder._keys``).
+#: At most this many key lists are kept per diff (see ``_Builder._same_shape``).
 _SHAPES = 10_000
 
 
@@ -63,7 +63,9 @@ class _Builder:
         self.removals: list[Removal] = []
         self.changes: list[Change] = []
         self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
-        self.shapes: dict[tuple, list[tuple[str, str]]] = {}  # see _keys()
+        #: key order -> its (key, token) pairs in sorted order, and whether that is the
+        #: key order itself (see :meth:`_same_shape`)
+        self.shapes: dict[tuple, tuple[list[tuple[str, str]], bool]] = {}
 
     def run(self, a: JSON, b: JSON) -> None:
         first = self._pair(a, b, "", "", None)
@@ -92,9 +94,20 @@ class _Builder:
         return None
 
     def _object(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
-        remove, change = self.removals.append, self.changes.append
+        change = self.changes.append
         same = self.cache.same
-        for key, token in self._keys(x, y):
+        keys = tuple(x)
+        if keys == tuple(y):  # one shape (most pairs of a document's objects)
+            for (_, token), xv, yv in self._same_shape(keys, x, y):
+                kind = type(xv)
+                if kind is type(yv) and (kind is dict or kind is list):
+                    if xv != yv or not same(xv, yv):
+                        yield xv, yv, p1 + token, p2 + token, group
+                elif kind is not type(yv) or xv != yv:
+                    change(("replace", p2 + token, yv, group))
+            return
+        remove = self.removals.append
+        for key, token in self._tokens_of(sorted(x.keys() | y.keys())):
             if key not in y:
                 remove((p1 + token, x[key], group))
             elif key not in x:
@@ -108,21 +121,25 @@ class _Builder:
                 elif kind is not type(yv) or xv != yv:
                     change(("replace", p2 + token, yv, group))
 
-    def _keys(self, x: dict, y: dict) -> list[tuple[str, str]]:
-        """The keys of both objects in sorted order, each with its escaped ``/token``.
+    def _same_shape(self, keys: tuple, x: dict, y: dict) -> Iterator[tuple]:
+        """``((key, token), x[key], y[key])`` for the keys of two objects whose keys
+        are ``keys`` in this order, in sorted order of the keys.
 
-        Objects of one document mostly share their keys, in one order: the list
-        for such a pair is made once per diff.
+        Objects of one document mostly share their keys, in one order: the
+        sorted list is made once per diff, and where that order is the objects'
+        own (documents read from canonical text) the values are taken in order,
+        without looking keys up.
         """
-        keys = tuple(x)
-        if keys == tuple(y):
-            found = self.shapes.get(keys)
-            if found is None:
-                found = self._tokens_of(sorted(keys))
-                if len(self.shapes) < _SHAPES:
-                    self.shapes[keys] = found
-            return found
-        return self._tokens_of(sorted(x.keys() | y.keys()))
+        found = self.shapes.get(keys)
+        if found is None:
+            tokens = self._tokens_of(sorted(keys))
+            found = (tokens, [key for key, _ in tokens] == list(keys))
+            if len(self.shapes) < _SHAPES:
+                self.shapes[keys] = found
+        tokens, in_order = found
+        if in_order:
+            return zip(tokens, x.values(), y.values())
+        return ((item, x[item[0]], y[item[0]]) for item in tokens)
 
     def _tokens_of(self, keys: list[str]) -> list[tuple[str, str]]:
         tokens = self.tokens
@@ -214,6 +231,7 @@ def plan_text(plan: list[Planned], text_of: Callable[[Any], str]) -> str:
     are the new document's own, whose texts the service has mostly cached).
     """
     quote = encode_basestring
+    scalar_text = SCALAR_TEXT.get
     parts = []
     add = parts.append
     for op, path, other, _ in plan:
@@ -222,7 +240,9 @@ def plan_text(plan: list[Planned], text_of: Callable[[Any], str]) -> str:
         elif op == "move":
             add(f'{{"from":{quote(other)},"op":"move","path":{quote(path)}}}')
         else:
-            add(f'{{"op":"{op}","path":{quote(path)},"value":{text_of(other)}}}')
+            scalar = scalar_text(type(other))  # most values of a big diff are scalars
+            value = scalar(other) if scalar is not None else text_of(other)
+            add(f'{{"op":"{op}","path":{quote(path)},"value":{value}}}')
     return "[" + ",".join(parts) + "]"
 
 

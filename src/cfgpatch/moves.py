@@ -88,6 +88,9 @@ class _Pairing:
                 break  # every group touched: later positions change nothing
             for group in self.groups_of(path):
                 first_touch.setdefault(group, pos)
+        if not any(map(self.may_ever_pair, range(len(removals)))):
+            self.pools = {}
+            return  # nothing can pair: the rest is not needed
         for index, (path, _, _) in enumerate(removals):
             for group in self.groups_of(path):
                 self.members.setdefault(group, []).append(index)
@@ -99,6 +102,20 @@ class _Pairing:
             return []
         size = len(path)
         return [path[:k] for k in self.lengths if k < size and path[:k] in groups]
+
+    def may_ever_pair(self, index: int) -> bool:
+        """Whether removal ``index`` could pair with some add, now or later.
+
+        A grouped removal reaches only the adds up to its group's first touch,
+        and that only moves earlier while its candidates only shrink: if its
+        first candidate lies beyond, it never pairs.
+        """
+        text = self.texts[index]
+        pool = self.pools.get(text) if text is not None else None
+        if not pool:
+            return False
+        group = self.removals[index][2]
+        return group is None or pool[-1] <= self.first_touch.get(group, pool[-1])
 
     def last_member(self, group: str) -> int | None:
         members = self.members.get(group)

@@ -13,6 +13,14 @@ general parser, and copying every added value (values are shared, as
 ``share_unchanged`` shares untouched subtrees; a container is copied before
 anything is written into it, so neither input is ever changed).
 
+Containers are found by the pointer text of their place: the ones found (and
+copied) so far are kept under that text, so the operations of one parent, and
+of its ancestors and siblings, look their parent up instead of walking from the
+root.  Equal pointer texts are equal token lists (escapes are checked, indices
+must be canonical decimals), and an operation that could move or replace a kept
+container (any change to a list's length, a move, a write over a container)
+forgets them all.
+
 ``tests/test_replay.py`` checks it against ``apply_patch`` on generated patches,
 failing ones included.
 """
@@ -27,8 +35,7 @@ from .errors import CfgPatchError
 from .jsonvalue import JSON, MAX_DEPTH, check_depth
 
 _BAD_ESCAPE = re.compile(r"~(?![01])")
-#: The operations that change one place (a move changes two).
-_CHANGES = frozenset(("add", "remove", "replace"))
+_CONTAINERS = (dict, list)
 
 
 class Unreplayable(Exception):
@@ -46,15 +53,6 @@ def _tokens(path: str) -> list[str]:
             raise Unreplayable
         tokens = [token.replace("~1", "/").replace("~0", "~") for token in tokens]
     return tokens
-
-
-def _common(x: list[str], y: list[str]) -> int:
-    """The length of the common prefix of two token lists."""
-    size = min(len(x), len(y))
-    for k in range(size):
-        if x[k] != y[k]:
-            return k
-    return size
 
 
 def _index(token: str, size: int) -> int:
@@ -81,97 +79,61 @@ class _Replay:
         self.root = doc
         self.owned: dict[int, Any] = {}  # id -> copy made here (kept so ids stay unique)
         self.text_of = text_of
-        #: What locate() found last: the parent's pointer text and tokens, and the
-        #: containers from the root down to it.
-        self.head: str | None = None
-        self.parents: list[str] = []
-        self.nodes: list[Any] = []
+        #: Pointer text of a container found so far -> (that container, copied here,
+        #: and its pointer's token count).
+        self.found: dict[str, tuple[Any, int]] = {}
 
     def own(self, node: Any) -> Any:
         fresh = node.copy()
         self.owned[id(fresh)] = fresh
         return fresh
 
-    def locate(self, path: str) -> tuple[Any, str, int]:
-        """The container holding the last token of ``path`` (a non-empty pointer), copied
-        along the way so it can change; that token, unescaped; the pointer's token count.
-
-        The containers on the way to the last parent found are kept with its
-        pointer: an add, remove or replace changes only what its parent holds, so
-        that parent and every container above it stay where they are, and the next
-        operation walks only from where its pointer leaves the last one (a move,
-        which changes two places, and an operation on the root forget them).
-        Equal pointer texts are equal token lists, as escapes are checked.
-        """
-        if path[0] != "/":
+    def parent(self, head: str) -> tuple[Any, int]:
+        """The container at pointer ``head`` (copied so it can change) and the pointer's
+        token count; the containers above it are found (and kept) on the way."""
+        found = self.found
+        known = found.get(head)
+        if known is not None:
+            return known
+        if head and head[0] != "/":
             raise Unreplayable
-        head, _, token = path.rpartition("/")
-        if head == self.head:
-            return self.nodes[-1], _last_token(token), len(self.nodes)
-        last = self.head
-        if last is not None and last.startswith(head):
-            if len(last) > len(head) and last[len(head)] == "/":  # an ancestor of the last one
-                depth = head.count("/")
-                del self.nodes[depth + 1 :]
-                del self.parents[depth:]
-                self.head = head
-                return self.nodes[-1], _last_token(token), depth + 1
-        elif last is not None and head.startswith(last) and head[len(last)] == "/":
-            more = _tokens(head[len(last) :])  # below the last one
-            self.parents.extend(more)
-            self.nodes = self._walk(self.parents, self.nodes)
-            self.head = head
-            return self.nodes[-1], _last_token(token), len(self.nodes)
-        if len(self.nodes) > 1:
-            up, _, name = head.rpartition("/")
-            if up == last.rpartition("/")[0]:  # a sibling of the last one
-                self.parents[-1] = _last_token(name)
-                del self.nodes[-1]
-                self.nodes = self._walk(self.parents, self.nodes)
-                self.head = head
-                return self.nodes[-1], _last_token(token), len(self.nodes)
-        tokens = _tokens(path)
-        parents = tokens[:-1]
-        kept = self.nodes[: 1 + _common(parents, self.parents)] if self.nodes else []
-        self.nodes = self._walk(parents, kept)
-        self.head, self.parents = head, parents
-        return self.nodes[-1], tokens[-1], len(tokens)
-
-    def forget(self) -> None:
-        """Forget the containers found by :meth:`locate` (they may have moved)."""
-        self.head, self.parents, self.nodes = None, [], []
-
-    def _walk(self, parents: list[str], nodes: list[Any]) -> list[Any]:
-        """The containers at ``parents[:k]`` for every ``k``, owned; ``nodes`` holds the
-        first ones, already found."""
-        owned = self.owned
-        if not nodes:
+        below: list[str] = []  # the pointers from the nearest one found down to head
+        up = head
+        while known is None and up:
+            below.append(up)
+            up = up.rpartition("/")[0]
+            known = found.get(up)
+        if known is None:
             node = self.root
-            if id(node) not in owned:
-                if type(node) not in (dict, list):
+            if id(node) not in self.owned:
+                if type(node) not in _CONTAINERS:
                     raise Unreplayable
                 node = self.root = self.own(node)
-            nodes = [node]
-        node = nodes[-1]
-        for depth in range(len(nodes) - 1, len(parents)):
-            token = parents[depth]
-            kind = type(node)
-            if kind is dict:
-                if token not in node:
-                    raise Unreplayable
-                key: Any = token
-            elif kind is list:
-                key = _index(token, len(node))
-            else:
+            known = found[""] = (node, 0)
+        node, depth = known
+        for pointer in reversed(below):
+            node = self._child(node, pointer.rpartition("/")[2])
+            depth += 1
+            found[pointer] = (node, depth)
+        return node, depth
+
+    def _child(self, node: Any, token: str) -> Any:
+        """The container at ``token`` (as written in a pointer) of ``node``, copied."""
+        kind = type(node)
+        if kind is dict:
+            key: Any = _last_token(token)
+            if key not in node:
                 raise Unreplayable
-            child = node[key]
-            if id(child) not in owned:
-                if type(child) not in (dict, list):
-                    raise Unreplayable
-                child = node[key] = self.own(child)
-            node = child
-            nodes.append(node)
-        return nodes
+        elif kind is list:
+            key = _index(token, len(node))
+        else:
+            raise Unreplayable
+        child = node[key]
+        if id(child) not in self.owned:
+            if type(child) not in _CONTAINERS:
+                raise Unreplayable
+            child = node[key] = self.own(child)
+        return child
 
     def fits(self, depth: int, value: Any, cheap: bool) -> None:
         """Refuse a value that would nest deeper than ``MAX_DEPTH`` at a pointer of
@@ -184,7 +146,7 @@ class _Replay:
         room = MAX_DEPTH - depth
         if room < 0:
             raise Unreplayable
-        if type(value) not in (dict, list):
+        if type(value) not in _CONTAINERS:
             return
         if cheap and len(self.text_of(value)) // 2 <= room:
             return
@@ -193,52 +155,37 @@ class _Replay:
         except CfgPatchError:
             raise Unreplayable from None
 
-    def apply(self, op: str, path: str, value: Any) -> None:
-        """One operation of a plan (``value`` is a move's ``from``)."""
-        if op == "move":
-            self.move(value, path)
-        elif op not in _CHANGES:
-            raise Unreplayable
-        elif not path:
-            if op == "remove":
-                raise Unreplayable
-            self.fits(0, value, True)
-            self.root = value
-            self.forget()
-        else:
-            parent, token, depth = self.locate(path)
-            self.change(op, parent, token, depth, value)
-
-    def change(self, op: str, parent: Any, token: str, depth: int, value: Any,
-               cheap: bool | None = True) -> Any:
-        """``add``, ``remove`` or ``replace`` of ``parent``'s ``token`` (``depth``: the
-        pointer's token count; ``cheap`` as for :meth:`fits`, ``None``: no depth
-        check); what a remove took."""
-        if op != "remove" and cheap is not None and (
-            depth > MAX_DEPTH or type(value) in (dict, list)
-        ):
-            self.fits(depth, value, cheap)
+    def change(self, op: str, parent: Any, token: str, value: Any) -> Any:
+        """``add``, ``remove`` or ``replace`` of ``parent``'s ``token`` (unescaped), depth
+        already checked; what was there before (``None`` for an add to a list).  The
+        caller forgets what it moved or replaced (:meth:`forget_below`)."""
         if type(parent) is dict:
             if op == "add":
+                old = parent.get(token)
                 parent[token] = value
-            elif token not in parent:
+                return old
+            if token not in parent:
                 raise Unreplayable
-            elif op == "remove":
+            if op == "remove":
                 return parent.pop(token)
-            else:
-                parent[token] = value
-        elif op == "add":
+            old = parent[token]
+            parent[token] = value
+            return old
+        if op == "add":
             parent.insert(_index(token, len(parent) + 1), value)
-        elif op == "remove":
-            return parent.pop(_index(token, len(parent)))
-        else:
-            parent[_index(token, len(parent))] = value
-        return None
+            return None
+        index = _index(token, len(parent))
+        if op == "remove":
+            return parent.pop(index)
+        old = parent[index]
+        parent[index] = value
+        return old
 
-    def list_run(self, plan: list, start: int, parent: list, token: str) -> int:
-        """Apply ``plan[start]``, a remove or an add in ``parent`` (a list, the last
-        parent found), with the operations after it that continue it: removes of
-        the same place, adds at the next places.  The index after them.
+    def list_run(self, plan: list, start: int, parent: list, head: str, token: str,
+                 depth: int) -> int:
+        """Apply ``plan[start]``, a remove or an add in ``parent`` (a list at pointer
+        ``head`` of ``depth`` tokens), with the operations after it that continue it:
+        removes of the same place, adds at the next places.  The index after them.
 
         One slice operation does what the operations would do one by one (each
         one moves the rest of the list), under the same conditions.
@@ -247,6 +194,7 @@ class _Replay:
         size = len(plan)
         position = _index(token, len(parent) + (op == "add"))
         end = start + 1
+        self.forget_below(head)
         if op == "remove":
             while end < size and plan[end][0] == "remove" and plan[end][1] == path:
                 end += 1
@@ -254,16 +202,14 @@ class _Replay:
                 raise Unreplayable
             del parent[position : position + end - start]
             return end
-        head = self.head
         while end < size and plan[end][0] == "add" and plan[end][1] == (
             f"{head}/{position + end - start}"
         ):
             end += 1
         values = [item[2] for item in plan[start:end]]
-        depth = len(self.nodes)
         for value in values:
-            if depth > MAX_DEPTH or type(value) in (dict, list):
-                self.fits(depth, value, True)
+            if depth >= MAX_DEPTH or type(value) in _CONTAINERS:
+                self.fits(depth + 1, value, True)
         parent[position:position] = values
         return end
 
@@ -280,25 +226,49 @@ class _Replay:
                 raise Unreplayable
         return node
 
+    def forget_below(self, head: str) -> None:
+        """Forget the containers found below pointer ``head`` (a change there may have
+        moved or replaced them); ``head`` and the ones above it stay where they are.
+
+        Every pointer above a found one is found too (:meth:`parent` keeps the whole
+        way down), so the ones kept are found by cutting ``head`` short.
+        """
+        found = self.found
+        kept = {}
+        pointer = head
+        while pointer in found:
+            kept[pointer] = found[pointer]
+            if not pointer:
+                break
+            pointer = pointer.rpartition("/")[0]
+        found.clear()
+        found.update(kept)
+
+    def set_root(self, value: Any) -> None:
+        self.root = value
+        self.found.clear()
+
     def move(self, source: str, path: str) -> None:
-        self.forget()
         from_tokens, tokens = _tokens(source), _tokens(path)
         self.resolve(from_tokens)  # the source must exist
         if len(from_tokens) < len(tokens) and tokens[: len(from_tokens)] == from_tokens:
             raise Unreplayable  # into its own child
-        if from_tokens != tokens:
-            parent, token, _ = self.locate(source)
-            moved = self.change("remove", parent, token, 0, None)
-            self.forget()
-            if not path:
-                self.root = moved
-            else:
-                parent, token, depth = self.locate(path)
-                # Deeper than it was: its depth is checked by walking (it may be a
-                # copy made here, whose text must not be cached).
-                self.change("add", parent, token, depth, moved,
-                            False if len(tokens) > len(from_tokens) else None)
-        self.forget()
+        if from_tokens == tokens:
+            return
+        head, _, token = source.rpartition("/")
+        moved = self.change("remove", self.parent(head)[0], _last_token(token), None)
+        self.found.clear()
+        if not path:
+            self.set_root(moved)
+            return
+        head, _, token = path.rpartition("/")
+        parent, depth = self.parent(head)
+        if len(tokens) > len(from_tokens):
+            # Deeper than it was: its depth is checked by walking (it may be a copy
+            # made here, whose text must not be cached).
+            self.fits(depth + 1, moved, False)
+        self.change("add", parent, _last_token(token), moved)
+        self.found.clear()
 
 
 def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
@@ -309,18 +279,41 @@ def replay(doc: JSON, plan: list, text_of: Callable[[Any], str]) -> JSON:
     :class:`Unreplayable` where ``apply_patch`` may fail.
     """
     state = _Replay(doc, text_of)
+    found = state.found
     index, size = 0, len(plan)
     while index < size:
         op, path, other, _ = plan[index]
-        head, _, token = path.rpartition("/")
-        if head == state.head and op in _CHANGES and path.startswith("/"):
-            # The parent of the operation before (most operations of a diff).
-            parent = state.nodes[-1]
-            if type(parent) is list and op != "replace":
-                index = state.list_run(plan, index, parent, _last_token(token))
-                continue
-            state.change(op, parent, _last_token(token), len(state.nodes), other)
+        if op == "move":
+            state.move(other, path)
+            index += 1
+            continue
+        if op != "add" and op != "remove" and op != "replace":
+            raise Unreplayable
+        head, slash, token = path.rpartition("/")
+        if not slash:  # the root
+            if path or op == "remove":
+                raise Unreplayable
+            state.fits(0, other, True)
+            state.set_root(other)
+            index += 1
+            continue
+        known = found.get(head)
+        parent, depth = known if known is not None else state.parent(head)
+        if "~" in token:
+            token = _last_token(token)
+        if type(parent) is list and op != "replace":
+            index = state.list_run(plan, index, parent, head, token, depth)
+            continue
+        if op != "remove" and (depth >= MAX_DEPTH or type(other) in _CONTAINERS):
+            state.fits(depth + 1, other, True)
+        if type(parent) is dict and op == "replace":  # most operations of a big diff
+            if token not in parent:
+                raise Unreplayable
+            old = parent[token]
+            parent[token] = other
         else:
-            state.apply(op, path, other)
+            old = state.change(op, parent, token, other)
+        if type(old) in _CONTAINERS:
+            state.forget_below(head)  # a container found before may have been that one
         index += 1
     return state.root

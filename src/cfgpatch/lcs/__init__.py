@@ -169,8 +169,10 @@ def _small_align(a: Sequence, b: Sequence, budget: WorkBudget | None) -> list[Ru
     if prefix + suffix < shorter:  # both middle parts hold elements
         if budget is not None:
             budget.spend((n - prefix - suffix) * (m - prefix - suffix))
-        for i, j, length in _table_walk(a[prefix : n - suffix], b[prefix : m - suffix]):
-            runs.append((prefix + i, prefix + j, length))
+        mid_a, mid_b = a[prefix : n - suffix], b[prefix : m - suffix]
+        if not set(mid_a).isdisjoint(mid_b):  # else nothing in common: no match
+            for i, j, length in _table_walk(mid_a, mid_b):
+                runs.append((prefix + i, prefix + j, length))
     if suffix:
         runs.append((n - suffix, m - suffix, suffix))
     return runs
