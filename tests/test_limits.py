@@ -51,6 +51,18 @@ def test_service_refuses_results_beyond_the_limits_and_writes_nothing():
     assert canonical(service.get_value("d")) == '{"a":[1],"b":{"c":[1]}}'
 
 
+def test_the_depth_limit_names_a_put_document_and_a_patch_result_apart():
+    service = Service(limits=ServiceLimits(max_depth=3))
+    with pytest.raises(LimitExceeded) as put:
+        service.put("d", '{"a":{"b":{"c":[]}}}')
+    assert put.value.message.startswith("the document is nested more than 3 levels")
+    service.put("d", '{"a":{"b":{}}}')
+    with pytest.raises(LimitExceeded) as apply:
+        service.apply("d", '[{"op":"add","path":"/a/b/c","value":{"d":1}}]')
+    assert apply.value.message.startswith("the result would be nested more than 3 levels")
+    assert service.head("d") == 1
+
+
 def test_no_limits_is_what_run_uses():
     assert ServiceLimits().work() == {} and ServiceLimits(work_limit=5).work() == {
         "work_limit": 5}

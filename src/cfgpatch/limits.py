@@ -99,9 +99,10 @@ class ServiceLimits:
                     f"{cap} are stored (--max-document-bytes)")
         if self.max_depth is None:
             return
-        if applied is not None and _written_depth(applied, self.max_depth) <= self.max_depth:
-            return
-        self.check_value_depth(value, text, "the result would be")
+        if applied is None:  # a whole new document (a put)
+            self.check_value_depth(value, text, "the document is")
+        elif _written_depth(applied, self.max_depth) > self.max_depth:
+            self.check_value_depth(value, text, "the result would be")
 
 
 def _written_depth(patch: list, head_depth: int) -> int:
