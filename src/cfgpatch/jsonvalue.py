@@ -138,11 +138,21 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     if not depth_checked and text.count("[") + text.count("{") > MAX_DEPTH:
         check_depth(value)
     if has_lone_surrogate(canon):
-        raise InvalidInput(
-            "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid Unicode",
-            code=INVALID_JSON,
-        )
+        raise _located(text,
+                       "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not "
+                       "valid Unicode")
     return value, canon
+
+
+def _located(text: str, message: str) -> InvalidInput:
+    """``invalid json`` for a text the strict reading refuses, naming the first place
+    it does (line, column, pointer) where that can be found, else ``message``."""
+    from .jsonlocate import first_rejection
+
+    found = first_rejection(text, MAX_INT_DIGITS)
+    if found is None:
+        return InvalidInput(message, code=INVALID_JSON)
+    return InvalidInput(found.describe(), code=INVALID_JSON, pointer=found.pointer)
 
 
 def needs_strict_reading(text: str, canon: str) -> bool:
@@ -184,7 +194,7 @@ def _decode(decoder: json.JSONDecoder, text: str) -> JSON:
     try:
         return decoder.decode(text)
     except _Reject as exc:
-        raise InvalidInput(str(exc), code=INVALID_JSON) from None
+        raise _located(text, str(exc)) from None
     except json.JSONDecodeError as exc:
         raise InvalidInput(
             f"{exc.msg} at line {exc.lineno} column {exc.colno}", code=INVALID_JSON
