@@ -98,28 +98,28 @@ class _Builder:
         same = self.cache.same
         keys = tuple(x)
         if keys == tuple(y):  # one shape (most pairs of a document's objects)
-            for (_, token), xv, yv in self._same_shape(keys, x, y):
-                kind = type(xv)
-                if kind is type(yv) and (kind is dict or kind is list):
-                    if xv != yv or not same(xv, yv):
-                        yield xv, yv, p1 + token, p2 + token, group
-                elif kind is not type(yv) or xv != yv:
-                    change(("replace", p2 + token, yv, group))
-            return
-        remove = self.removals.append
+            members = self._same_shape(keys, x, y)
+        else:
+            members = self._members(x, y, p1, p2, group)
+        for (_, token), xv, yv in members:
+            kind = type(xv)
+            if kind is type(yv) and (kind is dict or kind is list):
+                if xv != yv or not same(xv, yv):
+                    yield xv, yv, p1 + token, p2 + token, group
+            elif kind is not type(yv) or xv != yv:
+                change(("replace", p2 + token, yv, group))
+
+    def _members(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
+        """``((key, token), x[key], y[key])`` for the keys of both objects, in sorted
+        order; a key of one only is removed or added here, in its turn."""
+        remove, change = self.removals.append, self.changes.append
         for key, token in self._tokens_of(sorted(x.keys() | y.keys())):
             if key not in y:
                 remove((p1 + token, x[key], group))
             elif key not in x:
                 change(("add", p2 + token, y[key], group))
             else:
-                xv, yv = x[key], y[key]
-                kind = type(xv)
-                if kind is type(yv) and (kind is dict or kind is list):
-                    if xv != yv or not same(xv, yv):
-                        yield xv, yv, p1 + token, p2 + token, group
-                elif kind is not type(yv) or xv != yv:
-                    change(("replace", p2 + token, yv, group))
+                yield (key, token), x[key], y[key]
 
     def _same_shape(self, keys: tuple, x: dict, y: dict) -> Iterator[tuple]:
         """``((key, token), x[key], y[key])`` for the keys of two objects whose keys
