@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import KyamlError
+from ...io.kyaml import KyamlError, Node
+from ...io.kyaml_duplicates import drop_duplicates, duplicate_errors, duplicate_pairs, encoded_lines
+from ...io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ...io.kyaml_read import read_documents
 from .positions import node_positions
 from .scopes import is_cluster_scoped
@@ -127,6 +129,8 @@ class Resource:
     suffixes: list[str] = field(default_factory=list)
     #: groups of field paths that hold one shared YAML node (see aliases.py)
     aliases: list[set] = field(default_factory=list)
+    #: go-yaml's messages for keys its file wrote twice (kustomize refuses it at the end)
+    duplicates: list[str] = field(default_factory=list)
 
     @property
     def gvk(self) -> Gvk:
@@ -237,17 +241,29 @@ def read_resources(text: str, file: str) -> list[Resource]:
     items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
     """
     try:
-        nodes = read_documents(text, file)
+        nodes = [read_node(node) for node in read_documents(text, file)]
     except KyamlError as err:
-        raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
+        failed = KubeError(err.message, code=KUSTOMIZE_ERROR)
+        failed.malformed = getattr(err, "malformed", True)  # type: ignore[attr-defined]
+        raise failed from None
     out: list[Resource] = []
     for index, node in enumerate(nodes):
-        value = styled_value(node)
+        duplicates = duplicate_errors(node, encoded_lines(text, node)) \
+            if duplicate_pairs(node) else []
+        if duplicates:  # kustomize reads what it can and refuses the resource at the end
+            drop_duplicates(node)
+        value = styled_value(node, check=not duplicates)
         metadata_texts(node, value)
         positions = node_positions(node)
         for pointer, item in _inline_lists(value, ""):
-            out.append(Resource(item, Source(file, index, _rebase(positions, pointer))))
+            out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
+                                duplicates=duplicates))
     return out
+
+
+def read_node(node: Node) -> Node:
+    """A document as kustomize holds it once read: merge keys expanded (aliases copied)."""
+    return expand_merge_keys(node) if has_merge_keys(node) else node
 
 
 def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
