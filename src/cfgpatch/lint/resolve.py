@@ -44,7 +44,7 @@ from ..kube.views.kustomize.kustomization import v2_value
 from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
-from .yamlpos import Tree, tree_values
+from .yamlpos import Tree, resource_values, tree_values
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Every field of a kustomization (kube build's table of kustomize's Go type).
@@ -337,7 +337,7 @@ def _check_unique(layer: Layer) -> None:
 def read_resources(files: Mapping[str, str], path: str, where: Location) -> list[Resource]:
     """The objects of a resource file (``List`` objects are unpacked)."""
     try:
-        docs = [value for _, value in tree_values(files[path])]
+        docs = resource_values(files[path])
     except ValueError as exc:
         raise ResolveError(f"accumulating resources: {path}: {exc}", where) from None
     out = []

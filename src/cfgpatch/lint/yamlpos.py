@@ -25,6 +25,8 @@ from typing import Any
 
 from ..errors import KubeError
 from ..kube.io.kyaml import MAPPING, SCALAR, SEQUENCE, Node
+from ..kube.io.kyaml_duplicates import duplicate_errors, duplicate_pairs, encoded_lines
+from ..kube.io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ..kube.io.kyaml_read import read_documents
 from ..kube.io.kyaml_scalars import node_value
 
@@ -148,7 +150,7 @@ def _parsed(text: str) -> tuple[tuple[Tree, Any, str | None], ...] | str:
     out = []
     for node in nodes:
         try:
-            out.append((Tree(node, lines), node_value(node), None))
+            out.append((Tree(node, lines), node_value(_expanded(node)), None))
         except KubeError as exc:
             out.append((Tree(node, lines), None, exc.message))
     return tuple(out)
@@ -187,6 +189,36 @@ def tree_values(text: str) -> list[tuple[Tree, Any]]:
             raise ValueError(error)
         out.append((tree, value))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _resource_values(text: str) -> tuple[Any, ...] | str:
+    try:
+        nodes = [_expanded(node) for node in read_documents(text)]
+    except KubeError as exc:
+        return exc.message
+    for node in nodes:
+        if duplicate_pairs(node):
+            return ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
+                    + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
+    try:
+        return tuple(node_value(node) for node in nodes)
+    except KubeError as exc:
+        return exc.message
+
+
+def _expanded(node: Node) -> Node:
+    return expand_merge_keys(node) if has_merge_keys(node) else node
+
+
+def resource_values(text: str) -> list[Any]:
+    """The documents of a resource file as kustomize reads them: merge keys expanded, and
+    a key written twice refused (kustomize does at the end of the build).  Shared values:
+    callers copy before changing; raises ValueError with kustomize's text."""
+    found = _resource_values(text)
+    if isinstance(found, str):
+        raise ValueError(found)
+    return list(found)
 
 
 Mapper = Callable[[Span], Span]
