@@ -8,7 +8,8 @@ visits the document's mappings from the top down; in each mapping:
   there or an alias), or of every map of a list, that the mapping does not have: the
   mapping's own keys win wherever they stand, and in a list the first map with a key
   wins; the members are placed where the ``<<`` key was;
-* a ``<<`` key that is quoted or tagged ``!!str`` is dropped with its value;
+* a ``<<`` key that is quoted or tagged ``!!str`` is dropped with its value, unless the
+  mapping's merge key comes before it (then it stays, an ordinary key);
 * two merge keys are ``duplicate merge key``; a scalar, a null or a scalar in a list is
   ``map merge requires map or sequence of maps as the value``; an alias to something
   that is not a map ``invalid map merge: received alias for a non-map value``; a list in
@@ -121,8 +122,10 @@ def _merge(mapping: Node, aliases: set[int], drop_quoted: bool) -> None:
     merges = [index for index, (key, _) in enumerate(pairs) if is_merge_key(key)]
     if len(merges) > 1:
         raise MergeKeyError("duplicate merge key", file=mapping.file, line=mapping.line)
-    dropped = [is_merge_key(key) or (drop_quoted and key.kind == SCALAR and key.value == "<<")
-               for key, _ in pairs]
+    first = merges[0] if merges else len(pairs)
+    dropped = [index == first or (drop_quoted and index < first and key.kind == SCALAR
+                                  and key.value == "<<")
+               for index, (key, _) in enumerate(pairs)]
     if not any(dropped):
         return
     own = {key.value for (key, _), drop in zip(pairs, dropped) if not drop}
