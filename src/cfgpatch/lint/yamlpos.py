@@ -25,7 +25,12 @@ from typing import Any
 
 from ..errors import KubeError
 from ..kube.io.kyaml import MAPPING, SCALAR, SEQUENCE, Node
-from ..kube.io.kyaml_duplicates import duplicate_errors, duplicate_pairs, encoded_lines
+from ..kube.io.kyaml_duplicates import (
+    drop_duplicates,
+    duplicate_errors,
+    duplicate_pairs,
+    encoded_lines,
+)
 from ..kube.io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ..kube.io.kyaml_read import read_documents
 from ..kube.io.kyaml_scalars import node_value
@@ -192,30 +197,35 @@ def tree_values(text: str) -> list[tuple[Tree, Any]]:
 
 
 @lru_cache(maxsize=1024)
-def _resource_values(text: str) -> tuple[Any, ...] | str:
+def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
     try:
         nodes = [_expanded(node) for node in read_documents(text)]
     except KubeError as exc:
         return exc.message
+    out = []
     for node in nodes:
+        repeated = ""
         if duplicate_pairs(node):
-            return ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
-                    + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
-    try:
-        return tuple(node_value(node) for node in nodes)
-    except KubeError as exc:
-        return exc.message
+            repeated = ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
+                        + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
+            drop_duplicates(node)
+        try:
+            out.append((node_value(node, check=not repeated), repeated))
+        except KubeError as exc:
+            return exc.message
+    return tuple(out)
 
 
 def _expanded(node: Node) -> Node:
     return expand_merge_keys(node) if has_merge_keys(node) else node
 
 
-def resource_values(text: str) -> list[Any]:
-    """The documents of a resource file as kustomize reads them: merge keys expanded, and
-    a key written twice refused (kustomize does at the end of the build).  Shared values:
+def resource_documents(text: str) -> list[tuple[Any, str]]:
+    """The documents of a resource file as kustomize reads them, each with kustomize's
+    error for its keys written twice ("" if none; the first one is read, and kustomize
+    refuses the resource at the end of the build): merge keys expanded.  Shared values:
     callers copy before changing; raises ValueError with kustomize's text."""
-    found = _resource_values(text)
+    found = _resource_documents(text)
     if isinstance(found, str):
         raise ValueError(found)
     return list(found)
