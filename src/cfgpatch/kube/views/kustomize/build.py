@@ -87,9 +87,10 @@ def _refuse_duplicate_keys(resources: list[Resource]) -> None:
     """kustomize's error for the first resource (in output order) whose file wrote a key
     twice: it meets them when it turns the resource into a Go map for printing."""
     for resource in resources:
-        if resource.duplicates:
+        errors = resource.duplicate_errors()
+        if errors:
             raise KubeError("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
-                            + "\n  ".join(resource.duplicates), code=KUSTOMIZE_ERROR)
+                            + "\n  ".join(errors), code=KUSTOMIZE_ERROR)
 
 
 def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:

@@ -315,12 +315,13 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     step = _step(patch, trace, None)
     assert patch.target is not None
     for resource in resmap.select(patch.target):
-        if resource.duplicates:  # kustomize decodes the resource strictly here
-            raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(resource.duplicates),
-                            code=KUSTOMIZE_ERROR)
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()
+        errors = resource.duplicate_errors(_annotated(resource.value, internal))
+        if errors:  # kustomize decodes the resource, its annotations added, strictly here
+            raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(errors),
+                            code=KUSTOMIZE_ERROR)
         try:
             result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
         except KubeError as err:

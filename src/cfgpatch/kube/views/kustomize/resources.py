@@ -18,10 +18,11 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import KyamlError, Node
-from ...io.kyaml_duplicates import drop_duplicates, duplicate_errors, duplicate_pairs, encoded_lines
+from ...io.kyaml_duplicates import drop_duplicates
 from ...io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ...io.kyaml_read import read_documents
 from .positions import node_positions
+from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
 from .styles import metadata_texts, styled_value
 
@@ -129,8 +130,15 @@ class Resource:
     suffixes: list[str] = field(default_factory=list)
     #: groups of field paths that hold one shared YAML node (see aliases.py)
     aliases: list[set] = field(default_factory=list)
-    #: go-yaml's messages for keys its file wrote twice (kustomize refuses it at the end)
-    duplicates: list[str] = field(default_factory=list)
+    #: keys its file wrote twice (kustomize refuses the resource at the end)
+    repeated: RepeatedKeys | None = None
+
+    def duplicate_errors(self, value: Any = None) -> list[str]:
+        """go-yaml's lines for the keys written twice, were the resource ``value`` (by
+        default its current value); empty when there are none."""
+        if self.repeated is None:
+            return []
+        return self.repeated.messages(self.value if value is None else value)
 
     @property
     def gvk(self) -> Gvk:
@@ -248,16 +256,17 @@ def read_resources(text: str, file: str) -> list[Resource]:
         raise failed from None
     out: list[Resource] = []
     for index, node in enumerate(nodes):
-        duplicates = duplicate_errors(node, encoded_lines(text, node)) \
-            if duplicate_pairs(node) else []
-        if duplicates:  # kustomize reads what it can and refuses the resource at the end
+        repeated = RepeatedKeys.of(text, node)
+        if repeated:  # kustomize reads what it can and refuses the resource at the end
             drop_duplicates(node)
-        value = styled_value(node, check=not duplicates)
+        value = styled_value(node, check=not repeated)
         metadata_texts(node, value)
         positions = node_positions(node)
+        if repeated:
+            repeated.remember(value)
         for pointer, item in _inline_lists(value, ""):
             out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
-                                duplicates=duplicates))
+                                repeated=repeated))
     return out
 
 
