@@ -44,7 +44,7 @@ class MergeKeyError(KyamlError):
 
 def expand_merge_keys(node: Node) -> Node:
     """``node`` (a document) with its aliases copied and its merge keys expanded."""
-    occurrences = _alias_occurrences(node)
+    occurrences = alias_occurrences(node)
     aliases: set[int] = set()
     copied = _copy(node, occurrences, aliases, False, set())
     _visit(copied, aliases)
@@ -70,8 +70,9 @@ def has_merge_keys(node: Node) -> bool:
     return False
 
 
-def _alias_occurrences(node: Node) -> set[tuple[int, int]]:
-    """(id of the parent, index in its content) of every alias, in document order."""
+def alias_occurrences(node: Node) -> set[tuple[int, int]]:
+    """(id of the parent, index in its content) of every alias of the document (a node
+    met again in document order: an anchor comes before its aliases)."""
     seen: set[int] = set()
     found: set[tuple[int, int]] = set()
     stack: list[Node] = [node]
