@@ -10,6 +10,7 @@ from cfgpatch.kube.io.kyaml_duplicates import (
     duplicate_errors,
     duplicate_pairs,
     encoded_lines,
+    scan_keys,
 )
 from cfgpatch.kube.io.kyaml_read import read_document, read_documents
 from cfgpatch.kube.io.kyaml_scalars import node_value
@@ -76,3 +77,9 @@ def test_flow_collections_and_plain_scalars_over_several_lines_take_one():
 def test_literal_blocks_keep_their_lines_blank_ones_too():
     text = "a: |\n  x\n\n  y\n\n\nb: 1\n"
     assert _lines(text)(7) == 5
+
+
+def test_scan_keys_finds_merge_keys_and_repeated_keys_in_one_pass():
+    assert scan_keys(read_document("a: {b: [{c: 1, c: 2}]}\n")) == (False, True)
+    assert scan_keys(read_document("a: {b: [{<<: {c: 1}}]}\n")) == (True, False)
+    assert scan_keys(read_document("a: &a {b: *a}\n")) == (False, False)  # cyclic: ends

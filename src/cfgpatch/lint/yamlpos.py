@@ -30,6 +30,7 @@ from ..kube.io.kyaml_duplicates import (
     duplicate_errors,
     duplicate_pairs,
     encoded_lines,
+    scan_keys,
 )
 from ..kube.io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ..kube.io.kyaml_read import read_documents
@@ -199,13 +200,15 @@ def tree_values(text: str) -> list[tuple[Tree, Any]]:
 @lru_cache(maxsize=1024)
 def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
     try:
-        nodes = [_expanded(node) for node in read_documents(text)]
+        scanned = [(node, scan_keys(node)) for node in read_documents(text)]
+        nodes = [(expand_merge_keys(node) if merge else node, twice)
+                 for node, (merge, twice) in scanned]
     except KubeError as exc:
         return exc.message
     out = []
-    for node in nodes:
+    for node, twice in nodes:
         repeated = ""
-        if duplicate_pairs(node):
+        if twice and duplicate_pairs(node):
             repeated = ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
                         + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
             drop_duplicates(node)

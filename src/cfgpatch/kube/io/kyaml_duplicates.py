@@ -25,6 +25,27 @@ from ..go.json import go_quote
 from .kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, Node
 
 
+def scan_keys(node: Node) -> tuple[bool, bool]:
+    """Whether the document has a key ``<<`` (merge key or not), and a key written twice
+    in one mapping: one quick pass, so that the usual document costs little."""
+    merge = repeated = False
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current.kind == MAPPING:
+            keys = [key.value for key in current.content[0::2]]
+            merge = merge or "<<" in keys
+            repeated = repeated or (len(keys) > 1 and len(set(keys)) != len(keys))
+            if merge and repeated:
+                break
+        if current.kind != SCALAR:
+            stack.extend(current.content)
+    return merge, repeated
+
+
 def duplicate_pairs(node: Node) -> list[tuple[Node, Node]]:
     """(earlier key, later key) of every repeated key go-yaml reports, in its order."""
     found: list[tuple[Node, Node]] = []

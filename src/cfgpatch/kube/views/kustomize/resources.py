@@ -18,8 +18,8 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import KyamlError, Node
-from ...io.kyaml_duplicates import drop_duplicates
-from ...io.kyaml_merge import expand_merge_keys, has_merge_keys
+from ...io.kyaml_duplicates import drop_duplicates, scan_keys
+from ...io.kyaml_merge import expand_merge_keys
 from ...io.kyaml_read import read_documents
 from .positions import node_positions
 from .repeated import RepeatedKeys
@@ -249,14 +249,16 @@ def read_resources(text: str, file: str) -> list[Resource]:
     items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
     """
     try:
-        nodes = [read_node(node) for node in read_documents(text, file)]
+        scanned = [(node, scan_keys(node)) for node in read_documents(text, file)]
+        nodes = [(expand_merge_keys(node) if merge else node, twice)
+                 for node, (merge, twice) in scanned]
     except KyamlError as err:
         failed = KubeError(err.message, code=KUSTOMIZE_ERROR)
         failed.malformed = getattr(err, "malformed", True)  # type: ignore[attr-defined]
         raise failed from None
     out: list[Resource] = []
-    for index, node in enumerate(nodes):
-        repeated = RepeatedKeys.of(text, node)
+    for index, (node, twice) in enumerate(nodes):
+        repeated = RepeatedKeys.of(text, node) if twice else None
         if repeated:  # kustomize reads what it can and refuses the resource at the end
             drop_duplicates(node)
         value = styled_value(node, check=not repeated)
@@ -272,7 +274,7 @@ def read_resources(text: str, file: str) -> list[Resource]:
 
 def read_node(node: Node) -> Node:
     """A document as kustomize holds it once read: merge keys expanded (aliases copied)."""
-    return expand_merge_keys(node) if has_merge_keys(node) else node
+    return expand_merge_keys(node) if scan_keys(node)[0] else node
 
 
 def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
