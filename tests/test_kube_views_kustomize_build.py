@@ -102,3 +102,39 @@ def test_a_copy_of_a_tree_builds_with_its_own_paths(tmp_path):
     shutil.copytree(TREES / "error-missing-resource", tmp_path / "t")
     code, _out, err = run_ours(tmp_path / "t")
     assert code == 1 and str((tmp_path / "t").resolve()) in err
+
+
+CONFIG = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n{data}"
+
+
+def test_a_bad_merge_key_is_not_a_yaml_error_so_the_path_is_tried_as_a_directory(tmp_path):
+    # measured (kubectl 1.32): kustomize's accumulation error, not MalformedYAMLError
+    root = _tree(tmp_path, {"kustomization.yaml": "resources: [c.yaml]\n",
+                            "c.yaml": CONFIG.format(name="c", data="  <<: text\n")})
+    with pytest.raises(BuildError) as caught:
+        build(str(root))
+    assert caught.value.message == (
+        "accumulating resources: accumulation err='accumulating resources from 'c.yaml': "
+        "map merge requires map or sequence of maps as the value': must build at "
+        f"directory: '{root / 'c.yaml'}': file is not directory")
+
+
+def test_keys_written_twice_fail_the_build_at_the_end_in_output_order(tmp_path):
+    # the Namespace prints first, so kustomize names it, not the ConfigMap read first
+    files = {"kustomization.yaml": "namePrefix: p-\nresources: [r.yaml]\n",
+             "r.yaml": CONFIG.format(name="c", data="  a: 1\n  a: 2\n")
+             + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: n\n  name: m\n"}
+    with pytest.raises(BuildError) as caught:
+        build(str(_tree(tmp_path, files)))
+    assert caught.value.message == ("map[string]interface {}(nil): yaml: unmarshal errors:\n"
+                                    '  line 5: mapping key "name" already defined at line 4')
+
+
+def test_a_resource_with_keys_written_twice_that_a_patch_deletes_builds(tmp_path):
+    files = {"kustomization.yaml": "resources: [r.yaml]\npatches:\n- patch: |-\n"
+                                   "    $patch: delete\n    apiVersion: v1\n"
+                                   "    kind: ConfigMap\n    metadata: {name: c}\n",
+             "r.yaml": CONFIG.format(name="c", data="  a: 1\n  a: 2\n")
+             + "---\n" + CONFIG.format(name="d", data="  a: 1\n")}
+    result = build(str(_tree(tmp_path, files)))
+    assert [r.name for r in result.resources] == ["d"]

@@ -1,6 +1,6 @@
 """views/kustomize/images.py on its own: kustomize's image reference split, which
 references an ``images`` entry matches, and what it writes (end to end: the corpus trees
-images-replicas and shop-overlays)."""
+images-replicas, images-tag-and-digest and shop-overlays)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,23 @@ def test_matches_the_name_with_any_tag_or_digest_only():
     assert not images.matches("nginx", "[")  # a broken pattern matches nothing
 
 
+@pytest.mark.parametrize("image, matched", [
+    (f"nginx:1.27@{DIGEST}", True),       # a tag, then a digest
+    ("nginx:@sha256:abc", True),          # both parts may be empty
+    ("nginx:1@sha256:", True),
+    ("nginx:", True),
+    ("nginx@sha256:", True),
+    ("nginx@sha256", False),              # the digest needs its colon
+    ("nginx@sha256:abc:1", False),        # a tag after the digest
+    ("nginx:1@sha512:abc", False),        # only sha256 digests
+    ("nginx:1@sha256:abc@sha256:d", False),
+    ("nginx:1@sha256:a/b", False),
+    ("nginx:1\n", False),                 # Go's $ is the very end of the text
+])
+def test_matches_a_tag_followed_by_a_digest(image, matched):
+    assert images.matches(image, "nginx") is matched
+
+
 @pytest.mark.parametrize("entry, expected", [
     ({"name": "nginx", "newTag": "1.28"}, "nginx:1.28"),
     ({"name": "nginx", "newName": "mirror.example/nginx"}, "mirror.example/nginx:1.27"),
@@ -49,6 +66,18 @@ def test_matches_the_name_with_any_tag_or_digest_only():
 ])
 def test_update(entry, expected):
     assert images.update("nginx:1.27", entry) == expected
+
+
+@pytest.mark.parametrize("entry, expected", [
+    ({"name": "nginx", "newTag": "1.28"}, "nginx:1.28"),
+    ({"name": "nginx", "digest": "sha256:cd"}, "nginx@sha256:cd"),
+    ({"name": "nginx", "newName": "m/nginx"}, f"m/nginx:1.27@{DIGEST}"),
+    ({"name": "nginx", "newTag": "2", "digest": "sha256:cd"}, "nginx:2@sha256:cd"),
+    ({"name": "nginx", "newName": "m/n", "newTag": "2"}, "m/n:2"),
+    ({"name": "nginx", "newName": "m/n", "digest": "sha256:cd"}, "m/n@sha256:cd"),
+])
+def test_update_a_reference_with_a_tag_and_a_digest(entry, expected):
+    assert images.update(f"nginx:1.27@{DIGEST}", entry) == expected
 
 
 def _kust(tmp_path: Path, kustomization: str, resources: str) -> tuple:

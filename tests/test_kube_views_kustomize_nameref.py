@@ -125,6 +125,64 @@ metadata: {name: web}
                                     "namespace": "team"}]
 
 
+SUBJECTS = """apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: job}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: job, namespace: tools}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: bind}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects:
+- {kind: ServiceAccount, name: web, namespace: default}
+- {kind: ServiceAccount, name: web, namespace: other}
+- {kind: ServiceAccount, name: job, namespace: default}
+- {kind: ServiceAccount, name: job, namespace: tools}
+"""
+
+
+def test_a_subject_in_namespace_default_names_a_service_account_without_one(tmp_path):
+    # measured with kubectl 1.32: "default" is the namespace of an object without one
+    # (tree nameref-default-namespace)
+    out = built(tmp_path, {"kustomization.yaml": "namePrefix: p-\nresources: [r.yaml]\n",
+                           "r.yaml": SUBJECTS})
+    assert out["ClusterRoleBinding/p-bind"]["subjects"] == [
+        {"kind": "ServiceAccount", "name": "p-web", "namespace": "default"},
+        {"kind": "ServiceAccount", "name": "web", "namespace": "other"},
+        {"kind": "ServiceAccount", "name": "p-job", "namespace": "default"},
+        {"kind": "ServiceAccount", "name": "p-job", "namespace": "tools"}]
+
+
+def test_a_webhook_service_in_namespace_default_follows_the_namespace_transformer(tmp_path):
+    hooks = """apiVersion: v1
+kind: Service
+metadata: {name: hook}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: mutate}
+webhooks:
+- name: a.example.com
+  clientConfig: {service: {name: hook, namespace: default, path: /m}}
+- name: b.example.com
+  clientConfig: {service: {name: hook, namespace: Default}}
+"""
+    out = built(tmp_path, {"kustomization.yaml": "nameSuffix: -x\nnamespace: team\n"
+                                                 "resources: [r.yaml]\n", "r.yaml": hooks})
+    services = [w["clientConfig"]["service"] for w in out["MutatingWebhookConfiguration/mutate-x"]
+                ["webhooks"]]
+    assert services == [{"name": "hook-x", "namespace": "team", "path": "/m"},
+                        {"name": "hook", "namespace": "Default"}]
+
+
 def test_candidates_renamed_where_the_referrer_was_not_are_not_followed(tmp_path):
     # two ConfigMaps "settings", renamed a-/b- in bases the Deployment is not in: the
     # prefix sieve leaves none, and the reference stays (measured, kubectl 1.32)

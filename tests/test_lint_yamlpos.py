@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cfgpatch.lint.yamlpos import Span, documents, embedded, tree_values, values
+from cfgpatch.lint.yamlpos import (
+    Span,
+    documents,
+    embedded,
+    resource_documents,
+    tree_values,
+    values,
+)
 
 TEXT = """\
 kind: Deployment   # a comment
@@ -83,3 +90,12 @@ def test_every_key_of_an_embedded_patch_maps_to_its_text_in_the_file(keys, inden
         assert found == depth
         where = mapper(span)
         assert lines[where.line - 1][where.column - 1:].startswith(keys[depth - 1] + ":")
+
+
+def test_resource_documents_read_as_kustomize_does():
+    [(value, repeated)] = resource_documents("a: &a {x: 1}\nb: {<<: *a, y: 2}\nc: 1\nc: 2\n")
+    assert value == {"a": {"x": 1}, "b": {"x": 1, "y": 2}, "c": 1}
+    assert repeated == ("map[string]interface {}(nil): yaml: unmarshal errors:\n"
+                        '  line 4: mapping key "c" already defined at line 3')
+    with pytest.raises(ValueError, match="duplicate merge key"):
+        resource_documents("m: {<<: {a: 1}, <<: {b: 2}}\n")

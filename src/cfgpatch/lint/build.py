@@ -92,8 +92,10 @@ class Builder:
         self.state = SchemaState()
         try:
             set_schema(self.state, kustomization, self.files, reset=True)
-            return self.run(kustomization, stack, outcome,
-                            [] if incomplete is None else incomplete, extra)
+            built = self.run(kustomization, stack, outcome,
+                             [] if incomplete is None else incomplete, extra)
+            refuse_duplicate_keys(built)
+            return built
         finally:
             self.state = outer
 
@@ -175,6 +177,14 @@ class Builder:
                    outcome: Outcome | None) -> None:
         for item in declared:
             apply_site(item.site, resources, outcome, self.state)
+
+
+def refuse_duplicate_keys(resources: list[Resource]) -> None:
+    """kustomize's error at the end of a build for a resource whose file wrote a key
+    twice (the first such resource in the file order; kustomize's is its output order)."""
+    for resource in resources:
+        if resource.duplicates:
+            raise ResolveError(resource.duplicates, Location(resource.origin))
 
 
 def check_replicas(kustomization: Kustomization, resources: list[Resource]) -> None:

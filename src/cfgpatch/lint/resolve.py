@@ -44,7 +44,7 @@ from ..kube.views.kustomize.kustomization import v2_value
 from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
-from .yamlpos import Tree, tree_values
+from .yamlpos import Tree, resource_documents, tree_values
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Every field of a kustomization (kube build's table of kustomize's Go type).
@@ -100,9 +100,11 @@ class Resource:
     obj: dict
     origin: str
     previous: tuple[str, ...] = ()
+    #: kustomize's error for keys its file wrote twice (it refuses them at the end)
+    duplicates: str = ""
 
     def copy(self) -> Resource:
-        return Resource(deep_copy(self.obj), self.origin, self.previous)
+        return Resource(deep_copy(self.obj), self.origin, self.previous, self.duplicates)
 
 
 @dataclass
@@ -337,11 +339,11 @@ def _check_unique(layer: Layer) -> None:
 def read_resources(files: Mapping[str, str], path: str, where: Location) -> list[Resource]:
     """The objects of a resource file (``List`` objects are unpacked)."""
     try:
-        docs = [value for _, value in tree_values(files[path])]
+        docs = resource_documents(files[path])
     except ValueError as exc:
         raise ResolveError(f"accumulating resources: {path}: {exc}", where) from None
     out = []
-    for doc in docs:
+    for doc, duplicates in docs:
         items = doc.get("items") if isinstance(doc, dict) and str(
             doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list) \
             else [doc]
@@ -349,7 +351,7 @@ def read_resources(files: Mapping[str, str], path: str, where: Location) -> list
             if not isinstance(item, dict) or "kind" not in item:
                 raise ResolveError(f"accumulating resources: {path}: missing Resource "
                                    f"metadata (kind)", where)
-            out.append(Resource(deep_copy(item), path))  # the parsed value is shared
+            out.append(Resource(deep_copy(item), path, duplicates=duplicates))  # shared
     return out
 
 

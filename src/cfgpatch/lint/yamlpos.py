@@ -25,6 +25,14 @@ from typing import Any
 
 from ..errors import KubeError
 from ..kube.io.kyaml import MAPPING, SCALAR, SEQUENCE, Node
+from ..kube.io.kyaml_duplicates import (
+    drop_duplicates,
+    duplicate_errors,
+    duplicate_pairs,
+    encoded_lines,
+    scan_keys,
+)
+from ..kube.io.kyaml_merge import expand_merge_keys, has_merge_keys
 from ..kube.io.kyaml_read import read_documents
 from ..kube.io.kyaml_scalars import node_value
 
@@ -148,7 +156,7 @@ def _parsed(text: str) -> tuple[tuple[Tree, Any, str | None], ...] | str:
     out = []
     for node in nodes:
         try:
-            out.append((Tree(node, lines), node_value(node), None))
+            out.append((Tree(node, lines), node_value(_expanded(node)), None))
         except KubeError as exc:
             out.append((Tree(node, lines), None, exc.message))
     return tuple(out)
@@ -187,6 +195,43 @@ def tree_values(text: str) -> list[tuple[Tree, Any]]:
             raise ValueError(error)
         out.append((tree, value))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
+    try:
+        scanned = [(node, scan_keys(node)) for node in read_documents(text)]
+        nodes = [(expand_merge_keys(node) if merge else node, twice)
+                 for node, (merge, twice) in scanned]
+    except KubeError as exc:
+        return exc.message
+    out = []
+    for node, twice in nodes:
+        repeated = ""
+        if twice and duplicate_pairs(node):
+            repeated = ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
+                        + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
+            drop_duplicates(node)
+        try:
+            out.append((node_value(node, check=not repeated), repeated))
+        except KubeError as exc:
+            return exc.message
+    return tuple(out)
+
+
+def _expanded(node: Node) -> Node:
+    return expand_merge_keys(node) if has_merge_keys(node) else node
+
+
+def resource_documents(text: str) -> list[tuple[Any, str]]:
+    """The documents of a resource file as kustomize reads them, each with kustomize's
+    error for its keys written twice ("" if none; the first one is read, and kustomize
+    refuses the resource at the end of the build): merge keys expanded.  Shared values:
+    callers copy before changing; raises ValueError with kustomize's text."""
+    found = _resource_documents(text)
+    if isinstance(found, str):
+        raise ValueError(found)
+    return list(found)
 
 
 Mapper = Callable[[Span], Span]

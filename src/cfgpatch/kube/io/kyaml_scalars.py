@@ -146,10 +146,12 @@ def _binary(node: Node) -> str:
     return data.decode("utf-8", "replace")
 
 
-def node_value(node: Node) -> Any:
-    """The plain value kustomize prints for ``node`` (raises kustomize's JSON errors)."""
+def node_value(node: Node, check: bool = True) -> Any:
+    """The plain value kustomize prints for ``node`` (raises kustomize's JSON errors,
+    unless ``check`` is false)."""
     value = _value(node, set())
-    _check_json(value, value)
+    if check:
+        _check_json(value, value)
     return value
 
 

@@ -77,9 +77,20 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
             stringify_annotations(resource.value)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
+        _refuse_duplicate_keys(ordered)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
     return BuildResult(ordered, warnings, trace)
+
+
+def _refuse_duplicate_keys(resources: list[Resource]) -> None:
+    """kustomize's error for the first resource (in output order) whose file wrote a key
+    twice: it meets them when it turns the resource into a Go map for printing."""
+    for resource in resources:
+        errors = resource.duplicate_errors()
+        if errors:
+            raise KubeError("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
+                            + "\n  ".join(errors), code=KUSTOMIZE_ERROR)
 
 
 def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
@@ -169,7 +180,8 @@ class _Target:
         except KubeError as err:
             wrapped = KubeError(f"accumulating resources from '{path}': {err.message}",
                                 code=err.code)
-            wrapped.malformed = not isinstance(err, LoaderError)  # type: ignore[attr-defined]
+            wrapped.malformed = not isinstance(err, LoaderError) \
+                and getattr(err, "malformed", True)  # type: ignore[attr-defined]
             raise wrapped from None
         try:
             resmap.append_all(found)

@@ -3,12 +3,14 @@
 kustomize v5.5 updates the ``image`` of every element of every ``containers`` and
 ``initContainers`` list anywhere in a resource, whatever its kind (custom resources
 too).  An image matches an entry when it is the entry's ``name``, optionally followed
-by ``@sha256`` and ``:tag`` (the ``name`` is used as a regular expression, as kustomize
-does); then ``newName`` replaces the name, and ``newTag`` and/or ``digest`` replace both
-the old tag and the old digest.
+by a ``:tag`` and then an ``@sha256:digest`` (either or both, each possibly empty; the
+``name`` is used as a regular expression, as kustomize does); then ``newName`` replaces
+the name, and ``newTag`` and/or ``digest`` replace both the old tag and the old digest.
 
 >>> update("nginx@sha256:aa", {"name": "nginx", "newTag": "1.27"})
 'nginx:1.27'
+>>> update("nginx:1.26@sha256:aa", {"name": "nginx", "newName": "m/nginx"})
+'m/nginx:1.26@sha256:aa'
 >>> update("localhost:5000/api:2", {"name": "localhost:5000/api", "newName": "r.io/api"})
 'r.io/api:2'
 """
@@ -44,9 +46,13 @@ def split(image: str) -> tuple[str, str, str]:
     return image[:colon + offset], image[colon + offset + 1:], ""
 
 
+_TAIL = r"(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9_.{}-]*)?\Z"  # Go's $: the very end
+
+
 def matches(image: str, name: str) -> bool:
+    """Whether ``image`` is ``name`` (a pattern) with an optional tag, then digest."""
     try:
-        pattern = re.compile("^" + name + r"(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$")
+        pattern = re.compile("^" + name + _TAIL)
     except re.error:
         return False
     return pattern.match(image) is not None

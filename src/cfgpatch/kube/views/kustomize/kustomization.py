@@ -31,6 +31,7 @@ from ...io.kyaml import (
     KyamlError,
     Node,
 )
+from ...io.kyaml_merge import alias_occurrences, is_merge_key
 from ...io.kyaml_read import read_document
 from ...io.kyaml_scalars import node_value
 from .loader import Loader
@@ -172,10 +173,22 @@ def v2_value(node: Node) -> Any:
     >>> v2_value(read_document("{namespace: n, namePrefix: 'on'}"))
     {'namespace': False, 'namePrefix': 'on'}
     """
+    return _v2(node, alias_occurrences(node))
+
+
+def _v2(node: Node, aliases: set[tuple[int, int]]) -> Any:
     if node.kind == MAPPING:
-        return {str(v2_value(k)): v2_value(v) for k, v in node.pairs()}
+        out: dict = {}
+        for index, (key, value) in enumerate(node.pairs()):
+            if is_merge_key(key):
+                alias = (id(node), 2 * index + 1) in aliases
+                for source in reversed(_v2_sources(value, alias)):  # the first map wins
+                    out.update(_v2(source, aliases))
+            else:
+                out[str(_v2(key, aliases))] = _v2(value, aliases)
+        return out
     if node.kind == SEQUENCE:
-        return [v2_value(item) for item in node.content]
+        return [_v2(item, aliases) for item in node.content]
     if node.style == PLAIN and node.tag in _IMPLICIT:
         resolved = goyaml.resolve_plain(node.value)
         return node.value if resolved is goyaml.STR else resolved
@@ -183,6 +196,17 @@ def v2_value(node: Node) -> Any:
 
 
 _IMPLICIT = (STR, INT, FLOAT, BOOL, NULL, TIMESTAMP)
+
+
+def _v2_sources(value: Node, alias: bool) -> list[Node]:
+    """The maps a merge key brings in, as go-yaml v2 takes them: a later member (merged
+    or written) overwrites an earlier one; an alias must name a map (measured with
+    kubectl kustomize 1.32)."""
+    items = value.content if value.kind == SEQUENCE and not alias else [value]
+    if any(item.kind != MAPPING for item in items):
+        raise KubeError("invalid Kustomization: yaml: map merge requires map or sequence "
+                        "of maps as the value", code=KUSTOMIZE_ERROR)
+    return items
 
 
 def _check_fields(value: dict) -> None:

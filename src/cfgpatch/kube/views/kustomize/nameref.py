@@ -6,7 +6,9 @@ generated ConfigMaps and Secrets): for every field that may name another resourc
 an HPA's ``scaleTargetRef``, a RoleBinding's ``roleRef`` and ``subjects``, ...), the
 value is looked up among the resources that field can reach (the same namespace, or
 cluster-scoped, or a ServiceAccount; for a RoleBinding also the namespaces of its
-ServiceAccount subjects) whose earlier names include it; one candidate (or several
+ServiceAccount subjects) whose earlier names include it (a reference that is a map
+with a ``namespace`` looks in that namespace, where an object without a namespace is in
+``default``); one candidate (or several
 with the same prefixes and suffixes, or several with the same final name) gives the
 new name, more is kustomize's "found multiple possible referrals" error.
 """
@@ -227,10 +229,7 @@ class _Setter:
                             f"in node", code=KUSTOMIZE_ERROR)
         candidates = None
         if isinstance(node.get("namespace"), str):
-            namespace = node["namespace"]
-            every = self.reach.all()
-            by_org = [r for r in every if r.org_id().namespace == namespace]
-            candidates = by_org or [r for r in every if r.namespace == namespace]
+            candidates = _in_namespace(self.reach.all(), node["namespace"])
         old = node["name"] if isinstance(node["name"], str) else str(node["name"])
         found = self._select(old, candidates, by_namespace=True)
         if found is None or (found.name == old and not found.namespace):
@@ -283,6 +282,17 @@ class _Setter:
         other = self.reach.index.cur[id(resource)]
         return other.cluster_scoped or resource.gvk.kind == "ServiceAccount" or \
             other.same_namespace(cur)
+
+
+def _in_namespace(resources: list[Resource], namespace: str) -> list[Resource]:
+    """The resources a reference with ``namespace`` may name: those first in that
+    namespace, else those now in it (no namespace reads as ``default``)."""
+    by_org = [r for r in resources if _or_default(r.org_id().namespace) == namespace]
+    return by_org or [r for r in resources if _or_default(r.namespace) == namespace]
+
+
+def _or_default(namespace: str) -> str:
+    return namespace or "default"
 
 
 def _same_endings(a: list[str], b: list[str]) -> bool:

@@ -25,13 +25,14 @@ from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...engine import jsonpatch
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, KyamlError
+from ...io.kyaml_duplicates import drop_duplicates
 from ...io.kyaml_read import read_documents
 from . import aliases, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
-from .resources import Gvk, ResId, Resource
+from .resources import Gvk, ResId, Resource, read_node
 from .selectors import Selector
 from .styles import metadata_texts, reencoded, styled_value
 from .trace import PATCH, Step, Touch, Trace, snapshot
@@ -193,7 +194,7 @@ def _set_target(patch: Patch, entry: dict) -> None:
 def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | None:
     """The documents of ``text`` when it reads as resources, else ``None``."""
     try:
-        nodes = read_documents(text, file)
+        nodes = [drop_duplicates(read_node(node)) for node in read_documents(text, file)]
     except KyamlError:
         return None
     out = []
@@ -317,6 +318,10 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()
+        errors = resource.duplicate_errors(_annotated(resource.value, internal))
+        if errors:  # kustomize decodes the resource, its annotations added, strictly here
+            raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(errors),
+                            code=KUSTOMIZE_ERROR)
         try:
             result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
         except KubeError as err:

@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import KyamlError
+from ...io.kyaml import KyamlError, Node
+from ...io.kyaml_duplicates import drop_duplicates, scan_keys
+from ...io.kyaml_merge import expand_merge_keys
 from ...io.kyaml_read import read_documents
 from .positions import node_positions
+from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
 from .styles import metadata_texts, styled_value
 
@@ -127,6 +130,15 @@ class Resource:
     suffixes: list[str] = field(default_factory=list)
     #: groups of field paths that hold one shared YAML node (see aliases.py)
     aliases: list[set] = field(default_factory=list)
+    #: keys its file wrote twice (kustomize refuses the resource at the end)
+    repeated: RepeatedKeys | None = None
+
+    def duplicate_errors(self, value: Any = None) -> list[str]:
+        """go-yaml's lines for the keys written twice, were the resource ``value`` (by
+        default its current value); empty when there are none."""
+        if self.repeated is None:
+            return []
+        return self.repeated.messages(self.value if value is None else value)
 
     @property
     def gvk(self) -> Gvk:
@@ -237,17 +249,32 @@ def read_resources(text: str, file: str) -> list[Resource]:
     items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
     """
     try:
-        nodes = read_documents(text, file)
+        scanned = [(node, scan_keys(node)) for node in read_documents(text, file)]
+        nodes = [(expand_merge_keys(node) if merge else node, twice)
+                 for node, (merge, twice) in scanned]
     except KyamlError as err:
-        raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
+        failed = KubeError(err.message, code=KUSTOMIZE_ERROR)
+        failed.malformed = getattr(err, "malformed", True)  # type: ignore[attr-defined]
+        raise failed from None
     out: list[Resource] = []
-    for index, node in enumerate(nodes):
-        value = styled_value(node)
+    for index, (node, twice) in enumerate(nodes):
+        repeated = RepeatedKeys.of(text, node) if twice else None
+        if repeated:  # kustomize reads what it can and refuses the resource at the end
+            drop_duplicates(node)
+        value = styled_value(node, check=not repeated)
         metadata_texts(node, value)
         positions = node_positions(node)
+        if repeated:
+            repeated.remember(value)
         for pointer, item in _inline_lists(value, ""):
-            out.append(Resource(item, Source(file, index, _rebase(positions, pointer))))
+            out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
+                                repeated=repeated))
     return out
+
+
+def read_node(node: Node) -> Node:
+    """A document as kustomize holds it once read: merge keys expanded (aliases copied)."""
+    return expand_merge_keys(node) if scan_keys(node)[0] else node
 
 
 def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:

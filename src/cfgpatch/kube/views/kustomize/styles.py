@@ -41,7 +41,7 @@ class Quoted(str):
     __slots__ = ()
 
 
-def styled_value(node: Node) -> Any:
+def styled_value(node: Node, check: bool = True) -> Any:
     """:func:`~cfgpatch.kube.io.kyaml_scalars.node_value`, with quoted strings marked.
 
     >>> from cfgpatch.kube.io.kyaml_read import read_document
@@ -49,7 +49,7 @@ def styled_value(node: Node) -> Any:
     >>> [type(value[k]).__name__ for k in "ab"]
     ['Quoted', 'str']
     """
-    return _mark(node, node_value(node), 0)
+    return _mark(node, node_value(node, check), 0)
 
 
 def _mark(node: Node, value: Any, depth: int) -> Any:
