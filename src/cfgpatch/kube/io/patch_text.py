@@ -17,6 +17,8 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
   a key's ``:``, after a value), and are blanks inside plain scalars
   (:class:`GoYamlMixin`);
 * double-quoted escapes: ``\\'`` is one, ``\\/`` is not;
+* an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
+  alias inside its own anchor's value fails (:func:`self_containing_anchor`);
 * directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
 * error texts in libyaml's words (:func:`go_yaml_message`).
 
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
-           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix"]
+           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
+           "self_containing_anchor"]
 
 BREAKS = "\r\n\x85\u2028\u2029"
 #: Characters go-yaml's reader refuses ("control characters are not allowed"): all but
@@ -267,6 +270,47 @@ class GoYamlMixin:
         return value
 
 
+    def compose_node(self: Any, parent: Any, index: Any) -> Any:
+        """An anchor defined again replaces the earlier definition for the aliases that
+        follow it (go-yaml keeps the latest); an alias to a collection still being
+        composed is remembered, for :func:`self_containing_anchor`."""
+        yaml = _yaml()
+        event = self.peek_event()
+        anchor = event.anchor
+        if anchor is None:
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        defined = self.__dict__.setdefault("_cfgpatch_defined", {})
+        if isinstance(event, yaml.AliasEvent):
+            if (anchor, defined.get(anchor)) in self.__dict__.get("_cfgpatch_open", ()):
+                self.__dict__.setdefault("_cfgpatch_self_containing", anchor)
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        self.anchors.pop(anchor, None)
+        defined[anchor] = defined.get(anchor, 0) + 1
+        if isinstance(event, yaml.ScalarEvent):
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        opened = self.__dict__.setdefault("_cfgpatch_open", [])
+        opened.append((anchor, defined[anchor]))
+        try:
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        finally:
+            opened.pop()
+
+    def compose_document(self: Any) -> Any:
+        node = super().compose_document()  # type: ignore[misc]
+        found = self.__dict__.pop("_cfgpatch_self_containing", None)
+        self.__dict__.pop("_cfgpatch_defined", None)
+        if found is not None and node is not None:
+            node.cfgpatch_self_containing = found
+        return node
+
+
+def self_containing_anchor(node: Any) -> str | None:
+    """The anchor whose value holds an alias to itself (``&v [*v]``) in the document
+    composed by a :class:`GoYamlMixin` loader, if any: go-yaml refuses the document
+    once it is parsed (``anchor 'v' value contains itself``)."""
+    return getattr(node, "cfgpatch_self_containing", None)
+
+
 def _yaml() -> Any:
     import yaml
 
@@ -315,6 +359,7 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("hexadecimal numbers, but found", "did not find expected hexdecimal number"),
     ("found duplicate YAML directive", "found duplicate %YAML directive"),
     ("found incompatible YAML document", "found incompatible YAML document"),
+    ("expected '<document start>', but found", "did not find expected <document start>"),
 )
 
 
