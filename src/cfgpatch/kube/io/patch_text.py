@@ -14,9 +14,10 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
   far as the scanner looks ahead (``[...]x`` and ``a: b\\n---\\n[`` are fine);
   :func:`compose_first`;
 * tabs separate tokens in flow context and wherever a simple key cannot start (after
-  a key's ``:``, after a value), and are blanks inside plain scalars
+  a key's ``:``, after a value, after a tag or a block scalar's ``|``), and are blanks
+  inside plain scalars; a tab where a block scalar's indentation is expected is an error
   (:class:`GoYamlMixin`);
-* double-quoted escapes: ``\\'`` is one, ``\\/`` is not;
+* double-quoted escapes: ``\\'`` is one, ``\\/`` is not, ``\\U`` beyond U+10FFFF fails;
 * an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
   alias inside its own anchor's value fails (:func:`self_containing_anchor`);
 * directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
@@ -253,6 +254,57 @@ class GoYamlMixin:
         chunks = [first] if first != "\n" else [] if breaks else [" "]
         return chunks + breaks
 
+    def scan_tag(self: Any) -> Any:
+        """A tab may end a tag (``!!str\tx``) as a space does."""
+        end = self.pointer
+        while self.buffer[end] not in "\0 \t" + BREAKS:
+            end += 1
+        if self.buffer[end] == "\t":
+            self._blank_tab(end)
+        return super().scan_tag()  # type: ignore[misc]
+
+    def scan_block_scalar_indicators(self: Any, start_mark: Any) -> Any:
+        """Tabs may follow a block scalar's indicators (``|\t# c``) as spaces do."""
+        at = self.pointer
+        while self.buffer[at] in "+-0123456789":
+            at += 1
+        while self.buffer[at] in " \t":
+            if self.buffer[at] == "\t":
+                self._blank_tab(at)
+            at += 1
+        return super().scan_block_scalar_indicators(start_mark)  # type: ignore[misc]
+
+    def _blank_tab(self: Any, at: int) -> None:
+        """Read the tab at ``at`` as a space where go-yaml takes either and PyYAML only a
+        space (rare: the text is copied once for each such tab)."""
+        self.buffer = self.buffer[:at] + " " + self.buffer[at + 1:]
+
+    def scan_block_scalar_indentation(self: Any) -> Any:
+        """While a block scalar's indentation is not yet known, a tab after the leading
+        spaces of a line is an error."""
+        found = super().scan_block_scalar_indentation()  # type: ignore[misc]
+        if self.peek() == "\t":
+            raise _block_scalar_tab(self.get_mark())
+        return found
+
+    def scan_block_scalar_breaks(self: Any, indent: int) -> Any:
+        """A tab before a block scalar's indentation is an error (even on the line that
+        ends the scalar); after it, the tab is content."""
+        found = super().scan_block_scalar_breaks(indent)  # type: ignore[misc]
+        if self.peek() == "\t" and self.column < indent:
+            raise _block_scalar_tab(self.get_mark())
+        return found
+
+    def scan_flow_scalar_non_spaces(self: Any, double: bool, start_mark: Any) -> Any:
+        """A ``\\U`` escape beyond U+10FFFF is refused in go-yaml's words."""
+        try:
+            return super().scan_flow_scalar_non_spaces(double, start_mark)  # type: ignore[misc]
+        except ValueError:
+            yaml = _yaml()
+            raise yaml.scanner.ScannerError(
+                "while parsing a quoted scalar", start_mark,
+                "found invalid Unicode character escape code", self.get_mark()) from None
+
     def scan_directive_name(self: Any, start_mark: Any) -> str:
         name = super().scan_directive_name(start_mark)  # type: ignore[misc]
         if name not in ("YAML", "TAG"):
@@ -302,6 +354,13 @@ class GoYamlMixin:
         if found is not None and node is not None:
             node.cfgpatch_self_containing = found
         return node
+
+
+def _block_scalar_tab(mark: Any) -> Exception:
+    yaml = _yaml()
+    return yaml.scanner.ScannerError("while scanning a block scalar", None,
+                                     "found a tab character where an indentation space is "
+                                     "expected", mark)
 
 
 def self_containing_anchor(node: Any) -> str | None:
@@ -360,6 +419,7 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("found duplicate YAML directive", "found duplicate %YAML directive"),
     ("found incompatible YAML document", "found incompatible YAML document"),
     ("expected '<document start>', but found", "did not find expected <document start>"),
+    ("expected a comment or a line break", "did not find expected comment or line break"),
 )
 
 
