@@ -409,6 +409,7 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("expected ',' or '}'", "did not find expected ',' or '}'"),
     ("expected the node content", "did not find expected node content"),
     ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("mapping keys are not allowed here", "mapping keys are not allowed in this context"),
     ("sequence entries are not allowed here",
      "block sequence entries are not allowed in this context"),
     ("that cannot start any token", "found character that cannot start any token"),
@@ -420,6 +421,13 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("found incompatible YAML document", "found incompatible YAML document"),
     ("expected '<document start>', but found", "did not find expected <document start>"),
     ("expected a comment or a line break", "did not find expected comment or line break"),
+    ("expected chomping or indentation indicators",
+     "did not find expected comment or line break"),
+    ("expected indentation indicator in the range 1-9",
+     "found an indentation indicator equal to 0"),
+    ("expected ' ', but found", "did not find expected whitespace or line break"),
+    ("expected alphabetic or numeric character",
+     "did not find expected alphabetic or numeric character"),
 )
 
 
