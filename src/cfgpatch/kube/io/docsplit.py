@@ -43,7 +43,7 @@ def split(text: str) -> list[str]:
     ['--- # first\\na: 1\\n', '---\\n']
     """
     if not text.startswith(SEPARATOR) and "\n" + SEPARATOR not in text:
-        return [text]  # the usual single document: no pass over the lines
+        return [text] if text else []  # the usual single document: no pass over the lines
     pieces: list[str] = []
     held: list[str] = []
     for line in _lines(text):
