@@ -5,7 +5,8 @@ The plan below is a set of object texts built on a small ConfigMap: tabs in ever
 position a block or flow YAML file can hold one, every character after a backslash in a
 double-quoted string (and the longer ``\\x``/``\\u``/``\\U`` escapes), anchors defined
 twice or holding themselves, ``%YAML``/``%TAG`` directives and ``---`` separators in
-their many forms, text after a ``...`` document end, and (printed with ``-o yaml``) map
+their many forms, text after a ``...`` document end, files without a final newline or
+with ``\\r\\n`` line ends, and (printed with ``-o yaml``) map
 keys around go-yaml's 128-byte limit for the simple ``key: value`` form.  Each runs
 
     kubectl patch --local -f obj.yaml --type merge -p PATCH -o json|yaml
@@ -178,6 +179,22 @@ SEPARATORS = {
     "doc-end-then-tab": "{H}...\n\tx\n",
     "doc-start-inline": "--- !!map\n{H}",
 }
+#: Line ends: kubectl's line reader ends every line with \n, the last one too, and
+#: turns \r\n into \n.
+LINES = {
+    "eof-literal": "data:\n  a: |\n    x",
+    "eof-literal-strip": "data:\n  a: |-\n    x",
+    "eof-literal-keep": "data:\n  a: |+\n    x",
+    "eof-folded": "data:\n  a: >\n    x\n    y",
+    "eof-plain": "data:\n  a: x",
+    "eof-quote-open": "data:\n  a: 'x",
+    "eof-quote-alone": "'",
+    "eof-double-lines": 'data:\n  a: "x\n    y"',
+    "crlf-literal": "data:\r\n  a: |\r\n    x\r\n    y\r\n",
+    "crlf-eof-literal": "data:\r\n  a: |\r\n    x\r",
+    "crlf-double": 'data:\r\n  a: "x\r\n    y"\r\n',
+    "cr-inside-double": 'data:\n  a: "x\ry"\n',
+}
 #: -o yaml of keys near 128 bytes (characters of 1, 2 and 4 bytes; quoted and plain).
 KEYS = {"ascii-128": "k" * 128, "ascii-129": "k" * 129, "e-64": "\u00e9" * 64,
         "e-65": "\u00e9" * 65, "e-63-kk": "\u00e9" * 63 + "kk", "e-63-kkk": "\u00e9" * 63 + "kkk",
@@ -221,6 +238,8 @@ def plan() -> list[dict]:
         add(f"directive-{name}", text.replace("{H}", HEAD))
     for name, text in SEPARATORS.items():
         add(f"separator-{name}", text.replace("{H}", HEAD).replace("{{", "{").replace("}}", "}"))
+    for name, text in LINES.items():
+        add(f"lines-{name}", HEAD + text)
     for name, key in KEYS.items():
         add(f"key-{name}", HEAD + f"data:\n  {_yaml_string(key)}: v\n", output="yaml")
     for name, text in PATCH_TEXTS.items():

@@ -22,11 +22,14 @@ from cfgpatch.kube.io import docsplit
     ("---\n\n---\na: 1\n", ["---\n\n", "a: 1\n"]),
     ("\n---\n%YAML 1.1\n---\na: 1\n", ["\n", "%YAML 1.1\n", "a: 1\n"]),
     ("%YAML 1.1\n--- # c\na: 1\n", ["%YAML 1.1\n", "a: 1\n"]),
-    ("a: 1\n---\t\r\nb: 2", ["a: 1\n", "b: 2"]),           # Go's white space trimmed
+    ("a: 1\n---\t \nb: 2", ["a: 1\n", "b: 2\n"]),         # Go's white space trimmed
+    ("a: |\r\n  x\r\n---\r\nb: 2\r", ["a: |\n  x\n", "b: 2\r\n"]),  # \r\n read as \n
+    ("a: |\n  x", ["a: |\n  x\n"]),                        # the last line ends too
     ("a: 1\n---# c\n", ["a: 1\n"]),
     ("a: 1\n   ---\n", ["a: 1\n   ---\n"]),                 # only at column 0
     ("a: '\n---\n'\n", ["a: '\n", "'\n"]),                  # even inside a quoted string
     ("a: 1\r---\rb: 2\n", ["a: 1\r---\rb: 2\n"]),           # lines end at \n only
+    ("a: 1\u2028---", ["a: 1\u2028---\n"]),
     ("a: 1\u2028---\n", ["a: 1\u2028---\n"]),
     ("", []),
 ])
@@ -51,7 +54,7 @@ def test_pieces_keep_every_other_line_in_order(lines: list[str]) -> None:
     text = "\n".join(lines)
     pieces = docsplit.split(text)
     assert all(pieces) and len(pieces) <= text.count("---") + 1
-    assert _others("".join(pieces)) == _others(text)
+    assert _others("".join(pieces)) == _others(docsplit.as_read(text))
 
 
 def _others(text: str) -> list[str]:

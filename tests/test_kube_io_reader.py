@@ -112,6 +112,15 @@ def test_the_object_file_is_read_by_go_yamls_rules(body: str, value: dict) -> No
     assert spec(body)[0] == value
 
 
+def test_the_last_line_of_the_file_ends_as_kubectl_reads_it() -> None:
+    # kubectl's line reader ends every line with \n: a literal block on the last line of
+    # a file without a final newline keeps one (lines-eof-* in tests/data/kube/object-text)
+    assert spec("  a: |\n    x")[0] == {"a": "x\n"}  # the line by line reader
+    assert spec("  z: &v [1]\n  a: |\n    x")[0] == {"z": [1], "a": "x\n"}  # the full one
+    # the -p text goes to go-yaml as it is
+    assert reader.load_patch("data:\n  c: |\n    x", "merge")[0] == {"data": {"c": "x"}}
+
+
 def test_json_file_is_read_as_json() -> None:
     obj, notes = reader.load_object('{"apiVersion":"v1","kind":"K","v":1.0,"d":1,"d":2,'
                                     '"big":18446744073709551616}')

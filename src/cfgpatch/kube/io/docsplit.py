@@ -1,10 +1,13 @@
 """How kubectl cuts a YAML ``-f`` file into documents before go-yaml reads any of them.
 
-kubectl does not hand the whole file to go-yaml.  It reads the file line by line
-(lines end at ``\\n``) and cuts it at separator lines; go-yaml then reads each piece on
-its own and only that piece's first document (``tests/data/kube/object-text``, kubectl
-1.27-1.33 agree):
+kubectl does not hand the whole file to go-yaml.  It reads the file line by line and
+cuts it at separator lines; go-yaml then reads each piece on its own and only that
+piece's first document (``tests/data/kube/object-text``, kubectl 1.27-1.33 agree):
 
+* every line it hands on ends with ``\\n``, the file's last line too (so a literal block
+  scalar on the last line of a file without a final newline still ends with one, and
+  errors at the end count that line), and ``\\r\\n`` becomes ``\\n``
+  (:func:`as_read`);
 * a separator line starts with ``---`` at column 0 and holds nothing else but blanks
   (Go's ``unicode.IsSpace``) or a ``#`` comment;
 * ``---`` followed by anything else (``---x``, ``--- {a: b}``, ``----``) is an error:
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 from .patch_text import go_is_space
 
-__all__ = ["SeparatorError", "split"]
+__all__ = ["SeparatorError", "as_read", "split"]
 
 SEPARATOR = "---"
 
@@ -37,13 +40,13 @@ class SeparatorError(Exception):
 def split(text: str) -> list[str]:
     """The pieces of ``text`` go-yaml reads one by one, as kubectl cuts them.
 
-    >>> split("a: 1\\n---\\nb: 2\\n")
+    >>> split("a: 1\\n---\\nb: 2")
     ['a: 1\\n', 'b: 2\\n']
-    >>> split("--- # first\\na: 1\\n---\\n---\\n")
+    >>> split("--- # first\\r\\na: 1\\n---\\n---\\n")
     ['--- # first\\na: 1\\n', '---\\n']
     """
     if not text.startswith(SEPARATOR) and "\n" + SEPARATOR not in text:
-        return [text] if text else []  # the usual single document: no pass over the lines
+        return [as_read(text)] if text else []  # the usual single document: one piece
     pieces: list[str] = []
     held: list[str] = []
     for line in _lines(text):
@@ -58,12 +61,23 @@ def split(text: str) -> list[str]:
     return pieces
 
 
+def as_read(text: str) -> str:
+    """``text`` as kubectl's line reader hands it on: every line ends with ``\\n``, the
+    last one too, and a ``\\r`` just before a ``\\n`` is dropped.
+
+    >>> as_read("a: |\\r\\n  x")
+    'a: |\\n  x\\n'
+    """
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    return text if text.endswith("\n") or not text else text + "\n"
+
+
 def _lines(text: str) -> list[str]:
-    """Lines ending at ``\\n`` only (``str.splitlines`` would also cut at ``\\r``,
-    U+2028 and others)."""
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    return [*lines, parts[-1]] if parts[-1] else lines
+    """The lines of :func:`as_read` text, each with its ``\\n`` (``str.splitlines`` would
+    also cut at ``\\r``, U+2028 and others)."""
+    parts = as_read(text).split("\n")
+    return [part + "\n" for part in parts[:-1]]
 
 
 def _is_separator(line: str) -> bool:

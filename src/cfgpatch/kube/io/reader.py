@@ -134,6 +134,8 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if jsondecode.first_non_space(text) == "{":
         return _load_json_object(text, source), []
+    if not text.endswith("\n"):  # kubectl's line reader ends the last line too
+        text = docsplit.as_read(text)
     fast = blockyaml.read_documents(text)  # the usual block YAML, read line by line
     if fast is not None:
         values, notes, normal = fast  # no anchors: fresh trees
