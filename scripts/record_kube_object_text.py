@@ -195,6 +195,16 @@ LINES = {
     "crlf-double": 'data:\r\n  a: "x\r\n    y"\r\n',
     "cr-inside-double": 'data:\n  a: "x\ry"\n',
 }
+#: Block scalar headers: a comment may follow the indicators directly.
+BLOCK = {
+    "comment-tight": "data:\n  a: |#c\n    x\n",
+    "indent-comment-tight": "data:\n  a: |2#c\n    x\n",
+    "strip-comment-tight": "data:\n  a: |-#c\n    x\n",
+    "folded-comment-tight": "data:\n  a: >#\n    x\n",
+    "comment-tight-eof": "data:\n  a: |#c",
+    "content-after-indicator": "data:\n  a: |x\n    y\n",
+    "indent-zero": "data:\n  a: |0\n    x\n",
+}
 #: -o yaml of keys near 128 bytes (characters of 1, 2 and 4 bytes; quoted and plain).
 KEYS = {"ascii-128": "k" * 128, "ascii-129": "k" * 129, "e-64": "\u00e9" * 64,
         "e-65": "\u00e9" * 65, "e-63-kk": "\u00e9" * 63 + "kk", "e-63-kkk": "\u00e9" * 63 + "kkk",
@@ -240,6 +250,8 @@ def plan() -> list[dict]:
         add(f"separator-{name}", text.replace("{H}", HEAD).replace("{{", "{").replace("}}", "}"))
     for name, text in LINES.items():
         add(f"lines-{name}", HEAD + text)
+    for name, text in BLOCK.items():
+        add(f"block-{name}", HEAD + text)
     for name, key in KEYS.items():
         add(f"key-{name}", HEAD + f"data:\n  {_yaml_string(key)}: v\n", output="yaml")
     for name, text in PATCH_TEXTS.items():

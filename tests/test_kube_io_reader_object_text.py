@@ -62,8 +62,8 @@ def run_cfgpatch(case: dict) -> dict:
 
 def test_recording_covers_every_group_and_versions_agree() -> None:
     groups = {case["id"].split("-", 1)[0] for case in CASES}
-    assert groups == {"tab", "escape", "anchor", "directive", "separator", "lines", "key",
-                      "patch"}
+    assert groups == {"tab", "escape", "anchor", "directive", "separator", "lines", "block",
+                      "key", "patch"}
     assert len(CASES) > 200
     assert all(case["same_in"] == ["1.27", "1.33"] for case in CASES)
 

@@ -15,8 +15,8 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
   :func:`compose_first`;
 * tabs separate tokens in flow context and wherever a simple key cannot start (after
   a key's ``:``, after a value, after a tag or a block scalar's ``|``), and are blanks
-  inside plain scalars; a tab where a block scalar's indentation is expected is an error
-  (:class:`GoYamlMixin`);
+  inside plain scalars; a tab where a block scalar's indentation is expected is an
+  error; a comment may follow a block scalar's ``|`` directly (:class:`GoYamlMixin`);
 * double-quoted escapes: ``\\'`` is one, ``\\/`` is not, ``\\U`` beyond U+10FFFF fails;
 * an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
   alias inside its own anchor's value fails (:func:`self_containing_anchor`);
@@ -264,7 +264,8 @@ class GoYamlMixin:
         return super().scan_tag()  # type: ignore[misc]
 
     def scan_block_scalar_indicators(self: Any, start_mark: Any) -> Any:
-        """Tabs may follow a block scalar's indicators (``|\t# c``) as spaces do."""
+        """Tabs may follow a block scalar's indicators (``|\t# c``) as spaces do, and a
+        comment may follow them directly (``|-# c``)."""
         at = self.pointer
         while self.buffer[at] in "+-0123456789":
             at += 1
@@ -272,12 +273,18 @@ class GoYamlMixin:
             if self.buffer[at] == "\t":
                 self._blank_tab(at)
             at += 1
+        if self.buffer[at] == "#" and self.buffer[at - 1] != " ":
+            end = at
+            while self.buffer[end] not in "\0" + BREAKS:
+                end += 1
+            self._blank_tab(at, end)  # the comment, which PyYAML wants after a space
         return super().scan_block_scalar_indicators(start_mark)  # type: ignore[misc]
 
-    def _blank_tab(self: Any, at: int) -> None:
-        """Read the tab at ``at`` as a space where go-yaml takes either and PyYAML only a
-        space (rare: the text is copied once for each such tab)."""
-        self.buffer = self.buffer[:at] + " " + self.buffer[at + 1:]
+    def _blank_tab(self: Any, at: int, end: int | None = None) -> None:
+        """Read the tab at ``at`` (or the text up to ``end``) as spaces where go-yaml
+        takes either and PyYAML only a space (rare: the text is copied each time)."""
+        end = at + 1 if end is None else end
+        self.buffer = self.buffer[:at] + " " * (end - at) + self.buffer[end:]
 
     def scan_block_scalar_indentation(self: Any) -> Any:
         """While a block scalar's indentation is not yet known, a tab after the leading
