@@ -255,7 +255,7 @@ class GoYamlMixin:
         return chunks + breaks
 
     def scan_tag(self: Any) -> Any:
-        """A tab may end a tag (``!!str\tx``) as a space does."""
+        """A tab may end a tag (``!!str\\tx``) as a space does."""
         end = self.pointer
         while self.buffer[end] not in "\0 \t" + BREAKS:
             end += 1
@@ -264,7 +264,7 @@ class GoYamlMixin:
         return super().scan_tag()  # type: ignore[misc]
 
     def scan_block_scalar_indicators(self: Any, start_mark: Any) -> Any:
-        """Tabs may follow a block scalar's indicators (``|\t# c``) as spaces do, and a
+        """Tabs may follow a block scalar's indicators (``|\\t# c``) as spaces do, and a
         comment may follow them directly (``|-# c``)."""
         at = self.pointer
         while self.buffer[at] in "+-0123456789":
@@ -327,7 +327,6 @@ class GoYamlMixin:
             yaml = _yaml()
             raise yaml.parser.ParserError(None, None, "found incompatible YAML document", mark)
         return value
-
 
     def compose_node(self: Any, parent: Any, index: Any) -> Any:
         """An anchor defined again replaces the earlier definition for the aliases that
