@@ -431,4 +431,6 @@ PLAN: list[tuple[str, str, str, str]] = [
     # --- a list's own metadata goes through the typed ObjectMeta (its items' does not) --------
     ("list-bad-metadata.yaml", S, '{"data":{"mode":"slow"}}', "json"),
     ("list-bad-metadata.yaml", M, '{"data":{"mode":"slow"}}', "json"),
+    # --- a $setElementOrder list holding a string: kubectl's error has no final period -------
+    ("pod.yaml", S, '{"spec":{"$setElementOrder/containers":["x"]}}', "json"),
 ]

@@ -136,6 +136,15 @@ def test_set_element_order_on_atomic_list_of_maps_is_a_kubectl_crash():
     assert "hash of unhashable type map[string]interface {}" in caught.value.message
 
 
+def test_set_element_order_holding_a_string_is_refused_in_kubectls_words():
+    # tests/data/kube/cases/pod-strategic-26.json (kubectl 1.27, 1.32, 1.33): no period
+    node = builtin_schema().for_kind("v1", "Pod")
+    obj = {"apiVersion": "v1", "kind": "Pod", "spec": {"containers": [{"name": "a"}]}}
+    with pytest.raises(KubeError) as caught:
+        strategic_merge(obj, {"spec": {"$setElementOrder/containers": ["x"]}}, node)
+    assert caught.value.message == "value for key 0 is not a map"
+
+
 def test_patch_that_is_not_an_object_is_refused():
     node = builtin_schema().for_kind("v1", "Namespace")
     with pytest.raises(KubeError) as caught:

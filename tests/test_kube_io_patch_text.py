@@ -32,6 +32,12 @@ def test_a_tab_in_a_json_patch_is_read_as_kubectl_reads_it() -> None:
     ("data:\n  c: d\n---\n[", {"data": {"c": "d"}}),    # a second document is not parsed
     ("[1]x", [1]),                                      # nor what follows the first value
     ('c: "\\\'"', {"c": "'"}),                          # \' is an escape in go-yaml v2
+    ("c: !!str\td\n", {"c": "d"}),                      # after a tag
+    ("c: |-\t# x\n  d\n", {"c": "d"}),                  # after a block scalar's indicators
+    ("c: |\n  a\tb\n  \td\n", {"c": "a\tb\n\td\n"}),   # inside a block scalar's content
+    ("a: &v one\nb: &v two\nc: *v\n", {"a": "one", "b": "two", "c": "two"}),  # latest anchor
+    ("a: &v one\nb: *v\nc: [x, &v two]\nd: *v\n",
+     {"a": "one", "b": "one", "c": ["x", "two"], "d": "two"}),
 ])
 def test_go_yaml_reads(text: str, value: object) -> None:
     assert reader.load_patch(text, "merge")[0] == value
@@ -46,6 +52,17 @@ def test_go_yaml_reads(text: str, value: object) -> None:
     ("a:\n  [b]: c", 'yaml: invalid map key: []interface {}{"b"}'),
     ("data:\n  c: d\nx", "yaml: line 4: could not find expected ':'"),
     ("'", 'unable to parse "\'": yaml: found unexpected end of stream'),
+    ("c: |\n\td\n", "yaml: line 2: found a tab character where an indentation space is expected"),
+    ("c: |\n  \td\n", "yaml: line 2: found a tab character where an indentation space is expected"),
+    ("c: |\n  d\n\te: f\n", "yaml: line 3: found a tab character where an indentation space "
+     "is expected"),
+    ('x: 1\nc: "\\U00110000"\n', "yaml: line 2: found invalid Unicode character escape code"),
+    ("a: &v [*v]\n", "yaml: anchor 'v' value contains itself"),
+    ("x: &v 1\na: &v {b: [*v]}\n", "yaml: anchor 'v' value contains itself"),  # the latest
+    ("x: 1\nc: |x\n", "yaml: line 2: did not find expected comment or line break"),
+    ("x: 1\nc: *[\n", "yaml: line 2: did not find expected alphabetic or numeric character"),
+    ("x: 1\nc: !<a>d\n", "yaml: line 2: did not find expected whitespace or line break"),
+    ("%YAML 1.1\n", "yaml: line 1: did not find expected <document start>"),
 ])
 def test_go_yaml_refuses(text: str, message: str) -> None:
     with pytest.raises(KubeError) as err:
@@ -69,6 +86,13 @@ def test_bytes_go_yaml_refuses(data: bytes, message: str) -> None:
         reader.load_patch(data, "strategic")
     assert err.value.message == f"unable to parse {patch_text.go_quote_bytes(data)}: " \
                                 f"yaml: {message}"
+
+
+def test_a_self_containing_anchor_is_found_only_through_its_own_value() -> None:
+    loader = reader._patch_loader_class()
+    for text, found in (("a: &v [*v]\n", "v"), ("a: &v [&v x, *v]\n", None),
+                        ("a: &v [x]\nb: [*v]\n", None), ("a: &w {b: &v [*w]}\n", "w")):
+        assert patch_text.self_containing_anchor(patch_text.compose_first(text, loader)) == found
 
 
 def test_bad_bytes_past_the_chunks_the_scanner_reads_are_never_seen() -> None:

@@ -89,6 +89,38 @@ def test_merge_keys_and_anchors() -> None:
     assert (got["p"], got["q"]) == ({"a": 1, "c": 3}, {"a": 1, "c": 5, "d": 4})
 
 
+def test_an_anchor_defined_again_replaces_the_earlier_one() -> None:
+    # kubectl 1.27-1.33 (tests/data/kube/object-text: anchor-*): the latest wins
+    got, _ = spec("  a: &v one\n  b: *v\n  c: &v two\n  d: *v\n")
+    assert got == {"a": "one", "b": "one", "c": "two", "d": "two"}
+    with pytest.raises(KubeError) as info:
+        spec("  a: &v one\n  b: &v [*v]\n")
+    assert info.value.message.endswith("yaml: anchor 'v' value contains itself")
+
+
+@pytest.mark.parametrize(("body", "value"), [
+    ("  a: x\t# note\n", {"a": "x"}),
+    ("  a:\tx\n", {"a": "x"}),
+    ("  a: x\ty\n", {"a": "x\ty"}),
+    ("  a: {b:\tc,\td: e}\n", {"a": {"b": "c", "d": "e"}}),
+    ("  a: !!str\t1\n", {"a": "1"}),
+    ('  a: "x\\\'y"\n', {"a": "x'y"}),
+    ('  a: "\\e\\N\\_\\L\\P\\x41\\u00e9\\U0001F600\\ "\n',
+     {"a": "\x1b\x85\xa0\u2028\u2029A\u00e9\U0001F600 "}),
+])
+def test_the_object_file_is_read_by_go_yamls_rules(body: str, value: dict) -> None:
+    assert spec(body)[0] == value
+
+
+def test_the_last_line_of_the_file_ends_as_kubectl_reads_it() -> None:
+    # kubectl's line reader ends every line with \n: a literal block on the last line of
+    # a file without a final newline keeps one (lines-eof-* in tests/data/kube/object-text)
+    assert spec("  a: |\n    x")[0] == {"a": "x\n"}  # the line by line reader
+    assert spec("  z: &v [1]\n  a: |\n    x")[0] == {"z": [1], "a": "x\n"}  # the full one
+    # the -p text goes to go-yaml as it is
+    assert reader.load_patch("data:\n  c: |\n    x", "merge")[0] == {"data": {"c": "x"}}
+
+
 def test_json_file_is_read_as_json() -> None:
     obj, notes = reader.load_object('{"apiVersion":"v1","kind":"K","v":1.0,"d":1,"d":2,'
                                     '"big":18446744073709551616}')
@@ -119,6 +151,18 @@ def test_json_file_is_read_as_json() -> None:
      "character '}' looking for beginning of object key string"),
     (HEAD + "spec:\n  v: .nan\n",
      "error parsing o.yaml: error converting YAML to JSON: json: unsupported value: NaN"),
+    (HEAD + 'spec:\n  v: "a\\/b"\n',
+     "error parsing o.yaml: error converting YAML to JSON: yaml: line 6: found unknown escape "
+     "character"),
+    (HEAD + "spec:\n\tv: x\n", "error parsing o.yaml: error converting YAML to JSON: yaml: "
+     "line 6: found character that cannot start any token"),
+    ("%YAML 1.1\n---\n" + HEAD, "error parsing o.yaml: error converting YAML to JSON: yaml: "
+     "line 1: did not find expected <document start>"),
+    ("# c\n%TAG !e! tag:e.com,2000:\n---\n" + HEAD, "error parsing o.yaml: error converting "
+     "YAML to JSON: yaml: line 2: did not find expected <document start>"),
+    ("---x\n" + HEAD, "error parsing o.yaml: invalid Yaml document separator: x"),
+    ("---\n---\n" + HEAD + "a: [\n", "error parsing o.yaml: error converting YAML to JSON: "
+     "yaml: line 5: did not find expected node content"),  # lines count from the piece
 ])
 def test_object_errors(text: str, message: str) -> None:
     with pytest.raises(KubeError) as info:
@@ -133,6 +177,8 @@ def test_multiple_documents_are_refused() -> None:
     assert info.value.code == "multiple documents"
     assert "each object" in info.value.hint
     one, _ = reader.load_object("---\n" + HEAD + "---\n")  # empty documents are skipped
+    assert reader.load_object("---\n%YAML 1.1\n---\n" + HEAD)[0] == one  # an empty piece
+    assert reader.load_object(HEAD + "...\nx: [\n")[0] == one  # past the first document
     assert one["kind"] == "Thing"
 
 

@@ -77,9 +77,25 @@ def test_every_line_knows_its_pointers():
 
 
 def test_keys_it_does_not_write_are_refused():
-    for key in ("k" * 128, "a\nb", "a\u2028b"):
+    for key in ("k" * 129, "\u00e9" * 65, "a\nb", "a\u2028b"):
         with pytest.raises(yamlprint.NotCovered):
             yamlprint.lines({"kind": "K", key: 1})
+
+
+@pytest.mark.parametrize(("key", "simple"), [
+    ("k" * 128, True), ("k" * 129, False), ("\u00e9" * 64, True), ("\u00e9" * 65, False),
+    ("\u00e9" * 63 + "kk", True), ("\U0001F600" * 32, True), ("\U0001F600" * 31 + "k" * 5, False),
+    ("#" + "k" * 127, True), ("y" * 128, True)])
+def test_a_key_is_simple_up_to_128_bytes_of_utf8(key, simple):
+    # Measured with kubectl 1.27, 1.32 and 1.33 (tests/data/kube/object-text): go-yaml
+    # counts a key's UTF-8 bytes, before quoting, and writes "? key" above 128.
+    printed = writer.emitter_yaml({key: 1})
+    assert printed.startswith("? ") is not simple
+    if simple:
+        assert yamlprint.text({key: 1}) == printed
+    else:
+        with pytest.raises(yamlprint.NotCovered):
+            yamlprint.lines({key: 1})
 
 
 def _recorded_line_breaks() -> list[dict]:

@@ -77,7 +77,7 @@ def find_by_key(items: list, merge_key: str, value: Any) -> int:
     """Go's ``findMapInSliceBasedOnKeyValue``: the first element whose key equals ``value``."""
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            raise KubeError(f"value for key {index} is not a map.",
+            raise KubeError(f"value for key {index} is not a map",
                             hint="a merge-keyed list may only hold objects")
         if merge_key in item and go_equal(item[merge_key], value):
             return index

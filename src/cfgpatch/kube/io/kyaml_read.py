@@ -19,7 +19,8 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .reader import PLAIN_TAG, _go_yaml_message, _loader_class, pyyaml
+from .patch_text import go_yaml_message as _go_yaml_message
+from .reader import PLAIN_TAG, _loader_class, pyyaml
 
 _LONG = "tag:yaml.org,2002:"
 

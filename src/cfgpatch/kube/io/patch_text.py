@@ -14,9 +14,12 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
   far as the scanner looks ahead (``[...]x`` and ``a: b\\n---\\n[`` are fine);
   :func:`compose_first`;
 * tabs separate tokens in flow context and wherever a simple key cannot start (after
-  a key's ``:``, after a value), and are blanks inside plain scalars
-  (:class:`GoYamlMixin`);
-* double-quoted escapes: ``\\'`` is one, ``\\/`` is not;
+  a key's ``:``, after a value, after a tag or a block scalar's ``|``), and are blanks
+  inside plain scalars; a tab where a block scalar's indentation is expected is an
+  error; a comment may follow a block scalar's ``|`` directly (:class:`GoYamlMixin`);
+* double-quoted escapes: ``\\'`` is one, ``\\/`` is not, ``\\U`` beyond U+10FFFF fails;
+* an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
+  alias inside its own anchor's value fails (:func:`self_containing_anchor`);
 * directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
 * error texts in libyaml's words (:func:`go_yaml_message`).
 
@@ -38,7 +41,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
-           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix"]
+           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
+           "self_containing_anchor"]
 
 BREAKS = "\r\n\x85\u2028\u2029"
 #: Characters go-yaml's reader refuses ("control characters are not allowed"): all but
@@ -250,6 +254,64 @@ class GoYamlMixin:
         chunks = [first] if first != "\n" else [] if breaks else [" "]
         return chunks + breaks
 
+    def scan_tag(self: Any) -> Any:
+        """A tab may end a tag (``!!str\\tx``) as a space does."""
+        end = self.pointer
+        while self.buffer[end] not in "\0 \t" + BREAKS:
+            end += 1
+        if self.buffer[end] == "\t":
+            self._blank_tab(end)
+        return super().scan_tag()  # type: ignore[misc]
+
+    def scan_block_scalar_indicators(self: Any, start_mark: Any) -> Any:
+        """Tabs may follow a block scalar's indicators (``|\\t# c``) as spaces do, and a
+        comment may follow them directly (``|-# c``)."""
+        at = self.pointer
+        while self.buffer[at] in "+-0123456789":
+            at += 1
+        while self.buffer[at] in " \t":
+            if self.buffer[at] == "\t":
+                self._blank_tab(at)
+            at += 1
+        if self.buffer[at] == "#" and self.buffer[at - 1] != " ":
+            end = at
+            while self.buffer[end] not in "\0" + BREAKS:
+                end += 1
+            self._blank_tab(at, end)  # the comment, which PyYAML wants after a space
+        return super().scan_block_scalar_indicators(start_mark)  # type: ignore[misc]
+
+    def _blank_tab(self: Any, at: int, end: int | None = None) -> None:
+        """Read the tab at ``at`` (or the text up to ``end``) as spaces where go-yaml
+        takes either and PyYAML only a space (rare: the text is copied each time)."""
+        end = at + 1 if end is None else end
+        self.buffer = self.buffer[:at] + " " * (end - at) + self.buffer[end:]
+
+    def scan_block_scalar_indentation(self: Any) -> Any:
+        """While a block scalar's indentation is not yet known, a tab after the leading
+        spaces of a line is an error."""
+        found = super().scan_block_scalar_indentation()  # type: ignore[misc]
+        if self.peek() == "\t":
+            raise _block_scalar_tab(self.get_mark())
+        return found
+
+    def scan_block_scalar_breaks(self: Any, indent: int) -> Any:
+        """A tab before a block scalar's indentation is an error (even on the line that
+        ends the scalar); after it, the tab is content."""
+        found = super().scan_block_scalar_breaks(indent)  # type: ignore[misc]
+        if self.peek() == "\t" and self.column < indent:
+            raise _block_scalar_tab(self.get_mark())
+        return found
+
+    def scan_flow_scalar_non_spaces(self: Any, double: bool, start_mark: Any) -> Any:
+        """A ``\\U`` escape beyond U+10FFFF is refused in go-yaml's words."""
+        try:
+            return super().scan_flow_scalar_non_spaces(double, start_mark)  # type: ignore[misc]
+        except ValueError:
+            yaml = _yaml()
+            raise yaml.scanner.ScannerError(
+                "while parsing a quoted scalar", start_mark,
+                "found invalid Unicode character escape code", self.get_mark()) from None
+
     def scan_directive_name(self: Any, start_mark: Any) -> str:
         name = super().scan_directive_name(start_mark)  # type: ignore[misc]
         if name not in ("YAML", "TAG"):
@@ -265,6 +327,53 @@ class GoYamlMixin:
             yaml = _yaml()
             raise yaml.parser.ParserError(None, None, "found incompatible YAML document", mark)
         return value
+
+    def compose_node(self: Any, parent: Any, index: Any) -> Any:
+        """An anchor defined again replaces the earlier definition for the aliases that
+        follow it (go-yaml keeps the latest); an alias to a collection still being
+        composed is remembered, for :func:`self_containing_anchor`."""
+        yaml = _yaml()
+        event = self.peek_event()
+        anchor = event.anchor
+        if anchor is None:
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        defined = self.__dict__.setdefault("_cfgpatch_defined", {})
+        if isinstance(event, yaml.AliasEvent):
+            if (anchor, defined.get(anchor)) in self.__dict__.get("_cfgpatch_open", ()):
+                self.__dict__.setdefault("_cfgpatch_self_containing", anchor)
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        self.anchors.pop(anchor, None)
+        defined[anchor] = defined.get(anchor, 0) + 1
+        if isinstance(event, yaml.ScalarEvent):
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        opened = self.__dict__.setdefault("_cfgpatch_open", [])
+        opened.append((anchor, defined[anchor]))
+        try:
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        finally:
+            opened.pop()
+
+    def compose_document(self: Any) -> Any:
+        node = super().compose_document()  # type: ignore[misc]
+        found = self.__dict__.pop("_cfgpatch_self_containing", None)
+        self.__dict__.pop("_cfgpatch_defined", None)
+        if found is not None and node is not None:
+            node.cfgpatch_self_containing = found
+        return node
+
+
+def _block_scalar_tab(mark: Any) -> Exception:
+    yaml = _yaml()
+    return yaml.scanner.ScannerError("while scanning a block scalar", None,
+                                     "found a tab character where an indentation space is "
+                                     "expected", mark)
+
+
+def self_containing_anchor(node: Any) -> str | None:
+    """The anchor whose value holds an alias to itself (``&v [*v]``) in the document
+    composed by a :class:`GoYamlMixin` loader, if any: go-yaml refuses the document
+    once it is parsed (``anchor 'v' value contains itself``)."""
+    return getattr(node, "cfgpatch_self_containing", None)
 
 
 def _yaml() -> Any:
@@ -306,6 +415,7 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("expected ',' or '}'", "did not find expected ',' or '}'"),
     ("expected the node content", "did not find expected node content"),
     ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("mapping keys are not allowed here", "mapping keys are not allowed in this context"),
     ("sequence entries are not allowed here",
      "block sequence entries are not allowed in this context"),
     ("that cannot start any token", "found character that cannot start any token"),
@@ -315,6 +425,15 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
     ("hexadecimal numbers, but found", "did not find expected hexdecimal number"),
     ("found duplicate YAML directive", "found duplicate %YAML directive"),
     ("found incompatible YAML document", "found incompatible YAML document"),
+    ("expected '<document start>', but found", "did not find expected <document start>"),
+    ("expected a comment or a line break", "did not find expected comment or line break"),
+    ("expected chomping or indentation indicators",
+     "did not find expected comment or line break"),
+    ("expected indentation indicator in the range 1-9",
+     "found an indentation indicator equal to 0"),
+    ("expected ' ', but found", "did not find expected whitespace or line break"),
+    ("expected alphabetic or numeric character",
+     "did not find expected alphabetic or numeric character"),
 )
 
 

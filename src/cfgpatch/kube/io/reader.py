@@ -54,9 +54,8 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from . import blockyaml, flowjson, patch_text, unstructured
+from . import blockyaml, docsplit, flowjson, patch_text, unstructured
 from .notes import TypeNote
-from .patch_text import go_yaml_message as _go_yaml_message
 from .unstructured import decode_result
 from .yamlnodes import PLAIN_TAG, ConvertError, NodeReader, pyyaml
 
@@ -83,23 +82,31 @@ def _loader_class() -> type:
 
 
 def _patch_loader_class() -> type:
-    """:func:`_loader_class` reading as go-yaml v2 does where PyYAML differs."""
+    """:func:`_loader_class` reading as go-yaml v2 does where PyYAML differs (the ``-p``
+    text and the pieces of the ``-f`` file)."""
     return type("PatchLoader", (patch_text.GoYamlMixin, _loader_class()), {})
 
 
-def _compose_all(text: str) -> list:
-    yaml = pyyaml()
-    try:
-        return list(yaml.compose_all(text, Loader=_loader_class()))
-    except yaml.reader.ReaderError:
-        raise ConvertError("yaml: control characters are not allowed") from None
-    except yaml.MarkedYAMLError as err:
-        raise ConvertError(_go_yaml_message(err)) from None
-    except yaml.YAMLError as err:
-        raise ConvertError(f"yaml: {err}") from None
+def _compose_pieces(text: str) -> list:
+    """The root node of each piece of a YAML ``-f`` text as kubectl cuts it (empty pieces
+    left out): go-yaml reads each piece's first document only."""
+    loader = _patch_loader_class()
+    nodes = []
+    for piece in docsplit.split(text):
+        try:
+            decoded, unread = patch_text.decode_bytes(patch_text.as_bytes(piece))
+            node = patch_text.compose_first(decoded, loader, unread)
+        except patch_text.PatchTextError as err:
+            raise ConvertError(str(err)) from None
+        if node is not None:
+            nodes.append(node)
+    return nodes
 
 
 def _to_json_value(node: Any, reader: NodeReader) -> Any:
+    anchor = patch_text.self_containing_anchor(node)
+    if anchor is not None:
+        raise ConvertError(f"yaml: anchor '{anchor}' value contains itself")
     value = reader.value(node, "")
     _check_finite(value)
     return value
@@ -127,6 +134,8 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
     """Read the ``-f`` file as kubectl does; see the module docstring."""
     if jsondecode.first_non_space(text) == "{":
         return _load_json_object(text, source), []
+    if not text.endswith("\n"):  # kubectl's line reader ends the last line too
+        text = docsplit.as_read(text)
     fast = blockyaml.read_documents(text)  # the usual block YAML, read line by line
     if fast is not None:
         values, notes, normal = fast  # no anchors: fresh trees
@@ -136,11 +145,18 @@ def load_object(text: str, source: str = "-") -> tuple[dict, list[TypeNote]]:
 
 def compose_documents(text: str, source: str = "-") -> list:
     """The YAML documents of ``text`` as PyYAML nodes, untagged plain scalars tagged
-    :data:`PLAIN_TAG`; a syntax error is a ``KubeError`` in kubectl's words."""
+    :data:`PLAIN_TAG`; a syntax error is a ``KubeError`` in kubectl's words.  The text is
+    cut into pieces at ``---`` lines as kubectl cuts it (:mod:`.docsplit`), and each
+    piece read as go-yaml reads it (:mod:`.patch_text`: its first document only; tabs,
+    escapes, directives and anchors by go-yaml's rules)."""
     try:
-        return _compose_all(text)
+        return _compose_pieces(text)
     except ConvertError as err:
         raise _conversion_error(source, err) from None
+    except docsplit.SeparatorError as err:
+        raise KubeError(f"error parsing {source}: {err}",
+                        hint="a line starting with --- must hold nothing else but a comment"
+                        ) from None
 
 
 @unstructured.too_deep

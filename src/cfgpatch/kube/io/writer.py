@@ -99,12 +99,14 @@ def _dumper_class() -> type:
             yaml.resolver.BaseResolver.__init__(self)
 
         def check_simple_key(self) -> bool:
-            """go-yaml also writes an empty string as a simple key (``"": x``)."""
+            """go-yaml also writes an empty string as a simple key (``"": x``), and
+            counts a key's length in bytes of UTF-8 (simple up to 128)."""
             event = self.event
             if isinstance(event, yaml.ScalarEvent):
                 if self.analysis is None:
                     self.analysis = self.analyze_scalar(event.value)
-                return len(self.analysis.scalar) < 128 and not self.analysis.multiline
+                return (goyaml.is_simple_key_length(self.analysis.scalar)
+                        and not self.analysis.multiline)
             return super().check_simple_key()
 
         def analyze_scalar(self, scalar: str) -> Any:

@@ -81,7 +81,7 @@ def analysis(text: str) -> _Analysis:
 
 
 class NotCovered(Exception):
-    """A key the port does not write: 128 characters or more, or a line break in it
+    """A key the port does not write: more than 128 bytes of UTF-8, or a line break in it
     (PyYAML's emitter writes those as complex ``?`` keys)."""
 
 
@@ -198,7 +198,7 @@ class _Emitter:
     def block_mapping(self, value: dict, pointer: str) -> None:
         self.increase_indent()
         for key in _sorted_keys(value):
-            if len(key) >= 128 or _KEY_BREAK.search(key):
+            if not goyaml.is_simple_key_length(key) or _KEY_BREAK.search(key):
                 raise NotCovered(key)
             child = f"{pointer}/{escape(key)}"
             self.enter(child)

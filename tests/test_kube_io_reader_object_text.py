@@ -1,0 +1,154 @@
+"""How the YAML object file (``-f``) is read, and long keys printed, held to kubectl.
+
+``tests/data/kube/object-text/cases.jsonl`` is recorded by
+``scripts/record_kube_object_text.py`` from kubectl 1.32, 1.27 and 1.33 (they agree on
+every case): tabs in every position, every character after a backslash in a
+double-quoted string, anchors defined twice or holding themselves, ``%YAML``/``%TAG``
+directives, ``---`` separators in their many forms, text after ``...``, line ends, and
+``-o yaml`` keys around 128 bytes.  Every case is replayed through ``cfgpatch kube patch`` (no
+kubectl needed): same exit code, same standard output, standard error starting with
+kubectl's.  The only cases answered otherwise are files kubectl reads as several
+objects (:data:`SEVERAL_OBJECTS`), which cfgpatch refuses on purpose.  The live test
+runs a sample of the cases and random object texts through the installed kubectl
+binaries (required in CI).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cfgpatch.cli import main
+from conftest import require
+
+DATA = Path(__file__).resolve().parent / "data" / "kube" / "object-text"
+VERSIONS = ("1.32", "1.27", "1.33")
+#: Files kubectl reads as two objects (it patches and prints the first, then fails on
+#: the second): cfgpatch patches one object at a time, and fails before printing any.
+SEVERAL_OBJECTS = {"directive-after-document"}
+
+
+def load_cases() -> list[dict]:
+    lines = (DATA / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line]
+
+
+CASES = load_cases()
+
+
+def run_cfgpatch(case: dict) -> dict:
+    """``cfgpatch kube <argv>`` in a scratch folder holding the object as obj.yaml."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "obj.yaml").write_bytes(case["object"].encode("utf-8"))
+        out, err = io.StringIO(), io.StringIO()
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(["kube", *case["argv"]])
+        finally:
+            os.chdir(here)
+    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}
+
+
+def test_recording_covers_every_group_and_versions_agree() -> None:
+    groups = {case["id"].split("-", 1)[0] for case in CASES}
+    assert groups == {"tab", "escape", "anchor", "directive", "separator", "lines", "block",
+                      "key", "patch"}
+    assert len(CASES) > 200
+    assert all(case["same_in"] == ["1.27", "1.33"] for case in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case_matches_kubectl(case: dict) -> None:
+    ours, kubectl = run_cfgpatch(case), case["kubectl"]["1.32"]
+    if case["id"] in SEVERAL_OBJECTS:
+        assert kubectl["exit_code"] == 1 and kubectl["stdout"]
+        assert ours["exit_code"] == 1 and not ours["stdout"]
+        assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
+        return
+    assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
+    assert ours["stdout"] == kubectl["stdout"]
+    assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
+    if kubectl["exit_code"] == 0:
+        assert ours["stderr"] == kubectl["stderr"]
+
+
+def test_several_objects_is_only_what_kubectl_reads_as_several() -> None:
+    several = {c["id"] for c in CASES
+               if c["kubectl"]["1.32"]["exit_code"] == 1 and c["kubectl"]["1.32"]["stdout"]}
+    assert several == SEVERAL_OBJECTS
+
+
+# ------------------------------------------------------------------------- live
+
+
+def _binaries() -> dict[str, str]:
+    found = shutil.which("kubectl")
+    folder = Path(os.path.realpath(found)).parent if found else Path(".")
+    return {v: str(folder / f"kubectl.{v}") for v in VERSIONS
+            if (folder / f"kubectl.{v}").exists()}
+
+
+def run_kubectl(kubectl: str, case: dict) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "obj.yaml").write_bytes(case["object"].encode("utf-8"))
+        proc = subprocess.run([kubectl, *case["argv"]], cwd=folder, capture_output=True,
+                              timeout=120)
+    stderr = proc.stderr.decode("utf-8", "surrogateescape")
+    if proc.returncode == 2:
+        stderr = stderr.splitlines()[0] + "\n" if stderr else ""
+    return {"stdout": proc.stdout.decode("utf-8", "surrogateescape"), "stderr": stderr,
+            "exit_code": proc.returncode}
+
+
+FRAGMENTS = ("\t", "\t\t", " \t", "\n\t", "\t#c", " ", "\n", "#", "---", "\n---\n", "...",
+             "&v", "*v", "!!str", "!x", "|", "|-", ">", "|2", "-", "- ", ":", ": ", "?", "{",
+             "}", "[", "]", ",", '"', "'", "\\", "\\t", "\\/", "\\'", "\\x4",
+             "\\U0001F600", "%YAML 1.1\n", "a", "1")
+HEAD_TEXT = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
+BASE = HEAD_TEXT + "data:\n  a: x\n  b: &v y\n  c: *v\n  d: |\n    l1\n    l2\n  e: 'q'\n  f: \"d\"\n"
+
+
+def random_objects(seed: int, count: int) -> list[str]:
+    """Object texts near a valid one: one or two fragments inserted into its body."""
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(count):
+        text = BASE
+        for _ in range(rnd.randint(1, 2)):
+            at = rnd.randint(len(HEAD_TEXT), len(text))
+            text = text[:at] + rnd.choice(FRAGMENTS) + text[at:]
+        out.append(text)
+    return out
+
+
+def test_live_object_text_matches_kubectl() -> None:
+    binaries = _binaries()
+    require(set(binaries) == set(VERSIONS),
+            f"kubectl {', '.join(VERSIONS)} next to the kubectl on PATH")
+    argv = ["patch", "--local", "-f", "obj.yaml", "--type", "merge", "-p", "{}", "-o", "json"]
+    jobs = [(case, case["kubectl"]["1.32"]) for case in CASES[::25]]
+    jobs += [({"object": text, "argv": argv}, None) for text in random_objects(32, 60)]
+    failures = []
+    for case, recorded in jobs:
+        live = run_kubectl(binaries["1.32"], case)
+        if recorded is not None and live != recorded:
+            failures.append(f"kubectl 1.32 drifted from the recording: {case['id']}")
+        if live["exit_code"] == 1 and live["stdout"]:
+            continue  # several objects: see SEVERAL_OBJECTS
+        ours = run_cfgpatch(case)
+        agrees = (ours["exit_code"] == live["exit_code"] and ours["stdout"] == live["stdout"]
+                  and ours["stderr"].startswith(live["stderr"]))
+        if not agrees:
+            failures.append(f"{case['object']!r}: kubectl {live}, cfgpatch {ours}")
+    assert not failures, "\n".join(failures[:20])
