@@ -33,7 +33,7 @@ from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
 from .selectors import Selector
-from .styles import metadata_texts, reencoded, styled_value
+from .styles import json_annotations, metadata_texts, reencoded, styled_value
 from .trace import PATCH, Step, Touch, Trace, snapshot
 
 STRATEGIC, JSON = "strategic", "json"
@@ -317,14 +317,17 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()
+        source = _annotated(resource.value, internal)
+        json_annotations(source, decoded=True)
         try:
-            result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
+            result = jsonpatch.apply_document(source, patch.ops)
         except KubeError as err:
             raise KubeError(err.message, code=KUSTOMIZE_ERROR, hint=err.hint) from None
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
         _strip_internal(result, internal)
+        json_annotations(result, decoded=False)
         resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:
