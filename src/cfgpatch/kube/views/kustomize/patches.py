@@ -29,6 +29,7 @@ from ...io.kyaml_read import read_documents
 from . import aliases, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
+from .patchtexts import source_texts, with_sources, without_sources
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
@@ -48,6 +49,8 @@ class Document:
     #: the patch with its labels and annotations as strings (kustomize sets them so on
     #: the copy it merges when the patch has a ``target``)
     targeted: dict | None = None
+    #: where a scalar's source text is not its value's (:mod:`.patchtexts`)
+    texts: dict = field(default_factory=dict)
 
     def org_id(self) -> ResId:
         meta = self.value.get("metadata")
@@ -201,6 +204,7 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         value = styled_value(node)
         if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
             return None
+        texts = source_texts(node, value)
         targeted = snapshot(value)
         metadata_texts(node, targeted, labels=True)
         metadata_texts(node, value, nulls=False)
@@ -208,7 +212,7 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
                 or not meta["name"]:
             return None
-        out.append(Document(value, shifted(node_positions(node), offset), targeted))
+        out.append(Document(value, shifted(node_positions(node), offset), targeted, texts))
     return out or None
 
 
@@ -283,12 +287,16 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
                         else document.targeted)
         if not keep_version:
             body["apiVersion"] = resource.value.get("apiVersion")
+        if document.texts:
+            body = with_sources(body, document.texts)
         before = snapshot(resource.value) if step is not None else None
         label = resource.describe()
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
             resource.store_previous_id()
         merged_value = strategic.apply(resource.value, body, state.schema())
+        if document.texts and merged_value:
+            merged_value = without_sources(merged_value)
         if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None

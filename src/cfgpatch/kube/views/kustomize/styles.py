@@ -96,17 +96,21 @@ def _mark(node: Node, value: Any, depth: int) -> Any:
 
 
 def restyled(old: Any, new: Any) -> Any:
-    """``new`` set where the resource held ``old``: it takes ``old``'s style."""
+    """``new`` set where the resource held ``old``: it takes ``old``'s style (over a
+    quoted string, a patch scalar is its source text: :mod:`.patchtexts`)."""
     if isinstance(old, (dict, list)) or isinstance(new, (dict, list)) or new is None:
         return new
+    from .patchtexts import Sourced
     if isinstance(old, Quoted):
         if isinstance(new, Quoted):
             return new
+        if isinstance(new, Sourced):  # a patch scalar: its source text
+            return Quoted(new.source)
         from .nodes import text
         return Quoted(text(new))
     if isinstance(new, Quoted):
         return str(new)
-    return new
+    return new.base if isinstance(new, Sourced) else new
 
 
 def is_yaml11_non_string(text: str) -> bool:
