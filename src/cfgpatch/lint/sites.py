@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import KubeError
+from ..kube.io.reader import load_patch
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite
@@ -100,6 +102,16 @@ def entry_sites(tree: Tree, where: list[Any], entry: Any, declared_in: str, dire
     return []
 
 
+def _json_operations(text: str) -> list | None:
+    """A JSON 6902 patch as kube build reads it (its keys made strings, as kustomize
+    makes them: ``{1: x}`` is ``{"1": "x"}``), or None."""
+    try:
+        value, _notes = load_patch(text, "json")
+    except KubeError:
+        return None
+    return value if isinstance(value, list) else None
+
+
 def _declared_type(field: str) -> str:
     return "json6902" if field == "patchesJson6902" else "strategic"
 
@@ -109,8 +121,13 @@ def _sites_of_text(text: str, file: str, mapper: Any, field: str, common: dict
     try:
         docs = values(text)
     except ValueError:
-        return [PatchSite(file, text, mapper, _declared_type(field), None, **common)]
+        ops = _json_operations(text)
+        if ops is None:
+            return [PatchSite(file, text, mapper, _declared_type(field), None, **common)]
+        docs = [ops]
     if field == "patchesJson6902" or (len(docs) == 1 and isinstance(docs[0], list)):
-        return [PatchSite(file, text, mapper, "json6902", docs[0] if docs else None, **common)]
+        ops = _json_operations(text)  # YAML 1.1 as kube build reads it: `on:` is "true"
+        patch = ops if ops is not None else docs[0] if docs else None
+        return [PatchSite(file, text, mapper, "json6902", patch, **common)]
     return [PatchSite(file, text, mapper, "strategic", doc, document=i, **common)
             for i, doc in enumerate(docs)]

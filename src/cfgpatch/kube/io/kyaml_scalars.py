@@ -219,6 +219,8 @@ def go_syntax(value: Any) -> str:
         return "[]interface {}{" + ", ".join(go_syntax(v) for v in value) + "}"
     if value is None:
         return "interface {}(nil)"
+    if isinstance(value, GoTime):
+        return _go_time(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -234,5 +236,48 @@ def _plain(key: Any) -> Any:
 
 
 def _sort_key(key: Any) -> tuple:
+    """Go's fmt order of ``map[interface{}]interface{}`` keys: by type (measured with
+    kubectl 1.32: nil, string, int, float64, bool, time.Time), then by value."""
     value = _plain(key)
-    return (0 if value is None else 1, str(value))
+    if value is None:
+        return (0, 0)
+    if isinstance(value, GoTime):
+        return (5, str(value))
+    if isinstance(value, str):
+        return (1, value)
+    if isinstance(value, bool):
+        return (4, value)
+    if isinstance(value, int):
+        return (2, value)
+    if isinstance(value, float):
+        return (3, value)
+    return (6, str(value))
+
+
+class GoTime(str):
+    """A timestamp map key: Go's ``time.Time`` (held as its RFC 3339 text)."""
+
+    __slots__ = ()
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def _go_time(value: str) -> str:
+    """Go's ``%#v`` of a time.Time (UTC; another zone is written ``time.Location("")``)."""
+    match = re.fullmatch(r"(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)(?:\.(\d+))?(.*)", value)
+    if match is None:
+        return gojson.go_quote(value)
+    year, month, day, hour, minute, second = (int(match[i]) for i in range(1, 7))
+    nanos = int((match[7] or "0").ljust(9, "0")[:9])
+    zone = "time.UTC" if match[8] == "Z" else 'time.Location("")'
+    return (f"time.Date({year}, time.{_MONTHS[month - 1]}, {day}, {hour}, {minute}, "
+            f"{second}, {nanos}, {zone})")
+
+
+def typed_map(pairs: list[tuple[Any, Any]]) -> dict:
+    """A map with keys that are not all strings, as go-yaml builds it
+    (``map[interface{}]interface{}``: JSON refuses it, :func:`go_syntax` shows it)."""
+    return _NonStringMap({key if type(key) is str else _Key(key): value
+                          for key, value in pairs})
