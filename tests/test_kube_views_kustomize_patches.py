@@ -38,3 +38,17 @@ def test_the_dump_shows_typed_keys_and_the_rest_of_the_resource():
 
 def test_a_list_is_no_strategic_patch_even_with_keys_json_refuses():
     assert _strategic_documents("- op: add\n  path: /a\n  value: {1: x}\n", "p.yaml", 0) is None
+
+
+def test_a_failed_operation_is_kustomize_s_error_alone(tmp_path):
+    """kubectl prints only the error line (tree error-json6902-operations): no hint."""
+    from cfgpatch.kube.views.kustomize.build import BuildError, build
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                                      "  name: cm\ndata:\n  a: b\n")
+    (tmp_path / "kustomization.yaml").write_text(
+        "resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap}\n"
+        "  patch: '[{op: test, path: /data/a, value: c}]'\n")
+    with pytest.raises(BuildError) as caught:
+        build(str(tmp_path))
+    assert caught.value.message == "testing value /data/a failed: test failed"
+    assert not caught.value.hint

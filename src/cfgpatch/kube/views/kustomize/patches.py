@@ -334,7 +334,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         try:
             result = jsonpatch.apply_document(source, patch.ops)
         except KubeError as err:
-            raise KubeError(err.message, code=KUSTOMIZE_ERROR, hint=err.hint) from None
+            raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None  # kustomize: no hint
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
