@@ -47,8 +47,18 @@ def test_a_failed_operation_is_kustomize_s_error_alone(tmp_path):
                                       "  name: cm\ndata:\n  a: b\n")
     (tmp_path / "kustomization.yaml").write_text(
         "resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap}\n"
-        "  patch: '[{op: test, path: /data/a, value: c}]'\n")
+        "  patch: '- {op: test, path: /data/a, value: c}'\n")
     with pytest.raises(BuildError) as caught:
         build(str(tmp_path))
     assert caught.value.message == "testing value /data/a failed: test failed"
     assert not caught.value.hint
+
+
+def test_a_patch_starting_with_a_bracket_must_be_json(tmp_path):
+    from cfgpatch.kube.views.kustomize.patches import _json_ops
+    assert _json_ops('[{"op": "remove", "path": "/a"}]', 0)[0] == [{"op": "remove",
+                                                                     "path": "/a"}]
+    assert _json_ops("[{op: remove, path: /a}]", 0)[0] is None
+    assert _json_ops('[{"op": "remove", "path": "/a"},]', 0)[0] is None
+    assert _json_ops("# a comment\n[{op: remove, path: /a}]", 0)[0] == [{"op": "remove",
+                                                                         "path": "/a"}]

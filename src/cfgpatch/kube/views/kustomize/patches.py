@@ -24,6 +24,7 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...engine import jsonpatch
+from ...go import jsondecode
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, MAPPING, STR, TIMESTAMP, KyamlError
 from ...io.kyaml_read import read_documents
@@ -221,7 +222,12 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
 
 
 def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
-    """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None``."""
+    """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None`` (a
+    text starting with ``[`` must be JSON: kustomize does not read it as YAML then, but
+    after a comment it does: tree ``error-json6902-operations/flow-yaml-after-comment``)."""
+    if jsondecode.first_non_space(text) == "[" \
+            and jsondecode.syntax_error(text.encode("utf-8")) is not None:
+        return None, {}
     try:
         value, _notes = reader.load_patch(text, "json")
     except KubeError:
