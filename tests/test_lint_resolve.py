@@ -241,3 +241,20 @@ def test_an_empty_kustomization_is_refused_as_kube_build_refuses_it(text):
     with pytest.raises(ResolveError) as caught:
         Builder(MemoryFiles({"app/kustomization.yaml": text})).base("app")
     assert caught.value.message == "kustomization.yaml is empty"
+
+
+@pytest.mark.parametrize("patch, builds", [
+    ("[{op: add, path: /data/x, value: y}]", False),  # `[`: JSON or nothing, as kube build
+    ("# first\n[{op: add, path: /data/x, value: y}]", True),
+    ('[{"op": "add", "path": "/data/x", "value": "y"}]', True),
+])
+def test_json_patches_are_read_as_kube_build_reads_them(patch, builds):
+    kustomization = ("resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap}\n"
+                     "  patch: |\n" + "".join(f"    {line}\n" for line in patch.splitlines()))
+    texts = {"app/kustomization.yaml": kustomization,
+             "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n"}
+    if builds:
+        assert len(Builder(MemoryFiles(texts)).base("app")) == 1
+    else:
+        with pytest.raises(ResolveError):
+            Builder(MemoryFiles(texts)).base("app")

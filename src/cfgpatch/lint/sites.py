@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import KubeError
-from ..kube.io.reader import load_patch
+from ..kube.views.kustomize.patches import read_json_ops
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite
@@ -102,16 +101,6 @@ def entry_sites(tree: Tree, where: list[Any], entry: Any, declared_in: str, dire
     return []
 
 
-def _json_operations(text: str) -> list | None:
-    """A JSON 6902 patch as kube build reads it (its keys made strings, as kustomize
-    makes them: ``{1: x}`` is ``{"1": "x"}``), or None."""
-    try:
-        value, _notes = load_patch(text, "json")
-    except KubeError:
-        return None
-    return value if isinstance(value, list) else None
-
-
 def _declared_type(field: str) -> str:
     return "json6902" if field == "patchesJson6902" else "strategic"
 
@@ -121,13 +110,12 @@ def _sites_of_text(text: str, file: str, mapper: Any, field: str, common: dict
     try:
         docs = values(text)
     except ValueError:
-        ops = _json_operations(text)
+        ops = read_json_ops(text)
         if ops is None:
             return [PatchSite(file, text, mapper, _declared_type(field), None, **common)]
         docs = [ops]
     if field == "patchesJson6902" or (len(docs) == 1 and isinstance(docs[0], list)):
-        ops = _json_operations(text)  # YAML 1.1 as kube build reads it: `on:` is "true"
-        patch = ops if ops is not None else docs[0] if docs else None
-        return [PatchSite(file, text, mapper, "json6902", patch, **common)]
+        # as kube build reads it (`on:` is "true"; None where kube build refuses it)
+        return [PatchSite(file, text, mapper, "json6902", read_json_ops(text), **common)]
     return [PatchSite(file, text, mapper, "strategic", doc, document=i, **common)
             for i, doc in enumerate(docs)]

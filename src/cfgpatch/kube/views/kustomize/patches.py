@@ -221,19 +221,28 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
     return out or None
 
 
-def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
+def read_json_ops(text: str) -> list | None:
     """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None`` (a
     text starting with ``[`` must be JSON: kustomize does not read it as YAML then, but
-    after a comment it does: tree ``error-json6902-operations/flow-yaml-after-comment``)."""
+    after a comment it does: tree ``error-json6902-operations/flow-yaml-after-comment``;
+    YAML is read as kustomize reads it: ``on:`` is ``"true"``, ``1:`` is ``"1"``)."""
     if jsondecode.first_non_space(text) == "[" \
             and jsondecode.syntax_error(text.encode("utf-8")) is not None:
-        return None, {}
+        return None
     try:
         value, _notes = reader.load_patch(text, "json")
     except KubeError:
-        return None, {}
+        return None
     if not isinstance(value, list) or any(v is not None and not isinstance(v, dict)
                                           for v in value):
+        return None
+    return value
+
+
+def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
+    """:func:`read_json_ops`, with where each operation is written."""
+    value = read_json_ops(text)
+    if value is None:
         return None, {}
     try:
         nodes = read_documents(text, "")
