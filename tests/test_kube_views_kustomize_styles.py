@@ -65,3 +65,11 @@ def test_values_that_are_not_annotations_are_left_alone():
     value = {"metadata": {"labels": {"a": 31}, "annotations": None}, "data": {"a": 31}}
     json_annotations(value, decoded=False)
     assert value == {"metadata": {"labels": {"a": 31}, "annotations": None}, "data": {"a": 31}}
+
+
+def test_after_a_json_patch_integers_print_as_go_s_float64():
+    from cfgpatch.kube.views.kustomize.styles import reencoded
+    found = reencoded({"a": 31, "b": 1234567890123, "c": 2**63 - 1, "d": 2**60, "e": True})
+    assert found == {"a": 31, "b": 1234567890123, "c": 9.223372036854776e18,
+                     "d": 1.152921504606847e18, "e": True}
+    assert type(found["a"]) is int and type(found["c"]) is float

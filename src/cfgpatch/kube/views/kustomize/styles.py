@@ -35,6 +35,7 @@ import re
 from typing import Any
 
 from ...go import yaml as goyaml
+from ...go.json import go_float
 from ...io.kyaml import (
     DOUBLE,
     FOLDED,
@@ -158,7 +159,8 @@ def encoder_quotes(text: str) -> bool:
 
 
 def reencoded(value: Any, depth: int = 0) -> Any:
-    """``value`` as go-yaml reads back its own encoding of it (see the module docstring)."""
+    """``value`` as go-yaml reads back its own encoding of it (see the module docstring;
+    an integer comes back from Go's JSON as a float64)."""
     if depth > 10000:
         return value
     if isinstance(value, str):
@@ -167,7 +169,19 @@ def reencoded(value: Any, depth: int = 0) -> Any:
         return {k: reencoded(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
         return [reencoded(v, depth + 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _float64(value)
     return value
+
+
+def _float64(value: int) -> int | float:
+    """An integer after Go's JSON: a float64, which prints otherwise only when its digits
+    do not survive (``9223372036854775807`` prints ``9223372036854776000``)."""
+    try:
+        as_float = float(value)
+    except OverflowError:
+        return value
+    return as_float if go_float(as_float) != str(value) else value
 
 
 def plain(value: Any, depth: int = 0) -> Any:
