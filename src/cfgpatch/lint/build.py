@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import KubeError
+from ..kube.views.kustomize.annotationkeys import check_annotation_keys, typed_key
 from ..kube.views.kustomize.openapi import SchemaState
 from .finding import Location
 from .model import Outcome, PatchSite
@@ -92,10 +94,12 @@ class Builder:
         self.state = SchemaState()
         try:
             set_schema(self.state, kustomization, self.files, reset=True)
-            return self.run(kustomization, stack, outcome,
-                            [] if incomplete is None else incomplete, extra)
+            built = self.run(kustomization, stack, outcome,
+                             [] if incomplete is None else incomplete, extra)
         finally:
             self.state = outer
+        _check_annotation_keys(built, kustomization)
+        return built
 
     def build_top(self, kustomization: Kustomization, stack: tuple[str, ...],
                   outcome: Outcome | None, incomplete: list[str],
@@ -170,6 +174,7 @@ class Builder:
         self._apply_all([d for d in declared if d.field == "patchesJson6902"], resources,
                         outcome)
         check_replicas(kustomization, resources)
+        check_common_annotation_keys(kustomization, resources)
 
     def _apply_all(self, declared: list[DeclaredSite], resources: list[Resource],
                    outcome: Outcome | None) -> None:
@@ -211,3 +216,24 @@ def lint_kustomization(builder: Builder, path: str) -> Outcome:
 
 
 __all__ = ["Builder", "apply_site", "describe", "lint_kustomization", "selected"]
+
+
+def _check_annotation_keys(resources: list[Resource], kustomization: Kustomization) -> None:
+    """kube build's check of the annotation keys at the end of a build."""
+    for resource in resources:
+        try:
+            check_annotation_keys(resource.obj)
+        except KubeError as exc:
+            raise ResolveError(exc.message, kustomization.location([])) from None
+
+
+def check_common_annotation_keys(kustomization: Kustomization,
+                                 resources: list[Resource]) -> None:
+    """``commonAnnotations`` keys that read as no string fail kube build at output once
+    a resource carries them (lint does not set annotations: it checks the keys)."""
+    common = kustomization.value.get("commonAnnotations")
+    if not resources or not isinstance(common, dict):
+        return
+    if any(type(typed_key(key)) is not str for key in common):
+        obj = {"metadata": {"annotations": dict(common)}}
+        _check_annotation_keys([Resource(obj, kustomization.path)], kustomization)

@@ -17,7 +17,6 @@ from typing import Any
 
 from ..errors import KUSTOMIZE_DELETES, KubeError
 from ..kube.views.kustomize.openapi import SchemaState
-from ..kube.views.kustomize.patches import check_annotation_keys
 from .model import Application, Outcome, PatchSite, ResourceId
 from .resolve import ResolveError, Resource
 from .selectors import SelectorError, group_version, matches
@@ -136,8 +135,6 @@ def apply_site(site: PatchSite, resources: list[Resource], outcome: Outcome | No
         try:
             if site.patch_type == "json6902":
                 after, found = apply_json(before, site.patch, outcome is not None)
-                if isinstance(after, dict):  # kube build's check of the annotation keys
-                    check_annotation_keys(after)
             else:
                 patch = retargeted(site.patch, before) if site.target is not None \
                     else site.patch

@@ -24,6 +24,7 @@ from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
 from . import generators, images, nameref, patches, transformers
+from .annotationkeys import check_annotation_keys
 from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
@@ -77,6 +78,8 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
             stringify_annotations(resource.value)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
+        for resource in ordered:
+            check_annotation_keys(resource.value)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
     return BuildResult(ordered, warnings, trace)

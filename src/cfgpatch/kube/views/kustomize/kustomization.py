@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...go import json as gojson
 from ...go import yaml as goyaml
 from ...io.kyaml import (
     BOOL,
@@ -153,7 +154,7 @@ def v2_value(node: Node) -> Any:
     {'namespace': False, 'namePrefix': 'on'}
     """
     if node.kind == MAPPING:
-        return {str(v2_value(k)): v2_value(v) for k, v in node.pairs()}
+        return {_json_key(v2_value(k)): v2_value(v) for k, v in node.pairs()}
     if node.kind == SEQUENCE:
         return [v2_value(item) for item in node.content]
     if node.style == PLAIN and node.tag in _IMPLICIT:
@@ -163,6 +164,16 @@ def v2_value(node: Node) -> Any:
 
 
 _IMPLICIT = (STR, INT, FLOAT, BOOL, NULL, TIMESTAMP)
+
+
+def _json_key(key: Any) -> str:
+    """A go-yaml v2 map key as sigs.k8s.io/yaml writes it in JSON (``on`` is ``"true"``,
+    ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``)."""
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, float):
+        return gojson.go_float_g(key)
+    return str(key)
 
 
 def check_fields(value: dict) -> dict:

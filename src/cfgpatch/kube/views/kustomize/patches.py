@@ -20,15 +20,13 @@ Every application is recorded on the build's :class:`.trace.Trace` when one is g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...engine import jsonpatch
 from ...go import jsondecode
 from ...io import reader
-from ...io.kyaml import FOLDED, LITERAL, MAPPING, STR, TIMESTAMP, KyamlError
+from ...io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import GoTime, go_syntax, resolve, typed_map
 from . import aliases, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
@@ -355,36 +353,11 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
         _strip_internal(result, internal)
         json_annotations(result, decoded=False)
-        check_annotation_keys(result)
         resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())
             step.touches.append(Touch(resource, before, snapshot(result), resource.describe()))
-
-
-def check_annotation_keys(result: dict) -> None:
-    """kustomize reads the annotations back after a JSON 6902 patch with YAML 1.2's
-    plain scalars: a key that reads as something else than a string (``"true"``,
-    ``"1"``, ``"null"``, a date; ``on`` in the patch is ``"true"``) makes a map Go's JSON
-    refuses, and the build fails (tree ``json6902-annotation-keys``)."""
-    meta = result.get("metadata")
-    found = meta.get("annotations") if isinstance(meta, dict) else None
-    if not isinstance(found, dict):
-        return
-    keys = [(_typed_key(key), value) for key, value in found.items()]
-    if all(type(key) is str for key, _ in keys):
-        return
-    shown = {**result, "metadata": {**meta, "annotations": typed_map(keys)}}
-    raise KubeError(f"{go_syntax(shown)}: json: unsupported type: "
-                    "map[interface {}]interface {}", code=KUSTOMIZE_ERROR)
-
-
-def _typed_key(key: str) -> Any:
-    tag, value = resolve(key)
-    if tag == STR:
-        return key
-    return GoTime(value) if tag == TIMESTAMP else value
 
 
 def _annotated(value: dict, internal: dict[str, str]) -> dict:
