@@ -161,7 +161,10 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     # (YAML 1.1) scalars: `namespace: n` is a boolean; then into its Go types (kube
     # build's decoding, the same texts)
     tree = trees[0]
-    value = v2_value(tree.node)
+    try:
+        value = v2_value(tree.node)
+    except KubeError as exc:
+        raise ResolveError(exc.message, Location(path)) from None
     if value is None:
         raise ResolveError(EMPTY, Location(path))
     if not isinstance(value, dict):

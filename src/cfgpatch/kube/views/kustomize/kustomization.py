@@ -34,7 +34,7 @@ from ...io.kyaml import (
     Node,
 )
 from ...io.kyaml_read import read_document
-from ...io.kyaml_scalars import node_value
+from ...io.kyaml_scalars import go_syntax, node_value, typed_map
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions
@@ -154,7 +154,7 @@ def v2_value(node: Node) -> Any:
     {'namespace': False, 'namePrefix': 'on'}
     """
     if node.kind == MAPPING:
-        return {_json_key(v2_value(k)): v2_value(v) for k, v in node.pairs()}
+        return {_json_key(v2_value(k), v): v2_value(v) for k, v in node.pairs()}
     if node.kind == SEQUENCE:
         return [v2_value(item) for item in node.content]
     if node.style == PLAIN and node.tag in _IMPLICIT:
@@ -166,9 +166,22 @@ def v2_value(node: Node) -> Any:
 _IMPLICIT = (STR, INT, FLOAT, BOOL, NULL, TIMESTAMP)
 
 
-def _json_key(key: Any) -> str:
+def _v2_maps(value: Any) -> Any:
+    """``value`` with go-yaml v2's map type (``map[interface {}]interface {}``)."""
+    if isinstance(value, dict):
+        return typed_map([(key, _v2_maps(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return [_v2_maps(item) for item in value]
+    return value
+
+
+def _json_key(key: Any, value: Node) -> str:
     """A go-yaml v2 map key as sigs.k8s.io/yaml writes it in JSON (``on`` is ``"true"``,
-    ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``)."""
+    ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``; a null key is its error)."""
+    if key is None:
+        raise KubeError("invalid Kustomization: unsupported map key of type: %!s(<nil>), "
+                        f"key: <nil>, value: {go_syntax(_v2_maps(v2_value(value)))}",
+                        code=KUSTOMIZE_ERROR)
     if isinstance(key, bool):
         return "true" if key else "false"
     if isinstance(key, float):
