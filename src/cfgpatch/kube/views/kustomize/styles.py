@@ -177,6 +177,8 @@ def reencoded(value: Any, depth: int = 0) -> Any:
 def _float64(value: int) -> int | float:
     """An integer after Go's JSON: a float64, which prints otherwise only when its digits
     do not survive (``9223372036854775807`` prints ``9223372036854776000``)."""
+    if -2**53 <= value <= 2**53:  # every such integer is a float64 printed as itself
+        return value
     try:
         as_float = float(value)
     except OverflowError:
