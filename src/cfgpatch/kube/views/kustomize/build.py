@@ -24,11 +24,11 @@ from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
 from . import generators, images, nameref, patches, transformers
-from .annotationkeys import check_annotation_keys
 from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
+from .plainkeys import check_keys
 from .resmap import ResMap
 from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
 from .styles import plain, stringify_annotations
@@ -79,7 +79,7 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
         for resource in ordered:
-            check_annotation_keys(resource.value)
+            check_keys(resource.value, walk=resource.typed_keys)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
     return BuildResult(ordered, warnings, trace)

@@ -127,6 +127,8 @@ class Resource:
     suffixes: list[str] = field(default_factory=list)
     #: groups of field paths that hold one shared YAML node (see aliases.py)
     aliases: list[set] = field(default_factory=list)
+    #: kustomize wrote a map key that reads as no string (see plainkeys.py)
+    typed_keys: bool = False
 
     @property
     def gvk(self) -> Gvk:
