@@ -23,3 +23,18 @@ def test_a_time_with_a_fraction_or_another_zone():
 
 def test_string_keys_stay_a_string_map():
     assert go_syntax({"b": 1, "a": None}) == 'map[string]interface {}{"a":interface {}(nil), "b":1}'
+
+
+def test_plain_keys_that_read_as_no_string_can_be_kept_as_typed_keys():
+    import pytest
+
+    from cfgpatch.kube.io.kyaml import KyamlError
+    from cfgpatch.kube.io.kyaml_read import read_document
+    from cfgpatch.kube.io.kyaml_scalars import TypedKey, node_value, value_with_typed_keys
+    node = read_document('a:\n  1: x\n  "2": y\n  2024-01-01: z\n')
+    value, typed = value_with_typed_keys(node)
+    assert typed and value == {"a": {"1": "x", "2": "y", "2024-01-01": "z"}}
+    assert [type(k) for k in value["a"]] == [TypedKey, str, TypedKey]
+    assert value_with_typed_keys(read_document("a: {b: c}"))[1] is False
+    with pytest.raises(KyamlError):
+        node_value(node)  # elsewhere still kustomize's JSON error

@@ -148,29 +148,50 @@ def _binary(node: Node) -> str:
 
 def node_value(node: Node) -> Any:
     """The plain value kustomize prints for ``node`` (raises kustomize's JSON errors)."""
-    value = _value(node, set())
+    value = _value(node, set(), None)
     _check_json(value, value)
     return value
 
 
-def _value(node: Node, active: set[int]) -> Any:
+class TypedKey(str):
+    """A plain map key that reads as no string (``1``, ``true``, a date), held as its
+    text: kustomize keeps the key and fails when it prints the map (see
+    ``views/kustomize/plainkeys.py``)."""
+
+    __slots__ = ()
+
+
+def value_with_typed_keys(node: Node) -> tuple[Any, bool]:
+    """:func:`node_value` where a plain scalar key that reads as no string is a
+    :class:`TypedKey` (not an error), and whether there is one."""
+    found: list[bool] = []
+    value = _value(node, set(), found)
+    _check_json(value, value)
+    return value, bool(found)
+
+
+def _value(node: Node, active: set[int], typed: list[bool] | None) -> Any:
     if id(node) in active:
         raise KyamlError("yaml: anchor refers to itself", file=node.file, line=node.line)
     if node.kind == SCALAR:
         return scalar_value(node)
     active = active | {id(node)}
     if node.kind == SEQUENCE:
-        return [_value(item, active) for item in node.content]
+        return [_value(item, active, typed) for item in node.content]
     if node.kind != MAPPING:
         return None
     out: dict = {}
     string_keys = True
     for key, value in node.pairs():
-        name = _value(key, active)
-        if not isinstance(name, str) or (key.kind == SCALAR and key.tag not in ("", STR)
-                                          and key.tag[:2] == "!!"):
+        name = _value(key, active, typed)
+        plain_typed = not isinstance(name, str) or (key.kind == SCALAR and key.tag not in (
+            "", STR) and key.tag[:2] == "!!")
+        if plain_typed and typed is not None and key.kind == SCALAR:
+            typed.append(True)
+            name = TypedKey(key.value)
+        elif plain_typed:
             string_keys = False
-        out[name if isinstance(name, str) else _Key(name)] = _value(value, active)
+        out[name if isinstance(name, str) else _Key(name)] = _value(value, active, typed)
     return out if string_keys else _NonStringMap(out)
 
 

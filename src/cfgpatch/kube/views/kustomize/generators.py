@@ -261,8 +261,24 @@ def content_hash(value: dict) -> str:
         encoded["immutable"] = value.get("immutable")
     if value.get("binaryData"):
         encoded["binaryData"] = value["binaryData"]
+    if any(_typed_below(item, 0) for key in ("data", "binaryData")
+           for item in (value.get(key) or {}).values()):  # measured: a patch put one there
+        raise KubeError("json: unsupported type: map[interface {}]interface {}",
+                        code=KUSTOMIZE_ERROR)
     digest = hashlib.sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
     return digest.translate(str.maketrans({"0": "g", "1": "h", "3": "k", "a": "m", "e": "t"}))
+
+
+def _typed_below(value: Any, depth: int) -> bool:
+    """Is there a key that reads as no string in ``value`` (a data value that is a map:
+    kustomize's hash cannot encode it, tree ``written-key-types/strategic-patch-key``)?"""
+    if depth > 10000:
+        return False
+    if isinstance(value, dict):
+        return has_typed_keys(value) or any(_typed_below(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_typed_below(v, depth + 1) for v in value)
+    return False
 
 
 def add_hashes(resmap: ResMap, trace: Trace | None) -> None:

@@ -35,7 +35,7 @@ from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource
 from .selectors import Selector
-from .styles import json_annotations, metadata_texts, reencoded, styled_value
+from .styles import json_annotations, metadata_texts, reencoded, styled_with_typed_keys
 from .trace import PATCH, Step, Touch, Trace, snapshot
 
 STRATEGIC, JSON = "strategic", "json"
@@ -52,6 +52,8 @@ class Document:
     targeted: dict | None = None
     #: where a scalar's source text is not its value's (:mod:`.patchtexts`)
     texts: dict = field(default_factory=dict)
+    #: a plain key reads as no string (:mod:`.plainkeys`)
+    typed_keys: bool = False
 
     def org_id(self) -> ResId:
         meta = self.value.get("metadata")
@@ -204,7 +206,7 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
     for node in nodes:
         if node.kind != MAPPING:  # a JSON 6902 patch (its own keys are read as kustomize
             return None           # reads them: `1:` is "1")
-        value = styled_value(node)
+        value, typed = styled_with_typed_keys(node)
         if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
             return None
         texts = source_texts(node, value)
@@ -215,7 +217,8 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
                 or not meta["name"]:
             return None
-        out.append(Document(value, shifted(node_positions(node), offset), targeted, texts))
+        out.append(Document(value, shifted(node_positions(node), offset), targeted, texts,
+                            typed))
     return out or None
 
 
@@ -319,6 +322,7 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
             after = None
         else:
             previous, resource.value = resource.value, merged_value
+            resource.typed_keys = resource.typed_keys or document.typed_keys
             aliases.merged(resource, previous)
             # the merge keeps the target's kind and name, as kustomize's does; the options
             # let the patch's own take their place

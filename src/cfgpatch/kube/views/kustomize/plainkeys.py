@@ -13,8 +13,10 @@ resource in output order, printing it in Go's ``%#v`` (measured with kubectl kus
 1.32, tree ``json6902-annotation-keys``).  The kustomization itself is YAML 1.1 written
 as JSON: its ``on:`` is ``"true"``, its ``1e3:`` ``"1000"``.
 
-:func:`plain_key` makes the key kustomize writes (a :class:`TypedKey` when it reads as no
-string, and the resource is told); :func:`check_keys` raises kustomize's error.
+:func:`plain_key` makes the key kustomize writes (a ``TypedKey`` when it reads as no
+string, and the resource is told); a plain key in a file that reads so is a ``TypedKey``
+too (a resource's, or a strategic patch's merged into one: kustomize fails when it
+prints it, not when it reads it); :func:`check_keys` raises kustomize's error.
 """
 
 from __future__ import annotations
@@ -23,17 +25,11 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import STR, TIMESTAMP
-from ...io.kyaml_scalars import GoTime, go_syntax, resolve, typed_map
-
-
-class TypedKey(str):
-    """A map key kustomize wrote plain that reads as no string."""
-
-    __slots__ = ()
+from ...io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
 
 
 def plain_key(key: str) -> str:
-    """``key`` as kustomize writes it: a :class:`TypedKey` when YAML reads it as no string.
+    """``key`` as kustomize writes it: a ``TypedKey`` when YAML reads it as no string.
 
     >>> [type(plain_key(k)).__name__ for k in ("app", "1", "true")]
     ['str', 'TypedKey', 'TypedKey']
@@ -42,13 +38,13 @@ def plain_key(key: str) -> str:
 
 
 def has_typed_keys(mapping: dict) -> bool:
-    """Does ``mapping`` (a map kustomize wrote keys into) hold a :class:`TypedKey`?"""
+    """Does ``mapping`` (a map kustomize wrote keys into) hold a ``TypedKey``?"""
     return any(isinstance(key, TypedKey) for key in mapping)
 
 
 def check_keys(value: Any, walk: bool) -> None:
     """Raise kustomize's error when a plain key of ``value`` reads as no string: its
-    annotation keys, and with ``walk`` the :class:`TypedKey` keys anywhere in it."""
+    annotation keys, and with ``walk`` the ``TypedKey`` keys anywhere in it."""
     shown, failed = _shown(value, walk, _TOP, 0)
     if failed:
         raise KubeError(f"{go_syntax(shown)}: json: unsupported type: "

@@ -21,7 +21,7 @@ from ...io.kyaml import KyamlError
 from ...io.kyaml_read import read_documents
 from .positions import node_positions
 from .scopes import is_cluster_scoped
-from .styles import metadata_texts, styled_value
+from .styles import metadata_texts, styled_with_typed_keys
 
 #: kustomize's kind order for output: these first, these last, the rest in between.
 ORDER_FIRST = (
@@ -244,11 +244,12 @@ def read_resources(text: str, file: str) -> list[Resource]:
         raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
     out: list[Resource] = []
     for index, node in enumerate(nodes):
-        value = styled_value(node)
+        value, typed = styled_with_typed_keys(node)
         metadata_texts(node, value)
         positions = node_positions(node)
         for pointer, item in _inline_lists(value, ""):
-            out.append(Resource(item, Source(file, index, _rebase(positions, pointer))))
+            out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
+                                typed_keys=typed))
     return out
 
 

@@ -47,7 +47,7 @@ from ...io.kyaml import (
     TIMESTAMP,
     Node,
 )
-from ...io.kyaml_scalars import node_value
+from ...io.kyaml_scalars import node_value, value_with_typed_keys
 
 QUOTED_STYLES = (SINGLE, DOUBLE, LITERAL, FOLDED)
 
@@ -77,6 +77,14 @@ def styled_value(node: Node) -> Any:
     ['Quoted', 'str']
     """
     return _mark(node, node_value(node), 0)
+
+
+def styled_with_typed_keys(node: Node) -> tuple[Any, bool]:
+    """:func:`styled_value` of a resource or patch: a plain key that reads as no string
+    is a ``TypedKey`` (kustomize fails when it prints it, :mod:`.plainkeys`), and
+    whether there is one."""
+    value, typed = value_with_typed_keys(node)
+    return _mark(node, value, 0), typed
 
 
 def _mark(node: Node, value: Any, depth: int) -> Any:
