@@ -134,3 +134,13 @@ def test_content_hash_is_kustomizes():
                          "data": {"password": "Y2hhbmdlLW1l"}}) == "cbdk8c6c2d"
     assert content_hash({"kind": "ConfigMap", "data": {"a": "b"}}) != \
         content_hash({"kind": "ConfigMap", "data": {"a": "c"}})
+
+
+def test_keys_yaml_reads_as_no_string_fail_at_output(tmp_path):
+    # measured (kubectl 1.32, tree written-key-types): the keys a generator writes are
+    # plain, so `1` and `true` are typed keys and Go's JSON refuses the map
+    kustomization = "configMapGenerator:\n- name: app\n  envs: [a.env]\n  literals: ['1=x']\n"
+    with pytest.raises(BuildError) as caught:
+        built(tmp_path, kustomization, **{"a.env": "true=y\n"})
+    assert '"data":map[interface {}]interface {}{1:"x", true:"y"}' in caught.value.message
+    assert caught.value.message.endswith("json: unsupported type: map[interface {}]interface {}")

@@ -125,8 +125,7 @@ def test_an_entry_without_name_changes_nothing(tmp_path):
 
 
 def test_a_number_where_a_string_belongs_is_kustomizes_decode_error(tmp_path):
-    kust, resmap = _kust(tmp_path, "images:\n- name: nginx\n  newTag: 2\n", POD)
-    with pytest.raises(KubeError) as caught:
-        images.images(resmap, None, kust)
+    with pytest.raises(KubeError) as caught:  # as the kustomization is loaded
+        _kust(tmp_path, "images:\n- name: nginx\n  newTag: 2\n", POD)
     assert caught.value.message == ("invalid Kustomization: json: cannot unmarshal number into "
                                     "Go struct field Image.images.newTag of type string")

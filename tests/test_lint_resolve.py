@@ -205,3 +205,56 @@ def test_the_texts_are_kubectl_s_with_root_relative_paths(tree, build):
     with pytest.raises(ResolveError) as caught:
         Builder(MemoryFiles(texts)).base(build)
     assert stderr.endswith(caught.value.message), (stderr, caught.value.message)
+
+
+_NESTED = sorted(p.name for p in (_RECORDED / "trees" / "error-nested-types").iterdir()
+                 if p.is_dir())
+
+
+@pytest.mark.parametrize("build", _NESTED)
+def test_nested_type_errors_are_kubectl_s_at_the_top_level_field(build):
+    """lint decodes a kustomization into kustomize's Go types as kube build does: the
+    same text, placed on the top-level field that holds the error."""
+    import json
+    recorded = json.loads((_RECORDED / "recorded" / "error-nested-types.json").read_text("utf-8"))
+    stderr = recorded["builds"][build]["stderr"].strip()
+    root = _RECORDED / "trees" / "error-nested-types"
+    texts = {p.relative_to(root).as_posix(): p.read_text("utf-8")
+             for p in root.rglob("*") if p.is_file()}
+    with pytest.raises(ResolveError) as caught:
+        Builder(MemoryFiles(texts)).base(build)
+    assert stderr == "error: " + caught.value.message
+    assert caught.value.location.file == f"{build}/kustomization.yaml"
+
+
+def test_the_error_is_placed_on_its_top_level_field():
+    texts = {"app/kustomization.yaml": "resources:\n- cm.yaml\nreplicas:\n- name: x\n"
+                                       "  count: '2'\n", "app/cm.yaml": CR}
+    with pytest.raises(ResolveError) as caught:
+        Builder(MemoryFiles(texts)).base("app")
+    assert caught.value.location.line == 3
+
+
+@pytest.mark.parametrize("text", ["", "apiVersion: kustomize.config.k8s.io/v1beta1\n",
+                                  "namespace: ''\nresources: null\n"])
+def test_an_empty_kustomization_is_refused_as_kube_build_refuses_it(text):
+    with pytest.raises(ResolveError) as caught:
+        Builder(MemoryFiles({"app/kustomization.yaml": text})).base("app")
+    assert caught.value.message == "kustomization.yaml is empty"
+
+
+@pytest.mark.parametrize("patch, builds", [
+    ("[{op: add, path: /data/x, value: y}]", False),  # `[`: JSON or nothing, as kube build
+    ("# first\n[{op: add, path: /data/x, value: y}]", True),
+    ('[{"op": "add", "path": "/data/x", "value": "y"}]', True),
+])
+def test_json_patches_are_read_as_kube_build_reads_them(patch, builds):
+    kustomization = ("resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap}\n"
+                     "  patch: |\n" + "".join(f"    {line}\n" for line in patch.splitlines()))
+    texts = {"app/kustomization.yaml": kustomization,
+             "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n"}
+    if builds:
+        assert len(Builder(MemoryFiles(texts)).base("app")) == 1
+    else:
+        with pytest.raises(ResolveError):
+            Builder(MemoryFiles(texts)).base("app")

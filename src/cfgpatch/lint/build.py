@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import KubeError
 from ..kube.views.kustomize.openapi import SchemaState
+from ..kube.views.kustomize.plainkeys import check_annotation_keys, typed_key
 from .finding import Location
 from .model import Outcome, PatchSite
 from .patching import apply_site, selected
@@ -94,10 +96,11 @@ class Builder:
             set_schema(self.state, kustomization, self.files, reset=True)
             built = self.run(kustomization, stack, outcome,
                              [] if incomplete is None else incomplete, extra)
-            refuse_duplicate_keys(built)
-            return built
         finally:
             self.state = outer
+        refuse_duplicate_keys(built)
+        _check_annotation_keys(built, kustomization)
+        return built
 
     def build_top(self, kustomization: Kustomization, stack: tuple[str, ...],
                   outcome: Outcome | None, incomplete: list[str],
@@ -172,6 +175,7 @@ class Builder:
         self._apply_all([d for d in declared if d.field == "patchesJson6902"], resources,
                         outcome)
         check_replicas(kustomization, resources)
+        check_written_keys(kustomization, resources)
 
     def _apply_all(self, declared: list[DeclaredSite], resources: list[Resource],
                    outcome: Outcome | None) -> None:
@@ -221,3 +225,77 @@ def lint_kustomization(builder: Builder, path: str) -> Outcome:
 
 
 __all__ = ["Builder", "apply_site", "describe", "lint_kustomization", "selected"]
+
+
+def _check_annotation_keys(resources: list[Resource], kustomization: Kustomization) -> None:
+    """kube build's check of the annotation keys at the end of a build."""
+    for resource in resources:
+        try:
+            check_annotation_keys(resource.obj)
+        except KubeError as exc:
+            raise ResolveError(exc.message, kustomization.location([])) from None
+
+
+def check_written_keys(kustomization: Kustomization, resources: list[Resource]) -> None:
+    """Keys kustomize writes plain (kube build's ``plainkeys``: ``commonAnnotations``,
+    ``commonLabels`` and ``labels`` keys once a resource carries them, the keys of
+    generated literals and generator labels and annotations) that read as no string fail
+    kube build at output.  Lint sets none of them: it checks the keys (not those of
+    generator ``files``/``envs``, which it does not read)."""
+    for field, keys in _written_keys(kustomization, bool(resources)):
+        bad = [key for key in keys if type(typed_key(key)) is not str
+               and not (field in _LABELS and _carried(key, resources))]
+        if bad:
+            raise ResolveError(f"{field}: the key {bad[0]!r} reads as no string: "
+                               "json: unsupported type: map[interface {}]interface {}",
+                               kustomization.location([field]))
+
+
+_LABELS = ("commonLabels", "labels")
+
+
+def _carried(key: str, resources: list[Resource]) -> bool:
+    """Does every resource carry label ``key`` already (kustomize keeps that key's own
+    style)?  Lint looks at ``metadata.labels`` only (not selectors or templates)."""
+    for resource in resources:
+        meta = resource.obj.get("metadata")
+        labels = meta.get("labels") if isinstance(meta, dict) else None
+        if not isinstance(labels, dict) or key not in labels:
+            return False
+    return True
+
+
+def _written_keys(kustomization: Kustomization, any_resource: bool
+                  ) -> list[tuple[str, list[str]]]:
+    value = kustomization.value
+    out: list[tuple[str, list[str]]] = []
+    if any_resource:
+        out += [(field, _keys(value.get(field))) for field in ("commonAnnotations",
+                                                                "commonLabels")]
+        out += [("labels", _keys(entry.get("pairs"))) for entry in value.get("labels") or []
+                if isinstance(entry, dict)]
+    generators = [entry for field in ("configMapGenerator", "secretGenerator")
+                  for entry in value.get(field) or [] if isinstance(entry, dict)]
+    for entry in generators:
+        literals = [item.split("=", 1)[0] for item in entry.get("literals") or []
+                    if isinstance(item, str) and "=" in item]
+        options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+        out += [(_generator_field(entry, value), literals + _option_keys(options))]
+    if generators:
+        common = value.get("generatorOptions")
+        out.append(("generatorOptions", _option_keys(common if isinstance(common, dict)
+                                                     else {})))
+    return out
+
+
+def _generator_field(entry: dict, value: dict) -> str:
+    return "configMapGenerator" if entry in (value.get("configMapGenerator") or []) \
+        else "secretGenerator"
+
+
+def _option_keys(options: dict) -> list[str]:
+    return _keys(options.get("labels")) + _keys(options.get("annotations"))
+
+
+def _keys(mapping: Any) -> list[str]:
+    return [str(key) for key in mapping] if isinstance(mapping, dict) else []

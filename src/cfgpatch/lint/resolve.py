@@ -29,7 +29,6 @@ kustomization; the CLI replaces the text by kustomize's own when kubectl is at h
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,18 +37,14 @@ from typing import Any
 from ..errors import KubeError
 from ..jsonvalue import deep_copy
 from ..kube.views.kustomize.crds import load_crd_files
-from ..kube.views.kustomize.kustomization import FIELDS as KUSTOMIZATION_FIELDS
-from ..kube.views.kustomize.kustomization import _check_fields as check_kustomization_fields
-from ..kube.views.kustomize.kustomization import v2_value
+from ..kube.views.kustomize.gotypes import GoDecodeError, decode, json_kind
+from ..kube.views.kustomize.kustomization import EMPTY, is_empty, v2_value
 from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
-from .yamlpos import Tree, resource_documents, tree_values
+from .yamlpos import Tree, documents, resource_documents
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-#: Every field of a kustomization (kube build's table of kustomize's Go type).
-KNOWN_FIELDS = frozenset(KUSTOMIZATION_FIELDS)
-_GO_FIELD = re.compile(r"Go struct field Kustomization\.(\w+)")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
 UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
               "helmChartInflationGenerator")
@@ -159,35 +154,35 @@ def find_kustomization(files: Mapping[str, str], directory: str) -> str | None:
 def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     """The kustomization at ``path`` (raises :class:`ResolveError` if kustomize would)."""
     try:
-        read = tree_values(files[path])
+        trees = documents(files[path])
     except ValueError as exc:
         raise ResolveError(f"invalid Kustomization: {exc}", Location(path)) from None
-    if not read:
-        return Kustomization(path, {}, _empty_tree())
-    tree, value = read[0]
-    if not isinstance(value, dict):
-        raise ResolveError("invalid Kustomization: not a mapping", Location(path))
+    if not trees:
+        raise ResolveError(EMPTY, Location(path))
     # kustomize decodes a kustomization through sigs.k8s.io/yaml, so with go-yaml v2's
-    # (YAML 1.1) scalars: `namespace: n` is a boolean, and a type error (kube build's
-    # decoding, the same texts)
-    value = v2_value(tree.node)
-    kustomization = Kustomization(path, value, tree)
-    for key in value:
-        if key not in KNOWN_FIELDS:
-            raise ResolveError(f'invalid Kustomization: json: unknown field "{key}"',
-                               kustomization.location([key]))
+    # (YAML 1.1) scalars: `namespace: n` is a boolean; then into its Go types (kube
+    # build's decoding, the same texts)
+    tree = trees[0]
     try:
-        check_kustomization_fields(value)
+        value = v2_value(tree.node)
     except KubeError as exc:
-        found = _GO_FIELD.search(exc.message)
-        where = [found[1]] if found and found[1] in value else []
-        raise ResolveError(exc.message, kustomization.location(where)) from None
+        raise ResolveError(exc.message, Location(path)) from None
+    if value is None:
+        raise ResolveError(EMPTY, Location(path))
+    if not isinstance(value, dict):
+        raise ResolveError("invalid Kustomization: json: cannot unmarshal "
+                           f"{json_kind(value)} into Go value of type types.Kustomization",
+                           Location(path))
+    try:
+        decoded = decode(value)
+    except GoDecodeError as exc:
+        where = [exc.path[0]] if exc.path and exc.path[0] in value else []
+        raise ResolveError(f"invalid Kustomization: {exc.message}",
+                           Kustomization(path, value, tree).location(where)) from None
+    kustomization = Kustomization(path, decoded, tree)
+    if is_empty(decoded):
+        raise ResolveError(EMPTY, Location(path))
     return kustomization
-
-
-def _empty_tree() -> Tree:
-    from ..kube.io.kyaml import mapping
-    return Tree(mapping(), [])
 
 
 def _entries(kustomization: Kustomization, key: str) -> list[tuple[int, Any]]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..kube.views.kustomize.patches import read_json_ops
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite
@@ -109,8 +110,12 @@ def _sites_of_text(text: str, file: str, mapper: Any, field: str, common: dict
     try:
         docs = values(text)
     except ValueError:
-        return [PatchSite(file, text, mapper, _declared_type(field), None, **common)]
+        ops = read_json_ops(text)
+        if ops is None:
+            return [PatchSite(file, text, mapper, _declared_type(field), None, **common)]
+        docs = [ops]
     if field == "patchesJson6902" or (len(docs) == 1 and isinstance(docs[0], list)):
-        return [PatchSite(file, text, mapper, "json6902", docs[0] if docs else None, **common)]
+        # as kube build reads it (`on:` is "true"; None where kube build refuses it)
+        return [PatchSite(file, text, mapper, "json6902", read_json_ops(text), **common)]
     return [PatchSite(file, text, mapper, "strategic", doc, document=i, **common)
             for i, doc in enumerate(docs)]

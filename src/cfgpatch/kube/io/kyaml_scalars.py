@@ -149,30 +149,53 @@ def _binary(node: Node) -> str:
 def node_value(node: Node, check: bool = True) -> Any:
     """The plain value kustomize prints for ``node`` (raises kustomize's JSON errors,
     unless ``check`` is false)."""
-    value = _value(node, set())
+    value = _value(node, set(), None)
     if check:
         _check_json(value, value)
     return value
 
 
-def _value(node: Node, active: set[int]) -> Any:
+class TypedKey(str):
+    """A plain map key that reads as no string (``1``, ``true``, a date), held as its
+    text: kustomize keeps the key and fails when it prints the map (see
+    ``views/kustomize/plainkeys.py``)."""
+
+    __slots__ = ()
+
+
+def value_with_typed_keys(node: Node, check: bool = True) -> tuple[Any, bool]:
+    """:func:`node_value` where a plain scalar key that reads as no string is a
+    :class:`TypedKey` (not an error), and whether there is one (``check``: as for
+    :func:`node_value`)."""
+    found: list[bool] = []
+    value = _value(node, set(), found)
+    if check:
+        _check_json(value, value)
+    return value, bool(found)
+
+
+def _value(node: Node, active: set[int], typed: list[bool] | None) -> Any:
     if id(node) in active:
         raise KyamlError("yaml: anchor refers to itself", file=node.file, line=node.line)
     if node.kind == SCALAR:
         return scalar_value(node)
     active = active | {id(node)}
     if node.kind == SEQUENCE:
-        return [_value(item, active) for item in node.content]
+        return [_value(item, active, typed) for item in node.content]
     if node.kind != MAPPING:
         return None
     out: dict = {}
     string_keys = True
     for key, value in node.pairs():
-        name = _value(key, active)
-        if not isinstance(name, str) or (key.kind == SCALAR and key.tag not in ("", STR)
-                                          and key.tag[:2] == "!!"):
+        name = _value(key, active, typed)
+        plain_typed = not isinstance(name, str) or (key.kind == SCALAR and key.tag not in (
+            "", STR) and key.tag[:2] == "!!")
+        if plain_typed and typed is not None and key.kind == SCALAR:
+            typed.append(True)
+            name = TypedKey(key.value)
+        elif plain_typed:
             string_keys = False
-        out[name if isinstance(name, str) else _Key(name)] = _value(value, active)
+        out[name if isinstance(name, str) else _Key(name)] = _value(value, active, typed)
     return out if string_keys else _NonStringMap(out)
 
 
@@ -221,6 +244,8 @@ def go_syntax(value: Any) -> str:
         return "[]interface {}{" + ", ".join(go_syntax(v) for v in value) + "}"
     if value is None:
         return "interface {}(nil)"
+    if isinstance(value, GoTime):
+        return _go_time(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -236,5 +261,48 @@ def _plain(key: Any) -> Any:
 
 
 def _sort_key(key: Any) -> tuple:
+    """Go's fmt order of ``map[interface{}]interface{}`` keys: by type (measured with
+    kubectl 1.32: nil, string, int, float64, bool, time.Time), then by value."""
     value = _plain(key)
-    return (0 if value is None else 1, str(value))
+    if value is None:
+        return (0, 0)
+    if isinstance(value, GoTime):
+        return (5, str(value))
+    if isinstance(value, str):
+        return (1, value)
+    if isinstance(value, bool):
+        return (4, value)
+    if isinstance(value, int):
+        return (2, value)
+    if isinstance(value, float):
+        return (3, value)
+    return (6, str(value))
+
+
+class GoTime(str):
+    """A timestamp map key: Go's ``time.Time`` (held as its RFC 3339 text)."""
+
+    __slots__ = ()
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def _go_time(value: str) -> str:
+    """Go's ``%#v`` of a time.Time (UTC; another zone is written ``time.Location("")``)."""
+    match = re.fullmatch(r"(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)(?:\.(\d+))?(.*)", value)
+    if match is None:
+        return gojson.go_quote(value)
+    year, month, day, hour, minute, second = (int(match[i]) for i in range(1, 7))
+    nanos = int((match[7] or "0").ljust(9, "0")[:9])
+    zone = "time.UTC" if match[8] == "Z" else 'time.Location("")'
+    return (f"time.Date({year}, time.{_MONTHS[month - 1]}, {day}, {hour}, {minute}, "
+            f"{second}, {nanos}, {zone})")
+
+
+def typed_map(pairs: list[tuple[Any, Any]]) -> dict:
+    """A map with keys that are not all strings, as go-yaml builds it
+    (``map[interface{}]interface{}``: JSON refuses it, :func:`go_syntax` shows it)."""
+    return _NonStringMap({key if type(key) is str else _Key(key): value
+                          for key, value in pairs})

@@ -28,6 +28,7 @@ from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
+from .plainkeys import check_keys
 from .resmap import ResMap
 from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
 from .styles import plain, stringify_annotations
@@ -77,20 +78,24 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
             stringify_annotations(resource.value)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
-        _refuse_duplicate_keys(ordered)
+        _check_printable(ordered)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
     return BuildResult(ordered, warnings, trace)
 
 
-def _refuse_duplicate_keys(resources: list[Resource]) -> None:
-    """kustomize's error for the first resource (in output order) whose file wrote a key
-    twice: it meets them when it turns the resource into a Go map for printing."""
+def _check_printable(resources: list[Resource]) -> None:
+    """kustomize's error for the first resource (in output order) it cannot print: one
+    whose file wrote a key twice, or whose plain keys read as no string.  It meets
+    both when it turns each resource into a Go map for printing, the repeated keys
+    first (measured: tree duplicate-keys, written-key-types, and one resource with
+    both)."""
     for resource in resources:
         errors = resource.duplicate_errors()
         if errors:
             raise KubeError("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
                             + "\n  ".join(errors), code=KUSTOMIZE_ERROR)
+        check_keys(resource.value, walk=resource.typed_keys)
 
 
 def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:

@@ -26,6 +26,7 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...go import json as gojson
 from .kustomization import Kustomization
+from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap, same_id
 from .resources import Generated, Resource, Source
 from .styles import kustomize_set
@@ -55,9 +56,9 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
     if isinstance(args.get("namespace"), str) and args["namespace"]:
         meta["namespace"] = args["namespace"]
     if opts["labels"]:
-        meta["labels"] = {k: kustomize_set(v) for k, v in opts["labels"].items()}
+        meta["labels"] = _written(opts["labels"])
     if opts["annotations"]:
-        meta["annotations"] = {k: kustomize_set(v) for k, v in opts["annotations"].items()}
+        meta["annotations"] = _written(opts["annotations"])
     value: dict[str, Any] = {"apiVersion": "v1", "kind": kind, "metadata": meta}
     data = {k: v for k, v in pairs if isinstance(v, str)}
     binary = {k: base64.b64encode(v).decode() for k, v in pairs if isinstance(v, bytes)}
@@ -68,17 +69,26 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
         binary = {}
         value["type"] = args.get("type") or "Opaque"
     if data or kind == "Secret":  # measured: an empty Secret prints data: {}
-        value["data"] = {k: kustomize_set(v) for k, v in data.items()}
+        value["data"] = _written(data)
     if binary:
-        value["binaryData"] = {k: kustomize_set(v) for k, v in binary.items()}
+        value["binaryData"] = _written(binary)
     if opts["immutable"]:
         value["immutable"] = True
     behavior = args.get("behavior") or "create"
     if behavior not in ("create", "merge", "replace"):
         behavior = "create"  # kustomize: an unknown word (even "Merge") means unspecified
     line = kust.line(pointer)
+    typed = any(has_typed_keys(m) for m in (meta.get("labels") or {}, value.get("data") or {},
+                                            value.get("binaryData") or {}))
     return Resource(value, Source(kust.file, 0, {"": (line, 1)}),
-                    generated=Generated(behavior, not opts["disable_hash"], kust.file))
+                    generated=Generated(behavior, not opts["disable_hash"], kust.file),
+                    typed_keys=typed)
+
+
+def _written(pairs: dict) -> dict:
+    """A map a generator writes: its keys plain (:mod:`.plainkeys`), its values as
+    kustomize sets them."""
+    return {plain_key(k): kustomize_set(v) for k, v in pairs.items()}
 
 
 def _merged_options(local: Any, global_: Any) -> dict:
@@ -198,6 +208,7 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
             merged = {**(old.value.get(key) or {}), **(made.value.get(key) or {})}
             if merged:
                 made.value[key] = merged
+    made.typed_keys = made.typed_keys or old.typed_keys
     made.previous = list(old.previous)
     made.prefixes, made.suffixes = list(old.prefixes), list(old.suffixes)
     # measured (merge and replace, 1.32): hashed only when both generators hash, so a
@@ -250,8 +261,24 @@ def content_hash(value: dict) -> str:
         encoded["immutable"] = value.get("immutable")
     if value.get("binaryData"):
         encoded["binaryData"] = value["binaryData"]
+    if any(_typed_below(item, 0) for key in ("data", "binaryData")
+           for item in (value.get(key) or {}).values()):  # measured: a patch put one there
+        raise KubeError("json: unsupported type: map[interface {}]interface {}",
+                        code=KUSTOMIZE_ERROR)
     digest = hashlib.sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
     return digest.translate(str.maketrans({"0": "g", "1": "h", "3": "k", "a": "m", "e": "t"}))
+
+
+def _typed_below(value: Any, depth: int) -> bool:
+    """Is there a key that reads as no string in ``value`` (a data value that is a map:
+    kustomize's hash cannot encode it, tree ``written-key-types/strategic-patch-key``)?"""
+    if depth > 10000:
+        return False
+    if isinstance(value, dict):
+        return has_typed_keys(value) or any(_typed_below(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_typed_below(v, depth + 1) for v in value)
+    return False
 
 
 def add_hashes(resmap: ResMap, trace: Trace | None) -> None:

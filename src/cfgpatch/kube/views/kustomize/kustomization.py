@@ -1,8 +1,9 @@
 """Reading a kustomization file as kustomize v5.5 reads it.
 
-:func:`load` finds the kustomization file of a directory, decodes it (unknown fields
-are kustomize's ``invalid Kustomization: json: unknown field "..."``, values of the
-wrong type Go's ``json: cannot unmarshal ...``), collects kustomize's deprecation
+:func:`load` finds the kustomization file of a directory, decodes it into kustomize's Go types
+(:mod:`.gotypes`: unknown fields are kustomize's ``invalid Kustomization: json: unknown
+field "..."``, values of the wrong type Go's ``json: cannot unmarshal ...``, at any
+depth), collects kustomize's deprecation
 warnings (printed on standard error, in kustomize's order), checks ``kind`` and
 ``apiVersion``, and moves the deprecated fields where kustomize moves them
 (``bases`` after ``resources``, ``imageTags`` after ``images``).
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...go import json as gojson
 from ...go import yaml as goyaml
 from ...io.kyaml import (
     BOOL,
@@ -33,7 +35,8 @@ from ...io.kyaml import (
 )
 from ...io.kyaml_merge import alias_occurrences, is_merge_key
 from ...io.kyaml_read import read_document
-from ...io.kyaml_scalars import node_value
+from ...io.kyaml_scalars import go_syntax, node_value, typed_map
+from . import gotypes
 from .loader import Loader
 from .positions import node_positions
 
@@ -42,21 +45,8 @@ COMPONENT = "Component"
 VERSIONS = {KUSTOMIZATION: "kustomize.config.k8s.io/v1beta1",
             COMPONENT: "kustomize.config.k8s.io/v1alpha1"}
 
-_STR, _MAP, _LIST, _OBJ, _BOOL, _INT = "string", "map[string]string", "[]", "object", "bool", "int"
-
-#: Every field of kustomize's Kustomization type, with its Go type.
-FIELDS: dict[str, str] = {
-    "apiVersion": _STR, "kind": _STR, "metadata": _OBJ, "openapi": _MAP,
-    "namePrefix": _STR, "nameSuffix": _STR, "namespace": _STR,
-    "commonLabels": _MAP, "labels": _LIST, "commonAnnotations": _MAP,
-    "patchesStrategicMerge": _LIST, "patchesJson6902": _LIST, "patches": _LIST,
-    "images": _LIST, "imageTags": _LIST, "replacements": _LIST, "replicas": _LIST,
-    "vars": _LIST, "sortOptions": _OBJ, "resources": _LIST, "components": _LIST,
-    "crds": _LIST, "bases": _LIST, "configMapGenerator": _LIST, "secretGenerator": _LIST,
-    "helmGlobals": _OBJ, "helmCharts": _LIST, "helmChartInflationGenerator": _LIST,
-    "generatorOptions": _OBJ, "configurations": _LIST, "generators": _LIST,
-    "transformers": _LIST, "validators": _LIST, "inventory": _OBJ, "buildMetadata": _LIST,
-}
+#: Every field of kustomize's Kustomization type (:mod:`.gotypes` has their Go types).
+FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
@@ -67,25 +57,7 @@ UNMODELLED: dict[str, str] = {
     "generators": "generator plugins (KRM functions)",
     "transformers": "transformer plugins (KRM functions)",
     "validators": "validator plugins (KRM functions)",
-    "inventory": "an inventory object", "buildMetadata": "build metadata annotations",
-}
-
-#: Fields of the list elements and nested objects (Go's DisallowUnknownFields applies).
-ITEM_FIELDS: dict[str, tuple[str, ...]] = {
-    "patches": ("path", "patch", "target", "options"),
-    "patchesJson6902": ("path", "patch", "target", "options"),
-    "target": ("group", "version", "kind", "name", "namespace", "labelSelector",
-               "annotationSelector"),
-    "labels": ("pairs", "includeSelectors", "includeTemplates", "fields"),
-    "images": ("name", "newName", "newTag", "digest", "tagSuffix"),
-    "imageTags": ("name", "newName", "newTag", "digest", "tagSuffix"),
-    "replicas": ("name", "count"),
-    "configMapGenerator": ("name", "namespace", "behavior", "literals", "files", "envs",
-                           "env", "options"),
-    "secretGenerator": ("name", "namespace", "behavior", "literals", "files", "envs",
-                        "env", "options", "type"),
-    "generatorOptions": ("labels", "annotations", "disableNameSuffixHash", "immutable"),
-    "sortOptions": ("order", "legacySortOptions"),
+    "buildMetadata": "build metadata annotations",
 }
 
 _WARNINGS = (
@@ -145,18 +117,27 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
         value = {}
     if not isinstance(value, dict):
         raise KubeError("invalid Kustomization: json: cannot unmarshal "
-                        f"{_json_kind(value)} into Go value of type types.Kustomization",
+                        f"{gotypes.json_kind(value)} into Go value of type types.Kustomization",
                         code=KUSTOMIZE_ERROR)
-    _check_fields(value)
+    value = check_fields(value)
     found = Kustomization(loader, path, value, node_positions(node) if node else {}, node)
     found.warnings = [f"# Warning: {text}{_EDIT_FIX}" for name, text in _WARNINGS
                       if name in value and value[name] is not None]
     _enforce(found, loader)
-    if all(_zero(item) for key, item in value.items() if key not in ("apiVersion", "kind")):
-        raise KubeError("kustomization.yaml is empty", code=KUSTOMIZE_ERROR)
+    if is_empty(value):
+        raise KubeError(EMPTY, code=KUSTOMIZE_ERROR)
     _refuse_unmodelled(found, top)
     _fix(found)
     return found
+
+
+EMPTY = "kustomization.yaml is empty"
+
+
+def is_empty(value: dict) -> bool:
+    """Is a decoded kustomization empty as kustomize sees it (every field but
+    ``apiVersion`` and ``kind`` at Go's zero value)?"""
+    return all(_zero(item) for key, item in value.items() if key not in ("apiVersion", "kind"))
 
 
 def _zero(value: Any) -> bool:
@@ -185,7 +166,7 @@ def _v2(node: Node, aliases: set[tuple[int, int]]) -> Any:
                 for source in reversed(_v2_sources(value, alias)):  # the first map wins
                     out.update(_v2(source, aliases))
             else:
-                out[str(_v2(key, aliases))] = _v2(value, aliases)
+                out[_json_key(_v2(key, aliases), value)] = _v2(value, aliases)
         return out
     if node.kind == SEQUENCE:
         return [_v2(item, aliases) for item in node.content]
@@ -209,55 +190,36 @@ def _v2_sources(value: Node, alias: bool) -> list[Node]:
     return items
 
 
-def _check_fields(value: dict) -> None:
-    for name, item in value.items():
-        if name not in FIELDS:
-            raise KubeError(f'invalid Kustomization: json: unknown field "{name}"',
-                            code=KUSTOMIZE_ERROR)
-        _check_type(name, FIELDS[name], item)
-        if FIELDS[name] == _LIST and name in ITEM_FIELDS and isinstance(item, list):
-            for element in item:
-                _check_item(name, element)
-        if FIELDS[name] == _OBJ and name in ITEM_FIELDS and isinstance(item, dict):
-            _check_item(name, item)
+def _v2_maps(value: Any) -> Any:
+    """``value`` with go-yaml v2's map type (``map[interface {}]interface {}``)."""
+    if isinstance(value, dict):
+        return typed_map([(key, _v2_maps(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return [_v2_maps(item) for item in value]
+    return value
 
 
-def _check_item(name: str, element: Any) -> None:
-    if not isinstance(element, dict):
-        return
-    for key, inner in element.items():
-        if key not in ITEM_FIELDS[name]:
-            raise KubeError(f'invalid Kustomization: json: unknown field "{key}"',
-                            code=KUSTOMIZE_ERROR)
-        if key == "target" and isinstance(inner, dict):
-            _check_item("target", inner)
-
-
-def _check_type(name: str, kind: str, value: Any) -> None:
-    if value is None:
-        return
-    expected = {_STR: str, _MAP: dict, _LIST: list, _OBJ: dict}[kind]
-    ok = isinstance(value, expected)
-    if ok and kind == _MAP:
-        bad = [v for v in value.values() if not isinstance(v, str) and v is not None]
-        if bad:
-            raise KubeError(f"invalid Kustomization: json: cannot unmarshal {_json_kind(bad[0])} "
-                            f"into Go struct field Kustomization.{name} of type string",
-                            code=KUSTOMIZE_ERROR)
-    if not ok:
-        go_type = {_STR: "string", _MAP: "map[string]string", _LIST: "[]",
-                   _OBJ: "struct"}[kind]
-        raise KubeError(f"invalid Kustomization: json: cannot unmarshal {_json_kind(value)} "
-                        f"into Go struct field Kustomization.{name} of type {go_type}",
+def _json_key(key: Any, value: Node) -> str:
+    """A go-yaml v2 map key as sigs.k8s.io/yaml writes it in JSON (``on`` is ``"true"``,
+    ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``; a null key is its error)."""
+    if key is None:
+        raise KubeError("invalid Kustomization: unsupported map key of type: %!s(<nil>), "
+                        f"key: <nil>, value: {go_syntax(_v2_maps(v2_value(value)))}",
                         code=KUSTOMIZE_ERROR)
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, float):
+        return gojson.go_float_g(key)
+    return str(key)
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")
+def check_fields(value: dict) -> dict:
+    """``value`` decoded into kustomize's Go types (:func:`.gotypes.decode`; its field
+    names as kustomize spells them), or kustomize's ``invalid Kustomization`` error."""
+    try:
+        return gotypes.decode(value)
+    except gotypes.GoDecodeError as err:
+        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR) from None
 
 
 def _enforce(found: Kustomization, loader: Loader) -> None:

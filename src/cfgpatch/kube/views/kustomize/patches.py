@@ -23,18 +23,20 @@ from dataclasses import dataclass, field
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...engine import jsonpatch
+from ...go import jsondecode
 from ...io import reader
-from ...io.kyaml import FOLDED, LITERAL, KyamlError
+from ...io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ...io.kyaml_duplicates import drop_duplicates
 from ...io.kyaml_read import read_documents
 from . import aliases, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
+from .patchtexts import source_texts, with_sources, without_sources
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource, read_node
 from .selectors import Selector
-from .styles import metadata_texts, reencoded, styled_value
+from .styles import json_annotations, metadata_texts, reencoded, styled_with_typed_keys
 from .trace import PATCH, Step, Touch, Trace, snapshot
 
 STRATEGIC, JSON = "strategic", "json"
@@ -49,6 +51,10 @@ class Document:
     #: the patch with its labels and annotations as strings (kustomize sets them so on
     #: the copy it merges when the patch has a ``target``)
     targeted: dict | None = None
+    #: where a scalar's source text is not its value's (:mod:`.patchtexts`)
+    texts: dict = field(default_factory=dict)
+    #: a plain key reads as no string (:mod:`.plainkeys`)
+    typed_keys: bool = False
 
     def org_id(self) -> ResId:
         meta = self.value.get("metadata")
@@ -199,9 +205,12 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         return None
     out = []
     for node in nodes:
-        value = styled_value(node)
+        if node.kind != MAPPING:  # a JSON 6902 patch (its own keys are read as kustomize
+            return None           # reads them: `1:` is "1")
+        value, typed = styled_with_typed_keys(node)
         if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
             return None
+        texts = source_texts(node, value)
         targeted = snapshot(value)
         metadata_texts(node, targeted, labels=True)
         metadata_texts(node, value, nulls=False)
@@ -209,18 +218,33 @@ def _strategic_documents(text: str, file: str, offset: int) -> list[Document] | 
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
                 or not meta["name"]:
             return None
-        out.append(Document(value, shifted(node_positions(node), offset), targeted))
+        out.append(Document(value, shifted(node_positions(node), offset), targeted, texts,
+                            typed))
     return out or None
 
 
-def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
-    """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None``."""
+def read_json_ops(text: str) -> list | None:
+    """The operations of ``text`` when it reads as a JSON 6902 patch, else ``None`` (a
+    text starting with ``[`` must be JSON: kustomize does not read it as YAML then, but
+    after a comment it does: tree ``error-json6902-operations/flow-yaml-after-comment``;
+    YAML is read as kustomize reads it: ``on:`` is ``"true"``, ``1:`` is ``"1"``)."""
+    if jsondecode.first_non_space(text) == "[" \
+            and jsondecode.syntax_error(text.encode("utf-8")) is not None:
+        return None
     try:
         value, _notes = reader.load_patch(text, "json")
     except KubeError:
-        return None, {}
+        return None
     if not isinstance(value, list) or any(v is not None and not isinstance(v, dict)
                                           for v in value):
+        return None
+    return value
+
+
+def _json_ops(text: str, offset: int) -> tuple[list | None, dict]:
+    """:func:`read_json_ops`, with where each operation is written."""
+    value = read_json_ops(text)
+    if value is None:
         return None, {}
     try:
         nodes = read_documents(text, "")
@@ -284,17 +308,22 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
                         else document.targeted)
         if not keep_version:
             body["apiVersion"] = resource.value.get("apiVersion")
+        if document.texts:
+            body = with_sources(body, document.texts)
         before = snapshot(resource.value) if step is not None else None
         label = resource.describe()
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
             resource.store_previous_id()
         merged_value = strategic.apply(resource.value, body, state.schema())
+        if document.texts and merged_value:
+            merged_value = without_sources(merged_value)
         if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None
         else:
             previous, resource.value = resource.value, merged_value
+            resource.typed_keys = resource.typed_keys or document.typed_keys
             aliases.merged(resource, previous)
             # the merge keeps the target's kind and name, as kustomize's does; the options
             # let the patch's own take their place
@@ -318,18 +347,21 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()
-        errors = resource.duplicate_errors(_annotated(resource.value, internal))
+        source = _annotated(resource.value, internal)
+        errors = resource.duplicate_errors(source)
         if errors:  # kustomize decodes the resource, its annotations added, strictly here
             raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(errors),
                             code=KUSTOMIZE_ERROR)
+        json_annotations(source, decoded=True)
         try:
-            result = jsonpatch.apply_document(_annotated(resource.value, internal), patch.ops)
+            result = jsonpatch.apply_document(source, patch.ops)
         except KubeError as err:
-            raise KubeError(err.message, code=KUSTOMIZE_ERROR, hint=err.hint) from None
+            raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None  # kustomize: no hint
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
                             f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
         _strip_internal(result, internal)
+        json_annotations(result, decoded=False)
         resource.value = reencoded(result)
         aliases.forget(resource)
         if step is not None:

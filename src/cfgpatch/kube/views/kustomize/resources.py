@@ -24,7 +24,7 @@ from ...io.kyaml_read import read_documents
 from .positions import node_positions
 from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
-from .styles import metadata_texts, styled_value
+from .styles import metadata_texts, styled_with_typed_keys
 
 #: kustomize's kind order for output: these first, these last, the rest in between.
 ORDER_FIRST = (
@@ -132,6 +132,8 @@ class Resource:
     aliases: list[set] = field(default_factory=list)
     #: keys its file wrote twice (kustomize refuses the resource at the end)
     repeated: RepeatedKeys | None = None
+    #: kustomize wrote a map key that reads as no string (see plainkeys.py)
+    typed_keys: bool = False
 
     def duplicate_errors(self, value: Any = None) -> list[str]:
         """go-yaml's lines for the keys written twice, were the resource ``value`` (by
@@ -261,14 +263,14 @@ def read_resources(text: str, file: str) -> list[Resource]:
         repeated = RepeatedKeys.of(text, node) if twice else None
         if repeated:  # kustomize reads what it can and refuses the resource at the end
             drop_duplicates(node)
-        value = styled_value(node, check=not repeated)
+        value, typed = styled_with_typed_keys(node, check=not repeated)
         metadata_texts(node, value)
         positions = node_positions(node)
         if repeated:
             repeated.remember(value)
         for pointer, item in _inline_lists(value, ""):
             out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
-                                repeated=repeated))
+                                repeated=repeated, typed_keys=typed))
     return out
 
 

@@ -18,9 +18,15 @@ Strings kustomize makes itself get a style too (measured, tree ``scalar-styles``
   encoder: a string is then quoted where that encoder quotes it (``"8080"``,
   ``"yes"``, ``""``, a leading ``*``; a ``|`` block with a line break), plain otherwise,
   whatever style it had before (:func:`reencoded`);
-* annotations are strings: read as the text of each scalar, and at the end of the build
-  a value that is not a string (set by a JSON patch) is printed as its text
-  (:func:`metadata_texts`, :func:`value_text`).
+* annotations are strings: read as the source text of each scalar (a date too:
+  ``2024-01-01``, tree ``annotation-dates``), kept as :class:`SourceText` with the value
+  the scalar decodes to (:func:`metadata_texts`);
+* a JSON 6902 patch sees the decoded values, and the annotations come back from it as
+  Go's JSON decodes them, formatted as strings: a number as a float64 (``0x1F`` is
+  ``"31"``, ``1000000`` is ``"1e+06"``), ``~`` is ``"null"``, a date its RFC 3339 text
+  (:func:`json_annotations`, tree ``json6902-annotation-values``); labels are left to
+  the JSON re-encoding (``0x1F`` is the number 31).  At the end of the build a value
+  that is not a string is printed as its text (:func:`value_text`).
 """
 
 from __future__ import annotations
@@ -29,8 +35,19 @@ import re
 from typing import Any
 
 from ...go import yaml as goyaml
-from ...io.kyaml import DOUBLE, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, SINGLE, Node
-from ...io.kyaml_scalars import node_value
+from ...go.json import go_float
+from ...io.kyaml import (
+    DOUBLE,
+    FOLDED,
+    LITERAL,
+    MAPPING,
+    SCALAR,
+    SEQUENCE,
+    SINGLE,
+    TIMESTAMP,
+    Node,
+)
+from ...io.kyaml_scalars import node_value, value_with_typed_keys
 
 QUOTED_STYLES = (SINGLE, DOUBLE, LITERAL, FOLDED)
 
@@ -39,6 +56,16 @@ class Quoted(str):
     """A string kustomize holds in a quoted or block style."""
 
     __slots__ = ()
+
+
+class SourceText(str):
+    """The source text of a metadata scalar that does not decode to a string:
+    ``decoded`` is what it decodes to (what a JSON 6902 patch sees)."""
+
+    def __new__(cls, text: str, decoded: Any) -> SourceText:
+        made = super().__new__(cls, text)
+        made.decoded = decoded
+        return made
 
 
 def styled_value(node: Node, check: bool = True) -> Any:
@@ -50,6 +77,14 @@ def styled_value(node: Node, check: bool = True) -> Any:
     ['Quoted', 'str']
     """
     return _mark(node, node_value(node, check), 0)
+
+
+def styled_with_typed_keys(node: Node, check: bool = True) -> tuple[Any, bool]:
+    """:func:`styled_value` of a resource or patch: a plain key that reads as no string
+    is a ``TypedKey`` (kustomize fails when it prints it, :mod:`.plainkeys`), and
+    whether there is one (``check``: as for :func:`styled_value`)."""
+    value, typed = value_with_typed_keys(node, check)
+    return _mark(node, value, 0), typed
 
 
 def _mark(node: Node, value: Any, depth: int) -> Any:
@@ -70,17 +105,21 @@ def _mark(node: Node, value: Any, depth: int) -> Any:
 
 
 def restyled(old: Any, new: Any) -> Any:
-    """``new`` set where the resource held ``old``: it takes ``old``'s style."""
+    """``new`` set where the resource held ``old``: it takes ``old``'s style (over a
+    quoted string, a patch scalar is its source text: :mod:`.patchtexts`)."""
     if isinstance(old, (dict, list)) or isinstance(new, (dict, list)) or new is None:
         return new
+    from .patchtexts import Sourced
     if isinstance(old, Quoted):
         if isinstance(new, Quoted):
             return new
+        if isinstance(new, Sourced):  # a patch scalar: its source text
+            return Quoted(new.source)
         from .nodes import text
         return Quoted(text(new))
     if isinstance(new, Quoted):
         return str(new)
-    return new
+    return new.base if isinstance(new, Sourced) else new
 
 
 def is_yaml11_non_string(text: str) -> bool:
@@ -128,7 +167,8 @@ def encoder_quotes(text: str) -> bool:
 
 
 def reencoded(value: Any, depth: int = 0) -> Any:
-    """``value`` as go-yaml reads back its own encoding of it (see the module docstring)."""
+    """``value`` as go-yaml reads back its own encoding of it (see the module docstring;
+    an integer comes back from Go's JSON as a float64)."""
     if depth > 10000:
         return value
     if isinstance(value, str):
@@ -137,7 +177,21 @@ def reencoded(value: Any, depth: int = 0) -> Any:
         return {k: reencoded(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
         return [reencoded(v, depth + 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _float64(value)
     return value
+
+
+def _float64(value: int) -> int | float:
+    """An integer after Go's JSON: a float64, which prints otherwise only when its digits
+    do not survive (``9223372036854775807`` prints ``9223372036854776000``)."""
+    if -2**53 <= value <= 2**53:  # every such integer is a float64 printed as itself
+        return value
+    try:
+        as_float = float(value)
+    except OverflowError:
+        return value
+    return as_float if go_float(as_float) != str(value) else value
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -155,9 +209,10 @@ def plain(value: Any, depth: int = 0) -> Any:
 
 def metadata_texts(node: Node, value: Any, labels: bool = False, nulls: bool = True) -> None:
     """kustomize reads annotations as strings: each scalar's own text (``1.50``, ``~``,
-    ``0x1F`` stay as written), in place in ``value``; with ``labels`` the labels too
-    (a patch with a ``target`` gets its labels set from a string map); ``nulls=False``
-    leaves ``null`` values alone (a patch's ``null`` still deletes)."""
+    ``0x1F``, ``2024-01-01`` stay as written, as :class:`SourceText`), in place in
+    ``value``; with ``labels`` the labels too (a patch with a ``target`` gets its labels
+    set from a string map); ``nulls=False`` leaves ``null`` values alone (a patch's
+    ``null`` still deletes)."""
     if node.kind != MAPPING or not isinstance(value, dict):
         return
     meta_node, meta = node.get("metadata"), value.get("metadata")
@@ -171,9 +226,27 @@ def metadata_texts(node: Node, value: Any, labels: bool = False, nulls: bool = T
             if child.kind != SCALAR or key.value not in found:
                 continue
             current = found[key.value]
-            if isinstance(current, str) or (current is None and not nulls):
+            if current is None and not nulls:
                 continue
-            found[key.value] = child.value
+            if not isinstance(current, str) or child.tag == TIMESTAMP:
+                found[key.value] = SourceText(child.value, current)
+
+
+def json_annotations(value: Any, decoded: bool) -> None:
+    """The annotations of ``value``, in place, as a JSON 6902 patch handles them:
+    ``decoded`` (before the patch) each :class:`SourceText` becomes the value it decodes
+    to; after it (``decoded`` false) each value that is not a string becomes the string
+    kustomize writes for it (a number goes through Go's float64)."""
+    meta = value.get("metadata") if isinstance(value, dict) else None
+    found = meta.get("annotations") if isinstance(meta, dict) else None
+    if not isinstance(found, dict):
+        return
+    for key, item in found.items():
+        if decoded and isinstance(item, SourceText):
+            found[key] = item.decoded
+        elif not decoded and not isinstance(item, (str, dict, list)):
+            is_number = isinstance(item, (int, float)) and not isinstance(item, bool)
+            found[key] = value_text(float(item) if is_number else item)
 
 
 def stringify_annotations(value: Any) -> None:

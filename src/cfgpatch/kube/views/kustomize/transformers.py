@@ -28,6 +28,7 @@ from ...go import json as gojson
 from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization
+from .plainkeys import plain_key
 from .resmap import ResMap, id_key, same_id
 from .resources import Gvk, Resource
 from .styles import kustomize_set
@@ -221,7 +222,9 @@ def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: 
         current[key] = value
         aliases.written(resource, path, value)
     elif path not in added:
-        current[key] = value
+        written = plain_key(key)
+        current[written] = value
+        resource.typed_keys = resource.typed_keys or written is not key
         added.append(path)
 
 
