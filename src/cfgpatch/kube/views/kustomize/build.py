@@ -5,7 +5,7 @@ directories built recursively, each on its own), its generators, its ``component
 (built on top of what is accumulated so far), then its transformers:
 ``patchesStrategicMerge``, ``patches``, ``namespace``, ``namePrefix``, ``nameSuffix``,
 ``labels`` then ``commonLabels``, ``commonAnnotations``, ``patchesJson6902``,
-``replicas``, ``images``.  Once, at the very end of the whole build: the hash suffixes
+``replicas``, ``images``, ``replacements``.  Once, at the very end of the whole build: the hash suffixes
 of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
 ``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
 (:func:`.resources.legacy_sort`, or ``sortOptions``).
@@ -23,7 +23,7 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
-from . import generators, images, nameref, patches, transformers
+from . import generators, images, nameref, patches, replacements, transformers
 from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
@@ -243,3 +243,4 @@ class _Target:
             patches.apply_patch(resmap, patch, trace, self.state)
         transformers.replicas(resmap, trace, kust)
         images.images(resmap, trace, kust)
+        replacements.run(resmap, trace, kust)

@@ -59,7 +59,7 @@ FIELDS: dict[str, str] = {
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
-    "replacements": "replacements", "vars": "vars",
+    "vars": "vars",
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",
     "configurations": "custom transformer configurations",
@@ -69,12 +69,14 @@ UNMODELLED: dict[str, str] = {
     "inventory": "an inventory object", "buildMetadata": "build metadata annotations",
 }
 
+FIELDS_SELECTOR = ("group", "version", "kind", "name", "namespace", "labelSelector",
+                   "annotationSelector")
+
 #: Fields of the list elements and nested objects (Go's DisallowUnknownFields applies).
 ITEM_FIELDS: dict[str, tuple[str, ...]] = {
     "patches": ("path", "patch", "target", "options"),
     "patchesJson6902": ("path", "patch", "target", "options"),
-    "target": ("group", "version", "kind", "name", "namespace", "labelSelector",
-               "annotationSelector"),
+    "target": FIELDS_SELECTOR,
     "labels": ("pairs", "includeSelectors", "includeTemplates", "fields"),
     "images": ("name", "newName", "newTag", "digest", "tagSuffix"),
     "imageTags": ("name", "newName", "newTag", "digest", "tagSuffix"),
@@ -85,6 +87,18 @@ ITEM_FIELDS: dict[str, tuple[str, ...]] = {
                         "env", "options", "type"),
     "generatorOptions": ("labels", "annotations", "disableNameSuffixHash", "immutable"),
     "sortOptions": ("order", "legacySortOptions"),
+    "replacements": ("path", "source", "targets"),
+    "source": ("group", "version", "kind", "name", "namespace", "fieldPath", "options"),
+    "targets": ("select", "reject", "fieldPaths", "options"),
+    "select": FIELDS_SELECTOR, "reject": FIELDS_SELECTOR,
+    "options": ("delimiter", "index", "create"),
+}
+
+#: The nested objects of a list element checked for unknown fields, by the element's field.
+NESTED: dict[str, tuple[str, ...]] = {
+    "patches": ("target",), "patchesJson6902": ("target",),
+    "replacements": ("source", "targets"), "source": ("options",),
+    "targets": ("select", "reject", "options"),
 }
 
 _WARNINGS = (
@@ -205,8 +219,9 @@ def _check_item(name: str, element: Any) -> None:
         if key not in ITEM_FIELDS[name]:
             raise KubeError(f'invalid Kustomization: json: unknown field "{key}"',
                             code=KUSTOMIZE_ERROR)
-        if key == "target" and isinstance(inner, dict):
-            _check_item("target", inner)
+        if key in NESTED.get(name, ()):
+            for nested in inner if isinstance(inner, list) else [inner]:
+                _check_item(key, nested)
 
 
 def _check_type(name: str, kind: str, value: Any) -> None:

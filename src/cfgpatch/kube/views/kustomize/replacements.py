@@ -1,0 +1,293 @@
+"""kustomize's ``replacements``: copy one field of one resource into fields of others.
+
+Measured with ``kubectl kustomize`` (trees ``replacements-*``).  A kustomization's
+replacements run last among its transformers (after ``images``), one after the other,
+each written inline (``source`` and ``targets``) or as ``- path: file`` (a file holding
+one replacement or a list of them).
+
+* **source**: ``group``/``version``/``kind``/``name``/``namespace`` compared exactly (not
+  as patterns; name and namespace against the resource's current or earlier ids); it
+  must select exactly one resource.  ``fieldPath`` (:mod:`.fieldpath`) defaults to
+  ``metadata.name``; ``options.delimiter`` splits the value's text and ``options.index``
+  picks a part (out of range: an error).
+* **targets**: ``select`` (the same fields, plus ``labelSelector`` and
+  ``annotationSelector``) minus every ``reject``; each of ``fieldPaths`` must exist
+  unless ``options.create``.  A scalar target keeps its own type and style and takes the
+  source's text (a map or list source gives ``""``); its type refuses text of another
+  type with go-yaml's ``cannot decode`` error.  A map or list target is replaced by the
+  source value; a created field is the source value, a scalar written plain (so
+  ``"8080"`` becomes the number 8080).  With ``options.delimiter`` the target's text is
+  split and part ``index`` replaced (an index past the end appends, a negative one
+  prepends).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
+from ...io.kyaml_read import read_documents
+from ...io.kyaml_scalars import resolve
+from . import fieldpath
+from .kustomization import Kustomization, v2_value
+from .nodes import text
+from .resmap import ResMap
+from .resources import Gvk, Resource
+from .selectors import labels_match
+from .styles import Quoted
+from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
+
+_ID_FIELDS = ("group", "version", "kind", "name", "namespace")
+_NOT_SCALAR = "delimiter option can only be used with scalar nodes"
+
+
+@dataclass
+class Replacement:
+    """One replacement as written, with where it is written."""
+
+    value: dict
+    file: str
+    line: int
+    index: int
+    sources: list[str] = field(default_factory=list)  # filled when traced
+
+
+def load(kust: Kustomization) -> list[Replacement]:
+    """The replacements of ``kust``, in order (``path`` entries read)."""
+    found: list[Replacement] = []
+    for index, entry in enumerate(kust.get("replacements", [])):
+        where = kust.line(f"/replacements/{index}")
+        if isinstance(entry, dict) and entry.get("path") is not None:
+            if set(entry) - {"path"}:
+                raise _unmodelled(kust.where(f"/replacements/{index}"),
+                                  "a replacement with both 'path' and other fields")
+            found.extend(_from_file(kust, str(entry["path"]), index))
+        else:
+            found.append(Replacement(entry if isinstance(entry, dict) else {}, kust.file,
+                                     where, index))
+    return found
+
+
+def _from_file(kust: Kustomization, path: str, index: int) -> list[Replacement]:
+    try:
+        text_, real = kust.loader.read(path)
+        documents = read_documents(text_, real)
+    except (KubeError, KyamlError) as err:
+        raise _unmodelled(kust.where(f"/replacements/{index}"),
+                          f"the replacement file '{path}' that cannot be read "
+                          f"({err.message})") from None
+    if len(documents) != 1 or documents[0] is None:
+        raise _unmodelled(kust.where(f"/replacements/{index}"),
+                          f"the replacement file '{path}' (not one YAML document)")
+    value = v2_value(documents[0])
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(item, dict) for item in items):
+        raise _unmodelled(kust.where(f"/replacements/{index}"),
+                          f"the replacement file '{path}' (not a replacement)")
+    return [Replacement(item, real, 0, index) for item in items]
+
+
+def _unmodelled(where: str, what: str) -> KubeError:
+    return KubeError(f"{where}: 'replacements': {what} is not modelled by cfgpatch kube "
+                     f"build", code=KUSTOMIZE_UNMODELLED, hint="build this tree with kubectl kustomize")
+
+
+# ------------------------------------------------------------------ running
+
+
+def run(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    """Apply every replacement of ``kust`` to ``resmap`` (see the module docstring)."""
+    for replacement in load(kust):
+        step = None
+        if trace is not None:
+            step = trace.begin(Step(TRANSFORMER, "replacements", replacement.index,
+                                    replacement.file, replacement.line))
+            step.patch = replacement.value
+        apply(resmap, replacement, step)
+
+
+def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) -> None:
+    """Apply one replacement; ``step`` records the touched resources."""
+    raw = replacement.value
+    source, targets = raw.get("source"), raw.get("targets")
+    if not isinstance(source, dict) or not targets or not isinstance(targets, list):
+        raise KubeError("replacements must specify a source and at least one target",
+                        code=KUSTOMIZE_ERROR)
+    where = f"{replacement.file}:{replacement.line}" if replacement.line else replacement.file
+    value = source_value(resmap.resources, source, where)
+    if step is not None:
+        step.selector = {"source": source, "value": value}
+    for target in targets:
+        target = target if isinstance(target, dict) else {}
+        for resource in _targets(resmap.resources, target):
+            before = snapshot(resource.value) if step is not None else None
+            label = resource.describe()
+            _apply_target(resource, target, value, where)
+            if step is not None and before != resource.value:
+                step.targets.append(label)
+                step.touches.append(Touch(resource, before, snapshot(resource.value), label))
+
+
+def source_value(resources: list[Resource], source: dict, where: str) -> Any:
+    """The value a replacement copies (after ``options.delimiter``/``index``)."""
+    path = source.get("fieldPath")
+    resid = _resid_text(source)
+    suffix = f":{path}" if path else ""
+    found = [r for r in resources if _id_matches(r, source)]
+    if not found:
+        raise KubeError(f"nothing selected by {resid}{suffix}", code=KUSTOMIZE_ERROR)
+    if len(found) > 1:
+        raise KubeError(f"multiple matches for selector {resid}{suffix}", code=KUSTOMIZE_ERROR)
+    path = str(path or "metadata.name")
+    try:
+        value = fieldpath.MISSING if fieldpath.is_missing_path(path) else \
+            fieldpath.lookup(found[0].value, fieldpath.parse(path, where))
+    except fieldpath.PathError as err:
+        raise KubeError(f"error looking up replacement source: {err.message}",
+                        code=KUSTOMIZE_ERROR) from None
+    if value is fieldpath.MISSING:
+        raise KubeError(f"fieldPath `{path}` is missing for replacement source {resid}",
+                        code=KUSTOMIZE_ERROR)
+    options = source.get("options") if isinstance(source.get("options"), dict) else {}
+    delimiter = options.get("delimiter") or ""
+    if not delimiter:
+        return copy.deepcopy(value)
+    if isinstance(value, (dict, list)):
+        raise KubeError(_NOT_SCALAR, code=KUSTOMIZE_ERROR)
+    parts = text_of(value).split(delimiter)
+    index = _index(options)
+    if index < 0 or index >= len(parts):
+        raise KubeError(f"options.index {index} is out of bounds for value "
+                        f"{text_of(value)}", code=KUSTOMIZE_ERROR)
+    return parts[index]
+
+
+def _index(options: dict) -> int:
+    index = options.get("index") or 0
+    if type(index) is not int:
+        raise KubeError(f"options.index {index!r} is not modelled by cfgpatch kube build",
+                        code=KUSTOMIZE_UNMODELLED)
+    return index
+
+
+def text_of(value: Any) -> str:
+    """A scalar's text as kustomize copies it (``""`` for a null, a map or a list)."""
+    return "" if value is None else text(value)
+
+
+def _resid_text(raw: dict) -> str:
+    gvk = Gvk(*(str(raw.get(k) or "") for k in ("group", "version", "kind")))
+    return f"{gvk}/{raw.get('name') or '[noName]'}.{raw.get('namespace') or '[noNs]'}"
+
+
+def _id_matches(resource: Resource, raw: dict) -> bool:
+    """kustomize's exact id selection (no patterns), on any of the resource's ids."""
+    want = Gvk(*(str(raw.get(k) or "") for k in ("group", "version", "kind")))
+    if not resource.gvk.selected_by(want):
+        return False
+    name, namespace = str(raw.get("name") or ""), str(raw.get("namespace") or "")
+    return any((not name or rid.name == name) and (not namespace or rid.namespace == namespace)
+               for rid in resource.any_ids())
+
+
+def _selects(resource: Resource, raw: dict) -> bool:
+    if not _id_matches(resource, raw):
+        return False
+    for key, values in (("labelSelector", resource.labels()),
+                        ("annotationSelector", resource.annotations())):
+        if raw.get(key) and not labels_match(str(raw[key]), values):
+            return False
+    return True
+
+
+def _targets(resources: list[Resource], target: dict) -> list[Resource]:
+    select = target.get("select")
+    if not isinstance(select, dict) or not select:
+        raise KubeError("target must specify resources to select", code=KUSTOMIZE_ERROR)
+    rejects = target.get("reject") or []
+    rejects = [r for r in rejects if isinstance(r, dict)]
+    return [r for r in resources if _selects(r, select)
+            and not any(_selects(r, reject) for reject in rejects)]
+
+
+# ------------------------------------------------------------------ writing a target
+
+
+def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> None:
+    options = target.get("options") if isinstance(target.get("options"), dict) else {}
+    create = options.get("create") is True
+    paths = target.get("fieldPaths") or ["metadata.name"]
+    for path in paths:
+        path = str(path)
+        segments = fieldpath.parse(path, where)
+        try:
+            places = fieldpath.slots(resource.value, segments, create)
+        except fieldpath.PathError as err:
+            verb = "find or create" if create else "find"
+            detail = "" if err.absent else f": {err.message}"
+            raise KubeError(f'unable to {verb} field "{path}" in replacement target{detail}',
+                            code=KUSTOMIZE_ERROR) from None
+        for container, key, created in places:
+            container[key] = _new_value(container[key], value, options, created)
+
+
+def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:
+    delimiter = options.get("delimiter") or ""
+    if delimiter:
+        if isinstance(current, (dict, list)) or isinstance(value, (dict, list)):
+            raise KubeError(_NOT_SCALAR, code=KUSTOMIZE_ERROR)
+        value = _joined(text_of(current), text_of(value), delimiter, _index(options))
+    if created:
+        return _plain(value)
+    if isinstance(current, (dict, list)):
+        return copy.deepcopy(value)
+    return _typed(current, text_of(value))
+
+
+def _joined(current: str, value: str, delimiter: str, index: int) -> str:
+    parts = current.split(delimiter)
+    if index < 0:
+        return value + delimiter + current
+    if index >= len(parts):
+        return current + delimiter + value
+    parts[index] = value
+    return delimiter.join(parts)
+
+
+def _plain(value: Any) -> Any:
+    """A created field: the source value, a scalar written plain (read back by type)."""
+    if isinstance(value, (dict, list)):
+        return copy.deepcopy(value)
+    scalar = text_of(value)
+    tag, resolved = resolve(scalar) if scalar else (STR, "")
+    if not scalar:
+        raise KubeError("'replacements': creating a field from an empty value is not "
+                        "modelled by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
+    return resolved if tag in (INT, FLOAT, BOOL, NULL) else scalar
+
+
+def _tag(value: Any) -> str:
+    if value is None:
+        return NULL
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, float):
+        return FLOAT
+    return STR
+
+
+def _typed(current: Any, scalar: str) -> Any:
+    """``scalar`` written where ``current`` is: it keeps ``current``'s tag and style."""
+    want = _tag(current)
+    if want == STR:
+        return Quoted(scalar) if isinstance(current, Quoted) else scalar
+    tag, resolved = resolve(scalar) if scalar else (NULL, None)
+    if tag == want or (want == FLOAT and tag == INT):
+        return resolved
+    raise KubeError(f"map[string]interface {{}}(nil): yaml: cannot decode {tag} `{scalar}` "
+                    f"as a {want}", code=KUSTOMIZE_ERROR)
