@@ -5,8 +5,8 @@ directories built recursively, each on its own), its generators, its ``component
 (built on top of what is accumulated so far), then its transformers:
 ``patchesStrategicMerge``, ``patches``, ``namespace``, ``namePrefix``, ``nameSuffix``,
 ``labels`` then ``commonLabels``, ``commonAnnotations``, ``patchesJson6902``,
-``replicas``, ``images``, ``replacements``.  Once, at the very end of the whole build: the hash suffixes
-of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
+``replicas``, ``images``, ``replacements`` (:mod:`.replacements`).  Once, at the very
+end of the whole build: the hash suffixes of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
 ``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
 (:func:`.resources.legacy_sort`, or ``sortOptions``).
 

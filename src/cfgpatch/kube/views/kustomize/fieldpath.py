@@ -144,7 +144,7 @@ def slots(value: Any, segments: list[Segment], create: bool) -> list[tuple[Any, 
 
 
 def _walk(node: Any, segments: list[Segment], create: bool, found: list) -> None:
-    seg, rest = segments[0], segments[1:]
+    seg, rest, start = segments[0], segments[1:], len(found)
     if isinstance(node, list):
         places = _list_places(node, seg, create, rest)
     elif isinstance(node, dict):
@@ -159,15 +159,19 @@ def _walk(node: Any, segments: list[Segment], create: bool, found: list) -> None
             node[seg.text] = _new_container(rest)
     else:
         raise _wrong(MAPPING, node)
+    absent = None
     for container, key, created in places:
-        if rest:
-            try:
-                _walk(container[key], rest, create, found)
-            except PathError as err:
-                if not (err.absent and seg.kind == ALL):
-                    raise  # below a wildcard, an element without the field is skipped
-        else:
+        if not rest:
             found.append((container, key, created))
+            continue
+        try:
+            _walk(container[key], rest, create, found)
+        except PathError as err:
+            if not (err.absent and seg.kind == ALL):
+                raise
+            absent = err  # below a wildcard an element without the field is skipped...
+    if absent is not None and not found[start:]:
+        raise absent  # ...unless no element has it
 
 
 def _list_places(items: list, seg: Segment, create: bool, rest: list[Segment]) -> list:

@@ -41,6 +41,7 @@ from .styles import Quoted
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
 _ID_FIELDS = ("group", "version", "kind", "name", "namespace")
+_HINT = "build this tree with kubectl kustomize"
 _NOT_SCALAR = "delimiter option can only be used with scalar nodes"
 
 
@@ -92,7 +93,7 @@ def _from_file(kust: Kustomization, path: str, index: int) -> list[Replacement]:
 
 def _unmodelled(where: str, what: str) -> KubeError:
     return KubeError(f"{where}: 'replacements': {what} is not modelled by cfgpatch kube "
-                     f"build", code=KUSTOMIZE_UNMODELLED, hint="build this tree with kubectl kustomize")
+                     f"build", code=KUSTOMIZE_UNMODELLED, hint=_HINT)
 
 
 # ------------------------------------------------------------------ running
