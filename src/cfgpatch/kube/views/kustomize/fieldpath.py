@@ -46,9 +46,15 @@ class PathError(KubeError):
 
 
 def is_missing_path(path: str) -> bool:
-    """A source path kustomize reports as missing (measured: an empty segment, an
-    unclosed bracket)."""
-    return "" in path.split(".") or path.count("[") != path.count("]")
+    """A source path kustomize reports as missing (measured: an unclosed bracket)."""
+    return path.count("[") != path.count("]")
+
+
+def source_path(path: str) -> str:
+    """A source path without its empty segments (kustomize skips them: ``data..word``
+    reads ``data.word``)."""
+    return ".".join(part for part in path.split(".") if part) if ".." in path \
+        or path.startswith(".") or path.endswith(".") else path
 
 
 def parse(path: str, where: str) -> list[Segment]:

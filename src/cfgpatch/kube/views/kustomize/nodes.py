@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from .styles import Quoted
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 #: A ``null`` the resource already holds where the patch has nothing: kyaml keeps it.
@@ -97,6 +98,8 @@ def node_text(value: Any, indent: str = "") -> str:
 
 
 def _scalar_text(value: Any) -> str:
+    if isinstance(value, Quoted) and "\n" not in value:
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'  # as written
     if value == {}:
         return "{}"
     if value == []:

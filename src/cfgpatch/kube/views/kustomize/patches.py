@@ -26,7 +26,7 @@ from ...engine import jsonpatch
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, KyamlError
 from ...io.kyaml_read import read_documents
-from . import aliases, strategic
+from . import aliases, replacements, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
 from .positions import node_at, node_positions, shifted
@@ -279,6 +279,8 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
     allow_name = bool(patch.options.get("allowNameChange"))
     allow_kind = bool(patch.options.get("allowKindChange"))
     for resource in selected:
+        replacements.refuse_retyped(resource, patch.kustomization.where(
+            f"/{patch.field}/{patch.index}"))
         body = snapshot(document.value if keep_version or document.targeted is None
                         else document.targeted)
         if not keep_version:
@@ -314,6 +316,8 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     step = _step(patch, trace, None)
     assert patch.target is not None
     for resource in resmap.select(patch.target):
+        replacements.refuse_retyped(resource, patch.kustomization.where(
+            f"/{patch.field}/{patch.index}"))
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()

@@ -145,7 +145,8 @@ def source_value(resources: list[Resource], source: dict, where: str) -> Any:
     path = str(path or "metadata.name")
     try:
         value = fieldpath.MISSING if fieldpath.is_missing_path(path) else \
-            fieldpath.lookup(found[0].value, fieldpath.parse(path, where))
+            fieldpath.lookup(found[0].value,
+                             fieldpath.parse(fieldpath.source_path(path), where))
     except fieldpath.PathError as err:
         raise KubeError(f"error looking up replacement source: {err.message}",
                         code=KUSTOMIZE_ERROR) from None
@@ -233,6 +234,20 @@ def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> N
                             code=KUSTOMIZE_ERROR) from None
         for container, key, created in places:
             container[key] = _new_value(container[key], value, options, created)
+            if created and not isinstance(container[key], (str, dict, list)):
+                resource.retyped.append(path)
+
+
+def refuse_retyped(resource: Resource, where: str) -> None:
+    """Refuse a patch on a resource holding a field a replacement created plain.
+
+    kustomize holds such a field untyped: it prints as a number (or boolean), but a later
+    strategic merge makes it a string (measured); what other steps do is not measured.
+    """
+    if resource.retyped:
+        raise _unmodelled(where, f"a patch on {resource.describe()} after a replacement "
+                                 f"created '{resource.retyped[0]}' as a plain "
+                                 f"non-string scalar")
 
 
 def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:

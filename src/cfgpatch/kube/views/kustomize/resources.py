@@ -127,6 +127,8 @@ class Resource:
     suffixes: list[str] = field(default_factory=list)
     #: groups of field paths that hold one shared YAML node (see aliases.py)
     aliases: list[set] = field(default_factory=list)
+    #: fields a replacement created as plain non-string scalars (see replacements.py)
+    retyped: list[str] = field(default_factory=list)
 
     @property
     def gvk(self) -> Gvk:
