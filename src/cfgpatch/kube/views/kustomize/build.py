@@ -6,7 +6,8 @@ directories built recursively, each on its own), its generators, its ``component
 ``patchesStrategicMerge``, ``patches``, ``namespace``, ``namePrefix``, ``nameSuffix``,
 ``labels`` then ``commonLabels``, ``commonAnnotations``, ``patchesJson6902``,
 ``replicas``, ``images``, ``replacements`` (:mod:`.replacements`).  Once, at the very
-end of the whole build: the hash suffixes of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
+end of the whole build: the hash suffixes of generated ConfigMaps and Secrets, the name
+references (:mod:`.nameref`), dropping
 ``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
 (:func:`.resources.legacy_sort`, or ``sortOptions``).
 
