@@ -18,6 +18,7 @@ from cfgpatch.kube.views.kustomize.resmap import ResMap
 from cfgpatch.kube.views.kustomize.resources import Resource, Source
 from cfgpatch.kube.views.kustomize.styles import Quoted
 from cfgpatch.kube.views.kustomize.trace import Trace
+from kustomize_corpus import TREES
 
 
 def _resource(value: dict) -> Resource:
@@ -225,3 +226,19 @@ def test_replacement_files_hold_one_or_a_list(tmp_path):
     steps = [s for s in trace.steps if s.field == "replacements"]
     assert [s.targets for s in steps] == [["ConfigMap/b"], []]
     assert steps[0].kustomization.endswith("one.yaml")
+
+
+def test_explain_names_the_source_and_every_field_set():
+    from cfgpatch.kube.explain.build import explain
+
+    result = build(str(TREES / "replacements-options"), Trace())
+    explanation = explain(result, str(TREES / "replacements-options"))
+    text = explanation.describe()
+    assert "replacement 1: replacements[0] at kustomization.yaml:5" in text
+    assert "  source: ConfigMap/endpoints data.primary = postgres.db.svc" in text
+    assert "    /metadata/annotations/hosts: first,second,third -> first,postgres.db.svc,third" \
+        in text
+    first = explanation.to_dict()["replacements"][0]
+    assert first["source"]["value"] == "postgres.db.svc"
+    assert {"path": "/spec/template/spec/containers/0/args/0", "before": "--db=unset",
+            "after": "--db=postgres.db.svc"} in first["targets"][0]["changes"]

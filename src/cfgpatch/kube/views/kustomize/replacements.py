@@ -118,9 +118,11 @@ def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) ->
         raise KubeError("replacements must specify a source and at least one target",
                         code=KUSTOMIZE_ERROR)
     where = f"{replacement.file}:{replacement.line}" if replacement.line else replacement.file
-    value = source_value(resmap.resources, source, where)
+    found, value = _source(resmap.resources, source, where)
     if step is not None:
-        step.selector = {"source": source, "value": value}
+        step.selector = {"source": source, "resource": found.describe(),
+                         "fieldPath": str(source.get("fieldPath") or "metadata.name"),
+                         "value": copy.deepcopy(value)}
     for target in targets:
         target = target if isinstance(target, dict) else {}
         for resource in _targets(resmap.resources, target):
@@ -134,6 +136,10 @@ def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) ->
 
 def source_value(resources: list[Resource], source: dict, where: str) -> Any:
     """The value a replacement copies (after ``options.delimiter``/``index``)."""
+    return _source(resources, source, where)[1]
+
+
+def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resource, Any]:
     path = source.get("fieldPath")
     resid = _resid_text(source)
     suffix = f":{path}" if path else ""
@@ -156,7 +162,7 @@ def source_value(resources: list[Resource], source: dict, where: str) -> Any:
     options = source.get("options") if isinstance(source.get("options"), dict) else {}
     delimiter = options.get("delimiter") or ""
     if not delimiter:
-        return copy.deepcopy(value)
+        return found[0], copy.deepcopy(value)
     if isinstance(value, (dict, list)):
         raise KubeError(_NOT_SCALAR, code=KUSTOMIZE_ERROR)
     parts = text_of(value).split(delimiter)
@@ -164,7 +170,7 @@ def source_value(resources: list[Resource], source: dict, where: str) -> Any:
     if index < 0 or index >= len(parts):
         raise KubeError(f"options.index {index} is out of bounds for value "
                         f"{text_of(value)}", code=KUSTOMIZE_ERROR)
-    return parts[index]
+    return found[0], parts[index]
 
 
 def _index(options: dict) -> int:
