@@ -212,6 +212,27 @@ def _check_fields(value: dict) -> None:
             _check_item(name, item)
 
 
+#: The typed fields of a replacement's ``options`` (Go's FieldOptions).
+_OPTION_TYPES = {"delimiter": (str, "string"), "index": (int, "int"), "create": (bool, "bool")}
+
+
+def _check_options(name: str, key: str, options: Any) -> None:
+    """Go's error for an option of the wrong type (``index: "1"``)."""
+    if name != "options" or not isinstance(options, dict):
+        return
+    for option, value in options.items():
+        want, go_type = _OPTION_TYPES.get(option, (object, ""))
+        ok = value is None or (isinstance(value, want) and
+                               (want is not int or not isinstance(value, bool)))
+        if not ok:
+            kind = _json_kind(value)
+            if want is int and isinstance(value, float):
+                kind = f"number {value:g}"
+            raise KubeError(f"invalid Kustomization: json: cannot unmarshal {kind} "
+                            f"into Go struct field FieldOptions.replacements.{key}.options."
+                            f"{option} of type {go_type}", code=KUSTOMIZE_ERROR)
+
+
 def _check_item(name: str, element: Any) -> None:
     if not isinstance(element, dict):
         return
@@ -222,6 +243,7 @@ def _check_item(name: str, element: Any) -> None:
         if key in NESTED.get(name, ()):
             for nested in inner if isinstance(inner, list) else [inner]:
                 _check_item(key, nested)
+                _check_options(key, name, nested)
 
 
 def _check_type(name: str, kind: str, value: Any) -> None:

@@ -34,7 +34,7 @@ from ...io.kyaml_scalars import resolve
 from . import fieldpath
 from .kustomization import Kustomization, v2_value
 from .nodes import text
-from .resmap import ResMap
+from .resmap import ResMap, id_key
 from .resources import Gvk, Resource
 from .selectors import labels_match
 from .styles import Quoted
@@ -108,6 +108,10 @@ def run(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
                                     replacement.file, replacement.line))
             step.patch = replacement.value
         apply(resmap, replacement, step)
+    ids = [id_key(r.cur_id()) for r in resmap.resources]
+    if len(set(ids)) != len(ids):  # kustomize panics (measured); its text is not an error
+        raise _unmodelled(kust.where("/replacements"), "replacements that give two "
+                          "resources one id (kustomize panics)")
 
 
 def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) -> None:
@@ -197,8 +201,9 @@ def _id_matches(resource: Resource, raw: dict) -> bool:
     if not resource.gvk.selected_by(want):
         return False
     name, namespace = str(raw.get("name") or ""), str(raw.get("namespace") or "")
-    return any((not name or rid.name == name) and (not namespace or rid.namespace == namespace)
-               for rid in resource.any_ids())
+    return any((not name or rid.name == name)
+               and (not namespace or (rid.namespace or "default") == namespace)
+               for rid in resource.any_ids())  # no namespace is "default" (measured)
 
 
 def _selects(resource: Resource, raw: dict) -> bool:
@@ -213,10 +218,10 @@ def _selects(resource: Resource, raw: dict) -> bool:
 
 def _targets(resources: list[Resource], target: dict) -> list[Resource]:
     select = target.get("select")
-    if not isinstance(select, dict) or not select:
+    if not isinstance(select, dict):
         raise KubeError("target must specify resources to select", code=KUSTOMIZE_ERROR)
     rejects = target.get("reject") or []
-    rejects = [r for r in rejects if isinstance(r, dict)]
+    rejects = [r for r in rejects if isinstance(r, dict) and any(r.values())]  # {}: none
     return [r for r in resources if _selects(r, select)
             and not any(_selects(r, reject) for reject in rejects)]
 
