@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
-from .styles import Quoted
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 #: A ``null`` the resource already holds where the patch has nothing: kyaml keeps it.
@@ -98,7 +97,7 @@ def node_text(value: Any, indent: str = "") -> str:
 
 
 def _scalar_text(value: Any) -> str:
-    if isinstance(value, Quoted) and "\n" not in value:
+    if getattr(value, "double_quoted", False) and "\n" not in value:  # styles.Quoted
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'  # as written
     if value == {}:
         return "{}"

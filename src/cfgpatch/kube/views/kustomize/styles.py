@@ -39,6 +39,8 @@ class Quoted(str):
     """A string kustomize holds in a quoted or block style."""
 
     __slots__ = ()
+    #: errors print the node as written; most quoted scalars are double-quoted
+    double_quoted = True
 
 
 def styled_value(node: Node) -> Any:
