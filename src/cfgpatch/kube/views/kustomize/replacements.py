@@ -80,9 +80,9 @@ def _from_file(kust: Kustomization, path: str, index: int) -> list[Replacement]:
         raise _unmodelled(kust.where(f"/replacements/{index}"),
                           f"the replacement file '{path}' that cannot be read "
                           f"({err.message})") from None
-    if len(documents) != 1 or documents[0] is None:
+    if not documents or documents[0] is None:  # kustomize reads the first document only
         raise _unmodelled(kust.where(f"/replacements/{index}"),
-                          f"the replacement file '{path}' (not one YAML document)")
+                          f"the replacement file '{path}' (no YAML document)")
     value = v2_value(documents[0])
     items = value if isinstance(value, list) else [value]
     if not all(isinstance(item, dict) for item in items):
