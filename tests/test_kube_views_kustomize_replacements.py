@@ -242,3 +242,25 @@ def test_explain_names_the_source_and_every_field_set():
     assert first["source"]["value"] == "postgres.db.svc"
     assert {"path": "/spec/template/spec/containers/0/args/0", "before": "--db=unset",
             "after": "--db=postgres.db.svc"} in first["targets"][0]["changes"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("x", "cannot unmarshal string into Go struct field Kustomization.replacements of type "
+          "types.ReplacementField"),
+    ({"targets": [{"fieldPaths": "a.b"}]},
+     "cannot unmarshal string into Go struct field TargetSelector.replacements.targets."
+     "fieldPaths of type []string"),
+    ({"source": {"options": {"index": 1.5}}},
+     "cannot unmarshal number 1.5 into Go struct field FieldOptions.replacements.source."
+     "options.index of type int"),
+    ({"targets": [{"reject": {}}]},
+     "cannot unmarshal object into Go struct field TargetSelector.replacements.targets."
+     "reject of type []*types.Selector"),
+    ({"source": {"kinds": "x"}}, 'unknown field "kinds"'),
+])
+def test_replacement_fields_are_decoded_as_go_decodes_them(value, message):
+    from cfgpatch.kube.views.kustomize.kustomization import check_go
+
+    with pytest.raises(KubeError) as info:
+        check_go(value, "*ReplacementField", "Kustomization", "replacements")
+    assert info.value.message == f"invalid Kustomization: json: {message}"

@@ -87,18 +87,19 @@ ITEM_FIELDS: dict[str, tuple[str, ...]] = {
                         "env", "options", "type"),
     "generatorOptions": ("labels", "annotations", "disableNameSuffixHash", "immutable"),
     "sortOptions": ("order", "legacySortOptions"),
-    "replacements": ("path", "source", "targets"),
-    "source": ("group", "version", "kind", "name", "namespace", "fieldPath", "options"),
-    "targets": ("select", "reject", "fieldPaths", "options"),
-    "select": FIELDS_SELECTOR, "reject": FIELDS_SELECTOR,
-    "options": ("delimiter", "index", "create"),
 }
 
-#: The nested objects of a list element checked for unknown fields, by the element's field.
-NESTED: dict[str, tuple[str, ...]] = {
-    "patches": ("target",), "patchesJson6902": ("target",),
-    "replacements": ("source", "targets"), "source": ("options",),
-    "targets": ("select", "reject", "options"),
+#: The Go types of a replacement (``*T``: an object, ``[]T``: a list), for Go's errors.
+_S = "string"
+GO_STRUCTS: dict[str, dict[str, str]] = {
+    "ReplacementField": {"path": _S, "source": "*SourceSelector",
+                         "targets": "[]*TargetSelector"},
+    "SourceSelector": {**dict.fromkeys(("group", "version", "kind", "name", "namespace",
+                                        "fieldPath"), _S), "options": "*FieldOptions"},
+    "TargetSelector": {"select": "*Selector", "reject": "[]*Selector", "fieldPaths": "[]string",
+                       "options": "*FieldOptions"},
+    "Selector": dict.fromkeys(FIELDS_SELECTOR, _S),
+    "FieldOptions": {"delimiter": _S, "index": "int", "create": "bool"},
 }
 
 _WARNINGS = (
@@ -205,6 +206,9 @@ def _check_fields(value: dict) -> None:
             raise KubeError(f'invalid Kustomization: json: unknown field "{name}"',
                             code=KUSTOMIZE_ERROR)
         _check_type(name, FIELDS[name], item)
+        if name == "replacements" and isinstance(item, list):
+            for element in item:
+                check_go(element, "*ReplacementField", "Kustomization", name)
         if FIELDS[name] == _LIST and name in ITEM_FIELDS and isinstance(item, list):
             for element in item:
                 _check_item(name, element)
@@ -212,25 +216,39 @@ def _check_fields(value: dict) -> None:
             _check_item(name, item)
 
 
-#: The typed fields of a replacement's ``options`` (Go's FieldOptions).
-_OPTION_TYPES = {"delimiter": (str, "string"), "index": (int, "int"), "create": (bool, "bool")}
-
-
-def _check_options(name: str, key: str, options: Any) -> None:
-    """Go's error for an option of the wrong type (``index: "1"``)."""
-    if name != "options" or not isinstance(options, dict):
+def check_go(value: Any, go_type: str, struct: str, path: str) -> None:
+    """Go's decoding errors for ``value`` of ``go_type`` (a field of ``struct`` at the JSON
+    ``path``): unknown fields and values of the wrong type, the first in document order."""
+    if value is None:
         return
-    for option, value in options.items():
-        want, go_type = _OPTION_TYPES.get(option, (object, ""))
-        ok = value is None or (isinstance(value, want) and
-                               (want is not int or not isinstance(value, bool)))
-        if not ok:
-            kind = _json_kind(value)
-            if want is int and isinstance(value, float):
-                kind = f"number {value:g}"
-            raise KubeError(f"invalid Kustomization: json: cannot unmarshal {kind} "
-                            f"into Go struct field FieldOptions.replacements.{key}.options."
-                            f"{option} of type {go_type}", code=KUSTOMIZE_ERROR)
+    if go_type.startswith("[]"):
+        inner = go_type[2:]
+        if not isinstance(value, list):
+            _go_type_error(value, struct, path, go_type.replace("*", "*types."))
+        for item in value:
+            check_go(item, inner.lstrip("*") if inner.startswith("*") else inner, struct, path)
+        return
+    if go_type.lstrip("*") in GO_STRUCTS:
+        name = go_type.lstrip("*")
+        if not isinstance(value, dict):
+            _go_type_error(value, struct, path, f"types.{name}")
+        for key, item in value.items():
+            if key not in GO_STRUCTS[name]:
+                raise KubeError(f'invalid Kustomization: json: unknown field "{key}"',
+                                code=KUSTOMIZE_ERROR)
+            check_go(item, GO_STRUCTS[name][key], name, f"{path}.{key}")
+        return
+    want = {"string": str, "int": int, "bool": bool}[go_type]
+    if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        _go_type_error(value, struct, path, go_type)
+
+
+def _go_type_error(value: Any, struct: str, path: str, go_type: str) -> None:
+    kind = _json_kind(value)
+    if go_type == "int" and isinstance(value, float):
+        kind = f"number {value:g}"
+    raise KubeError(f"invalid Kustomization: json: cannot unmarshal {kind} into Go struct "
+                    f"field {struct}.{path} of type {go_type}", code=KUSTOMIZE_ERROR)
 
 
 def _check_item(name: str, element: Any) -> None:
@@ -240,10 +258,8 @@ def _check_item(name: str, element: Any) -> None:
         if key not in ITEM_FIELDS[name]:
             raise KubeError(f'invalid Kustomization: json: unknown field "{key}"',
                             code=KUSTOMIZE_ERROR)
-        if key in NESTED.get(name, ()):
-            for nested in inner if isinstance(inner, list) else [inner]:
-                _check_item(key, nested)
-                _check_options(key, name, nested)
+        if key == "target" and isinstance(inner, dict):
+            _check_item("target", inner)
 
 
 def _check_type(name: str, kind: str, value: Any) -> None:
