@@ -57,7 +57,8 @@ RESOLVER_GAPS: dict[tuple[str, str], str] = {
 RESOLVER_GAPS.update({
     ("replacements-errors", build): "lint's own resolution does not run replacements "
                                     "(the layer is incomplete; kube build runs them)"
-    for build in ("file-unknown-field", "multiple-matches", "no-select", "no-targets",
+    for build in ("file-and-inline", "file-missing", "file-unknown-field", "multiple-matches",
+                  "no-select", "no-targets",
                   "nothing-selected",
                   "nothing-selected-default-path", "select-empty-selects-all",
                   "source-bracket-without-equals", "source-delimiter-on-map",

@@ -232,6 +232,7 @@ class _Target:
 
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
         trace = self.trace
+        loaded = replacements.load(kust)  # configured before any transformer runs
         for patch in patches.load_legacy_strategic(kust):
             patches.apply_patch(resmap, patch, trace, self.state)
         for patch in patches.load_patches(kust):
@@ -244,4 +245,4 @@ class _Target:
             patches.apply_patch(resmap, patch, trace, self.state)
         transformers.replicas(resmap, trace, kust)
         images.images(resmap, trace, kust)
-        replacements.run(resmap, trace, kust)
+        replacements.run(resmap, trace, kust, loaded)

@@ -31,6 +31,7 @@ from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
 from ...io.kyaml_read import read_documents
 from ...io.kyaml_scalars import resolve
+from ...io.kyaml_write import write_value
 from . import fieldpath
 from .kustomization import Kustomization, v2_value
 from .nodes import text
@@ -59,26 +60,30 @@ class Replacement:
 def load(kust: Kustomization) -> list[Replacement]:
     """The replacements of ``kust``, in order (``path`` entries read)."""
     found: list[Replacement] = []
-    for index, entry in enumerate(kust.get("replacements", [])):
+    entries = kust.get("replacements", [])
+    for index, entry in enumerate(entries):
         where = kust.line(f"/replacements/{index}")
-        if isinstance(entry, dict) and entry.get("path") is not None:
-            if set(entry) - {"path"}:
-                raise _unmodelled(kust.where(f"/replacements/{index}"),
-                                  "a replacement with both 'path' and other fields")
-            found.extend(_from_file(kust, str(entry["path"]), index))
+        if isinstance(entry, dict) and entry.get("path"):
+            if any(v is not None for k, v in entry.items() if k != "path"):
+                raise _config_error(entries, "cannot specify both path and inline replacement")
+            found.extend(_from_file(kust, entries, str(entry["path"]), index))
         else:
             found.append(Replacement(entry if isinstance(entry, dict) else {}, kust.file,
                                      where, index))
     return found
 
 
-def _from_file(kust: Kustomization, path: str, index: int) -> list[Replacement]:
+def _from_file(kust: Kustomization, entries: list, path: str,
+               index: int) -> list[Replacement]:
     try:
         text_, real = kust.loader.read(path)
+    except KubeError as err:
+        raise _config_error(entries, err.message) from None
+    try:
         documents = read_documents(text_, real)
-    except (KubeError, KyamlError) as err:
+    except KyamlError as err:
         raise _unmodelled(kust.where(f"/replacements/{index}"),
-                          f"the replacement file '{path}' that cannot be read "
+                          f"the replacement file '{path}' that cannot be parsed "
                           f"({err.message})") from None
     if not documents or documents[0] is None:  # kustomize reads the first document only
         raise _unmodelled(kust.where(f"/replacements/{index}"),
@@ -91,6 +96,26 @@ def _from_file(kust: Kustomization, path: str, index: int) -> list[Replacement]:
     return [Replacement(item, real, 0, index) for item in items]
 
 
+def _config_error(entries: list, message: str) -> KubeError:
+    """kustomize's error configuring the replacements: their config as YAML, then why."""
+    config = write_value({"Replacements": [_omit_empty(e) for e in entries]})
+    return KubeError(f"trouble configuring builtin ReplacementTransformer with config: "
+                     f"`\n{config}`: {message}", code=KUSTOMIZE_ERROR)
+
+
+def _omit_empty(value: Any) -> Any:
+    """Go's JSON ``omitempty``: no empty strings, zeros, false or empty lists (an empty
+    object stays: kustomize's objects are pointers)."""
+    if isinstance(value, dict):
+        kept = {k: _omit_empty(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items()
+                if not (v is None or v is False or v == "" or v == []
+                        or (type(v) is int and v == 0))}
+    if isinstance(value, list):
+        return [_omit_empty(v) for v in value]
+    return value
+
+
 def _unmodelled(where: str, what: str) -> KubeError:
     return KubeError(f"{where}: 'replacements': {what} is not modelled by cfgpatch kube "
                      f"build", code=KUSTOMIZE_UNMODELLED, hint=_HINT)
@@ -99,9 +124,10 @@ def _unmodelled(where: str, what: str) -> KubeError:
 # ------------------------------------------------------------------ running
 
 
-def run(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
-    """Apply every replacement of ``kust`` to ``resmap`` (see the module docstring)."""
-    for replacement in load(kust):
+def run(resmap: ResMap, trace: Trace | None, kust: Kustomization,
+        loaded: list[Replacement] | None = None) -> None:
+    """Apply every replacement of ``kust`` (``loaded``: as :func:`load` read them)."""
+    for replacement in load(kust) if loaded is None else loaded:
         step = None
         if trace is not None:
             step = trace.begin(Step(TRANSFORMER, "replacements", replacement.index,
