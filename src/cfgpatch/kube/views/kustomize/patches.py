@@ -316,8 +316,6 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     step = _step(patch, trace, None)
     assert patch.target is not None
     for resource in resmap.select(patch.target):
-        replacements.refuse_retyped(resource, patch.kustomization.where(
-            f"/{patch.field}/{patch.index}"))
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
         internal = resource.previous_id_annotations()

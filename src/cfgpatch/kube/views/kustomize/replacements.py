@@ -276,15 +276,16 @@ def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> N
 
 
 def refuse_retyped(resource: Resource, where: str) -> None:
-    """Refuse a patch on a resource holding a field a replacement created plain.
+    """Refuse a strategic merge on a resource holding a field a replacement created plain.
 
-    kustomize holds such a field untyped: it prints as a number (or boolean), but a later
-    strategic merge makes it a string (measured); what other steps do is not measured.
+    kustomize holds such a field untyped: it prints as a number (or boolean), and so do
+    the later transformers and JSON patches, but a later strategic merge makes it a string
+    in maps and not in some lists (measured, not modelled).
     """
     if resource.retyped:
-        raise _unmodelled(where, f"a patch on {resource.describe()} after a replacement "
-                                 f"created '{resource.retyped[0]}' as a plain "
-                                 f"non-string scalar")
+        raise _unmodelled(where, f"a strategic merge patch on {resource.describe()} after "
+                                 f"a replacement created '{resource.retyped[0]}' as a "
+                                 f"plain non-string scalar")
 
 
 def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:
