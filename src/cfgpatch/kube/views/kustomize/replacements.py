@@ -35,6 +35,7 @@ from ...io.kyaml_write import write_value
 from . import fieldpath
 from .kustomization import Kustomization, v2_value
 from .nodes import text
+from .positions import node_positions
 from .resmap import ResMap, id_key
 from .resources import Gvk, Resource
 from .selectors import labels_match
@@ -93,7 +94,10 @@ def _from_file(kust: Kustomization, entries: list, path: str,
     if not all(isinstance(item, dict) for item in items):
         raise _unmodelled(kust.where(f"/replacements/{index}"),
                           f"the replacement file '{path}' (not a replacement)")
-    return [Replacement(item, real, 0, index) for item in items]
+    positions = node_positions(documents[0])
+    return [Replacement(item, real, positions.get(f"/{i}" if isinstance(value, list) else "",
+                                                  (0, 0))[0], index)
+            for i, item in enumerate(items)]
 
 
 def _config_error(entries: list, message: str) -> KubeError:
