@@ -62,7 +62,7 @@ RESOLVER_GAPS.update({
                   "nothing-selected",
                   "nothing-selected-default-path", "select-empty-selects-all",
                   "source-bracket-without-equals", "source-delimiter-on-map",
-                  "source-index-out-of-bounds", "source-negative-index",
+                  "source-index-out-of-bounds", "source-negative-index", "source-null",
                   "source-path-empty-segment", "source-path-missing", "source-wildcard",
                   "target-delimiter-on-list", "target-index-too-far",
                   "target-list-selector-on-map", "target-missing", "target-through-scalar",

@@ -190,7 +190,7 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
     except fieldpath.PathError as err:
         raise KubeError(f"error looking up replacement source: {err.message}",
                         code=KUSTOMIZE_ERROR) from None
-    if value is fieldpath.MISSING:
+    if value is fieldpath.MISSING or value is None:  # a null is missing too (measured)
         raise KubeError(f"fieldPath `{path}` is missing for replacement source {resid}",
                         code=KUSTOMIZE_ERROR)
     options = source.get("options") if isinstance(source.get("options"), dict) else {}
@@ -320,10 +320,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (dict, list)):
         return copy.deepcopy(value)
     scalar = text_of(value)
-    tag, resolved = resolve(scalar) if scalar else (STR, "")
-    if not scalar:
-        raise KubeError("'replacements': creating a field from an empty value is not "
-                        "modelled by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
+    tag, resolved = resolve(scalar) if scalar else (NULL, None)  # "" is a null (measured)
     return resolved if tag in (INT, FLOAT, BOOL, NULL) else scalar
 
 
