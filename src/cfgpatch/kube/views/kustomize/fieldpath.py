@@ -194,9 +194,9 @@ def _list_places(items: list, seg: Segment, create: bool, rest: list[Segment]) -
             return [(items, index, True)]
         raise PathError(f"index {index} specified but only {len(items)} elements found")
     if seg.kind == MATCH and seg.field:
-        for i, element in enumerate(items):
-            if _matches(element, seg):
-                return [(items, i, False)]
+        matching = [(items, i, False) for i, e in enumerate(items) if _matches(e, seg)]
+        if matching:
+            return matching  # a target sets every element that matches (measured)
         if not create:
             raise PathError("")
         items.append({seg.field: seg.value} if rest else None)
