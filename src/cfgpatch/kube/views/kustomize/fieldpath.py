@@ -6,8 +6,9 @@ A path is split on dots outside square brackets.  Each segment is (measured with
 * a map key (``image``; ``[a.b/c]``: a bracketed text with a dot and no ``=`` is a key
   holding dots);
 * in a list, a number (an index), ``*`` (every element, targets only) or ``[key=value]``
-  (the elements whose ``key`` is ``value``); any other bracketed text is refused by
-  kustomize (``list path element must contain fieldName=fieldValue ...``).
+  (a source reads the first element whose ``key`` is ``value``, a target sets every
+  one); any other bracketed text is refused by kustomize (``list path element must
+  contain fieldName=fieldValue ...``).
 
 :func:`lookup` reads a source value; :func:`slots` finds (or, with ``create``, makes) the
 places a target writes to, as ``(container, key)`` pairs.  Paths whose meaning was not

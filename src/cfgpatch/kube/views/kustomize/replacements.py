@@ -2,21 +2,23 @@
 
 Measured with ``kubectl kustomize`` (trees ``replacements-*``).  A kustomization's
 replacements run last among its transformers (after ``images``), one after the other,
-each written inline (``source`` and ``targets``) or as ``- path: file`` (a file holding
-one replacement or a list of them).
+each written inline (``source`` and ``targets``) or as ``- path: file`` (the first YAML
+document of the file: one replacement or a list of them; files are read before any
+transformer runs, a missing one is kustomize's configuration error).
 
 * **source**: ``group``/``version``/``kind``/``name``/``namespace`` compared exactly (not
-  as patterns; name and namespace against the resource's current or earlier ids); it
-  must select exactly one resource.  ``fieldPath`` (:mod:`.fieldpath`) defaults to
+  as patterns; name and namespace against the resource's current or earlier ids, no
+  namespace counting as ``default``); it must select exactly one resource; a null value
+  is missing.  ``fieldPath`` (:mod:`.fieldpath`) defaults to
   ``metadata.name``; ``options.delimiter`` splits the value's text and ``options.index``
   picks a part (out of range: an error).
 * **targets**: ``select`` (the same fields, plus ``labelSelector`` and
-  ``annotationSelector``) minus every ``reject``; each of ``fieldPaths`` must exist
+  ``annotationSelector``; ``{}`` selects everything) minus every non-empty ``reject``; each of ``fieldPaths`` must exist
   unless ``options.create``.  A scalar target keeps its own type and style and takes the
   source's text (a map or list source gives ``""``); its type refuses text of another
   type with go-yaml's ``cannot decode`` error.  A map or list target is replaced by the
   source value; a created field is the source value, a scalar written plain (so
-  ``"8080"`` becomes the number 8080).  With ``options.delimiter`` the target's text is
+  ``"8080"`` becomes the number 8080, ``""`` a null).  With ``options.delimiter`` the target's text is
   split and part ``index`` replaced (an index past the end appends, a negative one
   prepends).
 """
