@@ -13,14 +13,14 @@ transformer runs, a missing one is kustomize's configuration error).
   ``metadata.name``; ``options.delimiter`` splits the value's text and ``options.index``
   picks a part (out of range: an error).
 * **targets**: ``select`` (the same fields, plus ``labelSelector`` and
-  ``annotationSelector``; ``{}`` selects everything) minus every non-empty ``reject``; each of ``fieldPaths`` must exist
-  unless ``options.create``.  A scalar target keeps its own type and style and takes the
-  source's text (a map or list source gives ``""``); its type refuses text of another
-  type with go-yaml's ``cannot decode`` error.  A map or list target is replaced by the
-  source value; a created field is the source value, a scalar written plain (so
-  ``"8080"`` becomes the number 8080, ``""`` a null).  With ``options.delimiter`` the target's text is
-  split and part ``index`` replaced (an index past the end appends, a negative one
-  prepends).
+  ``annotationSelector``; ``{}`` selects everything) minus every non-empty ``reject``;
+  each of ``fieldPaths`` must exist unless ``options.create``.  A scalar target keeps
+  its own type and style and takes the source's text (a map or list source gives
+  ``""``); its type refuses text of another type with go-yaml's ``cannot decode``
+  error.  A map or list target is replaced by the source value; a created field is the
+  source value, a scalar written plain (so ``"8080"`` becomes the number 8080, ``""`` a
+  null).  With ``options.delimiter`` the target's text is split and part ``index``
+  replaced (an index past the end appends, a negative one prepends).
 """
 
 from __future__ import annotations
