@@ -67,7 +67,9 @@ RESOLVER_GAPS.update({
                   "target-delimiter-on-list", "target-index-too-far",
                   "target-list-selector-on-map", "target-missing", "target-through-scalar",
                   "target-type-mismatch", "target-wildcard-nowhere", "target-wildcard-on-map",
-                  "target-wildcard-scalar-element")
+                  "target-wildcard-scalar-element", "source-list-selector-on-map",
+                  "source-index-past-the-end", "source-through-scalar", "source-number-on-map",
+                  "target-number-on-map", "target-number-on-scalar")
 })
 RESOLVER_GAPS.update({
     ("replacements-references", build): "lint's own resolution does not run replacements "

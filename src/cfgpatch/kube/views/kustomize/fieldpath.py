@@ -5,10 +5,10 @@ A path is split on dots outside square brackets.  Each segment is (measured with
 
 * a map key (``image``; ``[a.b/c]``: a bracketed text with a dot and no ``=`` is a key
   holding dots);
-* in a list, a number (an index), ``*`` (every element, targets only) or ``[key=value]``
-  (a source reads the first element whose ``key`` is ``value``, a target sets every
-  one); any other bracketed text is refused by kustomize (``list path element must
-  contain fieldName=fieldValue ...``).
+* in a list, a number (an index, never a map key), ``*`` (every element, targets
+  only) or ``[key=value]`` (a source reads the first element whose ``key`` is
+  ``value``, a target sets every one); any other bracketed text is refused by kustomize
+  (``list path element must contain fieldName=fieldValue ...``).
 
 :func:`lookup` reads a source value; :func:`slots` finds (or, with ``create``, makes) the
 places a target writes to, as ``(container, key)`` pairs.  Paths whose meaning was not
@@ -97,36 +97,31 @@ def _segment(part: str, path: str, where: str) -> Segment:
 
 
 def lookup(value: Any, segments: list[Segment]) -> Any:
-    """The value at ``segments`` in ``value``, or :data:`MISSING`."""
+    """The value at ``segments`` in ``value``, or :data:`MISSING` (a list index past the
+    end is missing too); a segment of the wrong kind for its node is kustomize's error."""
     for seg in segments:
-        if isinstance(value, dict):
-            if seg.kind == MATCH and not seg.field:
-                raise PathError(_NEEDS_MATCH)
-            value = value.get(seg.text, MISSING) if seg.kind in (KEY, INDEX) else MISSING
-        elif isinstance(value, list):
-            value = _list_lookup(value, seg)
-        else:
+        if seg.kind == ALL:
+            raise PathError("wildcard is not supported in PathGetter")
+        if seg.kind == MATCH and not seg.field:
+            raise PathError(_NEEDS_MATCH)
+        if value is None:
             return MISSING
+        if seg.kind == KEY:
+            if not isinstance(value, dict):
+                raise _wrong(MAPPING, value)
+            value = value.get(seg.text, MISSING)
+        elif not isinstance(value, list):
+            raise _wrong(SEQUENCE, value)
+        elif seg.kind == INDEX:
+            index = int(seg.text)
+            if index < 0:
+                raise PathError(f"array index {index} cannot be negative")
+            value = value[index] if index < len(value) else MISSING
+        else:
+            value = next((e for e in value if _matches(e, seg)), MISSING)
         if value is MISSING:
             return MISSING
     return value
-
-
-def _list_lookup(items: list, seg: Segment) -> Any:
-    if seg.kind == ALL:
-        raise PathError("wildcard is not supported in PathGetter")
-    if seg.kind == INDEX:
-        index = int(seg.text)
-        if index < 0:
-            raise PathError(f"array index {index} cannot be negative")
-        if index >= len(items):
-            raise PathError(f"index {index} specified but only {len(items)} elements found")
-        return items[index]
-    if seg.kind == MATCH:
-        if not seg.field:
-            raise PathError(_NEEDS_MATCH)
-        return next((e for e in items if _matches(e, seg)), MISSING)
-    return MISSING
 
 
 def _matches(element: Any, seg: Segment) -> bool:
@@ -157,7 +152,7 @@ def _walk(node: Any, segments: list[Segment], create: bool, found: list) -> None
     elif isinstance(node, dict):
         if seg.kind == MATCH and not seg.field:
             raise PathError(_NEEDS_MATCH)
-        if seg.kind in (ALL, MATCH):
+        if seg.kind != KEY:  # a number is a list index, never a key (measured)
             raise _wrong(SEQUENCE, node)
         places = [(node, seg.text, seg.text not in node)]
         if seg.text not in node:
@@ -165,7 +160,7 @@ def _walk(node: Any, segments: list[Segment], create: bool, found: list) -> None
                 raise PathError("")
             node[seg.text] = _new_container(rest)
     else:
-        raise _wrong(MAPPING, node)
+        raise _wrong(MAPPING if seg.kind == KEY else SEQUENCE, node)
     absent = None
     for container, key, created in places:
         if not rest:
