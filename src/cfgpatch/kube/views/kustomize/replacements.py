@@ -26,7 +26,7 @@ transformer runs, a missing one is kustomize's configuration error).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
@@ -44,7 +44,6 @@ from .selectors import labels_match
 from .styles import Quoted
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
-_ID_FIELDS = ("group", "version", "kind", "name", "namespace")
 _HINT = "build this tree with kubectl kustomize"
 _NOT_SCALAR = "delimiter option can only be used with scalar nodes"
 
@@ -57,7 +56,6 @@ class Replacement:
     file: str
     line: int
     index: int
-    sources: list[str] = field(default_factory=list)  # filled when traced
 
 
 def load(kust: Kustomization) -> list[Replacement]:
@@ -133,7 +131,10 @@ def _unmodelled(where: str, what: str) -> KubeError:
 def run(resmap: ResMap, trace: Trace | None, kust: Kustomization,
         loaded: list[Replacement] | None = None) -> None:
     """Apply every replacement of ``kust`` (``loaded``: as :func:`load` read them)."""
-    for replacement in load(kust) if loaded is None else loaded:
+    loaded = load(kust) if loaded is None else loaded
+    if not loaded:
+        return
+    for replacement in loaded:
         step = None
         if trace is not None:
             step = trace.begin(Step(TRANSFORMER, "replacements", replacement.index,
