@@ -264,3 +264,15 @@ def test_replacement_fields_are_decoded_as_go_decodes_them(value, message):
     with pytest.raises(KubeError) as info:
         check_go(value, "*ReplacementField", "Kustomization", "replacements")
     assert info.value.message == f"invalid Kustomization: json: {message}"
+
+
+def test_replacements_giving_two_resources_one_id_are_refused(tmp_path):
+    """kubectl kustomize panics there (measured): refused rather than imitated."""
+    _tree(tmp_path, {"kustomization.yaml": "resources: [r.yaml]\nreplacements:\n"
+                     "- source: {kind: ConfigMap, name: a}\n  targets:\n"
+                     "  - select: {name: b}\n    fieldPaths: [metadata.name]\n",
+                     "r.yaml": CM.format(name="a") + "---\n" + CM.format(name="b")})
+    with pytest.raises(BuildError) as info:
+        build(str(tmp_path))
+    assert info.value.code == KUSTOMIZE_UNMODELLED
+    assert "kustomization.yaml:2" in info.value.message
