@@ -76,7 +76,6 @@ def test_fifo_sort_keeps_input_order(tmp_path):
 
 
 @pytest.mark.parametrize("field, text", [
-    ("replacements", "replacements:\n- source: {kind: ConfigMap}\n"),
     ("helmCharts", "helmCharts:\n- name: x\n"),
     ("transformers", "transformers: [t.yaml]\n"),
     ("vars", "vars:\n- name: X\n"),

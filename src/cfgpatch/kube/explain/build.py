@@ -28,6 +28,8 @@ from ..views.kustomize.trace import PATCH, Step, Touch
 from .catalogue import Finding, Situation
 from .changes import Change, compute_changes, describe_element
 from .findings import detect
+from .replacements import ReplacementReport
+from .replacements import reports as replacement_reports
 
 
 @dataclass
@@ -61,9 +63,12 @@ class Explanation:
     patches: list[PatchReport]
     blame: list[Blame]
     root: str = ""
+    replacements: list[ReplacementReport] = field(default_factory=list)
 
     def to_dict(self) -> dict:
+        rel = self._rel
         return {"patches": [_patch_dict(p, self.root) for p in self.patches],
+                "replacements": [r.to_dict(rel) for r in self.replacements],
                 "blame": [{"resource": b.resource, "fields": [
                     {"path": p, "file": _rel(f, self.root), "line": line}
                     for p, f, line in b.fields]} for b in self.blame]}
@@ -73,6 +78,8 @@ class Explanation:
         out = []
         for number, report in enumerate(self.patches, 1):
             out += _describe_patch(number, report, self.root)
+        for number, replacement in enumerate(self.replacements, 1):
+            out += replacement.describe(number, self._rel)
         out.append("blame (file:line that last set each field):")
         for blame in self.blame:
             out.append(f"  {blame.resource}")
@@ -81,13 +88,16 @@ class Explanation:
                 out.append(f"    {pointer}  {where}")
         return "\n".join(out) + "\n"
 
+    def _rel(self, path: str) -> str:
+        return _rel(path, self.root)
+
 
 def explain(result: BuildResult, root: str = "") -> Explanation:
     """The explanation of a build made with a trace (``build(dir, Trace())``)."""
     if result.trace is None:
         raise ValueError("the build has no trace: build it with build(directory, Trace())")
     reports = [_report(step) for step in result.trace.steps if step.kind == PATCH]
-    return Explanation(reports, _blame(result), root)
+    return Explanation(reports, _blame(result), root, replacement_reports(result.trace.steps))
 
 
 # ----------------------------------------------------------------- patches

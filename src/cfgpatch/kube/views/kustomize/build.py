@@ -5,8 +5,9 @@ directories built recursively, each on its own), its generators, its ``component
 (built on top of what is accumulated so far), then its transformers:
 ``patchesStrategicMerge``, ``patches``, ``namespace``, ``namePrefix``, ``nameSuffix``,
 ``labels`` then ``commonLabels``, ``commonAnnotations``, ``patchesJson6902``,
-``replicas``, ``images``.  Once, at the very end of the whole build: the hash suffixes
-of generated ConfigMaps and Secrets, the name references (:mod:`.nameref`), dropping
+``replicas``, ``images``, ``replacements`` (:mod:`.replacements`).  Once, at the very
+end of the whole build: the hash suffixes of generated ConfigMaps and Secrets, the name
+references (:mod:`.nameref`), dropping
 ``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
 (:func:`.resources.legacy_sort`, or ``sortOptions``).
 
@@ -23,7 +24,7 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
-from . import generators, images, nameref, patches, transformers
+from . import generators, images, nameref, patches, replacements, transformers
 from .crds import load_crds
 from .kustomization import Kustomization, load
 from .loader import Loader, LoaderError, is_remote
@@ -248,6 +249,7 @@ class _Target:
 
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
         trace = self.trace
+        loaded = replacements.load(kust)  # configured before any transformer runs
         for patch in patches.load_legacy_strategic(kust):
             patches.apply_patch(resmap, patch, trace, self.state)
         for patch in patches.load_patches(kust):
@@ -260,3 +262,4 @@ class _Target:
             patches.apply_patch(resmap, patch, trace, self.state)
         transformers.replicas(resmap, trace, kust)
         images.images(resmap, trace, kust)
+        replacements.run(resmap, trace, kust, loaded)

@@ -57,6 +57,18 @@ class Map:
 
 
 @dataclass(frozen=True)
+class Pointer:
+    """A pointer to ``item``: decoded as ``item`` (Go names the element type in an
+    error about the pointer itself, and ``[]*T`` for a slice of them)."""
+
+    item: Any
+
+    @property
+    def go(self) -> str:
+        return "*" + self.item.go
+
+
+@dataclass(frozen=True)
 class Struct:
     """A struct (embedded structs flattened); ``fields`` None: fields not modelled here
     (a field kube build refuses anyway), any object is accepted."""
@@ -103,6 +115,18 @@ SORT_OPTIONS = Struct("SortOptions", {
     "order": Scalar("types.SortOrder"),
     "legacySortOptions": Struct("LegacySortOptions", {"orderFirst": STRINGS,
                                                       "orderLast": STRINGS})})
+FIELD_OPTIONS = Struct("FieldOptions", {"delimiter": STRING, "index": Scalar("int", "int64"),
+                                         "create": BOOL})
+SOURCE_SELECTOR = Struct("SourceSelector", {
+    "group": STRING, "version": STRING, "kind": STRING, "name": STRING, "namespace": STRING,
+    "fieldPath": STRING, "options": Pointer(FIELD_OPTIONS)})
+TARGET_SELECTOR = Struct("TargetSelector", {
+    "select": Pointer(SELECTOR), "reject": Slice(Pointer(SELECTOR)), "fieldPaths": STRINGS,
+    "options": Pointer(FIELD_OPTIONS)})
+#: A ``replacements`` entry: a ``path`` to a file, or the replacement itself.
+REPLACEMENT_FIELD = Struct("ReplacementField", {
+    "path": STRING, "source": Pointer(SOURCE_SELECTOR),
+    "targets": Slice(Pointer(TARGET_SELECTOR))})
 OBJECT_META = Struct("ObjectMeta", {"name": STRING, "namespace": STRING,
                                     "labels": STRING_MAP, "annotations": STRING_MAP})
 
@@ -114,7 +138,7 @@ KUSTOMIZATION = Struct("Kustomization", {
     "patchesStrategicMerge": Slice(Scalar("types.PatchStrategicMerge")),
     "patchesJson6902": Slice(PATCH), "patches": Slice(PATCH),
     "images": Slice(IMAGE), "imageTags": Slice(IMAGE),
-    "replacements": Slice(Struct("ReplacementField")), "replicas": Slice(REPLICA),
+    "replacements": Slice(REPLACEMENT_FIELD), "replicas": Slice(REPLICA),
     "vars": Slice(Struct("Var")), "sortOptions": SORT_OPTIONS, "resources": STRINGS,
     "components": STRINGS, "crds": STRINGS, "bases": STRINGS,
     "configMapGenerator": Slice(Struct("ConfigMapArgs", _GENERATOR_ARGS)),
@@ -156,6 +180,8 @@ class _Where:
 def _decode(value: Any, into: Any, where: _Where, errors: list[GoDecodeError]) -> Any:
     if value is None:
         return None
+    if isinstance(into, Pointer):
+        return _decode(value, into.item, where, errors)
     kind = json_kind(value)
     if isinstance(into, Scalar):
         return _scalar(value, into, where, errors)

@@ -50,7 +50,7 @@ FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
-    "replacements": "replacements", "vars": "vars",
+    "vars": "vars",
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",
     "configurations": "custom transformer configurations",

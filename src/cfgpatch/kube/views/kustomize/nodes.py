@@ -97,6 +97,8 @@ def node_text(value: Any, indent: str = "") -> str:
 
 
 def _scalar_text(value: Any) -> str:
+    if getattr(value, "double_quoted", False) and "\n" not in value:  # styles.Quoted
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'  # as written
     if value == {}:
         return "{}"
     if value == []:

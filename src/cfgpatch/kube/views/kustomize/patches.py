@@ -28,7 +28,7 @@ from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ...io.kyaml_duplicates import drop_duplicates
 from ...io.kyaml_read import read_documents
-from . import aliases, strategic
+from . import aliases, replacements, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
 from .patchtexts import source_texts, with_sources, without_sources
@@ -304,6 +304,8 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
     allow_name = bool(patch.options.get("allowNameChange"))
     allow_kind = bool(patch.options.get("allowKindChange"))
     for resource in selected:
+        replacements.refuse_retyped(resource, patch.kustomization.where(
+            f"/{patch.field}/{patch.index}"))
         body = snapshot(document.value if keep_version or document.targeted is None
                         else document.targeted)
         if not keep_version:

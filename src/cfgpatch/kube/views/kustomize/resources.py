@@ -134,6 +134,8 @@ class Resource:
     repeated: RepeatedKeys | None = None
     #: kustomize wrote a map key that reads as no string (see plainkeys.py)
     typed_keys: bool = False
+    #: fields a replacement created as plain non-string scalars (see replacements.py)
+    retyped: list[str] = field(default_factory=list)
 
     def duplicate_errors(self, value: Any = None) -> list[str]:
         """go-yaml's lines for the keys written twice, were the resource ``value`` (by

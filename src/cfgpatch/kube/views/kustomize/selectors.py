@@ -232,6 +232,11 @@ def _set(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requi
     return Requirement(key, op, tuple(values)), i + 1
 
 
+def labels_match(text: str, labels: Any) -> bool:
+    """Whether ``labels`` satisfy the label selector ``text``."""
+    return _satisfies(parse_label_selector(text), labels)
+
+
 def _satisfies(requirements: tuple[Requirement, ...], labels: Any) -> bool:
     labels = labels if isinstance(labels, dict) else {}
     return all(r.satisfied(labels) for r in requirements)

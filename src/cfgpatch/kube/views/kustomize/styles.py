@@ -56,6 +56,8 @@ class Quoted(str):
     """A string kustomize holds in a quoted or block style."""
 
     __slots__ = ()
+    #: errors print the node as written; most quoted scalars are double-quoted
+    double_quoted = True
 
 
 class SourceText(str):
