@@ -48,3 +48,16 @@ def stored_lines(cases: list[dict], results: dict[str, dict[str, dict]],
         stored["kubectl"].update({v: r for v, r in answers.items() if r != reference})
         lines.append(json.dumps(stored, sort_keys=True))
     return lines
+
+
+def write_or_check(path: Path, lines: list[str], check: bool) -> int:
+    """Write the recording ``lines`` to ``path``; with ``check``, write nothing and say how
+    many lines differ from the file (the exit status: 1 when any do)."""
+    if check:
+        old = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        changed = sorted(set(lines) ^ set(old))
+        print(f"{len(changed)} line(s) differ from the recording")
+        return 1 if changed else 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 0

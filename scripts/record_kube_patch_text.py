@@ -36,12 +36,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from kubectl_versions import ask_every_version, default_bin_dir, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "kube" / "patch-text"
@@ -322,30 +322,17 @@ def stored(case: dict, results: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    found = shutil.which("kubectl")
-    default = str(Path(found).resolve().parent) if found else "."
-    parser.add_argument("--bin-dir", default=default)
+    parser.add_argument("--bin-dir", default=default_bin_dir())
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args(argv)
-    binaries = {v: str(Path(args.bin_dir) / f"kubectl.{v}") for v in VERSIONS}
     cases = plan()
-    jobs = [(case, version) for case in cases for version in VERSIONS]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda job: run(binaries[job[1]], job[0]), jobs))
-    results: dict[str, dict] = {}
-    for (case, version), outcome in zip(jobs, outcomes, strict=True):
-        results.setdefault(case["id"], {})[version] = outcome
+    results = ask_every_version(cases, VERSIONS, args.bin_dir, args.jobs, run)
     lines = [json.dumps(stored(case, results[case["id"]]), sort_keys=True) for case in cases]
-    path = OUT / "cases.jsonl"
     if args.check:
-        old = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-        changed = sorted(set(lines) ^ set(old))
-        print(f"{len(changed)} line(s) differ from the recording")
-        return 1 if changed else 0
-    OUT.mkdir(parents=True, exist_ok=True)
+        return write_or_check(OUT / "cases.jsonl", lines, check=True)
     (OUT / "cm.yaml").write_text(OBJECT, encoding="utf-8")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_or_check(OUT / "cases.jsonl", lines, check=False)
     differ = sum(1 for c in cases if len({json.dumps(r) for r in results[c["id"]].values()}) > 1)
     print(f"{len(cases)} cases recorded; {differ} differ between kubectl versions")
     return 0

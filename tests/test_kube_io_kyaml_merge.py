@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.kube.io.kyaml import KyamlError
-from cfgpatch.kube.io.kyaml_merge import MergeKeyError, expand_merge_keys, has_merge_keys
+from cfgpatch.kube.io.kyaml_duplicates import scan_keys
+from cfgpatch.kube.io.kyaml_merge import MergeKeyError, expand_merge_keys
 from cfgpatch.kube.io.kyaml_read import read_document
 from cfgpatch.kube.io.kyaml_scalars import node_value
 
@@ -80,7 +81,7 @@ def test_kustomize_s_errors(text, message):
     assert isinstance(caught.value, KyamlError) and caught.value.malformed is False
 
 
-def test_has_merge_keys_finds_any_key_written_as_merge_key():
-    assert has_merge_keys(read_document("a: {b: [{<<: {c: 1}}]}\n"))
-    assert has_merge_keys(read_document("a: {'<<': 1}\n"))
-    assert not has_merge_keys(read_document("a: {b: '<<'}\n"))
+def test_the_key_scan_finds_any_key_written_as_merge_key():
+    assert scan_keys(read_document("a: {b: [{<<: {c: 1}}]}\n"))[0]
+    assert scan_keys(read_document("a: {'<<': 1}\n"))[0]
+    assert not scan_keys(read_document("a: {b: '<<'}\n"))[0]

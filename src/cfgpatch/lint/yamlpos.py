@@ -32,7 +32,7 @@ from ..kube.io.kyaml_duplicates import (
     encoded_lines,
     scan_keys,
 )
-from ..kube.io.kyaml_merge import expand_merge_keys, has_merge_keys
+from ..kube.io.kyaml_merge import expand_merge_keys
 from ..kube.io.kyaml_read import read_documents
 from ..kube.io.kyaml_scalars import node_value
 
@@ -220,7 +220,7 @@ def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
 
 
 def _expanded(node: Node) -> Node:
-    return expand_merge_keys(node) if has_merge_keys(node) else node
+    return expand_merge_keys(node) if scan_keys(node)[0] else node
 
 
 def resource_documents(text: str) -> list[tuple[Any, str]]:

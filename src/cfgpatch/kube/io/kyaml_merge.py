@@ -55,21 +55,6 @@ def is_merge_key(key: Node) -> bool:
     return key.kind == SCALAR and key.tag == MERGE_TAG
 
 
-def has_merge_keys(node: Node) -> bool:
-    """Whether the document has a key ``<<`` (a merge key, or one kustomize drops)."""
-    stack, seen = [node], set()
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if current.kind == MAPPING and any(k.kind == SCALAR and k.value == "<<"
-                                           for k, _ in current.pairs()):
-            return True
-        stack.extend(current.content)
-    return False
-
-
 def alias_occurrences(node: Node) -> set[tuple[int, int]]:
     """(id of the parent, index in its content) of every alias of the document (a node
     met again in document order: an anchor comes before its aliases)."""
