@@ -138,8 +138,10 @@ def test_files_typed_in_the_page_are_linted_as_they_change(page):
     page.click("#lint-add")
     page.keyboard.type("kustomization.yaml")
     page.locator("#lint-editor .cm-content").click()
+    # a JSON 6902 patch starting with "[" must be strict JSON (kustomize refuses YAML there)
     page.keyboard.insert_text("resources: [cm.yaml]\npatches:\n  - target: {kind: Secret}\n"
-                              "    patch: '[{op: add, path: /data/b, value: c}]'\n")
+                              "    patch: '[{\"op\": \"add\", \"path\": \"/data/b\", "
+                              "\"value\": \"c\"}]'\n")
     page.click("#lint-add")
     page.evaluate("window.cfgpatch.lint.settled()")
     # the new file has no path yet: said next to it, nothing linted
