@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
+import tempfile
 from pathlib import Path
 
 from cfgpatch.cli import main
@@ -22,3 +26,21 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def run_kube_in_folder(files: dict[str, str | bytes], argv: list[str]) -> dict:
+    """``cfgpatch kube ARGV`` in process, in a scratch folder holding ``files`` (text
+    written as UTF-8, bytes as they are): its stdout, stderr and exit code."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in files.items():
+            data = text if isinstance(text, bytes) else text.encode("utf-8")
+            (Path(folder) / name).write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(["kube", *argv])
+        finally:
+            os.chdir(here)
+    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}

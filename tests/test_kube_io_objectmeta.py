@@ -10,16 +10,12 @@ error starting with kubectl's.  Known gaps are listed in :data:`NOT_MODELLED`.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from cfgpatch.cli import main
+from cli_support import run_kube_in_folder
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "object-meta"
 CASES = [json.loads(line) for line in
@@ -36,17 +32,7 @@ NOT_MODELLED = {f"{name}-{suffix}" for name in ("generation-float",
 
 
 def run_cfgpatch(case: dict) -> dict:
-    with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / case["file"]).write_text(case["object"], encoding="utf-8")
-        out, err = io.StringIO(), io.StringIO()
-        here = os.getcwd()
-        os.chdir(folder)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(["kube", *case["argv"]])
-        finally:
-            os.chdir(here)
-    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}
+    return run_kube_in_folder({case["file"]: case["object"]}, case["argv"])
 
 
 def test_recording_refuses_most_and_covers_both_formats() -> None:

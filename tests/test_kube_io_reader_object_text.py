@@ -15,8 +15,6 @@ binaries (required in CI).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -27,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from cfgpatch.cli import main
+from cli_support import run_kube_in_folder
 from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "object-text"
@@ -47,17 +45,7 @@ CASES = load_cases()
 
 def run_cfgpatch(case: dict) -> dict:
     """``cfgpatch kube <argv>`` in a scratch folder holding the object as obj.yaml."""
-    with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / "obj.yaml").write_bytes(case["object"].encode("utf-8"))
-        out, err = io.StringIO(), io.StringIO()
-        here = os.getcwd()
-        os.chdir(folder)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(["kube", *case["argv"]])
-        finally:
-            os.chdir(here)
-    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}
+    return run_kube_in_folder({"obj.yaml": case["object"]}, case["argv"])
 
 
 def test_recording_covers_every_group_and_versions_agree() -> None:

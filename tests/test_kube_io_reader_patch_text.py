@@ -15,8 +15,6 @@ sample of the cases and random patch texts through the installed kubectl binarie
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -28,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from cfgpatch.cli import main
+from cli_support import run_kube_in_folder
 from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "patch-text"
@@ -76,18 +74,7 @@ def argv_of(case: dict, patch: bytes) -> list[str]:
 
 def run_cfgpatch(argv: list[str], patch: bytes) -> dict:
     """``cfgpatch kube <argv>`` in a scratch folder holding cm.yaml and patch.txt."""
-    with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / "cm.yaml").write_text(OBJECT, encoding="utf-8")
-        (Path(folder) / "patch.txt").write_bytes(patch)
-        out, err = io.StringIO(), io.StringIO()
-        here = os.getcwd()
-        os.chdir(folder)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(["kube", *argv])
-        finally:
-            os.chdir(here)
-    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}
+    return run_kube_in_folder({"cm.yaml": OBJECT, "patch.txt": patch}, argv)
 
 
 def run_kubectl(kubectl: str, argv: list[str], patch: bytes) -> dict:
