@@ -29,8 +29,10 @@ rules; property tests require byte-identical output.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 from .gc_pause import pausing
@@ -276,8 +278,7 @@ def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
     plan = diff_plan(a, b, cache, work_limit=work_limit)
     text = plan_text(plan, cache.text)
     counts = {"add": 0, "remove": 0, "replace": 0, "move": 0}
-    for op, _, _, _ in plan:
-        counts[op] += 1
+    counts.update(Counter(map(itemgetter(0), plan)))
     try:
         try:
             result = replay(a, plan, cache.text)
