@@ -8,6 +8,7 @@ from cfgpatch.kube.io.kyaml_read import read_document
 from cfgpatch.kube.views.kustomize.patchtexts import (
     Sourced,
     source_texts,
+    spelled,
     with_sources,
     without_sources,
 )
@@ -63,3 +64,13 @@ def test_a_value_kustomize_already_made_a_string_is_not_marked():
     assert with_sources(value, texts)["a"] == "0x1F"
     assert not isinstance(value["a"], Sourced)
     assert with_sources({"other": 1}, texts) == {"other": 1}
+
+
+def test_a_resource_notes_list_items_too_with_the_values_they_decode_to():
+    node = read_document("a: [0x1F, 7, 1.50]\nb: {c: +12}\n")
+    value = styled_value(node)
+    texts = source_texts(node, value, in_lists=True)
+    assert texts == {("a", 0): "0x1F", ("a", 2): "1.50", ("b", "c"): "+12"}
+    assert spelled(value, texts) == {("a", 0): ("0x1F", 31), ("a", 2): ("1.50", 1.5),
+                                     ("b", "c"): ("+12", 12)}
+    assert spelled(value, texts, in_lists=False) == {("b", "c"): ("+12", 12)}

@@ -6,6 +6,7 @@ tests pin the rules one by one on small values, and what is refused as not model
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from cfgpatch.kube.views.kustomize import fieldpath
 from cfgpatch.kube.views.kustomize.build import BuildError, build
 from cfgpatch.kube.views.kustomize.replacements import Replacement, apply, source_value
 from cfgpatch.kube.views.kustomize.resmap import ResMap
-from cfgpatch.kube.views.kustomize.resources import Resource, Source
+from cfgpatch.kube.views.kustomize.resources import Resource, Source, read_resources
 from cfgpatch.kube.views.kustomize.styles import Quoted
 from cfgpatch.kube.views.kustomize.trace import Trace
 from kustomize_corpus import TREES
@@ -60,6 +61,25 @@ def test_lookup_reads_indexes_and_list_selectors():
     assert fieldpath.lookup(value, fieldpath.parse("l.0.name", "")) == "x"
     assert fieldpath.lookup(value, fieldpath.parse("l.[v=2].name", "")) == "y"
     assert fieldpath.lookup(value, fieldpath.parse("l.[name=z].v", "")) is fieldpath.MISSING
+
+
+def test_lookup_says_where_the_value_is():
+    value = {"l": [{"name": "x", "v": 1}, {"name": "y", "v": 2}]}
+    place: list = []
+    assert fieldpath.lookup(value, fieldpath.parse("l.[name=y].v", ""), place) == 2
+    assert place == ["l", 1, "v"]
+
+
+def test_a_source_copies_its_node_text_until_something_writes_the_field(tmp_path):
+    (tmp_path / "r.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata: {n: 1.50, h: 0x10}\n")
+    resources = read_resources((tmp_path / "r.yaml").read_text(), "r.yaml")
+    source = {"kind": "ConfigMap", "name": "s", "fieldPath": "data.n"}
+    copied = source_value(resources, source, "k.yaml")
+    assert copied == "1.50" and copied.decoded == 1.5
+    assert copy.deepcopy(copied).decoded == 1.5
+    resources[0].value["data"]["n"] = 2.5  # another node now
+    assert source_value(resources, source, "k.yaml") == 2.5
 
 
 def test_wildcard_skips_elements_without_the_field_unless_none_has_it():

@@ -96,9 +96,10 @@ def _segment(part: str, path: str, where: str) -> Segment:
 # ------------------------------------------------------------------ reading
 
 
-def lookup(value: Any, segments: list[Segment]) -> Any:
+def lookup(value: Any, segments: list[Segment], place: list | None = None) -> Any:
     """The value at ``segments`` in ``value``, or :data:`MISSING` (a list index past the
-    end is missing too); a segment of the wrong kind for its node is kustomize's error."""
+    end is missing too); a segment of the wrong kind for its node is kustomize's error.
+    ``place`` (a list) receives the keys and indices of the way to the value."""
     for seg in segments:
         if seg.kind == ALL:
             raise PathError("wildcard is not supported in PathGetter")
@@ -109,18 +110,22 @@ def lookup(value: Any, segments: list[Segment]) -> Any:
         if seg.kind == KEY:
             if not isinstance(value, dict):
                 raise _wrong(MAPPING, value)
+            step: Any = seg.text
             value = value.get(seg.text, MISSING)
         elif not isinstance(value, list):
             raise _wrong(SEQUENCE, value)
         elif seg.kind == INDEX:
-            index = int(seg.text)
-            if index < 0:
-                raise PathError(f"array index {index} cannot be negative")
-            value = value[index] if index < len(value) else MISSING
+            step = int(seg.text)
+            if step < 0:
+                raise PathError(f"array index {step} cannot be negative")
+            value = value[step] if step < len(value) else MISSING
         else:
-            value = next((e for e in value if _matches(e, seg)), MISSING)
+            step = next((i for i, e in enumerate(value) if _matches(e, seg)), None)
+            value = MISSING if step is None else value[step]
         if value is MISSING:
             return MISSING
+        if place is not None:
+            place.append(step)
     return value
 
 

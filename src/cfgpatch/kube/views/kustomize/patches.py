@@ -31,7 +31,7 @@ from ...io.kyaml_read import read_documents
 from . import aliases, replacements, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
-from .patchtexts import source_texts, with_sources, without_sources
+from .patchtexts import source_texts, spelled, with_sources, without_sources
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
 from .resources import Gvk, ResId, Resource, read_node
@@ -320,6 +320,9 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
         merged_value = strategic.apply(resource.value, body, state.schema())
         if document.texts and merged_value:
             merged_value = without_sources(merged_value)
+            # the fields the patch set now hold its nodes, with its texts (a list merge
+            # moves items, so only paths through maps are known)
+            resource.texts.update(spelled(document.value, document.texts, in_lists=False))
         if merged_value is None or not merged_value:
             resmap.remove(resource)
             after = None
@@ -365,6 +368,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         _strip_internal(result, internal)
         json_annotations(result, decoded=False)
         resource.value = reencoded(result)
+        resource.texts = {}  # every scalar was written again from its value
         aliases.forget(resource)
         if step is not None:
             step.targets.append(resource.describe())

@@ -45,9 +45,10 @@ class _SourcedStr(str, Sourced):
     pass
 
 
-def source_texts(node: Node, value: Any) -> dict[Path, str]:
+def source_texts(node: Node, value: Any, in_lists: bool = False) -> dict[Path, str]:
     """Where ``value`` (``node`` decoded) holds a plain scalar in a mapping whose source
-    text is not the text of its value (``1e3`` is ``1000.0``), with that text.
+    text is not the text of its value (``1e3`` is ``1000.0``), with that text;
+    ``in_lists``: a list's scalar items too.
 
     >>> from cfgpatch.kube.io.kyaml_read import read_document
     >>> from cfgpatch.kube.io.kyaml_scalars import node_value
@@ -56,27 +57,42 @@ def source_texts(node: Node, value: Any) -> dict[Path, str]:
     {('a',): '1e3', ('c', 0, 'd'): '0x1F'}
     """
     out: dict[Path, str] = {}
-    _collect(node, value, (), out)
+    _collect(node, value, (), out, in_lists)
     return out
 
 
-def _collect(node: Node, value: Any, path: Path, out: dict[Path, str]) -> None:
+def _collect(node: Node, value: Any, path: Path, out: dict[Path, str], in_lists: bool) -> None:
     if len(path) > 10000:
         return
     if node.kind == MAPPING and isinstance(value, dict):
         for key, child in node.pairs():
             if key.value not in value or key.value == "<<":
                 continue
-            found = value[key.value]
-            if child.kind == SCALAR:
-                if child.style == PLAIN and child.tag in _TAGS and text(found) != child.value:
-                    out[(*path, key.value)] = child.value
-            else:
-                _collect(child, found, (*path, key.value), out)
+            _child(child, value[key.value], (*path, key.value), out, in_lists)
     elif node.kind == SEQUENCE and isinstance(value, list) and len(value) == len(node.content):
         for index, (child, item) in enumerate(zip(node.content, value)):
-            if child.kind != SCALAR:
-                _collect(child, item, (*path, index), out)
+            if in_lists or child.kind != SCALAR:
+                _child(child, item, (*path, index), out, in_lists)
+
+
+def _child(node: Node, found: Any, path: Path, out: dict[Path, str], in_lists: bool) -> None:
+    if node.kind != SCALAR:
+        _collect(node, found, path, out, in_lists)
+    elif node.style == PLAIN and node.tag in _TAGS and text(found) != node.value:
+        out[path] = node.value
+
+
+def spelled(value: Any, texts: dict[Path, str], in_lists: bool = True) -> dict[Path, tuple]:
+    """``texts`` as ``path -> (source text, the value decoded there)``; ``in_lists=False``
+    leaves out the paths through a list (a strategic merge moves list items)."""
+    out = {}
+    for path, source in texts.items():
+        if not in_lists and any(type(step) is int for step in path):
+            continue
+        parent = _parent(value, path) if path else None
+        if parent is not None:
+            out[path] = (source, parent[path[-1]])
+    return out
 
 
 def with_sources(value: Any, texts: dict[Path, str]) -> Any:
@@ -98,9 +114,7 @@ def _parent(value: Any, path: Path) -> Any:
         if not _has(value, step):
             return None
         value = value[step]
-    if isinstance(value, dict) and path[-1] in value:
-        return value
-    return None
+    return value if _has(value, path[-1]) else None
 
 
 def _has(value: Any, step: Any) -> bool:

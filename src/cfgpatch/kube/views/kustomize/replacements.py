@@ -15,12 +15,13 @@ transformer runs, a missing one is kustomize's configuration error).
 * **targets**: ``select`` (the same fields, plus ``labelSelector`` and
   ``annotationSelector``; ``{}`` selects everything) minus every non-empty ``reject``;
   each of ``fieldPaths`` must exist unless ``options.create``.  A scalar target keeps
-  its own type and style and takes the source's text (a map or list source gives
-  ``""``); its type refuses text of another type with go-yaml's ``cannot decode``
-  error.  A map or list target is replaced by the source value; a created field is the
-  source value, a scalar written plain (so ``"8080"`` becomes the number 8080, ``""`` a
-  null).  With ``options.delimiter`` the target's text is split and part ``index``
-  replaced (an index past the end appends, a negative one prepends).
+  its own type and style and takes the source's text (its node's text as written:
+  ``0x10`` stays ``0x10`` until a patch writes the field, see :func:`_spelled`; a map
+  or list source gives ``""``); its type refuses text of another type with go-yaml's
+  ``cannot decode`` error.  A map or list target is replaced by the source value; a
+  created field is the source value, a scalar written plain (so ``"8080"`` becomes the
+  number 8080, ``""`` a null).  With ``options.delimiter`` the target's text is split
+  and part ``index`` replaced (an index past the end appends, a negative one prepends).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from .positions import node_positions
 from .resmap import ResMap, id_key
 from .resources import Gvk, Resource
 from .selectors import labels_match
-from .styles import Quoted
+from .styles import Quoted, SourceText
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
 _HINT = "build this tree with kubectl kustomize"
@@ -186,16 +187,18 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
     if len(found) > 1:
         raise KubeError(f"multiple matches for selector {resid}{suffix}", code=KUSTOMIZE_ERROR)
     path = str(path or "metadata.name")
+    place: list = []
     try:
         value = fieldpath.MISSING if fieldpath.is_missing_path(path) else \
             fieldpath.lookup(found[0].value,
-                             fieldpath.parse(fieldpath.source_path(path), where))
+                             fieldpath.parse(fieldpath.source_path(path), where), place)
     except fieldpath.PathError as err:
         raise KubeError(f"error looking up replacement source: {err.message}",
                         code=KUSTOMIZE_ERROR) from None
     if value is fieldpath.MISSING or value is None:  # a null is missing too (measured)
         raise KubeError(f"fieldPath `{path}` is missing for replacement source {resid}",
                         code=KUSTOMIZE_ERROR)
+    value = _spelled(found[0], tuple(place), value)
     options = source.get("options") if isinstance(source.get("options"), dict) else {}
     delimiter = options.get("delimiter") or ""
     if not delimiter:
@@ -208,6 +211,19 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
         raise KubeError(f"options.index {index} is out of bounds for value "
                         f"{text_of(value)}", code=KUSTOMIZE_ERROR)
     return found[0], parts[index]
+
+
+def _spelled(resource: Resource, place: tuple, value: Any) -> Any:
+    """``value`` (at ``place`` in ``resource``) as :class:`SourceText` when its node is
+    written otherwise than its value prints (``0x10``, ``1.50``, ``True``): kustomize
+    copies the node's text (tree ``replacements-source-texts``)."""
+    entry = resource.texts.get(place)
+    if entry is None or isinstance(value, (dict, list)):
+        return value
+    text, decoded = entry
+    if type(decoded) is not type(value) or decoded != value:
+        return value  # something wrote this field since (it holds another node)
+    return SourceText(text, value)
 
 
 def _index(options: dict) -> int:
@@ -276,8 +292,13 @@ def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> N
             detail = "" if err.absent else f": {err.message}"
             raise KubeError(f'unable to {verb} field "{path}" in replacement target{detail}',
                             code=KUSTOMIZE_ERROR) from None
+        annotation = [seg.text for seg in segments[:2]] == ["metadata", "annotations"]
         for container, key, created in places:
             container[key] = _new_value(container[key], value, options, created)
+            if created and annotation and isinstance(value, SourceText) \
+                    and not isinstance(container[key], (dict, list)):
+                # annotations print their nodes' text, and this node is the source's
+                container[key] = SourceText(value, container[key])
             if created and not isinstance(container[key], (str, dict, list)):
                 resource.retyped.append(path)
 
@@ -303,8 +324,8 @@ def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:
         value = _joined(text_of(current), text_of(value), delimiter, _index(options))
     if created:
         return _plain(value)
-    if isinstance(current, (dict, list)):
-        return copy.deepcopy(value)
+    if isinstance(current, (dict, list)):  # the source's node takes its place
+        return value.decoded if isinstance(value, SourceText) else copy.deepcopy(value)
     return _typed(current, text_of(value))
 
 

@@ -21,6 +21,7 @@ from ...io.kyaml import KyamlError, Node
 from ...io.kyaml_duplicates import drop_duplicates, scan_keys
 from ...io.kyaml_merge import expand_merge_keys
 from ...io.kyaml_read import read_documents
+from .patchtexts import source_texts, spelled
 from .positions import node_positions
 from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
@@ -136,6 +137,9 @@ class Resource:
     typed_keys: bool = False
     #: fields a replacement created as plain non-string scalars (see replacements.py)
     retyped: list[str] = field(default_factory=list)
+    #: plain scalars whose node text is not their value's (``0x10``, ``1.50``): path ->
+    #: (that text, the value it decoded to); a replacement copies the text
+    texts: dict[tuple, tuple[str, Any]] = field(default_factory=dict)
 
     def duplicate_errors(self, value: Any = None) -> list[str]:
         """go-yaml's lines for the keys written twice, were the resource ``value`` (by
@@ -267,13 +271,24 @@ def read_resources(text: str, file: str) -> list[Resource]:
             drop_duplicates(node)
         value, typed = styled_with_typed_keys(node, check=not repeated)
         metadata_texts(node, value)
+        texts = spelled(value, source_texts(node, value, in_lists=True))
         positions = node_positions(node)
         if repeated:
             repeated.remember(value)
         for pointer, item in _inline_lists(value, ""):
             out.append(Resource(item, Source(file, index, _rebase(positions, pointer)),
-                                repeated=repeated, typed_keys=typed))
+                                repeated=repeated, typed_keys=typed,
+                                texts=_texts_below(texts, pointer)))
     return out
+
+
+def _texts_below(texts: dict[tuple, tuple], pointer: str) -> dict[tuple, tuple]:
+    """The entries of ``texts`` inside the item at ``pointer`` (``/items/2``), from it."""
+    if not pointer:
+        return texts
+    steps = tuple(int(t) if t.isdigit() else t for t in pointer.split("/")[1:])
+    return {path[len(steps):]: entry for path, entry in texts.items()
+            if path[:len(steps)] == steps}
 
 
 def read_node(node: Node) -> Node:

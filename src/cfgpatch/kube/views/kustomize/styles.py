@@ -69,6 +69,9 @@ class SourceText(str):
         made.decoded = decoded
         return made
 
+    def __getnewargs__(self) -> tuple[str, Any]:  # copies (a snapshot, deepcopy) keep both
+        return str(self), self.decoded
+
 
 def styled_value(node: Node, check: bool = True) -> Any:
     """:func:`~cfgpatch.kube.io.kyaml_scalars.node_value`, with quoted strings marked.
