@@ -225,6 +225,82 @@ PATCH_TEXTS = {
 }
 
 
+#: Files of several objects (kubectl patches and prints each in turn, gathers the
+#: errors of single objects and stops at a syntax error): (name, text, patch, type,
+#: output); ``{A}``, ``{B}``, ``{C}`` are ConfigMaps a, b and c, ``{D}`` a Deployment.
+_A = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"1\"\n"
+_B = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+_C = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  x: \"1\"\n"
+_D = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n"
+      "    spec:\n      containers:\n      - name: app\n        image: app:1\n"
+      "      - name: side\n        image: side:1\n")
+_MERGE = '{"data":{"y":"2"}}'
+_TEST = '[{"op":"test","path":"/data/x","value":"1"},{"op":"add","path":"/data/z","value":"9"}]'
+_SET_IMAGE = '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"side:2"}]}}}}'
+OBJECTS = {
+    "two-json": ("{A}---\n{B}", _MERGE, "merge", "json"),
+    "two-yaml": ("{A}---\n{B}", _MERGE, "merge", "yaml"),
+    "two-name": ("{A}---\n{B}", _MERGE, "merge", "name"),
+    "two-patched": ("{A}---\n{B}", _MERGE, "merge", None),
+    "two-no-change": ("{A}---\n{C}", '{"data":{"x":"1"}}', "merge", None),
+    "two-one-changed": ("{A}---\n{B}", '{"data":{"x":"1"}}', "merge", None),
+    "strategic-two": ("{D}---\n{D}", _SET_IMAGE, "strategic", "json"),
+    "strategic-unknown-kind": ("{A}---\napiVersion: x.io/v1\nkind: Foo\nmetadata:\n  "
+                               "name: f\n---\n{C}", _MERGE, "strategic", "name"),
+    "json-test-fails-middle": ("{A}---\n{B}---\n{C}", _TEST, "json", "json"),
+    "json-test-fails-twice": ("{A}---\n{B}---\n{B}", _TEST, "json", "name"),
+    "json-all-fail": ("{B}---\n{B}", _TEST, "json", "json"),
+    "json-patch-unparsable": ("{A}---\n{B}", '[{"op":', "json", "json"),
+    "merge-patch-unparsable": ("{A}---\n{B}", '{"data":', "merge", "json"),
+    "yaml-patch-unparsable": ("{A}---\n{B}", "data: [", "merge", "json"),
+    "syntax-error-second": ("{A}---\n{B}data: [\n---\n{C}", _MERGE, "merge", "name"),
+    "syntax-error-first": ("{B}data: [\n---\n{A}", _MERGE, "merge", "name"),
+    "syntax-error-third": ("{A}---\n{C}---\n{B}data: [\n", _MERGE, "merge", "name"),
+    "bad-separator-third": ("{A}---\n{B}---x\n{C}", _MERGE, "merge", "name"),
+    "bad-separator-second": ("{A}---x\n{B}", _MERGE, "merge", "name"),
+    "missing-kind-middle": ("{A}---\napiVersion: v1\nmetadata:\n  name: n\n---\n{C}",
+                            _MERGE, "merge", "name"),
+    "scalar-middle": ("{A}---\nfoo\n---\n{C}", _MERGE, "merge", "name"),
+    "sequence-middle": ("{A}---\n- x\n---\n{C}", _MERGE, "merge", "name"),
+    "all-missing-kind": ("metadata:\n  name: n\n---\nmetadata:\n  name: m\n", _MERGE,
+                         "merge", "json"),
+    "empty-between": ("{A}---\n---\n# only a comment\n---\nnull\n---\n{B}", _MERGE,
+                      "merge", "name"),
+    "list-two-items": ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: "
+                       "ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: "
+                       "ConfigMap\n  metadata:\n    name: b\n", _MERGE, "merge", "json"),
+    "list-then-object": ("apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata:\n    "
+                         "name: a\n---\n{C}", _MERGE, "merge", "yaml"),
+    "list-item-not-object": ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  "
+                             "kind: ConfigMap\n  metadata:\n    name: a\n- x\n---\n{C}",
+                             _MERGE, "merge", "name"),
+    "namespace-mismatch-second": ("{A}---\n{B}  namespace: other\n", _MERGE, "merge", "name"),
+    "result-without-kind-second": ("{A}---\n{B}", '[{"op":"remove","path":"/kind"}]', "json",
+                                   "name"),
+    "json-stream": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
+                    '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}\n',
+                    _MERGE, "merge", "name"),
+    "json-stream-truncated": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
+                              '{"apiVersion":"v1","kind":', _MERGE, "merge", "name"),
+    "json-stream-garbage": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} x '
+                            '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}',
+                            _MERGE, "merge", "name"),
+    "json-stream-array": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
+                          '["x"]\n{"apiVersion":"v1","kind":"ConfigMap","metadata":'
+                          '{"name":"c"}}', _MERGE, "merge", "json"),
+    "list-item-without-api-version": ("kind: List\nitems:\n- kind: ConfigMap\n  metadata:\n"
+                                      "    name: a\n- apiVersion: v1\n  kind: ConfigMap\n"
+                                      "  metadata:\n    name: b\n---\n{C}", _MERGE, "merge",
+                                      "name"),
+    "crash-second": ("{A}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n"
+                     "  tolerations:\n  - {key: k, operator: Exists}\n---\n{C}",
+                     '{"spec":{"$setElementOrder/tolerations":[{"key":"k"}]}}', "strategic",
+                     "name"),
+    "json-then-yaml-piece": ('---\n{"apiVersion":"v1","kind":"ConfigMap","metadata":'
+                             '{"name":"a"}}\n---\n{B}', _MERGE, "merge", "name"),
+}
+
+
 def _yaml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
@@ -233,8 +309,10 @@ def plan() -> list[dict]:
     """Every case: ``id``, ``object`` (text), ``patch`` (text) and ``output``."""
     cases: list[dict] = []
 
-    def add(cid: str, obj: str, patch: str = "{}", output: str = "json") -> None:
-        cases.append({"id": cid, "object": obj, "patch": patch, "output": output})
+    def add(cid: str, obj: str, patch: str = "{}", output: str | None = "json",
+            kind: str = "merge") -> None:
+        cases.append({"id": cid, "object": obj, "patch": patch, "output": output,
+                      "type": kind})
 
     for name, text in TABS.items():
         add(f"tab-{name}", HEAD + text if not text.startswith("---") else text + HEAD)
@@ -256,14 +334,20 @@ def plan() -> list[dict]:
         add(f"key-{name}", HEAD + f"data:\n  {_yaml_string(key)}: v\n", output="yaml")
     for name, text in PATCH_TEXTS.items():
         add(f"patch-{name}", HEAD, patch=text)
+    for name, (text, patch, kind, output) in OBJECTS.items():
+        text = text.replace("{A}", _A).replace("{B}", _B).replace("{C}", _C).replace("{D}", _D)
+        add(f"objects-{name}", text, patch=patch, output=output, kind=kind)
     ids = [c["id"] for c in cases]
     assert len(ids) == len(set(ids)), "case ids must be unique"
     return cases
 
 
 def argv_of(case: dict) -> list[str]:
-    return ["patch", "--local", "-f", "obj.yaml", "--type", "merge", "-p", case["patch"],
-            "-o", case["output"]]
+    argv = ["patch", "--local", "-f", "obj.yaml", "--type", case["type"], "-p",
+            case["patch"]]
+    if case["id"] == "objects-namespace-mismatch-second":
+        argv += ["-n", "default"]
+    return argv + (["-o", case["output"]] if case["output"] else [])
 
 
 def run(kubectl: str, case: dict) -> dict:

@@ -216,3 +216,24 @@ def test_error_order_when_both_inputs_are_broken(tmp_path, monkeypatch, capsys, 
     (tmp_path / "obj.yaml").write_text(obj)
     assert main(["kube", "patch", "--local", "-f", "obj.yaml", "-o", "json", *flags]) == 1
     assert capsys.readouterr().err.splitlines()[0] == first_line
+
+
+def test_several_objects_are_explained_one_by_one(files, capsys):
+    (files / "two.yaml").write_text(DEPLOY + "---\n" + DEPLOY.replace("name: web", "name: api"))
+    code, out, err = run_cli(capsys, "kube", "patch", "-f", "two.yaml", "--type", "merge",
+                             "-p", '{"spec":{"replicas":3}}', "--explain")
+    assert code == 0
+    assert out == "deployment.apps/web patched\ndeployment.apps/api patched\n"
+    assert err.index("cfgpatch: deployment.apps/web:") < err.index("cfgpatch: deployment.apps/api:")
+    assert err.count("/spec/replicas") == 2
+
+
+def test_several_objects_from_standard_input(files, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(DEPLOY + "---\nmetadata: {name: n}\n---\n" + PROM))
+    code, out, err = run_cli(capsys, "kube", "patch", "-f", "-", "--type", "merge",
+                             "-p", '{"metadata":{"labels":{"a":"b"}}}', "-o", "name")
+    assert code == 1
+    assert out == "deployment.apps/web\nprometheus.monitoring.coreos.com/main\n"
+    assert err.startswith('error: unable to decode "-": Object \'Kind\' is missing')

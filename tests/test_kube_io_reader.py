@@ -170,7 +170,7 @@ def test_object_errors(text: str, message: str) -> None:
     assert info.value.message == message
 
 
-def test_multiple_documents_are_refused() -> None:
+def test_multiple_documents_are_refused_by_the_one_object_reader() -> None:
     two = HEAD + "---\n" + HEAD
     with pytest.raises(KubeError) as info:
         reader.load_object(two, "o.yaml")
@@ -456,3 +456,28 @@ def test_composing_then_converting_is_load_object_in_two_steps():
     with pytest.raises(KubeError) as info:
         reader.compose_documents("a: [1, 2\n", source="obj.yaml")
     assert info.value.message.startswith("error parsing obj.yaml: error converting YAML to JSON: yaml:")
+
+
+def test_load_objects_reads_on_after_an_object_error_and_stops_at_a_syntax_error() -> None:
+    text = (HEAD + "---\n" + "metadata: {name: n}\n---\n"
+            + "kind: ConfigMapList\napiVersion: v1\nitems: [{metadata: {name: i}}]\n"
+            + "---\n" + HEAD + "x: [\n---\n" + HEAD)
+    items = reader.load_objects(text, "o.yaml")
+    first = next(items)
+    assert first[0] == reader.load_object(HEAD)[0]
+    assert "Object 'Kind' is missing" in next(items).message
+    listed = next(items)
+    assert listed[0] == {"metadata": {"name": "i"}, "apiVersion": "v1", "kind": "ConfigMap"}
+    with pytest.raises(KubeError) as info:
+        next(items)
+    assert info.value.message.startswith("error parsing o.yaml: error converting YAML to JSON")
+
+
+def test_load_objects_reads_a_json_stream() -> None:
+    text = '{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}} ["x"] {"apiVersion":'
+    items = reader.load_objects(text, "o.json")
+    assert next(items)[0]["kind"] == "A"
+    assert "cannot unmarshal array" in next(items).message
+    with pytest.raises(KubeError) as info:
+        next(items)
+    assert info.value.message == "error parsing o.json: unexpected EOF"

@@ -5,10 +5,10 @@
 every case): tabs in every position, every character after a backslash in a
 double-quoted string, anchors defined twice or holding themselves, ``%YAML``/``%TAG``
 directives, ``---`` separators in their many forms, text after ``...``, line ends, and
-``-o yaml`` keys around 128 bytes.  Every case is replayed through ``cfgpatch kube patch`` (no
-kubectl needed): same exit code, same standard output, standard error starting with
-kubectl's.  The only cases answered otherwise are files kubectl reads as several
-objects (:data:`SEVERAL_OBJECTS`), which cfgpatch refuses on purpose.  The live test
+``-o yaml`` keys around 128 bytes, and files of several objects (each patched and
+printed in turn, errors of single objects gathered at the end, a syntax error ending the
+reading).  Every case is replayed through ``cfgpatch kube patch`` (no kubectl needed):
+same exit code, same standard output, standard error starting with kubectl's.  The live test
 runs a sample of the cases and random object texts through the installed kubectl
 binaries (required in CI).
 """
@@ -30,9 +30,9 @@ from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "object-text"
 VERSIONS = ("1.32", "1.27", "1.33")
-#: Files kubectl reads as two objects (it patches and prints the first, then fails on
-#: the second): cfgpatch patches one object at a time, and fails before printing any.
-SEVERAL_OBJECTS = {"directive-after-document"}
+#: Cases where a version answers otherwise than 1.32 (the oracle): kubectl 1.33 reads
+#: the rest of a JSON stream that stops parsing as YAML (a string, not an object).
+VERSIONS_DIFFER = {"objects-json-stream-garbage": ["1.27"]}
 
 
 def load_cases() -> list[dict]:
@@ -51,19 +51,15 @@ def run_cfgpatch(case: dict) -> dict:
 def test_recording_covers_every_group_and_versions_agree() -> None:
     groups = {case["id"].split("-", 1)[0] for case in CASES}
     assert groups == {"tab", "escape", "anchor", "directive", "separator", "lines", "block",
-                      "key", "patch"}
+                      "key", "patch", "objects"}
     assert len(CASES) > 200
-    assert all(case["same_in"] == ["1.27", "1.33"] for case in CASES)
+    assert all(case["same_in"] == VERSIONS_DIFFER.get(case["id"], ["1.27", "1.33"])
+               for case in CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case_matches_kubectl(case: dict) -> None:
     ours, kubectl = run_cfgpatch(case), case["kubectl"]["1.32"]
-    if case["id"] in SEVERAL_OBJECTS:
-        assert kubectl["exit_code"] == 1 and kubectl["stdout"]
-        assert ours["exit_code"] == 1 and not ours["stdout"]
-        assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
-        return
     assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
     assert ours["stdout"] == kubectl["stdout"]
     assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
@@ -71,10 +67,10 @@ def test_case_matches_kubectl(case: dict) -> None:
         assert ours["stderr"] == kubectl["stderr"]
 
 
-def test_several_objects_is_only_what_kubectl_reads_as_several() -> None:
-    several = {c["id"] for c in CASES
-               if c["kubectl"]["1.32"]["exit_code"] == 1 and c["kubectl"]["1.32"]["stdout"]}
-    assert several == SEVERAL_OBJECTS
+def test_several_objects_cover_partial_output_and_gathered_errors() -> None:
+    answers = [c["kubectl"]["1.32"] for c in CASES if c["id"].startswith("objects-")]
+    assert sum(1 for a in answers if a["exit_code"] == 1 and a["stdout"]) >= 10
+    assert sum(1 for a in answers if len(a["stderr"].splitlines()) == 2) >= 4
 
 
 # ------------------------------------------------------------------------- live
@@ -132,8 +128,6 @@ def test_live_object_text_matches_kubectl() -> None:
         live = run_kubectl(binaries["1.32"], case)
         if recorded is not None and live != recorded:
             failures.append(f"kubectl 1.32 drifted from the recording: {case['id']}")
-        if live["exit_code"] == 1 and live["stdout"]:
-            continue  # several objects: see SEVERAL_OBJECTS
         ours = run_cfgpatch(case)
         agrees = (ours["exit_code"] == live["exit_code"] and ours["stdout"] == live["stdout"]
                   and ours["stderr"].startswith(live["stderr"]))

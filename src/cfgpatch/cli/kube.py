@@ -5,9 +5,10 @@ Flags are named as kubectl names them, so a command line can be swapped::
     cfgpatch kube patch -f deploy.yaml --type merge -p '{"spec":{...}}' -o json
 
 The result goes to standard output exactly as kubectl prints it (``-o json``,
-``-o yaml``, ``-o name``, or ``<kind>/<name> patched``).  When kubectl would fail,
-standard error starts with kubectl's own ``error: ...`` line, followed by our
-explanation; the exit code is 1 (2 where kubectl itself crashes).  ``--explain``
+``-o yaml``, ``-o name``, or ``<kind>/<name> patched``); a file of several objects is
+patched and printed object by object, its errors gathered as kubectl gathers them.
+When kubectl would fail, standard error starts with kubectl's own ``error: ...`` line,
+followed by our explanation; the exit code is 1 (2 where kubectl itself crashes).  ``--explain``
 also writes the changes and findings of a successful patch to standard error.
 """
 
@@ -17,7 +18,14 @@ import os
 import re
 import sys
 
-from ..errors import INVALID_ARGUMENTS, KUBECTL_CRASH, KUBECTL_UNPREFIXED, CfgPatchError, KubeError
+from ..errors import (
+    INVALID_ARGUMENTS,
+    KUBECTL_CRASH,
+    KUBECTL_UNPREFIXED,
+    MULTIPLE_DOCUMENTS,
+    CfgPatchError,
+    KubeError,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse and typing are left out of kube patch's start-up
@@ -114,26 +122,113 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def run_patch(args: argparse.Namespace) -> int:
     try:
-        obj, notes, patch, patch_notes = _read_inputs(args)
+        _check_flags(args)
+        object_text = _read_object_file(args.filename)
+        patch_bytes, shown = _patch_bytes(args)
+        if _several_documents(object_text):
+            return _run_several(args, object_text, patch_bytes, shown)
+        obj, notes, patch, patch_notes = _read_inputs(args, object_text, patch_bytes, shown)
         outcome = _patch(args, obj, patch, notes, patch_notes)
-        verbatim = args.type == "merge" and _raw_numbers_differ(args.patch_text)
-        text = _render(outcome.object, obj, args.output, verbatim)
+        text = _render(outcome.object, obj, args.output, _verbatim(args))
     except KubeError as error:
+        if error.code == MULTIPLE_DOCUMENTS:  # a list of several items
+            return _run_several(args, object_text, patch_bytes, shown)
         return _fail(error)
     except CfgPatchError as error:
-        sys.stderr.write(f"error: {error.message}\n")
-        if error.hint:
-            sys.stderr.write(f"cfgpatch: {error.hint}\n")
-        return 1
+        return _fail(_as_kube_error(error))
     sys.stdout.write(text)
     if args.explain:
         _explain(outcome.changes, outcome.findings)
     return 0
 
 
-def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
+def _as_kube_error(error: CfgPatchError) -> KubeError:
+    if isinstance(error, KubeError):
+        return error
+    return KubeError(error.message, hint=error.hint)
+
+
+def _verbatim(args: argparse.Namespace) -> bool:
+    return args.type == "merge" and _raw_numbers_differ(args.patch_text)
+
+
+def _several_documents(text: str) -> bool:
+    """Whether kubectl reads the ``-f`` text as a stream of several documents: two
+    pieces, or one followed by a bad ``---`` line, or two JSON values."""
+    from ..kube.go import jsondecode
+    from ..kube.io import docsplit
+
+    if jsondecode.first_non_space(text) == "{":
+        err = jsondecode.syntax_error(text.encode("utf-8", "surrogatepass"))
+        return err is not None and "after top-level value" in err.message
+    count = 0
+    try:
+        for _ in docsplit.pieces(text):
+            count += 1
+            if count == 2:
+                return True
+    except docsplit.SeparatorError:
+        return count > 0
+    return False
+
+
+def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
+                 shown: str | None) -> int:
+    """kubectl patch on a file of several objects: each is patched and printed in turn,
+    the errors of single objects are printed together at the end (kubectl goes on after
+    them), and an error in reading the file ends the run where it comes."""
     from ..kube.io import reader
 
+    patch, patch_notes, pending = _patch_or_pending(args, patch_bytes, shown)
+    check = _strategic_check(args)
+    errors: list[KubeError] = []
+    count = 0
+    try:
+        for item in reader.load_objects(object_text, args.filename):
+            if isinstance(item, KubeError):
+                errors.append(item)
+                continue
+            count += 1
+            obj, notes = item
+            try:
+                _check_namespace(obj, args.namespace)
+                if pending is not None:
+                    if check is not None:
+                        check(obj)
+                    raise pending
+                outcome = _patch(args, obj, patch, list(notes), list(patch_notes))
+                text = _render(outcome.object, obj, args.output, _verbatim(args))
+            except CfgPatchError as error:
+                errors.append(_as_kube_error(error))
+                if error.code == KUBECTL_CRASH:  # kubectl dies here, printing only this
+                    return _fail(errors[-1])
+                continue
+            sys.stdout.write(text)
+            if args.explain:
+                sys.stderr.write(f"cfgpatch: {resource_name(outcome.object)}:\n")
+                _explain(outcome.changes, outcome.findings)
+    except KubeError as error:  # the reading of the file stops here
+        errors.append(error)
+    if not errors and not count:
+        errors.append(KubeError("no objects passed to patch",
+                                hint=f"{args.filename} holds no object"))
+    return _fail_all(errors) if errors else 0
+
+
+def _fail_all(errors: list[KubeError]) -> int:
+    """kubectl's report of the errors of several objects: one is printed as usual, more
+    each on a line of its own, without ``error: ``."""
+    if len(errors) == 1:
+        return _fail(errors[0])
+    for error in errors:
+        sys.stderr.write(f"{error.message}\n")
+    for error in errors:
+        if error.hint:
+            sys.stderr.write(f"cfgpatch: {error.hint}\n")
+    return 1
+
+
+def _check_flags(args: argparse.Namespace) -> None:
     if args.type not in ("strategic", "merge", "json"):
         raise KubeError(f'--type must be one of [json merge strategic], not "{args.type}"')
     if args.output not in (None, "json", "yaml", "name"):
@@ -143,30 +238,64 @@ def _read_inputs(args: argparse.Namespace) -> tuple[Any, list, Any, list]:
         raise KubeError(
             f'unable to match a printer suitable for the output format "{args.output}", '
             f"allowed formats are: {','.join(KUBECTL_FORMATS)}")
-    object_text = _read_object_file(args.filename)
+
+
+def _patch_bytes(args: argparse.Namespace) -> tuple[bytes, str | None]:
+    """The patch as kubectl reads it (bytes), and what its errors quote (``None``: the -p
+    text; ``""`` for a file); ``args.patch_text`` is set to its text."""
     if args.patch is not None and args.patch_file is not None:
         raise KubeError("cannot specify --patch and --patch-file together")
     # kubectl reads the patch as bytes, and quotes only the -p text in its errors
     if args.patch_file is not None:
-        patch_text, shown = _read_bytes(args.patch_file, "unable to read patch file: open "
-                                        "{path}: no such file or directory"), ""
+        patch_bytes, shown = _read_bytes(args.patch_file, "unable to read patch file: open "
+                                         "{path}: no such file or directory"), ""
     else:
-        patch_text, shown = os.fsencode(args.patch or ""), None
-        if not patch_text:
+        patch_bytes, shown = os.fsencode(args.patch or ""), None
+        if not patch_bytes:
             raise KubeError("must specify --patch or --patch-file containing the contents "
                             "of the patch")
-    args.patch_text = patch_text.decode("utf-8", "replace")
-    check = None
-    if args.type == "strategic" and args.view == "kubectl":
-        from ..kube import check_strategic_supported
+    args.patch_text = patch_bytes.decode("utf-8", "replace")
+    return patch_bytes, shown
 
-        def check(obj: Any) -> None:
-            check_strategic_supported(obj, _schema(args))
+
+def _strategic_check(args: argparse.Namespace) -> Any:
+    """What kubectl checks of an object before it parses a strategic patch: its kind must
+    be one it knows (``None`` when there is nothing to check)."""
+    if args.type != "strategic" or args.view != "kubectl":
+        return None
+    from ..kube import check_strategic_supported
+
+    def check(obj: Any) -> None:
+        check_strategic_supported(obj, _schema(args))
+
+    return check
+
+
+def _patch_or_pending(args: argparse.Namespace, patch_bytes: bytes, shown: str | None
+                      ) -> tuple[Any, list, KubeError | None]:
+    """The patch and its notes, or the error of a JSON patch that does not parse, which
+    kubectl meets only when it applies the patch to an object (a YAML patch that does
+    not parse fails at once)."""
+    from ..kube.io import patch_text, reader
+
+    try:
+        patch, patch_notes = reader.load_patch(patch_bytes, args.type, shown)
+    except KubeError as err:
+        if not patch_text.has_json_prefix(patch_bytes):
+            raise
+        return None, [], err
+    return patch, patch_notes, None
+
+
+def _read_inputs(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
+                 shown: str | None) -> tuple[Any, list, Any, list]:
+    from ..kube.io import reader
 
     # Both inputs, failing in kubectl's order (a YAML patch error first, then the
     # object, then a JSON patch that does not parse).
     obj, notes, patch, patch_notes = reader.load_inputs(
-        object_text, args.filename, patch_text, args.type, check=check, shown=shown
+        object_text, args.filename, patch_bytes, args.type, check=_strategic_check(args),
+        shown=shown
     )
     _check_namespace(obj, args.namespace)
     return obj, list(notes), patch, list(patch_notes)

@@ -25,9 +25,11 @@ Standard library only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .patch_text import go_is_space
 
-__all__ = ["SeparatorError", "as_read", "split"]
+__all__ = ["SeparatorError", "as_read", "pieces", "split"]
 
 SEPARATOR = "---"
 
@@ -45,20 +47,36 @@ def split(text: str) -> list[str]:
     >>> split("--- # first\\r\\na: 1\\n---\\n---\\n")
     ['--- # first\\na: 1\\n', '---\\n']
     """
+    return list(pieces(text))
+
+
+def pieces(text: str) -> Iterator[str]:
+    """:func:`split`, one piece at a time: a bad separator line raises
+    :class:`SeparatorError` when the reading comes to it, after the pieces before it
+    (the piece it interrupts is lost, as kubectl loses it).
+
+    >>> cut = pieces("a: 1\\n---\\nb: 2\\n---x\\n")
+    >>> next(cut)
+    'a: 1\\n'
+    >>> next(cut)
+    Traceback (most recent call last):
+    ...
+    cfgpatch.kube.io.docsplit.SeparatorError: invalid Yaml document separator: x
+    """
     if not text.startswith(SEPARATOR) and "\n" + SEPARATOR not in text:
-        return [as_read(text)] if text else []  # the usual single document: one piece
-    pieces: list[str] = []
+        if text:
+            yield as_read(text)  # the usual single document: one piece
+        return
     held: list[str] = []
     for line in _lines(text):
         separator = line.startswith(SEPARATOR) and _is_separator(line)
         if separator and held:
-            pieces.append("".join(held))
+            yield "".join(held)
             held = []
         else:  # a separator with nothing before it starts the next piece
             held.append(line)
     if held:
-        pieces.append("".join(held))
-    return pieces
+        yield "".join(held)
 
 
 def as_read(text: str) -> str:

@@ -13,8 +13,8 @@ Interface (used by ``kube/tester.py`` and the CLI):
     ``true``, ``010`` is 8, ``0x1F`` is 31, ``1e3`` is 1000, ``1_000`` is 1000, dates stay
     strings; map keys are resolved too and turned back into strings: ``yes:`` becomes
     the key ``"true"``).  Numbers then take kubectl's form: an integer within int64 is
-    an ``int``, anything else a ``float``.  More than one document raises ``KubeError``
-    (kubectl would patch and print each in turn; cfgpatch handles one object).
+    an ``int``, anything else a ``float``.  More than one object raises ``KubeError``
+    (code ``multiple documents``; :func:`load_objects` reads a file of several).
     ``obj`` keeps ``metadata.managedFields``: kubectl drops it only when printing.
 
 ``load_patch(text, patch_type) -> (patch, notes)``
@@ -22,6 +22,11 @@ Interface (used by ``kube/tester.py`` and the CLI):
     it is YAML, converted to JSON first (so ``[...]`` JSON patches go through YAML too,
     and ``1.0`` becomes ``1``).  JSON text that kubectl would refuse raises
     ``KubeError`` with the message kubectl prints for that ``patch_type``.
+
+``load_objects(text, source="-")``
+    The objects of a file of several, one at a time, as kubectl's stream reads them:
+    ``(obj, notes)`` or the error of one document, and the error that ends the
+    reading raised where it comes.
 
 ``load_inputs(object_text, source, patch_text, patch_type, check=None)``
     Both of the above, failing in kubectl's order (a YAML patch error before an object
@@ -61,11 +66,11 @@ from .yamlnodes import PLAIN_TAG, ConvertError, NodeReader, pyyaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
-           "load_object", "load_patch", "object_from_nodes"]
+           "load_object", "load_objects", "load_patch", "object_from_nodes"]
 
 def _loader_class() -> type:
     """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
@@ -168,6 +173,84 @@ def object_from_nodes(nodes: list, source: str = "-") -> tuple[dict, list[TypeNo
     except ConvertError as err:
         raise _conversion_error(source, err) from None
     return _object_and_notes(values, reader.notes, source)
+
+
+def load_objects(text: str, source: str = "-") -> Iterator[tuple[dict, list[TypeNote]] | KubeError]:
+    """The objects of a ``-f`` file of several, one at a time, as kubectl reads them.
+
+    Each item is ``(obj, notes)`` or the ``KubeError`` of one document (a document that
+    is no object, has no kind, a bad list): kubectl reports it with the others at the
+    end and reads on.  An error that ends kubectl's reading (YAML that does not parse,
+    a bad ``---`` line, JSON that does not parse) is raised when the reading comes to
+    it, after the objects before it.
+    """
+    if jsondecode.first_non_space(text) == "{":
+        yield from _json_objects(text, source)
+        return
+    try:
+        for piece in docsplit.pieces(text):
+            read = _piece_value(piece, source)
+            if read is not None:
+                yield from _document_objects(*read, source, None)
+    except docsplit.SeparatorError as err:
+        raise KubeError(f"error parsing {source}: {err}",
+                        hint="a line starting with --- must hold nothing else but a comment"
+                        ) from None
+
+
+@unstructured.too_deep
+def _piece_value(piece: str, source: str) -> tuple[Any, list[TypeNote]] | None:
+    """The value and notes of one piece of a YAML file; ``None`` for an empty piece."""
+    reader = NodeReader()
+    try:
+        nodes = [node for node in _compose_pieces(piece) if not _is_empty(node)]
+        if not nodes:
+            return None
+        return _to_json_value(nodes[0], reader), reader.notes
+    except ConvertError as err:
+        raise _conversion_error(source, err) from None
+
+
+def _json_objects(text: str, source: str) -> Iterator[tuple[dict, list[TypeNote]] | KubeError]:
+    """The values of a JSON stream (``{...} {...}``), each read as a file of one is."""
+    raw = text.encode("utf-8", "surrogatepass")
+    start = 0
+    while raw[start:].strip(b" \t\r\n"):
+        rest = raw[start:]
+        err = jsondecode.syntax_error(rest)
+        end = len(rest)
+        if err is not None and "after top-level value" in err.message:
+            end = err.offset - 1  # the next value starts at the offending character
+        elif err is not None and start == 0:
+            raise KubeError(f"error parsing {source}: json: offset {err.offset}: "
+                            f"{err.message}", hint="the file is not valid JSON")
+        elif err is not None:  # Go's stream decoder, on a later value
+            message = ("unexpected EOF" if err.message == "unexpected end of JSON input"
+                       else f"json: offset {start + err.offset}: {err.message}")
+            raise KubeError(f"error parsing {source}: {message}",
+                            hint="the file is not valid JSON")
+        piece = rest[:end]
+        written = piece.decode("utf-8", "surrogatepass").strip(" \t\r\n")
+        yield from _document_objects(jsondecode.decode(piece), [], source, written)
+        start += end
+
+
+def _document_objects(value: Any, notes: list[TypeNote], source: str, raw: str | None
+                      ) -> Iterator[tuple[dict, list[TypeNote]] | KubeError]:
+    """The objects of one decoded document with their notes, or their errors."""
+    listed = isinstance(value, dict) and "items" in value
+    for index, obj in enumerate(unstructured.objects_of_document(value, source, raw)):
+        if isinstance(obj, KubeError):
+            yield obj
+        else:
+            yield obj, _item_notes(notes, index) if listed else notes
+
+
+def _item_notes(notes: list[TypeNote], index: int) -> list[TypeNote]:
+    """The notes of item ``index`` of a list, pointing into the item."""
+    prefix = f"/items/{index}"
+    return [n._replace(pointer=n.pointer[len(prefix):]) for n in notes
+            if n.pointer == prefix or n.pointer.startswith(prefix + "/")]
 
 
 def load_values(text: str, source: str = "-") -> list:

@@ -32,6 +32,7 @@ from .objectmeta import check_metadata, go_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
@@ -207,10 +208,10 @@ def list_items(value: dict) -> list:
 
 def multi_document(source: str) -> KubeError:
     return KubeError(
-        f"{source} holds more than one object; cfgpatch patches one object at a time",
+        f"{source} holds more than one object; the tester patches one object at a time",
         code=MULTIPLE_DOCUMENTS,
-        hint="kubectl would patch and print each object in turn; split the file and "
-        "patch each object separately",
+        hint="kubectl patches and prints each object in turn, and so does `cfgpatch kube "
+        "patch`; here, give one object",
     )
 
 
@@ -232,7 +233,30 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
         raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
     if len(values) > 1:
         raise multi_document(source)
-    value = values[0]
+    return _one_object(values[0], source, raw, owned, normal, listed)
+
+
+def objects_of_document(value: Any, source: str, raw: str | None = None
+                        ) -> Iterator[dict | KubeError]:
+    """Each object kubectl patches from one decoded document of a file of several: the
+    document, or each item of a list (none for an empty list), in turn; in the place of
+    an object its error (kubectl goes on with the next item).  A list that cannot be
+    read is one error."""
+    listed = isinstance(value, dict) and "items" in value
+    try:
+        items = _flatten(value, source, raw)
+    except KubeError as err:
+        yield err
+        return
+    for item in items:
+        try:
+            yield _one_object(item, source, raw, False, False, listed)
+        except KubeError as err:
+            yield err
+
+
+def _one_object(value: Any, source: str, raw: str | None, owned: bool, normal: bool,
+                listed: bool) -> dict:
     if not isinstance(value, dict):
         kind = "array" if isinstance(value, list) else go_kind(value)
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
