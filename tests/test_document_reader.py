@@ -234,7 +234,7 @@ def test_the_rest_of_a_mostly_distinct_array_reads_as_the_general_reader(damage,
 
 _DAMAGE = st.sampled_from([
     "", ',"a":1', ',"a":1,"a":2', "-0.0", "1e999", " ", "]", ",", "\\u003a", "\\ud800", "x",
-    '"', "\\u003A", "[" * (MAX_DEPTH + 2),
+    '"', "\\u003A", "[" * (MAX_DEPTH + 2), "},{", '},{"a":1},{', "}",
 ])
 
 
@@ -253,10 +253,16 @@ def _nested(depth: int, leaf) -> dict:
 deep_routes = st.builds(lambda items: {"routes": items},
                         st.lists(route | st.builds(_nested, st.integers(0, MAX_DEPTH // 2 + 2),
                                                    route), min_size=30, max_size=40))
+# Elements holding "},{" themselves (a list of objects inside), so that the text up to
+# the first "},{" after an element's start is not always the element.
+inner_lists = st.builds(lambda items: {"routes": items},
+                        st.lists(route | st.builds(lambda a, b: {"l": [a, b], "z": a}, route,
+                                                   route), min_size=30, max_size=40))
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.lists(st.tuples(values | tables | deep_routes, st.integers(0, 10**6), _DAMAGE,
+@given(st.lists(st.tuples(values | tables | deep_routes | inner_lists, st.integers(0, 10**6),
+                          _DAMAGE,
                           st.sampled_from(range(6)), st.booleans()), min_size=2, max_size=5),
        st.sampled_from([(2, 40), (50, 10**6), (10**6, 10**9)]))
 def test_a_table_shared_by_several_reads_changes_no_value_text_or_error(reads, limits):
@@ -347,3 +353,19 @@ def test_the_service_shares_element_values_between_versions_and_documents():
     service.apply("b", patch)
     assert service.get_value("a")["routes"][5]["id"] == 5  # shared values are never changed
     assert json.loads(service.get("b"))["routes"][5]["id"] == -1
+
+
+def test_known_elements_are_found_by_their_cut_whatever_they_hold():
+    """Elements read before are found by the text up to the next "},{": a flat one, one
+    holding "},{" itself, a new one between them, the last one."""
+    flat = [{"path": f"/r{k}", "w": k} for k in range(40)]
+    nested = [{"l": [{"a": k}, {"b": k}], "z": {"a": k}} for k in range(40)]
+    table = SpellingTable()
+    first, _ = read_document(canonical({"routes": flat + nested}), TextCache(), table)
+    again = flat[::-1] + [{"new": 1}] + nested[::-1]
+    value, canon = read_document(canonical({"routes": again}), TextCache(), table)
+    assert canon == canonical({"routes": again})
+    old = {id(r) for r in first["routes"]}
+    assert [id(r) in old for r in value["routes"]] == [True] * 40 + [False] + [True] * 40
+    # pretty text holds no "},{" (and spells its elements otherwise): read as before
+    same_as_general_reader_with(table, json.dumps({"routes": again}, indent=1))

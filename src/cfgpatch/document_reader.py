@@ -191,10 +191,28 @@ class _Reader:
         texts: list[str] = []
         known, add_value, add_text = self.spellings.current, values.append, texts.append
         new = 0
+        cut = -1  # the next "},{" found at or after ``index``; -2 when there is none left
+        longest = 0  # no element is looked up by its cut beyond this length (see below)
         while True:  # the hot loop of the module: one pass per element
-            value, end = scan_value(text, index)
-            piece = text[index:end]
-            entry = known.get(piece)
+            entry = None
+            if cut != -2 and text[index] == "{":
+                # An object spelled as one seen before ends where "},{" follows, unless
+                # "},{" lies inside it; then the text up to there is no complete value,
+                # so no spelling: a text found in the table is the element whole.  The
+                # cut is looked for once per element, and a long way only once.
+                if cut < index:
+                    cut = text.find("},{", index)
+                    if cut < 0:
+                        cut = -2
+                if 0 <= cut < index + longest:
+                    entry = known.get(text[index : cut + 1])
+                    if entry is not None:
+                        end = cut + 1
+            if entry is None:
+                value, end = scan_value(text, index)
+                piece = text[index:end]
+                entry = known.get(piece)
+                longest = max(longest, 4 * (end - index) + 64)
             if entry is None:
                 entry = self._older(piece)
             if entry is None:
