@@ -43,8 +43,11 @@ Removal = tuple[str, Any, "str | None"]
 Change = tuple[str, str, Any, "str | None"]
 
 
+_CONTAINERS = (dict, list)
+
+
 def _movable(value: Any) -> bool:
-    return type(value) in (dict, list) and len(value) > 0
+    return type(value) in _CONTAINERS and len(value) > 0
 
 
 class _Pairing:
@@ -54,7 +57,8 @@ class _Pairing:
         self, removals: list[Removal], changes: list[Change], text_of: Callable[[Any], str]
     ) -> None:
         self.removals = removals
-        self.texts = [text_of(value) if _movable(value) else None for _, value, _ in removals]
+        self.texts = [text_of(value) if type(value) in _CONTAINERS and value else None
+                      for _, value, _ in removals]  # _movable, inline: one per removal
         wanted = {text for text in self.texts if text is not None}
         self.groups = {
             group for text, (_, _, group) in zip(self.texts, removals)
@@ -70,7 +74,7 @@ class _Pairing:
             adds = compress(count(), map("add".__eq__, map(itemgetter(0), changes)))
             for pos in adds:
                 value = changes[pos][2]
-                if _movable(value):
+                if type(value) in _CONTAINERS and value:  # _movable, inline
                     text = text_of(value)
                     if text in wanted:
                         self.pools.setdefault(text, []).append(pos)
