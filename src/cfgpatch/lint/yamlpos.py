@@ -33,7 +33,7 @@ from ..kube.io.kyaml_duplicates import (
     scan_keys,
 )
 from ..kube.io.kyaml_merge import expand_merge_keys
-from ..kube.io.kyaml_read import read_documents
+from ..kube.io.kyaml_read import read_documents, read_resource_documents
 from ..kube.io.kyaml_scalars import node_value
 
 
@@ -200,7 +200,7 @@ def tree_values(text: str) -> list[tuple[Tree, Any]]:
 @lru_cache(maxsize=1024)
 def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
     try:
-        scanned = [(node, scan_keys(node)) for node in read_documents(text)]
+        scanned = [(node, scan_keys(node)) for node in read_resource_documents(text)]
         nodes = [(expand_merge_keys(node) if merge else node, twice)
                  for node, (merge, twice) in scanned]
     except KubeError as exc:

@@ -12,9 +12,11 @@ shared nodes (the same :class:`Node` object at both places).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from itertools import islice
 from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
@@ -57,22 +59,70 @@ def _copy(node: Node, memo: dict[int, Node]) -> Node:
 def read_documents(text: str, file: str = "") -> list[Node]:
     """Every document of ``text`` (documents that are empty or ``null`` are dropped, as
     kustomize drops them).  Raises :class:`KyamlError` with go-yaml's message."""
+    return _cached("documents", text, file)
+
+
+def _cached(kind: str, text: str, file: str) -> list[Node]:
+    """The ``kind`` of reading of ``text`` (``"documents"``: every document;
+    ``"resources"``: as a resource file), through the cache of :func:`cached_reads` when
+    in one."""
+    read = _read_documents if kind == "documents" else _resource_documents
     cache = _CACHE.get()
     if cache is None:
-        return _read_documents(text, file)
-    key = (text, file)
+        return read(text, file)
+    key = (kind, text, file)
     if key not in cache:
-        cache[key] = _read_documents(text, file)
+        cache[key] = read(text, file)
     memo: dict[int, Node] = {}
     return [_copy(node, memo) for node in cache[key]]
 
 
-def _read_documents(text: str, file: str) -> list[Node]:
+def read_resource_documents(text: str, file: str = "") -> list[Node]:
+    """The documents of a resource file as kyaml's ``ByteReader`` reads them (see
+    :func:`_resource_documents`)."""
+    return _cached("resources", text, file)
+
+
+def _resource_documents(text: str, file: str) -> list[Node]:
+    """The documents of a resource file as kyaml's ``ByteReader`` reads them.
+
+    The text (``\r\n`` made ``\n``) is cut at every line that starts with ``---``
+    after a line break (a separator followed by anything but blanks or a comment is
+    kustomize's ``invalid document separator`` error, raised with ``malformed`` false),
+    and only the first document of each piece is read: an error's line counts from the
+    piece's start, and what follows a ``...`` in a piece is never read (tree
+    ``error-resource-yaml``).  The nodes' lines are the file's.
+    """
+    text = text.replace("\r\n", "\n")
+    pieces, start, before = [], 0, 0
+    for match in _SEPARATOR.finditer(text):
+        separator = match.group()
+        rest = separator[4:].strip()
+        if rest and not rest.startswith("#"):
+            failed = KyamlError(f"invalid document separator: {separator.strip()}", file=file)
+            failed.malformed = False  # type: ignore[attr-defined]
+            raise failed
+        pieces.append((text[start : match.start()] + "\n", before))
+        before += text.count("\n", start, match.end())
+        start = match.end()
+    pieces.append((text[start:], before))
+    return [node for piece, before in pieces
+            for node in _read_documents(piece, file, first=True, lines_before=before)]
+
+
+_SEPARATOR = re.compile(r"\n---.*\n")
+
+
+def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0
+                    ) -> list[Node]:
+    """The documents of ``text`` (with ``first``, only its first one is read); node
+    lines count ``lines_before`` more (the text is a piece of a file), error lines not."""
     yaml = pyyaml()
     try:
-        composed = _fast_compose(yaml, text)
+        composed = _fast_compose(yaml, text, first)
         if composed is None:
-            composed = list(yaml.compose_all(text, Loader=_loader_class()))
+            documents = yaml.compose_all(text, Loader=_loader_class())
+            composed = list(islice(documents, 1) if first else documents)
     except yaml.reader.ReaderError:
         raise KyamlError("yaml: control characters are not allowed", file=file) from None
     except yaml.MarkedYAMLError as err:
@@ -83,7 +133,7 @@ def _read_documents(text: str, file: str) -> list[Node]:
         raise KyamlError(f"yaml: {err}", file=file) from None
     out = []
     for node in composed:
-        converted = _Converter(file).node(node)
+        converted = _Converter(file, lines_before).node(node)
         if not converted.is_null():
             out.append(converted)
     return out
@@ -93,7 +143,7 @@ _SIMPLE = frozenset(range(0x20, 0x7F)) | {0x0A}
 _c_loader: Any = None
 
 
-def _fast_compose(yaml: Any, text: str) -> list | None:
+def _fast_compose(yaml: Any, text: str, first: bool = False) -> list | None:
     """The documents composed by libyaml, or None (not available, text not simple, or an
     error: the pure-Python composer then gives the message)."""
     global _c_loader
@@ -108,7 +158,8 @@ def _fast_compose(yaml: Any, text: str) -> list | None:
                 return super().resolve(kind, value, implicit)
         _c_loader = CLoader
     try:
-        return list(yaml.compose_all(text, Loader=_c_loader))
+        documents = yaml.compose_all(text, Loader=_c_loader)
+        return list(islice(documents, 1) if first else documents)
     except yaml.YAMLError:
         return None
 
@@ -123,8 +174,9 @@ def read_document(text: str, file: str = "") -> Node | None:
 
 
 class _Converter:
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, lines_before: int = 0) -> None:
         self.file = file
+        self.lines_before = lines_before  # the piece read starts after so many lines
         self.seen: dict[int, Node] = {}
 
     def node(self, source: Any) -> Node:
@@ -133,7 +185,8 @@ class _Converter:
             return known
         yaml = pyyaml()
         mark = source.start_mark
-        out = Node(SCALAR, line=mark.line + 1, column=mark.column + 1, file=self.file)
+        out = Node(SCALAR, line=mark.line + 1 + self.lines_before, column=mark.column + 1,
+                   file=self.file)
         self.seen[id(source)] = out
         if isinstance(source, yaml.ScalarNode):
             out.value = source.value

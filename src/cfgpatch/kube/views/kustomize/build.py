@@ -184,7 +184,8 @@ class _Target:
             for resource in found:
                 self.state.uses_type(resource.value.get("apiVersion"), resource.value.get("kind"))
         except KubeError as err:
-            wrapped = KubeError(f"accumulating resources from '{path}': {err.message}",
+            where = f" in File: {path}" if getattr(err, "in_file", False) else ""
+            wrapped = KubeError(f"accumulating resources from '{path}': {err.message}{where}",
                                 code=err.code)
             wrapped.malformed = not isinstance(err, LoaderError) \
                 and getattr(err, "malformed", True)  # type: ignore[attr-defined]

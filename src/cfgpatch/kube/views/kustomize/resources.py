@@ -20,7 +20,7 @@ from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import KyamlError, Node
 from ...io.kyaml_duplicates import drop_duplicates, scan_keys
 from ...io.kyaml_merge import expand_merge_keys
-from ...io.kyaml_read import read_documents
+from ...io.kyaml_read import read_resource_documents
 from .patchtexts import source_texts, spelled
 from .positions import node_positions
 from .repeated import RepeatedKeys
@@ -257,7 +257,11 @@ def read_resources(text: str, file: str) -> list[Resource]:
     items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
     """
     try:
-        scanned = [(node, scan_keys(node)) for node in read_documents(text, file)]
+        documents = read_resource_documents(text, file)
+    except KyamlError as err:
+        raise _unreadable(err) from None
+    try:
+        scanned = [(node, scan_keys(node)) for node in documents]
         nodes = [(expand_merge_keys(node) if merge else node, twice)
                  for node, (merge, twice) in scanned]
     except KyamlError as err:
@@ -289,6 +293,19 @@ def _texts_below(texts: dict[tuple, tuple], pointer: str) -> dict[tuple, tuple]:
     steps = tuple(int(t) if t.isdigit() else t for t in pointer.split("/")[1:])
     return {path[len(steps):]: entry for path, entry in texts.items()
             if path[:len(steps)] == steps}
+
+
+def _unreadable(err: KyamlError) -> KubeError:
+    """kustomize's error for a resource file go-yaml cannot read: ``MalformedYAMLError:``
+    and go-yaml's message (the caller adds ``in File:`` and the path as written,
+    ``in_file``); a bad separator line is a plain error (kustomize then tries the path
+    as a folder)."""
+    malformed = getattr(err, "malformed", True)
+    failed = KubeError(f"MalformedYAMLError: {err.message}" if malformed else err.message,
+                       code=KUSTOMIZE_ERROR)
+    failed.malformed = malformed  # type: ignore[attr-defined]
+    failed.in_file = malformed  # type: ignore[attr-defined]
+    return failed
 
 
 def read_node(node: Node) -> Node:
