@@ -343,9 +343,13 @@ def read_resources(files: Mapping[str, str], path: str, where: Location) -> list
             doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list) \
             else [doc]
         for item in items:
-            if not isinstance(item, dict) or "kind" not in item:
+            if not isinstance(item, dict) or not item.get("kind"):
                 raise ResolveError(f"accumulating resources: {path}: missing Resource "
                                    f"metadata (kind)", where)
+            meta = item.get("metadata")
+            if not isinstance(meta, dict) or not meta.get("name"):
+                raise ResolveError(f"accumulating resources: {path}: missing metadata.name "
+                                   f"in a {item['kind']}", where)
             out.append(Resource(deep_copy(item), path, duplicates=duplicates))  # shared
     return out
 

@@ -21,6 +21,7 @@ from ...io.kyaml import KyamlError, Node
 from ...io.kyaml_duplicates import drop_duplicates, scan_keys
 from ...io.kyaml_merge import expand_merge_keys
 from ...io.kyaml_read import read_resource_documents
+from .nodes import text
 from .patchtexts import source_texts, spelled
 from .positions import node_positions
 from .repeated import RepeatedKeys
@@ -315,7 +316,7 @@ def read_node(node: Node) -> Node:
 
 def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
     if not isinstance(value, dict):
-        raise KubeError(f"missing Resource metadata in {value!r}", code=KUSTOMIZE_ERROR)
+        raise _unusable("missing Resource metadata")
     kind = _text(value.get("kind"))
     if kind.endswith("List") and isinstance(value.get("items"), list):
         out = []
@@ -323,11 +324,41 @@ def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
             out += _inline_lists(item, f"{pointer}/items/{index}")
         return out
     if not kind:
-        raise KubeError(f"missing kind in object {_brief(value)}", code=KUSTOMIZE_ERROR)
+        raise _unusable(f"missing kind in object {_go_meta(value)}")
     if not _text(_metadata(value).get("name")) and not kind.endswith("List"):
-        raise KubeError(f"missing metadata.name in object {_brief(value)}",
-                        code=KUSTOMIZE_ERROR)
+        raise _unusable(f"missing metadata.name in object {_go_meta(value)}")
     return [(pointer, value)]
+
+
+def _unusable(message: str) -> KubeError:
+    """A document kustomize reads but cannot take as a resource: not a YAML error, so
+    kustomize then tries the path as a folder."""
+    failed = KubeError(message, code=KUSTOMIZE_ERROR)
+    failed.malformed = False  # type: ignore[attr-defined]
+    return failed
+
+
+def _go_meta(value: dict) -> str:
+    """Go's ``%v`` of the document read as kyaml's ``ResourceMeta`` (type and name fields,
+    labels and annotations, maps with their keys sorted), as kustomize's errors print it.
+
+    >>> _go_meta({"apiVersion": "v1", "metadata": {"name": "a", "labels": {"x": 1}}})
+    '{{v1 } {{a } map[x:1] map[]}}'
+    """
+    meta = _metadata(value)
+
+    def scalar(item: Any) -> str:  # a null is "" (an annotation written ``~`` too)
+        if item is None or getattr(item, "decoded", "") is None:
+            return ""
+        return text(item)
+
+    def go_map(found: Any) -> str:
+        pairs = found.items() if isinstance(found, dict) else ()
+        return "map[" + " ".join(f"{k}:{scalar(v)}" for k, v in sorted(pairs)) + "]"
+
+    return (f"{{{{{scalar(value.get('apiVersion'))} {scalar(value.get('kind'))}}} "
+            f"{{{{{scalar(meta.get('name'))} {scalar(meta.get('namespace'))}}} "
+            f"{go_map(meta.get('labels'))} {go_map(meta.get('annotations'))}}}}}")
 
 
 def _rebase(positions: dict[str, tuple[int, int]], prefix: str) -> dict[str, tuple[int, int]]:
@@ -337,6 +368,3 @@ def _rebase(positions: dict[str, tuple[int, int]], prefix: str) -> dict[str, tup
             if p == prefix or p.startswith(prefix + "/")}
 
 
-def _brief(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) < 200 else text[:200] + "..."
