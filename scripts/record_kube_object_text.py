@@ -296,6 +296,13 @@ OBJECTS = {
                      "  tolerations:\n  - {key: k, operator: Exists}\n---\n{C}",
                      '{"spec":{"$setElementOrder/tolerations":[{"key":"k"}]}}', "strategic",
                      "name"),
+    "errors-grouped": ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n---\n"
+                       "- a\n---\nfoo\n", '{"kind":null}', "merge", "yaml"),
+    "errors-grouped-repeat": ("{C}---\nkind: List\nitems:\n- kind: ConfigMap\n  metadata: "
+                              "{name: q}\n---\nkind: List\nitems:\n- kind: ConfigMap\n  "
+                              "metadata: {name: r}\n---\n{B}", _TEST, "json", "json"),
+    "errors-unread-only-repeat": ("- a\n---\n- b\n", _MERGE, "merge", "json"),
+    "errors-unread-then-syntax": ("foo\n---\n{A}---\n{B}x: [\n", _TEST, "json", "name"),
     "json-then-yaml-piece": ('---\n{"apiVersion":"v1","kind":"ConfigMap","metadata":'
                              '{"name":"a"}}\n---\n{B}', _MERGE, "merge", "name"),
 }

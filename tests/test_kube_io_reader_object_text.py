@@ -9,8 +9,8 @@ directives, ``---`` separators in their many forms, text after ``...``, line end
 printed in turn, errors of single objects gathered at the end, a syntax error ending the
 reading).  Every case is replayed through ``cfgpatch kube patch`` (no kubectl needed):
 same exit code, same standard output, standard error starting with kubectl's.  The live test
-runs a sample of the cases and random object texts through the installed kubectl
-binaries (required in CI).
+runs a sample of the cases, random object texts and random files of several objects
+through the installed kubectl binaries (required in CI).
 """
 
 from __future__ import annotations
@@ -116,6 +116,37 @@ def random_objects(seed: int, count: int) -> list[str]:
     return out
 
 
+#: Documents and separators for random files of several objects.
+DOCUMENTS = (HEAD_TEXT + 'data:\n  x: "1"\n', HEAD_TEXT, HEAD_TEXT + "  namespace: other\n",
+             "apiVersion: v1\nmetadata:\n  name: nk\n", "foo\n", "- a\n", "null\n", "# c\n",
+             "", HEAD_TEXT + "data:\n  x: [\n", HEAD_TEXT + "data: {a: *nope}\n",
+             "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n"
+             "  metadata:\n    name: li\n", "apiVersion: v1\nkind: ConfigMapList\nitems: []\n",
+             "kind: List\nitems:\n- kind: ConfigMap\n  metadata: {name: q}\n",
+             "apiVersion: x.io/v1\nkind: Foo\nmetadata:\n  name: f\n",
+             HEAD_TEXT + "data:\n  x: y\n...\n")
+SEPARATOR_LINES = ("---\n", "--- # c\n", "---\n---\n", "--- \n")
+SEVERAL_PATCHES = (("merge", '{"data":{"y":"2"}}'), ("json", '[{"op":"test","path":"/data/x",'
+                   '"value":"1"}]'), ("strategic", '{"metadata":{"labels":{"a":"b"}}}'),
+                   ("merge", '{"kind":null}'), ("json", '[{"op":'))
+
+
+def random_several(seed: int, count: int) -> list[dict]:
+    """Files of two to four documents, each with a patch, an output and maybe ``-n``."""
+    rnd = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        text = rnd.choice(DOCUMENTS)
+        for _ in range(rnd.randint(1, 3)):
+            text += rnd.choice(SEPARATOR_LINES) + rnd.choice(DOCUMENTS)
+        kind, patch = rnd.choice(SEVERAL_PATCHES)
+        argv = ["patch", "--local", "-f", "obj.yaml", "--type", kind, "-p", patch]
+        argv += rnd.choice((["-o", "json"], ["-o", "yaml"], ["-o", "name"], []))
+        argv += ["-n", "default"] if rnd.random() < 0.2 else []
+        cases.append({"object": text, "argv": argv})
+    return cases
+
+
 def test_live_object_text_matches_kubectl() -> None:
     binaries = _binaries()
     require(set(binaries) == set(VERSIONS),
@@ -123,6 +154,7 @@ def test_live_object_text_matches_kubectl() -> None:
     argv = ["patch", "--local", "-f", "obj.yaml", "--type", "merge", "-p", "{}", "-o", "json"]
     jobs = [(case, case["kubectl"]["1.32"]) for case in CASES[::25]]
     jobs += [({"object": text, "argv": argv}, None) for text in random_objects(32, 60)]
+    jobs += [(case, None) for case in random_several(33, 40)]
     failures = []
     for case, recorded in jobs:
         live = run_kubectl(binaries["1.32"], case)

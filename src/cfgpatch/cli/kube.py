@@ -175,18 +175,19 @@ def _several_documents(text: str) -> bool:
 def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
                  shown: str | None) -> int:
     """kubectl patch on a file of several objects: each is patched and printed in turn,
-    the errors of single objects are printed together at the end (kubectl goes on after
-    them), and an error in reading the file ends the run where it comes."""
+    and the errors are printed at the end, as kubectl's visitors gather them (see
+    :func:`_fail_all`); an error in reading the file ends the reading where it comes."""
     from ..kube.io import reader
 
     patch, patch_notes, pending = _patch_or_pending(args, patch_bytes, shown)
     check = _strategic_check(args)
-    errors: list[KubeError] = []
+    failed: list[KubeError] = []  # objects read that could not be patched
+    unread: list[KubeError] = []  # documents that could not be read as objects
     count = 0
     try:
         for item in reader.load_objects(object_text, args.filename):
             if isinstance(item, KubeError):
-                errors.append(item)
+                unread.append(item)
                 continue
             count += 1
             obj, notes = item
@@ -199,30 +200,44 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
                 outcome = _patch(args, obj, patch, list(notes), list(patch_notes))
                 text = _render(outcome.object, obj, args.output, _verbatim(args))
             except CfgPatchError as error:
-                errors.append(_as_kube_error(error))
+                failed.append(_as_kube_error(error))
                 if error.code == KUBECTL_CRASH:  # kubectl dies here, printing only this
-                    return _fail(errors[-1])
+                    return _fail(failed[-1])
                 continue
             sys.stdout.write(text)
             if args.explain:
                 sys.stderr.write(f"cfgpatch: {resource_name(outcome.object)}:\n")
                 _explain(outcome.changes, outcome.findings)
     except KubeError as error:  # the reading of the file stops here
-        errors.append(error)
-    if not errors and not count:
-        errors.append(KubeError("no objects passed to patch",
+        unread.append(error)
+    if not failed and not unread and not count:
+        failed.append(KubeError("no objects passed to patch",
                                 hint=f"{args.filename} holds no object"))
-    return _fail_all(errors) if errors else 0
+    return _fail_all(failed, unread) if failed or unread else 0
 
 
-def _fail_all(errors: list[KubeError]) -> int:
-    """kubectl's report of the errors of several objects: one is printed as usual, more
-    each on a line of its own, without ``error: ``."""
-    if len(errors) == 1:
-        return _fail(errors[0])
-    for error in errors:
-        sys.stderr.write(f"{error.message}\n")
-    for error in errors:
+def _fail_all(failed: list[KubeError], unread: list[KubeError]) -> int:
+    """kubectl's report of the errors of a file of several objects.
+
+    kubectl gathers the errors of the objects it read (a patch that fails, a namespace
+    other than ``-n``) one by one, and the errors of reading the file (a document that
+    is no object, a list item without a type, the error that ends the reading) in one
+    group that comes last.  One error in all is printed as usual; otherwise each is a
+    line of its own without ``error: ``, the group as one line (its messages without
+    repeats, in brackets when there are several) unless it is all there is.
+    """
+    if not failed and len(unread) > 1:
+        lines = [error.message for error in unread]
+    elif len(failed) + (1 if unread else 0) == 1:
+        return _fail((failed or unread)[0])
+    else:
+        group = list(dict.fromkeys(error.message for error in unread))
+        lines = [error.message for error in failed]
+        if group:
+            lines.append(group[0] if len(group) == 1 else f"[{', '.join(group)}]")
+    for line in lines:
+        sys.stderr.write(f"{line}\n")
+    for error in failed + unread:
         if error.hint:
             sys.stderr.write(f"cfgpatch: {error.hint}\n")
     return 1
