@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,17 @@ def default_bin_dir() -> str:
     """The folder the ``kubectl`` on PATH links into (it holds ``kubectl.1.27`` ...)."""
     found = shutil.which("kubectl")
     return str(Path(os.path.realpath(found)).parent) if found else "."
+
+
+def answer_of(proc: subprocess.CompletedProcess) -> dict:
+    """A finished kubectl run as stored: stdout, stderr and exit code (bytes decoded as
+    UTF-8, undecodable bytes kept; a Go panic, exit code 2, keeps its first line only, as
+    the rest is a stack trace with addresses)."""
+    stdout = proc.stdout.decode("utf-8", "surrogateescape")
+    stderr = proc.stderr.decode("utf-8", "surrogateescape")
+    if proc.returncode == 2:
+        stderr = stderr.splitlines()[0] + "\n" if stderr else ""
+    return {"stdout": stdout, "stderr": stderr, "exit_code": proc.returncode}
 
 
 def ask_every_version(cases: list[dict], versions: tuple[str, ...], bin_dir: str, jobs: int,

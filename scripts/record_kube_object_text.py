@@ -37,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kubectl_versions import ask_every_version, default_bin_dir, write_or_check
+from kubectl_versions import answer_of, ask_every_version, default_bin_dir, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "kube" / "object-text"
@@ -362,11 +362,7 @@ def run(kubectl: str, case: dict) -> dict:
         (Path(scratch) / "obj.yaml").write_bytes(case["object"].encode("utf-8"))
         proc = subprocess.run([kubectl, *argv_of(case)], cwd=scratch, capture_output=True,
                               timeout=120)
-    stdout = proc.stdout.decode("utf-8", "surrogateescape")
-    stderr = proc.stderr.decode("utf-8", "surrogateescape")
-    if proc.returncode == 2:
-        stderr = stderr.splitlines()[0] + "\n" if stderr else ""
-    return {"stdout": stdout, "stderr": stderr, "exit_code": proc.returncode}
+    return answer_of(proc)
 
 
 def stored(case: dict, results: dict) -> dict:
