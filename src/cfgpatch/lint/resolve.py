@@ -42,7 +42,7 @@ from ..kube.views.kustomize.kustomization import EMPTY, is_empty, v2_value
 from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
-from .yamlpos import Tree, documents, resource_documents
+from .yamlpos import Tree, first_document, resource_documents
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
@@ -153,16 +153,15 @@ def find_kustomization(files: Mapping[str, str], directory: str) -> str | None:
 
 def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     """The kustomization at ``path`` (raises :class:`ResolveError` if kustomize would)."""
-    try:
-        trees = documents(files[path])
+    try:  # the first document only, as kustomize reads it
+        tree = first_document(files[path])
     except ValueError as exc:
         raise ResolveError(f"invalid Kustomization: {exc}", Location(path)) from None
-    if not trees:
+    if tree is None:
         raise ResolveError(EMPTY, Location(path))
     # kustomize decodes a kustomization through sigs.k8s.io/yaml, so with go-yaml v2's
     # (YAML 1.1) scalars: `namespace: n` is a boolean; then into its Go types (kube
     # build's decoding, the same texts)
-    tree = trees[0]
     try:
         value = v2_value(tree.node)
     except KubeError as exc:

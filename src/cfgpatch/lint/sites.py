@@ -19,7 +19,7 @@ from ..kube.views.kustomize.patches import read_json_ops
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite
-from .yamlpos import Tree, embedded, identity, tree_values, values
+from .yamlpos import Tree, embedded, first_tree_value, identity, values
 
 FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902")
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -40,12 +40,13 @@ def join(directory: str, path: str) -> str:
 
 
 def read_tree(text: str, source: str) -> tuple[Tree | None, Any]:
-    """The first document's position tree and value (None, None if it is not YAML)."""
+    """The first document's position tree and value, read as kustomize reads a
+    kustomization (what follows is never read); None, None if it is not YAML."""
     try:
-        read = tree_values(text)
+        read = first_tree_value(text)
     except ValueError:
         return None, None
-    return read[0] if read else (None, None)
+    return read if read is not None else (None, None)
 
 
 def kustomization_sites(path: str, text: str, files: Mapping[str, str]) -> list[DeclaredSite]:

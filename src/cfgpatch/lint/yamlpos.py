@@ -33,7 +33,7 @@ from ..kube.io.kyaml_duplicates import (
     scan_keys,
 )
 from ..kube.io.kyaml_merge import expand_merge_keys
-from ..kube.io.kyaml_read import read_documents, read_resource_documents
+from ..kube.io.kyaml_read import read_documents, read_first_document, read_resource_documents
 from ..kube.io.kyaml_scalars import node_value
 
 
@@ -160,6 +160,46 @@ def _parsed(text: str) -> tuple[tuple[Tree, Any, str | None], ...] | str:
         except KubeError as exc:
             out.append((Tree(node, lines), None, exc.message))
     return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _parsed_first(text: str) -> tuple[Tree, Any, str | None] | None | str:
+    """:func:`_parsed` of the first document only (``None`` when it is empty)."""
+    try:
+        node = read_first_document(text)
+    except KubeError as exc:
+        line = getattr(exc, "line", 0)
+        return f"line {line}: {exc.message}" if line else exc.message
+    if node is None:
+        return None
+    tree = Tree(node, text.splitlines())
+    try:
+        return tree, node_value(_expanded(node)), None
+    except KubeError as exc:
+        return tree, None, exc.message
+
+
+def first_document(text: str) -> Tree | None:
+    """The first document of ``text`` as go-yaml v2's ``Unmarshal`` reads a kustomization
+    (what follows is never read, errors included); ``None`` when it is empty.  Raises
+    ``ValueError`` with the line when it is not YAML."""
+    parsed = _parsed_first(text)
+    if isinstance(parsed, str):
+        raise ValueError(parsed)
+    return None if parsed is None else parsed[0]
+
+
+def first_tree_value(text: str) -> tuple[Tree, Any] | None:
+    """:func:`first_document` with its plain value (shared, as :func:`values`)."""
+    parsed = _parsed_first(text)
+    if isinstance(parsed, str):
+        raise ValueError(parsed)
+    if parsed is None:
+        return None
+    tree, value, error = parsed
+    if error is not None:
+        raise ValueError(error)
+    return tree, value
 
 
 def _read(text: str) -> tuple[tuple[Tree, Any, str | None], ...]:

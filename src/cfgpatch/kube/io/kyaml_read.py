@@ -64,9 +64,10 @@ def read_documents(text: str, file: str = "") -> list[Node]:
 
 def _cached(kind: str, text: str, file: str) -> list[Node]:
     """The ``kind`` of reading of ``text`` (``"documents"``: every document;
-    ``"resources"``: as a resource file), through the cache of :func:`cached_reads` when
-    in one."""
-    read = _read_documents if kind == "documents" else _resource_documents
+    ``"resources"``: as a resource file; ``"first"``: its first document), through the
+    cache of :func:`cached_reads` when in one."""
+    read = {"documents": _read_documents, "resources": _resource_documents,
+            "first": _first_document}[kind]
     cache = _CACHE.get()
     if cache is None:
         return read(text, file)
@@ -75,6 +76,17 @@ def _cached(kind: str, text: str, file: str) -> list[Node]:
         cache[key] = read(text, file)
     memo: dict[int, Node] = {}
     return [_copy(node, memo) for node in cache[key]]
+
+
+def read_first_document(text: str, file: str = "") -> Node | None:
+    """The first document of ``text`` (``None`` when it is empty or ``null``), as
+    go-yaml v2's ``Unmarshal`` reads it: what follows is never read, errors included."""
+    found = _cached("first", text, file)
+    return found[0] if found else None
+
+
+def _first_document(text: str, file: str) -> list[Node]:
+    return _read_documents(text, file, first=True)
 
 
 def read_resource_documents(text: str, file: str = "") -> list[Node]:

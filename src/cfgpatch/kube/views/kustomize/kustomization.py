@@ -34,7 +34,7 @@ from ...io.kyaml import (
     Node,
 )
 from ...io.kyaml_merge import alias_occurrences, is_merge_key
-from ...io.kyaml_read import read_document
+from ...io.kyaml_read import read_first_document
 from ...io.kyaml_scalars import go_syntax, node_value, typed_map
 from . import gotypes
 from .loader import Loader
@@ -108,10 +108,11 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
     """The kustomization of ``loader``'s directory (see the module docstring)."""
     path = loader.kustomization_file()
     text, path = loader.read(path)
-    try:
-        node = read_document(text, path)
+    try:  # kustomize reads the first document only (go-yaml v2's Unmarshal)
+        node = read_first_document(text, path)
     except KyamlError as err:
-        raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None
+        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR
+                        ) from None
     value = v2_value(node) if node is not None else {}
     if value is None:
         value = {}
