@@ -98,7 +98,7 @@ def read_resource_documents(text: str, file: str = "") -> list[Node]:
 def _resource_documents(text: str, file: str) -> list[Node]:
     """The documents of a resource file as kyaml's ``ByteReader`` reads them.
 
-    The text (``\r\n`` made ``\n``) is cut at every line that starts with ``---``
+    The text (``\\r\\n`` made ``\\n``) is cut at every line that starts with ``---``
     after a line break (a separator followed by anything but blanks or a comment is
     kustomize's ``invalid document separator`` error, raised with ``malformed`` false),
     and only the first document of each piece is read: an error's line counts from the
@@ -119,16 +119,18 @@ def _resource_documents(text: str, file: str) -> list[Node]:
         start = match.end()
     pieces.append((text[start:], before))
     return [node for piece, before in pieces
-            for node in _read_documents(piece, file, first=True, lines_before=before)]
+            for node in _read_documents(piece, file, first=True, lines_before=before,
+                                        v3=True)]
 
 
 _SEPARATOR = re.compile(r"\n---.*\n")
 
 
-def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0
-                    ) -> list[Node]:
+def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0,
+                    v3: bool = False) -> list[Node]:
     """The documents of ``text`` (with ``first``, only its first one is read); node
-    lines count ``lines_before`` more (the text is a piece of a file), error lines not."""
+    lines count ``lines_before`` more (the text is a piece of a file), error lines not;
+    ``v3``: error lines as go-yaml v3 counts them (kyaml's reading of resources)."""
     yaml = pyyaml()
     try:
         composed = _fast_compose(yaml, text, first)
@@ -139,7 +141,7 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
         raise KyamlError("yaml: control characters are not allowed", file=file) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        raise KyamlError(_go_yaml_message(err), file=file,
+        raise KyamlError(_go_yaml_message(err, v3), file=file,
                          line=mark.line + 1 if mark else 0) from None
     except yaml.YAMLError as err:
         raise KyamlError(f"yaml: {err}", file=file) from None

@@ -437,8 +437,12 @@ _PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
 )
 
 
-def go_yaml_message(err: Any) -> str:
-    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort)."""
+def go_yaml_message(err: Any, v3: bool = False) -> str:
+    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort).
+
+    go-yaml v2 (kubectl's sigs.k8s.io/yaml) names the problem's line; go-yaml v3
+    (kustomize's kyaml, ``v3``) names the line of its context (the collection being
+    parsed) when that is not the first line, counted from 0 like libyaml's marks."""
     yaml = _yaml()
     problem = err.problem or ""
     alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
@@ -457,7 +461,9 @@ def go_yaml_message(err: Any) -> str:
     # a scanner error inside a token at the end comes before that.  go-yaml counts
     # lines from 1 in scanner errors, and leaves out line 0.
     forced = at_end and (not scanner or text == "could not find expected ':'")
-    if mark is not None and (mark.line or forced):
+    if v3 and err.context_mark is not None and err.context_mark.line:
+        line = err.context_mark.line + (1 if scanner else 0)
+    elif mark is not None and (mark.line or forced):
         line = mark.line + (1 if forced else 0) + (1 if scanner else 0)
     elif err.context_mark is not None:
         line = err.context_mark.line
