@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...engine import jsonpatch
 from ...go import jsondecode
+from ...go.json import go_quote
 from ...io import reader
 from ...io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ...io.kyaml_duplicates import drop_duplicates
 from ...io.kyaml_read import read_documents
+from ...io.kyaml_write import write_value
 from . import aliases, replacements, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState
@@ -146,8 +148,11 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
         raise KubeError(f"illegally qualifies as both an SM and JSON patch: {text}",
                         code=KUSTOMIZE_ERROR)
     if documents is None and ops is None:
-        raise KubeError(f"trouble configuring builtin PatchTransformer: unable to parse SM or "
-                        f"JSON patch from {text} ({kust.where(f'/{name}/{index}')})",
+        source = "path" if entry.get("path") else "patch"
+        config = write_value(replacements.omit_empty(entry))
+        raise KubeError(f"trouble configuring builtin PatchTransformer with config: "
+                        f"`\n{config}`: unable to parse SM or JSON patch from "
+                        f"[{source}: {go_quote(str(entry.get(source) or ''))}]",
                         code=KUSTOMIZE_ERROR)
     if documents is not None:
         patch = Patch(kust, name, index, STRATEGIC, path, line, offset, documents)

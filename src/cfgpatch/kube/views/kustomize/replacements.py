@@ -103,21 +103,23 @@ def _from_file(kust: Kustomization, entries: list, path: str,
 
 def _config_error(entries: list, message: str) -> KubeError:
     """kustomize's error configuring the replacements: their config as YAML, then why."""
-    config = write_value({"Replacements": [_omit_empty(e) for e in entries]})
+    config = write_value({"Replacements": [omit_empty(e) for e in entries]})
     return KubeError(f"trouble configuring builtin ReplacementTransformer with config: "
                      f"`\n{config}`: {message}", code=KUSTOMIZE_ERROR)
 
 
-def _omit_empty(value: Any) -> Any:
+def omit_empty(value: Any) -> Any:
     """Go's JSON ``omitempty``: no empty strings, zeros, false or empty lists (an empty
-    object stays: kustomize's objects are pointers)."""
+    object stays: kustomize's objects are pointers); how kustomize prints a transformer's
+    configuration in its errors (with :func:`~cfgpatch.kube.io.kyaml_write.write_value`,
+    which sorts the keys)."""
     if isinstance(value, dict):
-        kept = {k: _omit_empty(v) for k, v in value.items()}
+        kept = {k: omit_empty(v) for k, v in value.items()}
         return {k: v for k, v in kept.items()
                 if not (v is None or v is False or v == "" or v == []
                         or (type(v) is int and v == 0))}
     if isinstance(value, list):
-        return [_omit_empty(v) for v in value]
+        return [omit_empty(v) for v in value]
     return value
 
 
