@@ -203,7 +203,8 @@ def _struct(value: dict, into: Struct, where: _Where, errors: list[GoDecodeError
     for key in sorted(value):
         name = _field_name(key, into.fields)
         if name is None:
-            errors.append(GoDecodeError(f'json: unknown field "{key}"', (*where.path, key)))
+            errors.append(GoDecodeError(f"json: unknown field {gojson.go_quote(key)}",
+                                        (*where.path, key)))
             continue
         inner = _Where(into.name, (*where.path, name))
         out[name] = _decode(value[key], into.fields[name], inner, errors)
