@@ -65,6 +65,11 @@ RESOLVER_GAPS.update({
                   "source-index-past-the-end", "source-through-scalar", "source-number-on-map",
                   "target-number-on-map", "target-number-on-scalar")
 })
+RESOLVER_GAPS.update({
+    ("error-smp-unreadable", build): "lint's own resolution does not read a "
+                                     "patchesStrategicMerge file's documents as resources"
+    for build in ("missing-kind-with-inline", "missing-name")
+})
 RESOLVER_GAPS[("namespace-conflict-affixes", "json-sees-affixes")] = (
     "lint's own resolution keeps no internal annotations (a JSON patch here tests "
     "internal.config.kubernetes.io/prefixes)")

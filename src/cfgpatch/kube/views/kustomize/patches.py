@@ -36,7 +36,7 @@ from .openapi import SchemaState
 from .patchtexts import source_texts, spelled, with_sources, without_sources
 from .positions import node_at, node_positions, shifted
 from .resmap import ResMap
-from .resources import Gvk, ResId, Resource, read_node
+from .resources import Gvk, ResId, Resource, read_node, read_resources
 from .selectors import Selector
 from .styles import json_annotations, metadata_texts, reencoded, styled_with_typed_keys
 from .trace import PATCH, Step, Touch, Trace, snapshot
@@ -113,11 +113,25 @@ def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
         body, path = kust.loader.read(text)
         documents = _strategic_documents(body, path, 0)
         if documents is None:
-            raise KubeError(f"{path}: not a strategic merge patch (patchesStrategicMerge)",
-                            code=KUSTOMIZE_ERROR)
+            raise _unreadable_strategic(kust, text, body, path)
         out.append(Patch(kust, "patchesStrategicMerge", index, STRATEGIC, path,
                          kust.line(pointer), 0, documents))
     return out
+
+
+def _unreadable_strategic(kust: Kustomization, entry: str, body: str, path: str) -> KubeError:
+    """kustomize's error for a ``patchesStrategicMerge`` file it cannot read as resources:
+    the transformer's configuration (every entry), then why, in the words of reading a
+    resource file (``MalformedYAMLError: ... in File:``, ``missing kind in object ...``)."""
+    try:
+        read_resources(body, path)
+    except KubeError as err:
+        where = f" in File: {entry}" if getattr(err, "in_file", False) else ""
+        config = write_value({"paths": list(kust.get("patchesStrategicMerge", []))})
+        return KubeError(f"trouble configuring builtin PatchStrategicMergeTransformer with "
+                         f"config: `\n{config}`: {err.message}{where}", code=KUSTOMIZE_ERROR)
+    return KubeError(f"{path}: not a strategic merge patch (patchesStrategicMerge)",
+                     code=KUSTOMIZE_ERROR)
 
 
 def load_legacy_json(kust: Kustomization) -> list[Patch]:
