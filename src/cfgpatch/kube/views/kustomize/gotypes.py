@@ -84,10 +84,12 @@ class Struct:
 class GoDecodeError(Exception):
     """Go's ``encoding/json`` error text (without kustomize's prefix)."""
 
-    def __init__(self, message: str, path: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str, path: tuple[str, ...] = (), unknown: bool = False
+                 ) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
+        self.unknown = unknown  # a field the struct does not have
 
 
 STRING, BOOL, INT64 = Scalar("string"), Scalar("bool", "bool"), Scalar("int64", "int64")
@@ -123,6 +125,9 @@ SOURCE_SELECTOR = Struct("SourceSelector", {
 TARGET_SELECTOR = Struct("TargetSelector", {
     "select": Pointer(SELECTOR), "reject": Slice(Pointer(SELECTOR)), "fieldPaths": STRINGS,
     "options": Pointer(FIELD_OPTIONS)})
+#: One replacement of a replacement file.
+REPLACEMENT = Struct("Replacement", {
+    "source": Pointer(SOURCE_SELECTOR), "targets": Slice(Pointer(TARGET_SELECTOR))})
 #: A ``replacements`` entry: a ``path`` to a file, or the replacement itself.
 REPLACEMENT_FIELD = Struct("ReplacementField", {
     "path": STRING, "source": Pointer(SOURCE_SELECTOR),
@@ -151,9 +156,11 @@ KUSTOMIZATION = Struct("Kustomization", {
 })
 
 
-def decode(value: Any, into: Struct = KUSTOMIZATION) -> Any:
+def decode(value: Any, into: Struct = KUSTOMIZATION, strict: bool = True) -> Any:
     """``value`` decoded into ``into`` (see the module docstring): the value with its
-    field names as the struct spells them, or :class:`GoDecodeError`.
+    field names as the struct spells them, or :class:`GoDecodeError`.  Unknown fields
+    are an error when ``strict`` (kustomize's kustomization), else left out (Go's plain
+    ``json.Unmarshal``, as for a replacement file).
 
     >>> decode({"NameSpace": "x"})
     {'namespace': 'x'}
@@ -166,6 +173,7 @@ into Go struct field Replica.replicas.count of type int64
     _check_floats(value, 0)
     errors: list[GoDecodeError] = []
     decoded = _decode(value, into, _Where(into.name, ()), errors)
+    errors = [error for error in errors if strict or not error.unknown]
     if errors:
         raise errors[0]
     return decoded
@@ -204,7 +212,7 @@ def _struct(value: dict, into: Struct, where: _Where, errors: list[GoDecodeError
         name = _field_name(key, into.fields)
         if name is None:
             errors.append(GoDecodeError(f"json: unknown field {gojson.go_quote(key)}",
-                                        (*where.path, key)))
+                                        (*where.path, key), unknown=True))
             continue
         inner = _Where(into.name, (*where.path, name))
         out[name] = _decode(value[key], into.fields[name], inner, errors)

@@ -35,7 +35,7 @@ from ...io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
 from ...io.kyaml_read import read_documents
 from ...io.kyaml_scalars import resolve
 from ...io.kyaml_write import write_value
-from . import fieldpath
+from . import fieldpath, gotypes
 from .kustomization import Kustomization, v2_value
 from .nodes import text
 from .positions import node_positions
@@ -95,6 +95,11 @@ def _from_file(kust: Kustomization, entries: list, path: str,
     if not all(isinstance(item, dict) for item in items):
         raise _unmodelled(kust.where(f"/replacements/{index}"),
                           f"the replacement file '{path}' (not a replacement)")
+    try:  # Go's plain json.Unmarshal: wrong types fail, unknown fields are ignored
+        items = [gotypes.decode(item, gotypes.REPLACEMENT, strict=False) for item in items]
+    except gotypes.GoDecodeError as err:
+        raise _config_error(entries, "error unmarshaling JSON: while decoding JSON: "
+                                     f"{err.message}") from None
     positions = node_positions(documents[0])
     return [Replacement(item, real, positions.get(f"/{i}" if isinstance(value, list) else "",
                                                   (0, 0))[0], index)
