@@ -26,14 +26,22 @@ BUILDS = [(json.loads(p.read_text("utf-8")), build) for p in sorted(DATA.glob("r
 _HASH = re.compile(r"-[a-z0-9]{10}$")
 
 
+def _text(value) -> str:
+    """A value as YAML's BaseLoader reads kubectl's output: text (``true``, ``8``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
 def _ids(objects, generated=frozenset()):
     out = []
     for obj in objects:
         meta = obj.get("metadata", {})
-        name = meta.get("name", "")
+        name = _text(meta.get("name", ""))
         if obj.get("kind") in ("ConfigMap", "Secret") and _HASH.sub("", name) in generated:
             name = _HASH.sub("", name)
-        out.append((obj.get("apiVersion"), obj.get("kind"), name, meta.get("namespace", "")))
+        out.append((_text(obj.get("apiVersion")), _text(obj.get("kind")), name,
+                    _text(meta.get("namespace", ""))))
     return sorted(out)
 
 
@@ -70,6 +78,9 @@ RESOLVER_GAPS.update({
                                      "patchesStrategicMerge file's documents as resources"
     for build in ("missing-kind-with-inline", "missing-name")
 })
+RESOLVER_GAPS[("resource-scalar-identity", "prefixed")] = (
+    "lint's own resolution reads a number as a name by its value (010 is 8), kustomize "
+    "by its text")
 RESOLVER_GAPS[("namespace-conflict-affixes", "json-sees-affixes")] = (
     "lint's own resolution keeps no internal annotations (a JSON patch here tests "
     "internal.config.kubernetes.io/prefixes)")

@@ -39,6 +39,7 @@ from ..jsonvalue import deep_copy
 from ..kube.views.kustomize.crds import load_crd_files
 from ..kube.views.kustomize.gotypes import GoDecodeError, decode, json_kind
 from ..kube.views.kustomize.kustomization import EMPTY, is_empty, v2_value
+from ..kube.views.kustomize.nodes import text as scalar_text
 from ..kube.views.kustomize.openapi import SchemaState
 from .config import normal_path
 from .finding import Location
@@ -396,6 +397,6 @@ def transform_names(kustomization: Kustomization, resources: list[Resource]) -> 
                 meta["namespace"] = namespace
                 _check_namespaced(kustomization, taken, resource)
         if (prefix or suffix) and kind not in NOT_PREFIXED:
-            name = str(meta.get("name", ""))
+            name = scalar_text(meta.get("name", ""))  # a number or boolean by its Go text
             resource.previous = (*resource.previous, name)
             meta["name"] = f"{prefix}{name}{suffix}"

@@ -155,11 +155,20 @@ class Resource:
 
     @property
     def name(self) -> str:
-        return _text(_metadata(self.value).get("name"))
+        return self._metadata_text("name")
 
     @property
     def namespace(self) -> str:
-        return _text(_metadata(self.value).get("namespace"))
+        return self._metadata_text("namespace")
+
+    def _metadata_text(self, key: str) -> str:
+        """A metadata field as kustomize reads it: a number or boolean by its text as
+        written (``name: 010`` is "010"), while it holds what was read."""
+        value = _metadata(self.value).get(key)
+        entry = self.texts.get(("metadata", key))
+        if entry is not None and type(entry[1]) is type(value) and entry[1] == value:
+            return entry[0]
+        return _text(value)
 
     def cur_id(self) -> ResId:
         return ResId(self.gvk, self.name, self.namespace)
@@ -233,7 +242,13 @@ def _metadata(value: Any) -> dict:
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    """A field kustomize reads as a string: a number or boolean is its Go text (kind
+    ``1.5``, name ``true``); a null, map or list is no text."""
+    if isinstance(value, str):
+        return value
+    if value is None or isinstance(value, (dict, list)):
+        return ""
+    return text(value)
 
 
 def legacy_sort(resources: list[Resource], first: tuple[str, ...] = ORDER_FIRST,
