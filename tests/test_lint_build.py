@@ -78,6 +78,12 @@ RESOLVER_GAPS.update({
                                      "patchesStrategicMerge file's documents as resources"
     for build in ("missing-kind-with-inline", "missing-name")
 })
+RESOLVER_GAPS.update({
+    ("error-patch-config", build): "lint's own resolution does not refuse a patch entry "
+                                   "with both patch and path, or neither"
+    for build in ("both-legacy-json", "both-patch-and-path", "neither-legacy-json",
+                  "neither-patch-nor-path")
+})
 RESOLVER_GAPS[("resource-scalar-identity", "prefixed")] = (
     "lint's own resolution reads a number as a name by its value (010 is 8), kustomize "
     "by its text")

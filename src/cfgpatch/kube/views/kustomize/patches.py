@@ -110,7 +110,10 @@ def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
             out.append(Patch(kust, "patchesStrategicMerge", index, STRATEGIC, kust.file,
                              kust.line(pointer), _inline_offset(kust, pointer), documents))
             continue
-        body, path = kust.loader.read(text)
+        try:
+            body, path = kust.loader.read(text)
+        except KubeError as err:
+            raise _strategic_config_error(kust, err.message) from None
         documents = _strategic_documents(body, path, 0)
         if documents is None:
             raise _unreadable_strategic(kust, text, body, path)
@@ -127,11 +130,16 @@ def _unreadable_strategic(kust: Kustomization, entry: str, body: str, path: str)
         read_resources(body, path)
     except KubeError as err:
         where = f" in File: {entry}" if getattr(err, "in_file", False) else ""
-        config = write_value({"paths": list(kust.get("patchesStrategicMerge", []))})
-        return KubeError(f"trouble configuring builtin PatchStrategicMergeTransformer with "
-                         f"config: `\n{config}`: {err.message}{where}", code=KUSTOMIZE_ERROR)
+        return _strategic_config_error(kust, f"{err.message}{where}")
     return KubeError(f"{path}: not a strategic merge patch (patchesStrategicMerge)",
                      code=KUSTOMIZE_ERROR)
+
+
+def _strategic_config_error(kust: Kustomization, message: str) -> KubeError:
+    """kustomize's error configuring ``patchesStrategicMerge``: every entry, then why."""
+    config = write_value({"paths": list(kust.get("patchesStrategicMerge", []))})
+    return KubeError(f"trouble configuring builtin PatchStrategicMergeTransformer with "
+                     f"config: `\n{config}`: {message}", code=KUSTOMIZE_ERROR)
 
 
 def load_legacy_json(kust: Kustomization) -> list[Patch]:
@@ -162,12 +170,8 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
         raise KubeError(f"illegally qualifies as both an SM and JSON patch: {text}",
                         code=KUSTOMIZE_ERROR)
     if documents is None and ops is None:
-        source = "path" if entry.get("path") else "patch"
-        config = write_value(replacements.omit_empty(entry))
-        raise KubeError(f"trouble configuring builtin PatchTransformer with config: "
-                        f"`\n{config}`: unable to parse SM or JSON patch from "
-                        f"[{source}: {go_quote(str(entry.get(source) or ''))}]",
-                        code=KUSTOMIZE_ERROR)
+        raise _configuring(name, entry, f"unable to parse SM or JSON patch from "
+                                        f"{_source_of(entry)}")
     if documents is not None:
         patch = Patch(kust, name, index, STRATEGIC, path, line, offset, documents)
     else:
@@ -177,26 +181,57 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
     options = entry.get("options")
     patch.options = options if isinstance(options, dict) else {}
     if patch.type == JSON and patch.target is None:
-        raise KubeError(f"must specify a target for JSON patch {text}", code=KUSTOMIZE_ERROR)
+        raise KubeError(f"must specify a target for JSON patch {_source_of(entry)}",
+                        code=KUSTOMIZE_ERROR)
     return patch
+
+
+#: The builtin transformer kustomize configures from each patch field.
+_TRANSFORMERS = {"patches": "PatchTransformer", "patchesJson6902": "PatchJson6902Transformer"}
+
+
+def _config_text(name: str, entry: dict) -> str:
+    """A patch entry as kustomize prints its transformer's configuration (YAML, keys
+    sorted, empty fields left out; the JSON 6902 transformer calls the text ``jsonOp``)."""
+    value = dict(entry)
+    if name == "patchesJson6902" and "patch" in value:
+        value["jsonOp"] = value.pop("patch")
+    return write_value(replacements.omit_empty(value))
+
+
+def _configuring(name: str, entry: dict, message: str) -> KubeError:
+    """kustomize's error configuring the transformer of one patch entry."""
+    return KubeError(f"trouble configuring builtin {_TRANSFORMERS[name]} with config: "
+                     f"`\n{_config_text(name, entry)}`: {message}", code=KUSTOMIZE_ERROR)
+
+
+def _source_of(entry: dict) -> str:
+    """How kustomize names a patch's text in its errors: ``[path: "file"]`` or
+    ``[patch: "<the text, Go-quoted>"]``."""
+    source = "path" if entry.get("path") else "patch"
+    return f"[{source}: {go_quote(str(entry.get(source) or ''))}]"
 
 
 def _entry_text(kust: Kustomization, name: str, index: int, entry: dict) -> tuple[str, str, int]:
     inline = entry.get("patch")
     inline = inline.strip() if isinstance(inline, str) else ""
     path = entry.get("path") if isinstance(entry.get("path"), str) else ""
-    where = kust.where(f"/{name}/{index}")
+    legacy = name == "patchesJson6902"
+    config = _config_text(name, entry).rstrip("\n")
     if not inline and not path:
-        raise KubeError(f"must specify one of patch and path in {where}", code=KUSTOMIZE_ERROR)
+        raise _configuring(name, entry, "empty file path and empty jsonOp" if legacy
+                           else f"must specify one of patch and path in\n{config}")
     if inline and path:
-        raise KubeError(f"patch and path can't be set at the same time ({where})",
-                        code=KUSTOMIZE_ERROR)
+        raise _configuring(name, entry, "must specify a file path or jsonOp, not both"
+                           if legacy else f"patch and path can't be set at the same time\n"
+                                          f"{config}")
     if path:
         try:
             text, real = kust.loader.read(path)
         except KubeError as err:
-            raise KubeError(f"failed to get the patch file from path({path}): {err.message}",
-                            code=KUSTOMIZE_ERROR) from None
+            raise _configuring(name, entry, err.message if legacy else
+                               f"failed to get the patch file from path({path}): "
+                               f"{err.message}") from None
         return text, real, 0
     return inline, kust.file, _inline_offset(kust, f"/{name}/{index}/patch")
 
