@@ -99,11 +99,19 @@ def test_label_selector_parse():
         ("e", "exists", ()), ("f", "=", ("g",))]
 
 
-@pytest.mark.parametrize("text", ["a=b,", "a b", "a in x", "in (x)", "=b"])
-def test_malformed_label_selectors_are_errors(text):
+@pytest.mark.parametrize("text, message", [
+    ("a=b,", "found '', expected: identifier after ','"),
+    ("a b", "unable to parse requirement: found 'b', expected: '=', '!=', '==', 'in', notin'"),
+    ("a in x", "unable to parse requirement: found 'x' expected: '('"),
+    ("a in (x y)", "unable to parse requirement: found 'y', expected: ',' or ')'"),
+    ("=b", "found '=', expected: !, identifier, or 'end of string'"),
+    ("a=b c", "found 'c', expected: ',' or 'end of string'"),
+])
+def test_malformed_label_selectors_are_errors_in_kustomize_s_words(text, message):
+    """As recorded with kubectl kustomize (tree label-selector-errors)."""
     with pytest.raises(KubeError) as caught:
         parse_label_selector(text)
-    assert "unable to parse requirement" in caught.value.message
+    assert caught.value.message == message
 
 
 def test_go_regexp_translations_and_refusals():

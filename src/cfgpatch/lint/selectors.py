@@ -23,6 +23,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from ..errors import KubeError
+from ..kube.views.kustomize.selectors import Requirement
+from ..kube.views.kustomize.selectors import parse_label_selector as kube_parse_label_selector
+
 SELECTOR_KEYS = ("group", "version", "kind", "name", "namespace", "labelSelector",
                  "annotationSelector")
 
@@ -82,72 +86,22 @@ def matches(target: dict, obj: Any, previous_names: Iterable[str] = ()) -> bool:
     return True
 
 
-_TERM = re.compile(r"\s*(!?)\s*([A-Za-z0-9_./-]+)\s*(?:(==|=|!=)\s*([A-Za-z0-9_.-]*)|"
-                   r"\s(in|notin)\s*\(([^)]*)\))?\s*")
+def parse_label_selector(text: str) -> tuple[Requirement, ...]:
+    """The requirements of a label selector, read as kustomize reads them (kube build's
+    parser); :class:`SelectorError` with kustomize's words when it cannot be read.
 
-
-@lru_cache(maxsize=512)
-def parse_label_selector(text: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    """The terms of a label selector: (operator, key, values).
-
-    >>> parse_label_selector("app=web, tier notin (db), !canary")
-    (('=', 'app', ('web',)), ('notin', 'tier', ('db',)), ('!', 'canary', ()))
+    >>> [(r.operator, r.key) for r in parse_label_selector("app=web, tier notin (db), !x")]
+    [('=', 'app'), ('notin', 'tier'), ('!exists', 'x')]
     """
-    terms = []
-    for part in _split_terms(text):
-        match = _TERM.fullmatch(part)
-        if match is None or not part.strip():
-            raise SelectorError(f"unable to parse requirement {part.strip()!r} of label "
-                                f"selector {text!r}")
-        bang, key, op, value, set_op, items = match.groups()
-        if bang and (op or set_op):
-            raise SelectorError(f"unable to parse requirement {part.strip()!r}")
-        if bang:
-            terms.append(("!", key, ()))
-        elif op:
-            terms.append(("!=" if op == "!=" else "=", key, (value,)))
-        elif set_op:
-            terms.append((set_op, key, tuple(v.strip() for v in items.split(",") if v.strip())))
-        else:
-            terms.append(("exists", key, ()))
-    return tuple(terms)
-
-
-def _split_terms(text: str) -> list[str]:
-    parts, depth, current = [], 0, ""
-    for char in text:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current)
-    return parts
+    try:
+        return kube_parse_label_selector(text)
+    except KubeError as exc:
+        raise SelectorError(exc.message) from None
 
 
 def label_selector_matches(text: str, labels: dict) -> bool:
     """Whether ``labels`` satisfy the label selector ``text``."""
-    for op, key, values in parse_label_selector(text):
-        have = labels.get(key)
-        present = key in labels
-        value = "" if have is None else str(have)
-        if op == "=" and not (present and value == values[0]):
-            return False
-        if op == "!=" and present and value == values[0]:
-            return False
-        if op == "exists" and not present:
-            return False
-        if op == "!" and present:
-            return False
-        if op == "in" and not (present and value in values):
-            return False
-        if op == "notin" and present and value in values:
-            return False
-    return True
+    return all(requirement.satisfied(labels) for requirement in parse_label_selector(text))
 
 
 def describe(target: dict) -> str:

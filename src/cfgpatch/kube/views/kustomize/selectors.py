@@ -161,15 +161,20 @@ def parse_label_selector(text: str) -> tuple[Requirement, ...]:
     out: list[Requirement] = []
     i = 0
     while i < len(tokens):
+        if tokens[i] in ("(", ")", ",", "=", "==", "!="):
+            raise _selector_error(f"found '{tokens[i]}', expected: !, identifier, or "
+                                  "'end of string'", requirement=False)
         requirement, i = _requirement(tokens, i, text)
         out.append(requirement)
         if i < len(tokens):
             if tokens[i] != ",":
-                raise _selector_error(
-                    text, f"found '{tokens[i]}', expected: ',' or 'end of string'")
+                raise _selector_error(f"found '{tokens[i]}', expected: ',' or 'end of string'",
+                                      requirement=False)
             i += 1
-            if i == len(tokens):
-                raise _selector_error(text, "found '', expected: identifier")
+            following = tokens[i] if i < len(tokens) else ""
+            if following in ("", "(", ")", ",", "=", "==", "!="):
+                raise _selector_error(f"found '{following}', expected: identifier after ','",
+                                      requirement=False)
     return tuple(out)
 
 
@@ -181,7 +186,7 @@ def _tokens(text: str) -> list[str]:
             break
         match = _TOKEN.match(text, pos)
         if match is None:  # pragma: no cover - the pattern accepts every character
-            raise _selector_error(text, f"unexpected character at {pos}")
+            raise _selector_error(f"unexpected character at {pos}")
         tokens.append(match.group(1))
         pos = match.end()
     return tokens
@@ -190,11 +195,10 @@ def _tokens(text: str) -> list[str]:
 def _requirement(tokens: list[str], i: int, text: str) -> tuple[Requirement, int]:
     if tokens[i] == "!":
         if i + 1 >= len(tokens) or tokens[i + 1] in "(),=!":
-            raise _selector_error(text, "found '', expected: identifier")
+            found = tokens[i + 1] if i + 1 < len(tokens) else ""
+            raise _selector_error(f"found '{found}', expected: identifier")
         return Requirement(tokens[i + 1], "!exists"), i + 2
     key = tokens[i]
-    if key in ("(", ")", ",", "=", "==", "!="):
-        raise _selector_error(text, f"found '{key}', expected: !, identifier, or 'end of string'")
     i += 1
     if i >= len(tokens) or tokens[i] == ",":
         return Requirement(key, "exists"), i
@@ -209,27 +213,51 @@ def _requirement(tokens: list[str], i: int, text: str) -> tuple[Requirement, int
         return _single(key, op, tokens, i + 1, text)
     if op.startswith(">") or op.startswith("<"):
         return Requirement(key, "gt" if op[0] == ">" else "lt", (op[1:],)), i + 1
-    raise _selector_error(text, f"found '{op}', expected: in, notin, =, ==, !=, gt, lt")
+    raise _selector_error(f"found '{op}', expected: '=', '!=', '==', 'in', notin'")
 
 
 def _single(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requirement, int]:
-    if i >= len(tokens) or tokens[i] in ("(", ")", ","):
+    if i >= len(tokens) or tokens[i] == ",":
         return Requirement(key, op, ("",)), i
+    if tokens[i] in ("(", ")", "=", "==", "!=", "!"):
+        raise _selector_error(f"found '{tokens[i]}', expected: identifier")
     return Requirement(key, op, (tokens[i],)), i + 1
 
 
 def _set(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requirement, int]:
-    if i >= len(tokens) or tokens[i] != "(":
-        raise _selector_error(text, "found '', expected: '('")
-    values: list[str] = []
+    """``(a, b)`` after ``in`` or ``notin``, read as the labels parser reads a values list
+    (``(,`` and ``,)`` hold an empty value)."""
+    token = tokens[i] if i < len(tokens) else ""
+    if token != "(":
+        raise _selector_error(f"found '{token}' expected: '('")
     i += 1
-    while i < len(tokens) and tokens[i] != ")":
-        if tokens[i] != ",":
-            values.append(tokens[i])
+    token = tokens[i] if i < len(tokens) else ""
+    if token == ")":
+        return Requirement(key, op, ("",)), i + 1
+    if token in ("", "(", "=", "==", "!=", "!"):
+        raise _selector_error(f"found '{token}', expected: ',', ')' or identifier")
+    values: list[str] = []
+    while True:
+        token = tokens[i] if i < len(tokens) else ""
+        if token == ",":
+            if not values:
+                values.append("")  # "(,"
+            i += 1
+            following = tokens[i] if i < len(tokens) else ""
+            if following == ")":
+                return Requirement(key, op, (*values, "")), i + 1  # ",)"
+            if following == ",":
+                values.append("")
+            continue
+        if token in ("", "(", ")", "=", "==", "!=", "!"):
+            raise _selector_error(f"found '{token}', expected: ',', or identifier")
+        values.append(token)
         i += 1
-    if i >= len(tokens):
-        raise _selector_error(text, "found '', expected: ')'")
-    return Requirement(key, op, tuple(values)), i + 1
+        following = tokens[i] if i < len(tokens) else ""
+        if following == ")":
+            return Requirement(key, op, tuple(values)), i + 1
+        if following != ",":
+            raise _selector_error(f"found '{following}', expected: ',' or ')'")
 
 
 def labels_match(text: str, labels: Any) -> bool:
@@ -242,6 +270,8 @@ def _satisfies(requirements: tuple[Requirement, ...], labels: Any) -> bool:
     return all(r.satisfied(labels) for r in requirements)
 
 
-def _selector_error(text: str, problem: str) -> KubeError:
-    return KubeError(f"unable to parse requirement: {problem} (in {text!r})",
+def _selector_error(problem: str, requirement: bool = True) -> KubeError:
+    """The labels parser's error (as kustomize's copy words it): a problem inside one
+    requirement is ``unable to parse requirement: ...``, one between them is bare."""
+    return KubeError(f"unable to parse requirement: {problem}" if requirement else problem,
                      code=KUSTOMIZE_ERROR)
