@@ -269,8 +269,11 @@ def stringify_annotations(value: Any) -> None:
 
 
 def value_text(value: Any) -> Any:
-    """A decoded scalar as the string kustomize's string maps hold (no source text)."""
-    if isinstance(value, (str, dict, list)):
+    """A decoded value as the string kustomize's string maps hold (no source text): a
+    map or a list is "" (tree ``annotation-values``)."""
+    if isinstance(value, str):
         return value
+    if isinstance(value, (dict, list)):
+        return ""
     from .nodes import text
     return "null" if value is None else text(value)
