@@ -179,7 +179,7 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     :func:`_fail_all`); an error in reading the file ends the reading where it comes."""
     from ..kube.io import reader
 
-    patch, patch_notes, pending = _patch_or_pending(args, patch_bytes, shown)
+    patch, patch_notes, pending = reader.load_patch_or_error(patch_bytes, args.type, shown)
     check = _strategic_check(args)
     failed: list[KubeError] = []  # objects read that could not be patched
     unread: list[KubeError] = []  # documents that could not be read as objects
@@ -284,22 +284,6 @@ def _strategic_check(args: argparse.Namespace) -> Any:
         check_strategic_supported(obj, _schema(args))
 
     return check
-
-
-def _patch_or_pending(args: argparse.Namespace, patch_bytes: bytes, shown: str | None
-                      ) -> tuple[Any, list, KubeError | None]:
-    """The patch and its notes, or the error of a JSON patch that does not parse, which
-    kubectl meets only when it applies the patch to an object (a YAML patch that does
-    not parse fails at once)."""
-    from ..kube.io import patch_text, reader
-
-    try:
-        patch, patch_notes = reader.load_patch(patch_bytes, args.type, shown)
-    except KubeError as err:
-        if not patch_text.has_json_prefix(patch_bytes):
-            raise
-        return None, [], err
-    return patch, patch_notes, None
 
 
 def _read_inputs(args: argparse.Namespace, object_text: str, patch_bytes: bytes,

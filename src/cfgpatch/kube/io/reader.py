@@ -70,7 +70,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_inputs",
-           "load_object", "load_objects", "load_patch", "object_from_nodes"]
+           "load_object", "load_objects", "load_patch", "load_patch_or_error",
+           "object_from_nodes"]
 
 def _loader_class() -> type:
     """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
@@ -304,19 +305,28 @@ def load_inputs(object_text: str, source: str, patch: str | bytes, patch_type: s
     earlier (a strategic patch on a kind it does not know fails with "not supported"
     whatever the patch text).
     """
-    try:
-        patch, patch_notes = load_patch(patch, patch_type, shown)
-        pending = None
-    except KubeError as err:
-        if not patch_text.has_json_prefix(patch):
-            raise
-        patch, patch_notes, pending = None, [], err
+    patch, patch_notes, pending = load_patch_or_error(patch, patch_type, shown)
     obj, notes = load_object(object_text, source)
     if pending is not None:
         if check is not None:
             check(obj)
         raise pending
     return obj, notes, patch, patch_notes
+
+
+def load_patch_or_error(patch: str | bytes, patch_type: str, shown: str | bytes | None = None
+                        ) -> tuple[Any, list[TypeNote], KubeError | None]:
+    """:func:`load_patch`, or the error of a JSON patch that does not parse, which kubectl
+    meets only when it applies the patch to an object (returned third, not raised); a
+    YAML patch that does not parse is raised at once, as kubectl fails before reading
+    the object."""
+    try:
+        patch_value, notes = load_patch(patch, patch_type, shown)
+    except KubeError as err:
+        if not patch_text.has_json_prefix(patch):
+            raise
+        return None, [], err
+    return patch_value, notes, None
 
 
 @unstructured.too_deep
