@@ -237,3 +237,16 @@ def test_several_objects_from_standard_input(files, capsys, monkeypatch):
     assert code == 1
     assert out == "deployment.apps/web\nprometheus.monitoring.coreos.com/main\n"
     assert err.startswith('error: unable to decode "-": Object \'Kind\' is missing')
+
+
+@pytest.mark.parametrize("several", [False, True])
+def test_json_nested_too_deeply_is_an_error_not_a_crash(files, capsys, several):
+    deep = '{"a":' * 3000 + "1" + "}" * 3000
+    first = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
+    last = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"},"data":' + deep + "}\n"
+    (files / "deep.json").write_text((first if several else "") + last)
+    code, out, err = run_cli(capsys, "kube", "patch", "-f", "deep.json", "--type", "merge",
+                             "-p", "{}", "-o", "name")
+    assert code == 1
+    assert out == ("configmap/a\n" if several else "")
+    assert err.startswith("error: the input is nested too deeply for cfgpatch")

@@ -185,10 +185,10 @@ def load_objects(text: str, source: str = "-") -> Iterator[tuple[dict, list[Type
     a bad ``---`` line, JSON that does not parse) is raised when the reading comes to
     it, after the objects before it.
     """
-    if jsondecode.first_non_space(text) == "{":
-        yield from _json_objects(text, source)
-        return
     try:
+        if jsondecode.first_non_space(text) == "{":
+            yield from _json_objects(text, source)
+            return
         for piece in docsplit.pieces(text):
             read = _piece_value(piece, source)
             if read is not None:
@@ -197,6 +197,8 @@ def load_objects(text: str, source: str = "-") -> Iterator[tuple[dict, list[Type
         raise KubeError(f"error parsing {source}: {err}",
                         hint="a line starting with --- must hold nothing else but a comment"
                         ) from None
+    except RecursionError:
+        raise unstructured.too_deep_error() from None
 
 
 @unstructured.too_deep

@@ -64,12 +64,16 @@ def too_deep(func: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except RecursionError:
-            raise KubeError("the input is nested too deeply for cfgpatch",
-                            code=NESTING_TOO_DEEP,
-                            hint="cfgpatch handles a few hundred levels of nesting; kubectl "
-                            "would go on up to 10000") from None
+            raise too_deep_error() from None
 
     return guarded
+
+
+def too_deep_error() -> KubeError:
+    """The error for input nested beyond Python's recursion limit (see :func:`too_deep`)."""
+    return KubeError("the input is nested too deeply for cfgpatch", code=NESTING_TOO_DEEP,
+                     hint="cfgpatch handles a few hundred levels of nesting; kubectl would "
+                          "go on up to 10000")
 
 
 def normalize(value: Any, literal: bool = False) -> Any:
