@@ -51,3 +51,20 @@ def test_explain_json_is_one_document():
             for r in t["lists_replaced"]]
     assert {"path": "/spec/dnsNames", "lost": ["shop.acme.example", "www.shop.acme.example",
                                                "api.shop.acme.example"]} in lost
+
+
+def _deep_tree(folder):
+    deep = "[" * 3000 + "]" * 3000
+    (folder / "kustomization.yaml").write_text("resources:\n- r.yaml\n")
+    (folder / "r.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+                                   f"data:\n  x: {deep}\n")
+    return folder
+
+
+@pytest.mark.parametrize("explain", [[], ["--explain"]])
+def test_a_tree_nested_too_deeply_is_refused_not_a_crash(tmp_path, explain):
+    proc = run(str(_deep_tree(tmp_path)), *explain)
+    assert proc.returncode == 3
+    assert proc.stderr.startswith("error: a document is nested too deeply for cfgpatch kube "
+                                  "build\n")
+    assert "Traceback" not in proc.stderr

@@ -136,3 +136,13 @@ def test_live_kubectl_builds_every_corpus_kustomization_lint_builds(tree, tmp_pa
         done = subprocess.run(["kubectl", "kustomize", str(path.parent)], capture_output=True,
                               text=True, check=False, timeout=120)
         assert done.returncode == 0, done.stderr
+
+
+def test_a_tree_nested_too_deeply_is_not_followed_not_a_crash(capsys, tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- r.yaml\n")
+    (tmp_path / "r.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+                                     "data:\n  x: " + "[" * 3000 + "]" * 3000 + "\n")
+    code, out, _ = lint("--root", str(tmp_path), "--format", "json", capsys=capsys)
+    assert code == 0  # a warning
+    (finding,) = json.loads(out)["findings"]
+    assert (finding["rule"], finding["file"]) == ("not-followed", "kustomization.yaml")

@@ -20,6 +20,10 @@ import sys
 
 from ..errors import KUSTOMIZE_UNMODELLED
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..kube.views.kustomize.build import BuildError
+
 UNMODELLED_EXIT = 3
 
 
@@ -39,18 +43,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..kube.views.kustomize.build import BuildError, build
-    from ..kube.views.kustomize.trace import Trace
+    from ..kube.views.kustomize.build import BuildError, too_deep
 
     try:
-        result = build(args.directory, Trace() if args.explain else None)
+        return _build_and_print(args)
+    except RecursionError:  # printing or explaining a deeply nested result
+        return _refused(too_deep())
     except BuildError as error:
-        for warning in error.warnings:
-            sys.stderr.write(warning + "\n")
-        sys.stderr.write(f"error: {error.message}\n")
-        if error.hint:
-            sys.stderr.write(f"cfgpatch: {error.hint}\n")
-        return UNMODELLED_EXIT if error.code == KUSTOMIZE_UNMODELLED else 1
+        return _refused(error)
+
+
+def _refused(error: BuildError) -> int:
+    for warning in error.warnings:
+        sys.stderr.write(warning + "\n")
+    sys.stderr.write(f"error: {error.message}\n")
+    if error.hint:
+        sys.stderr.write(f"cfgpatch: {error.hint}\n")
+    return UNMODELLED_EXIT if error.code == KUSTOMIZE_UNMODELLED else 1
+
+
+def _build_and_print(args: argparse.Namespace) -> int:
+    from ..kube.views.kustomize.build import build
+    from ..kube.views.kustomize.trace import Trace
+
+    result = build(args.directory, Trace() if args.explain else None)
     for warning in result.warnings:
         sys.stderr.write(warning + "\n")
     if not args.explain:

@@ -105,11 +105,7 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
         for path in kustomizations:
             if _is_component(files, path):
                 continue
-            if root is not None:
-                from .kbuild import lint_kustomization_built
-                out.append(lint_kustomization_built(builder, root, path))
-            else:
-                out.append(lint_kustomization(builder, path))
+            out.append(_kustomization_outcome(builder, root, path))
     for path in others:
         try:
             text = files[path]
@@ -128,6 +124,22 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     for outcome in out:
         outcome.crds = crds
     return out, extra
+
+
+def _kustomization_outcome(builder: Builder, root: str | None, path: str) -> Outcome:
+    """The outcome of one kustomization: built with ``kube build`` when on disk (under
+    ``root``), else with lint's own resolution; a tree nested beyond what either follows
+    is this unit's error, not the end of the run."""
+    try:
+        if root is not None:
+            from .kbuild import lint_kustomization_built
+            return lint_kustomization_built(builder, root, path)
+        return lint_kustomization(builder, path)
+    except RecursionError:  # not kustomize's failure: lint could not follow it
+        outcome = Outcome("kustomization", path)
+        outcome.not_followed = ("a document under this kustomization is nested deeper than "
+                                "cfgpatch follows (a few hundred levels); nothing was checked")
+        return outcome
 
 
 #: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a

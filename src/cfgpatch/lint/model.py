@@ -118,6 +118,8 @@ class Outcome:
     applications: list[Application] = field(default_factory=list)
     #: kustomize's (or kubectl's) error text when the build failed.
     error: str | None = None
+    #: Why lint could not follow the unit at all (not kustomize's failure), or None.
+    not_followed: str | None = None
     #: Where the error points (the kustomization, or the patch that failed).
     error_location: Location | None = None
     #: Custom resource definitions known to lint (for naming list keys).

@@ -60,6 +60,11 @@ _REPOSITORY = {
         "kustomize refuses to build this kustomization; nothing under it can be checked.",
         "Run `kubectl kustomize` on the directory: the message is kustomize's own. Fix the "
         "reference, patch or field it names."),
+    "not-followed": (
+        WARNING, "cfgpatch could not follow this kustomization",
+        "A document under this kustomization is nested deeper than cfgpatch follows (a few "
+        "hundred levels), so nothing under it was checked; kustomize itself may build it.",
+        "Check it with `kubectl kustomize`, or flatten the document."),
     "patch-matches-nothing": (
         ERROR, "The patch matches no resource",
         "The patch's target selects no resource of the build, so the patch silently does "

@@ -82,7 +82,18 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         _check_printable(ordered)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
+    except RecursionError:
+        raise too_deep(warnings) from None
     return BuildResult(ordered, warnings, trace)
+
+
+def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment]
+    """The build of a tree nested beyond Python's recursion limit: not modelled (kustomize
+    reads up to go-yaml's own limit)."""
+    return BuildError("a document is nested too deeply for cfgpatch kube build",
+                      warnings=warnings, code=KUSTOMIZE_UNMODELLED,
+                      hint="cfgpatch follows a few hundred levels of nesting; build this "
+                           "tree with kubectl kustomize")
 
 
 def _check_printable(resources: list[Resource]) -> None:
