@@ -26,7 +26,7 @@ from ...go import json as gojson
 from ...io.kyaml_write import write_value
 from . import generators, images, nameref, patches, replacements, transformers
 from .crds import load_crds
-from .kustomization import Kustomization, load
+from .kustomization import MANAGED_BY, MANAGED_BY_LABEL, Kustomization, load
 from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
 from .plainkeys import check_keys
@@ -77,6 +77,8 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         nameref.fix_references(resmap, trace)
         for resource in resmap.resources:
             stringify_annotations(resource.value)
+        if MANAGED_BY_LABEL in (kust.get("buildMetadata") or []):
+            _label_managed_by(resmap)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
         _check_printable(ordered)
@@ -94,6 +96,18 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                       warnings=warnings, code=KUSTOMIZE_UNMODELLED,
                       hint="cfgpatch follows a few hundred levels of nesting; build this "
                            "tree with kubectl kustomize")
+
+
+def _label_managed_by(resmap: ResMap) -> None:
+    """``buildMetadata: [managedByLabel]`` of the top kustomization (a base's has no
+    effect, measured): every resource gets kustomize's managed-by label, after the
+    hashes (tree ``build-metadata``)."""
+    key, value = MANAGED_BY
+    for resource in resmap.resources:
+        meta = resource.value.setdefault("metadata", {})
+        if isinstance(meta, dict):
+            labels = meta.get("labels")
+            meta["labels"] = {**labels, key: value} if isinstance(labels, dict) else {key: value}
 
 
 def _check_printable(resources: list[Resource]) -> None:

@@ -57,8 +57,11 @@ UNMODELLED: dict[str, str] = {
     "generators": "generator plugins (KRM functions)",
     "transformers": "transformer plugins (KRM functions)",
     "validators": "validator plugins (KRM functions)",
-    "buildMetadata": "build metadata annotations",
 }
+#: The ``buildMetadata`` option ``kube build`` models (the others add origin annotations).
+MANAGED_BY_LABEL = "managedByLabel"
+#: The label it adds, with the version kubectl's kustomize reports (measured).
+MANAGED_BY = ("app.kubernetes.io/managed-by", "kustomize-(devel)")
 
 _WARNINGS = (
     ("bases", "'bases' is deprecated. Please use 'resources' instead."),
@@ -243,6 +246,13 @@ def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
             raise KubeError(f"{found.where('/' + name)}: '{name}' ({what}) is not modelled "
                             f"by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED,
                             hint="build this tree with kubectl kustomize")
+    options = found.value.get("buildMetadata") or []
+    others = [o for o in options if o != MANAGED_BY_LABEL] if isinstance(options, list) else []
+    if others:
+        raise KubeError(f"{found.where('/buildMetadata')}: 'buildMetadata' option "
+                        f"'{others[0]}' (origin annotations) is not modelled by cfgpatch "
+                        f"kube build", code=KUSTOMIZE_UNMODELLED,
+                        hint="build this tree with kubectl kustomize")
     if found.value.get("sortOptions") and not top:
         raise KubeError(f"{found.where('/sortOptions')}: 'sortOptions' below the top "
                         f"kustomization is not modelled by cfgpatch kube build",
