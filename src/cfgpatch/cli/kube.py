@@ -131,7 +131,7 @@ def run_patch(args: argparse.Namespace) -> int:
         outcome = _patch(args, obj, patch, notes, patch_notes)
         text = _render(outcome.object, obj, args.output, _verbatim(args))
     except KubeError as error:
-        if error.code == MULTIPLE_DOCUMENTS:  # a list of several items
+        if error.code == MULTIPLE_DOCUMENTS:  # a list of several items, a JSON stream
             return _run_several(args, object_text, patch_bytes, shown)
         return _fail(error)
     except CfgPatchError as error:
@@ -153,17 +153,14 @@ def _verbatim(args: argparse.Namespace) -> bool:
 
 
 def _several_documents(text: str) -> bool:
-    """Whether kubectl reads the ``-f`` text as a stream of several documents: two
-    pieces, or one followed by a bad ``---`` line, or two JSON values."""
+    """Whether kubectl reads the YAML ``-f`` text as several documents: two pieces, or
+    one followed by a bad ``---`` line.  (A JSON stream is found by the one-object
+    reader, which reads JSON anyway: its ``multiple documents`` error.)"""
     from ..kube.go import jsondecode
     from ..kube.io import docsplit
 
     if jsondecode.first_non_space(text) == "{":
-        try:
-            err = jsondecode.syntax_error(text.encode("utf-8", "surrogatepass"))
-        except RecursionError:  # the one-object reading names it
-            return False
-        return err is not None and "after top-level value" in err.message
+        return False
     count = 0
     try:
         for _ in docsplit.pieces(text):
