@@ -44,3 +44,13 @@ def run_kube_in_folder(files: dict[str, str | bytes], argv: list[str]) -> dict:
         finally:
             os.chdir(here)
     return {"stdout": out.getvalue(), "stderr": err.getvalue(), "exit_code": code}
+
+
+def assert_agrees(ours: dict, kubectl: dict) -> None:
+    """``cfgpatch kube`` answered as kubectl did: same exit code and standard output,
+    standard error starting with kubectl's (and equal to it on success)."""
+    assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
+    assert ours["stdout"] == kubectl["stdout"]
+    assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
+    if kubectl["exit_code"] == 0:
+        assert ours["stderr"] == kubectl["stderr"]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import run_kube_in_folder
+from cli_support import assert_agrees, run_kube_in_folder
 from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "object-text"
@@ -59,12 +59,7 @@ def test_recording_covers_every_group_and_versions_agree() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case_matches_kubectl(case: dict) -> None:
-    ours, kubectl = run_cfgpatch(case), case["kubectl"]["1.32"]
-    assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
-    assert ours["stdout"] == kubectl["stdout"]
-    assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
-    if kubectl["exit_code"] == 0:
-        assert ours["stderr"] == kubectl["stderr"]
+    assert_agrees(run_cfgpatch(case), case["kubectl"]["1.32"])
 
 
 def test_several_objects_cover_partial_output_and_gathered_errors() -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import run_kube_in_folder
+from cli_support import assert_agrees, run_kube_in_folder
 from conftest import require
 
 DATA = Path(__file__).resolve().parent / "data" / "kube" / "patch-text"
@@ -87,14 +87,6 @@ def run_kubectl(kubectl: str, argv: list[str], patch: bytes) -> dict:
         stderr = stderr.splitlines()[0] + "\n" if stderr else ""
     return {"stdout": proc.stdout.decode("utf-8", "surrogateescape"), "stderr": stderr,
             "exit_code": proc.returncode}
-
-
-def assert_agrees(ours: dict, kubectl: dict) -> None:
-    assert ours["exit_code"] == kubectl["exit_code"], (ours["stderr"], kubectl["stderr"])
-    assert ours["stdout"] == kubectl["stdout"]
-    assert ours["stderr"].startswith(kubectl["stderr"]), ours["stderr"]
-    if kubectl["exit_code"] == 0:
-        assert ours["stderr"] == kubectl["stderr"]
 
 
 def test_recording_covers_the_matrix() -> None:
