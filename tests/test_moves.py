@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cfgpatch import moves
 from cfgpatch.diff import diff
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import canonical
@@ -119,6 +121,13 @@ def test_place_moves_directly():
 POOL = [X, Y, Z, W, {"x": 1.0}, [X], 1]
 
 
+#: ``moves._SCAN_PER_TEXT`` values that make the pass look at the pools first (0)
+#: or at the groups' first touches first (huge), whatever the sizes.
+ORDERS = pytest.mark.parametrize("scan_per_text", [0, 10**9],
+                                 ids=["pools-first", "touches-first"])
+
+
+@ORDERS
 @settings(max_examples=400, deadline=None)
 @given(
     st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]),
@@ -126,8 +135,36 @@ POOL = [X, Y, Z, W, {"x": 1.0}, [X], 1]
     st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]),
                     st.lists(st.sampled_from(POOL), max_size=6), max_size=4),
 )
-def test_fast_pass_equals_the_literal_rescan(a, b):
+# /n's removal may reach the add into /lx, after /l's first touch and before /n's
+@example({"l": [X], "lx": [], "m": [], "n": [Y, X, {"x": 1.0}]},
+         {"lx": [X, Y], "l": [], "n": [X, X, X]})
+def test_fast_pass_equals_the_literal_rescan(scan_per_text, a, b):
     ops, removed = diff_without_moves(a, b)
     expected = detect_moves(a, ops, removed)
-    assert canonical(diff(a, b)) == canonical(expected)
-    assert canonical(apply_patch(a, diff(a, b))) == canonical(b)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(moves, "_SCAN_PER_TEXT", scan_per_text)
+        assert canonical(diff(a, b)) == canonical(expected)
+        assert canonical(apply_patch(a, diff(a, b))) == canonical(b)
+
+
+_SHAPES = st.recursive(
+    st.sampled_from(POOL),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["l", "lx", "m"]), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@ORDERS
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]), _SHAPES, max_size=4),
+       st.dictionaries(st.sampled_from(["l", "lx", "m", "n"]), _SHAPES, max_size=4))
+def test_fast_pass_equals_the_literal_rescan_in_nested_documents(scan_per_text, a, b):
+    """Arrays inside objects inside arrays, removals outside every array, adds after a
+    group's first touch: the pass skips the adds no removal can reach, with the same
+    result as the literal rescan, whichever it looks at first."""
+    ops, removed = diff_without_moves(a, b)
+    expected = detect_moves(a, ops, removed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(moves, "_SCAN_PER_TEXT", scan_per_text)
+        assert canonical(diff(a, b)) == canonical(expected)

@@ -27,14 +27,20 @@ that a pairing may have unblocked, using three facts:
   removal inside its group pairs;
 * the first eligible add for a value is always the first unused add of that
   value, if it is early enough.
+
+So no removal ever reaches an add after the last first touch of the groups
+(when every group is touched and every removal is grouped): those adds are never
+looked up (a reversed array has its first touch at the first change, and
+thousands of adds after it).
 """
 
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_right
 from collections.abc import Callable
-from itertools import compress, count
-from operator import itemgetter
+from itertools import compress, count, islice, repeat
+from operator import getitem, itemgetter
 from typing import Any
 
 #: A phase-1 removal: (path, removed value, group).
@@ -44,6 +50,9 @@ Change = tuple[str, str, Any, "str | None"]
 
 
 _CONTAINERS = (dict, list)
+#: Looking up a value's text costs about this many times as much as scanning one
+#: phase-2 path for the groups it touches (C-level, see ``_find_first_touches``).
+_SCAN_PER_TEXT = 16
 
 
 def _movable(value: Any) -> bool:
@@ -57,47 +66,100 @@ class _Pairing:
         self, removals: list[Removal], changes: list[Change], text_of: Callable[[Any], str]
     ) -> None:
         self.removals = removals
-        self.texts = [text_of(value) if type(value) in _CONTAINERS and value else None
-                      for _, value, _ in removals]  # _movable, inline: one per removal
-        wanted = {text for text in self.texts if text is not None}
-        self.groups = {
-            group for text, (_, _, group) in zip(self.texts, removals)
-            if text is not None and group is not None
-        }
+        movable = [type(value) in _CONTAINERS and len(value) > 0  # _movable, inline
+                   for _, value, _ in removals]
+        self.groups = set(compress(map(itemgetter(2), removals), movable))
+        #: Whether a movable removal lies outside every array (it reaches every add).
+        self.ungrouped = None in self.groups
+        self.groups.discard(None)
         #: The lengths of the groups' pointers, shortest first: a path can lie inside
         #: a group only through a prefix of one of these lengths.
         self.lengths = sorted({len(group) for group in self.groups})
+        self.texts: list[str | None] = []
         self.pools: dict[str, list[int]] = {}
-        if wanted:
-            # The positions of the adds, found by C-level iteration (most changes
-            # of a big diff are replaces).
-            adds = compress(count(), map("add".__eq__, map(itemgetter(0), changes)))
-            for pos in adds:
-                value = changes[pos][2]
-                if type(value) in _CONTAINERS and value:  # _movable, inline
-                    text = text_of(value)
-                    if text in wanted:
-                        self.pools.setdefault(text, []).append(pos)
-        for pool in self.pools.values():
-            pool.reverse()  # the first unused add is popped from the end
         self.first_touch: dict[str, int] = {}
         self.members: dict[str, list[int]] = {}
         self.moved_from: dict[int, str] = {}  # phase-2 position -> from
         self.paired: set[int] = set()
-        if not self.pools:
+        if not any(movable):
             return  # nothing can pair: the rest is not needed
-        first_touch, groups = self.first_touch, self.groups
-        for pos, (_, path, _, _) in enumerate(changes):
-            if len(first_touch) == len(groups):
-                break  # every group touched: later positions change nothing
-            for group in self.groups_of(path):
-                first_touch.setdefault(group, pos)
+        # The positions of the adds of containers, found by C-level iteration
+        # (most changes of a big diff are replaces).
+        adds = [pos for pos in compress(count(), map("add".__eq__, map(itemgetter(0), changes)))
+                if type(changes[pos][2]) in _CONTAINERS and changes[pos][2]]  # _movable
+        if not adds:
+            return  # nothing can pair: the rest is not needed
+        if (len(adds) + len(removals)) * _SCAN_PER_TEXT < adds[-1]:
+            # Few values to look up against a long stretch of changes to scan:
+            # the pools first, as they are likely empty.
+            self._fill_pools(adds, movable, changes, text_of)
+            if not self.pools:
+                return
+            self._find_first_touches(changes, adds[-1])
+        else:
+            self._find_first_touches(changes, adds[-1])
+            adds = adds[: bisect_right(adds, self._last_reachable(adds[-1]))]
+            if not adds:
+                return  # no removal can reach any add
+            self._fill_pools(adds, movable, changes, text_of)
+            if not self.pools:
+                return
         if not any(map(self.may_ever_pair, range(len(removals)))):
             self.pools = {}
             return  # nothing can pair: the rest is not needed
         for index, (path, _, _) in enumerate(removals):
             for group in self.groups_of(path):
                 self.members.setdefault(group, []).append(index)
+
+    def _find_first_touches(self, changes: list[Change], last_add: int) -> None:
+        """The first phase-2 position inside each group, up to ``last_add``.
+
+        A group first touched after the last add has no first touch here: no add
+        comes after it, so it blocks nothing (and a move's ``from`` sets it).
+        The paths are cut to each group length in turn by C-level iteration, and
+        a group leaves the set looked up once it is touched, so only first
+        touches (and paths equal to a group's pointer) reach Python code.
+        """
+        if not self.groups:
+            return
+        paths = list(map(itemgetter(1), islice(changes, last_add + 1)))
+        first_touch = self.first_touch
+        for size in self.lengths:
+            pending = {group for group in self.groups if len(group) == size}
+            cut = slice(size)
+            hits = compress(count(), map(pending.__contains__, map(getitem, paths, repeat(cut))))
+            for pos in hits:
+                path = paths[pos]
+                if len(path) > size:  # inside, not the array itself
+                    first_touch[path[:size]] = pos
+                    pending.discard(path[:size])
+                    if not pending:
+                        break
+
+    def _last_reachable(self, last_add: int) -> int:
+        """The last phase-2 position any movable removal could ever pair with.
+
+        A grouped removal reaches no add after its group's first touch, and first
+        touches only move earlier; a removal outside every array reaches them all.
+        """
+        if self.ungrouped or len(self.first_touch) < len(self.groups):
+            return last_add  # a group never touched reaches every add too
+        return max(self.first_touch.values())
+
+    def _fill_pools(self, adds: list[int], movable: list[bool], changes: list[Change],
+                    text_of: Callable[[Any], str]) -> None:
+        """The removed values' texts, and each one's adds (``adds``: positions of
+        movable values) of an equal value, first unused last."""
+        self.texts = [text_of(value) if can else None
+                      for can, (_, value, _) in zip(movable, self.removals)]
+        wanted = {text for text in self.texts if text is not None}
+        pools = self.pools
+        for pos in adds:
+            text = text_of(changes[pos][2])
+            if text in wanted:
+                pools.setdefault(text, []).append(pos)
+        for pool in pools.values():
+            pool.reverse()  # the first unused add is popped from the end
 
     def groups_of(self, path: str) -> list[str]:
         """The groups that ``path`` lies inside (their pointer is a shorter prefix)."""
