@@ -5,8 +5,10 @@ client: they GET the live object, build a strategic merge patch (or, for a kind 
 do not know, a JSON merge patch) and send it with PATCH.  This server answers just
 enough for that: legacy discovery (``/api``, ``/apis``, one ``APIResourceList`` per
 group version it serves), 404 for the OpenAPI documents (so kubectl falls back to its
-compiled-in Go types, the schema of our built-in table), GET of the one live object,
-and PATCH, whose body and content type it records and answers with the live object.
+compiled-in Go types, the schema of our built-in table), GET of the live objects
+(404 for any other), PATCH, whose body and content type it records and answers with
+the live object, and POST (a create), recorded the same way.  Discovery lists the
+kinds of the live objects and of the objects a manifest names (``State.kinds``).
 
 Used by ``scripts/record_kube_apply.py`` and by the live test
 ``tests/test_kube_apply_live.py``.  Standard library only.
@@ -59,17 +61,30 @@ class State:
     """What the server serves and what it saw."""
 
     live: dict | None = None
+    #: More live objects (``live``, if set, is served too).
+    objects: list = field(default_factory=list)
+    #: (apiVersion, kind) pairs discovery lists besides the live objects' own.
+    kinds: list = field(default_factory=list)
     patches: list = field(default_factory=list)  # (content type, body text)
+    #: Every PATCH and POST in order: (method, path, content type, body text).
+    writes: list = field(default_factory=list)
     requests: list = field(default_factory=list)
 
+    def served(self) -> list[dict]:
+        return ([self.live] if self.live is not None else []) + list(self.objects)
 
-def _resource_lists(live: dict) -> dict[str, dict]:
-    api_version, kind = live["apiVersion"], live["kind"]
-    resource = {"name": plural(kind), "singularName": kind.lower(), "kind": kind,
-                "namespaced": kind not in CLUSTER_KINDS,
-                "verbs": ["get", "list", "patch", "update", "create", "delete"]}
-    return {api_version: {"kind": "APIResourceList", "apiVersion": "v1",
-                          "groupVersion": api_version, "resources": [resource]}}
+
+def _resource_lists(kinds: list[tuple[str, str]]) -> dict[str, dict]:
+    lists: dict[str, dict] = {}
+    for api_version, kind in kinds:
+        resource = {"name": plural(kind), "singularName": kind.lower(), "kind": kind,
+                    "namespaced": kind not in CLUSTER_KINDS,
+                    "verbs": ["get", "list", "patch", "update", "create", "delete"]}
+        entry = lists.setdefault(api_version, {"kind": "APIResourceList", "apiVersion": "v1",
+                                               "groupVersion": api_version, "resources": []})
+        if resource not in entry["resources"]:
+            entry["resources"].append(resource)
+    return lists
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -92,9 +107,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         path = self.path.split("?")[0]
-        live = self.state.live
+        served = self.state.served()
         self.state.requests.append(("GET", path))
-        lists = _resource_lists(live) if live else {}
+        lists = _resource_lists([(obj["apiVersion"], obj["kind"]) for obj in served]
+                                + list(self.state.kinds))
         if path == "/api":
             self._send(200, {"kind": "APIVersions", "versions": ["v1"],
                              "serverAddressByClientCIDRs": [
@@ -112,18 +128,35 @@ class _Handler(BaseHTTPRequestHandler):
             gv = path[len("/api/"):] if path.startswith("/api/") else path[len("/apis/"):]
             self._send(200, lists.get(gv, {"kind": "APIResourceList", "apiVersion": "v1",
                                            "groupVersion": gv, "resources": []}))
-        elif live is not None and path == object_path(live):
-            self._send(200, live)
         else:
-            self._not_found()
+            found = [obj for obj in served if object_path(obj) == path]
+            if found:
+                self._send(200, found[0])
+            else:
+                self._not_found()
 
-    def do_PATCH(self) -> None:  # noqa: N802
+    def _body(self, method: str) -> tuple[str, str]:
         path = self.path.split("?")[0]
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length).decode()
-        self.state.requests.append(("PATCH", path))
-        self.state.patches.append((self.headers.get("Content-Type", ""), body))
-        self._send(200, self.state.live or {})
+        content_type = self.headers.get("Content-Type", "")
+        self.state.requests.append((method, path))
+        self.state.writes.append((method, path, content_type, body))
+        return path, body
+
+    def do_PATCH(self) -> None:  # noqa: N802
+        path, body = self._body("PATCH")
+        self.state.patches.append((self.state.writes[-1][2], body))
+        found = [obj for obj in self.state.served() if object_path(obj) == path]
+        self._send(200, found[0] if found else {})
+
+    def do_POST(self) -> None:  # noqa: N802
+        _, body = self._body("POST")
+        try:
+            created = json.loads(body)
+        except ValueError:
+            created = {}
+        self._send(201, created)
 
 
 class FakeServer:
@@ -189,3 +222,37 @@ def kubectl_edit(kubectl: str, old: dict, new: dict) -> Sent:
         if namespace and old["kind"] not in CLUSTER_KINDS:
             args.append(f"--namespace={namespace}")
         return _run(kubectl, args, old, folder, env={"KUBE_EDITOR": f"cp {edited}"})
+
+
+@dataclass
+class Applied:
+    """What ``kubectl apply`` of several objects did: exit code, output, and every
+    PATCH and POST in order as (method, path, content type, body text)."""
+
+    code: int
+    stdout: str
+    stderr: str
+    writes: list
+
+
+def kubectl_apply_many(kubectl: str, live: list[dict], manifest_text: str,
+                       kinds: list[tuple[str, str]], extra: tuple = (),
+                       name: str = "manifest.yaml") -> Applied:
+    """``kubectl apply -f`` of a file of several objects against a server holding ``live``.
+
+    ``kinds``: the (apiVersion, kind) pairs discovery must know besides the live
+    objects' (the manifest's, so that kubectl can map them).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+            out.write(manifest_text)
+        with FakeServer() as server:
+            server.state.objects = list(live)
+            server.state.kinds = list(kinds)
+            command = [kubectl, "apply", "-f", name, "--validate=false", *extra,
+                       f"--server={server.url}", f"--cache-dir={folder}/cache",
+                       "--kubeconfig=/dev/null"]
+            done = subprocess.run(command, cwd=folder, capture_output=True, text=True,
+                                  timeout=60)
+            writes = list(server.state.writes)
+    return Applied(done.returncode, done.stdout, done.stderr, writes)

@@ -236,7 +236,18 @@ def test_several_objects_from_standard_input(files, capsys, monkeypatch):
                              "-p", '{"metadata":{"labels":{"a":"b"}}}', "-o", "name")
     assert code == 1
     assert out == "deployment.apps/web\nprometheus.monitoring.coreos.com/main\n"
-    assert err.startswith('error: unable to decode "-": Object \'Kind\' is missing')
+    # kubectl names standard input STDIN in its messages (kubectl 1.32, asked by hand)
+    assert err.startswith('error: unable to decode "STDIN": Object \'Kind\' is missing')
+
+
+def test_a_single_object_from_standard_input_is_named_stdin(files, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("apiVersion: v1\nkind: ConfigMap\ndata: [\n"))
+    code, _, err = run_cli(capsys, "kube", "patch", "-f", "-", "-p", '{"data":{"x":"1"}}')
+    assert code == 1
+    assert err.startswith("error: error parsing STDIN: error converting YAML to JSON: yaml: "
+                          "line 3: did not find expected node content\n")
 
 
 @pytest.mark.parametrize("several", [False, True])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from cfgpatch.cli import main
 
@@ -91,13 +92,17 @@ def test_last_applied_flag_and_none(write, capsys):
     assert code == 0 and "replicas" not in out.split("\n", 2)[2].split("last-applied")[0]
 
 
-def test_overwrite_false_conflict_is_kubectls_error(write, capsys):
-    live = write("live.json", applied(deployment(5), deployment(3)))
-    new = write("new.json", deployment(4))
-    code, _, err = run(capsys, "-f", new, "--live", live, "--overwrite=false")
-    assert code == 1
-    assert err.startswith("error: patch:\n")
-    assert "conflicts with changes made from original to current" in err
+@pytest.mark.parametrize("case_id", ["overwrite-false-conflict", "overwrite-false-no-conflict",
+                                     "unknown-field-changed", "env-repeated-names-long"])
+def test_a_patch_that_cannot_be_made_fails_with_kubectls_whole_message(write, capsys, case_id):
+    """kubectl wraps apimachinery's message in the object and the three inputs; the
+    recorded standard error, byte for byte, then our hint."""
+    case = _recorded(case_id)
+    live, new = write("live.json", case["live"]), write("manifest.json", case["manifest"])
+    code, out, err = run(capsys, "-f", new, "--live", live, *case.get("flags", ()))
+    assert (code, out) == (case["code"], case["stdout"]) == (1, "")
+    ours, _, hint = err.partition("\ncfgpatch: ")
+    assert ours + "\n" == case["stderr"] and hint
 
 
 @pytest.mark.parametrize("flag", ["--server-side", "--prune"])
@@ -143,3 +148,92 @@ def test_missing_annotation_warning_is_kubectls(write, capsys, case_id):
     assert err == case["stderr"]  # kubectl's warning, or nothing when annotated
     assert out.splitlines()[0] == case["stdout"].strip()
     assert out.splitlines()[2] == case["patch"]
+
+
+def config_map(name, data, namespace="default"):
+    metadata = {"name": name, **({"namespace": namespace} if namespace else {})}
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": data}
+
+
+def documents(*objects):
+    """A YAML file of several documents."""
+    return "---\n".join(yaml.safe_dump(obj) for obj in objects)
+
+
+def test_an_object_applied_twice_sees_its_first_apply(write, capsys, tmp_path):
+    """A server stores each object as it is applied, so the second apply of one object
+    in a file is computed against the first's result (and its annotation)."""
+    (tmp_path / "new.yaml").write_text(documents(config_map("a", {"x": "2"}),
+                                                 config_map("a", {"x": "3"}),
+                                                 config_map("b", {"k": "1"}),
+                                                 config_map("b", {"k": "1"})))
+    live = write("live.json", applied(config_map("a", {"x": "1"}), config_map("a", {"x": "1"})))
+    code, out, err = run(capsys, "-f", "new.yaml", "--live", live, "--show", "patch")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "configmap/a configured" and '"data":{"x":"2"}' in lines[2]
+    assert lines[3] == "configmap/a configured" and '"data":{"x":"3"}' in lines[5]
+    assert lines[6:] == ["configmap/b created",
+                         "# no patch: the object is created as it is below",
+                         "configmap/b unchanged", "# patch: {} (nothing is sent)"]
+
+
+def test_live_objects_no_manifest_object_names_are_reported(write, capsys, tmp_path):
+    (tmp_path / "live.yaml").write_text(documents(config_map("a", {"x": "1"}),
+                                                  config_map("old", {"x": "1"}, "team")))
+    new = write("new.json", config_map("a", {"x": "1"}))
+    code, out, err = run(capsys, "-f", new, "--live", "live.yaml", "--show", "patch")
+    assert code == 0 and out.startswith("configmap/a configured\n")
+    assert err.endswith("cfgpatch: ConfigMap old (v1) in namespace team of --live matches no "
+                        "object of -f (left as it is)\n")
+
+
+def test_last_applied_of_several_objects_is_matched_by_identity(write, capsys, tmp_path):
+    (tmp_path / "new.yaml").write_text(documents(config_map("a", {"x": "1"}),
+                                                 config_map("b", {"y": "1"})))
+    (tmp_path / "live.yaml").write_text(documents(
+        config_map("a", {"x": "1", "gone": "1"}),
+        applied(config_map("b", {"y": "1", "gone": "1"}), config_map("b", {"gone": "1"}))))
+    last = write("last.json", config_map("a", {"gone": "1"}))
+    code, out, _ = run(capsys, "-f", "new.yaml", "--live", "live.yaml", "--last-applied",
+                       last, "--show", "patch")
+    assert code == 0
+    lines = out.splitlines()
+    # a: the given configuration; b: its own annotation; both drop "gone"
+    assert '"data":{"gone":null}' in lines[2] and '"data":{"gone":null}' in lines[5]
+
+
+def test_a_live_object_of_another_version_is_refused(write, capsys, tmp_path):
+    old = {**deployment(3), "apiVersion": "apps/v1beta2"}
+    live, new = write("live.json", old), write("new.json", deployment(3))
+    code, out, err = run(capsys, "-f", new, "--live", live)
+    assert (code, out) == (1, "")
+    assert err.startswith("error: deployment.apps/web is apps/v1 in the manifest but "
+                          "apps/v1beta2 in --live\ncfgpatch: an API server converts")
+
+
+def test_an_object_twice_in_live_is_an_error(write, capsys, tmp_path):
+    (tmp_path / "live.yaml").write_text(documents(deployment(3), deployment(4)))
+    new = write("new.json", deployment(3))
+    code, _, err = run(capsys, "-f", new, "--live", "live.yaml")
+    assert code == 1 and err.startswith("error: deployment.apps/web appears twice in --live\n")
+
+
+def test_namespace_flag_must_match_a_single_object(write, capsys):
+    new = write("new.json", config_map("a", {"x": "1"}, "other"))
+    code, out, err = run(capsys, "-f", new, "--live", "none", "-n", "team")
+    assert (code, out) == (1, "")
+    assert err == ('error: the namespace from the provided object "other" does not match the '
+                   "namespace \"team\". You must pass '--namespace=other' to perform this "
+                   "operation.\n")
+
+
+def test_standard_input_is_named_stdin_in_kubectls_message(write, capsys, monkeypatch):
+    import io
+    import sys
+
+    live = write("live.json", applied(deployment(5), deployment(3)))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(deployment(4))))
+    code, _, err = run(capsys, "-f", "-", "--live", live, "--overwrite=false")
+    assert code == 1
+    assert 'for: "STDIN": error when patching "STDIN": creating patch with:\n' in err

@@ -37,7 +37,11 @@ def test_page_shows_what_the_cli_prints(case, fmt, tmp_path):
     data = page(live, manifest, format=fmt, overwrite=overwrite)
     assert data["ok"] == (cli["code"] == 0) == (case["code"] == 0)
     if not data["ok"]:
-        assert cli["stderr"].startswith(data["error"]["kubectl"] + "\n")
+        # the CLI prints kubectl's whole message, which ends with apimachinery's (the
+        # page's: it has no file name for kubectl's wrapping)
+        message = cli["stderr"].split("\ncfgpatch: ")[0].rstrip("\n")
+        shown = data["error"]["kubectl"].removeprefix("error: ").rstrip("\n")
+        assert message.endswith(f"\nfor:: {shown}")
         assert data["error"]["plain"]
         return
     assert data["line"] == cli["line"] == case["stdout"].strip()

@@ -185,7 +185,7 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     unread: list[KubeError] = []  # documents that could not be read as objects
     count = 0
     try:
-        for item in reader.load_objects(object_text, args.filename):
+        for item in reader.load_objects(object_text, source_name(args.filename)):
             if isinstance(item, KubeError):
                 unread.append(item)
                 continue
@@ -216,15 +216,17 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     return _fail_all(failed, unread) if failed or unread else 0
 
 
-def _fail_all(failed: list[KubeError], unread: list[KubeError]) -> int:
+def _fail_all(failed: list[KubeError], unread: list[KubeError], group_first: bool = False) -> int:
     """kubectl's report of the errors of a file of several objects.
 
     kubectl gathers the errors of the objects it read (a patch that fails, a namespace
     other than ``-n``) one by one, and the errors of reading the file (a document that
     is no object, a list item without a type, the error that ends the reading) in one
-    group that comes last.  One error in all is printed as usual; otherwise each is a
-    line of its own without ``error: ``, the group as one line (its messages without
-    repeats, in brackets when there are several) unless it is all there is.
+    group: last for ``kubectl patch``, first for ``kubectl apply`` (``group_first``),
+    which reads the whole file before it applies anything.  One error in all is
+    printed as usual; otherwise each is a line of its own without ``error: ``, the
+    group as one line (its messages without repeats, in brackets when there are
+    several) unless it is all there is.
     """
     if not failed and len(unread) > 1:
         lines = [error.message for error in unread]
@@ -232,9 +234,9 @@ def _fail_all(failed: list[KubeError], unread: list[KubeError]) -> int:
         return _fail((failed or unread)[0])
     else:
         group = list(dict.fromkeys(error.message for error in unread))
+        grouped = [group[0] if len(group) == 1 else f"[{', '.join(group)}]"] if group else []
         lines = [error.message for error in failed]
-        if group:
-            lines.append(group[0] if len(group) == 1 else f"[{', '.join(group)}]")
+        lines = grouped + lines if group_first else lines + grouped
     for line in lines:
         sys.stderr.write(f"{line}\n")
     for error in failed + unread:
@@ -293,9 +295,8 @@ def _read_inputs(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     # Both inputs, failing in kubectl's order (a YAML patch error first, then the
     # object, then a JSON patch that does not parse).
     obj, notes, patch, patch_notes = reader.load_inputs(
-        object_text, args.filename, patch_bytes, args.type, check=_strategic_check(args),
-        shown=shown
-    )
+        object_text, source_name(args.filename), patch_bytes, args.type,
+        check=_strategic_check(args), shown=shown)
     _check_namespace(obj, args.namespace)
     return obj, list(notes), patch, list(patch_notes)
 
@@ -320,6 +321,11 @@ def _check_namespace(obj: Any, namespace: str | None) -> None:
         raise KubeError(
             f'the namespace from the provided object "{own}" does not match the namespace '
             f'"{namespace}". You must pass \'--namespace={own}\' to perform this operation.')
+
+
+def source_name(path: str) -> str:
+    """The ``-f`` file as kubectl's messages name it (``STDIN`` for ``-``)."""
+    return "STDIN" if path == "-" else path
 
 
 def _read_object_file(path: str) -> str:
@@ -419,10 +425,12 @@ def _render(result: Any, original: Any, output: str | None, verbatim: bool = Fal
 
 
 def _fail(error: KubeError) -> int:
+    # kubectl's fatal(): a newline only where the message has none at its end
+    end = "" if error.message.endswith("\n") else "\n"
     if error.code in (KUBECTL_CRASH, KUBECTL_UNPREFIXED):  # kubectl prints these without "error: "
-        sys.stderr.write(f"{error.message}\n")
+        sys.stderr.write(f"{error.message}{end}")
     else:
-        sys.stderr.write(f"error: {error.message}\n")
+        sys.stderr.write(f"error: {error.message}{end}")
     if error.hint:
         sys.stderr.write(f"cfgpatch: {error.hint}\n")
     for finding in getattr(error, "findings", None) or ():

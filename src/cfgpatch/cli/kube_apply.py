@@ -13,10 +13,15 @@ server would store it before defaulting (``-o yaml``, the default, or ``-o json`
 new last-applied annotation included, and the explanation: fields removed because
 they left the manifest, manual edits kept, edits overwritten, lists reordered.
 
+``-f`` and ``--live`` may hold many objects (documents, a ``List``, a JSON stream):
+each object of ``-f`` is matched to its live object by identity and applied in turn,
+and a later object sees what an earlier one left (:class:`Cluster`); kubectl's errors
+of reading come first, then those of applying, as kubectl gathers them.
+
 Not modelled: ``--server-side`` (server-side apply computes no patch on the client)
 and ``--prune`` (it lists objects on the server); both are refused with a message.
 Exit code 0, or 1 where kubectl fails (a conflict with ``--overwrite=false``,
-a field kubectl's types do not know).
+a field kubectl's types do not know, a document that is no object).
 """
 
 from __future__ import annotations
@@ -25,8 +30,19 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import CfgPatchError, KubeError
-from .kube import _fail, _flag_value, _read_file, _schema, resource_name
+from ..errors import MULTIPLE_DOCUMENTS, CfgPatchError, KubeError
+from .kube import (
+    _as_kube_error,
+    _check_namespace,
+    _fail,
+    _fail_all,
+    _flag_value,
+    _read_file,
+    _schema,
+    _several_documents,
+    resource_name,
+    source_name,
+)
 
 OUT_OF_SCOPE = {
     "server_side": "--server-side is not modelled: server-side apply merges on the server "
@@ -41,13 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compute the three-way patch client-side `kubectl apply -f FILE` would "
                     "send to the live object, the result and why.")
     parser.add_argument("-f", "--filename", required=True, type=_flag_value, metavar="FILE",
-                        help="the new manifest (one object, JSON or YAML)")
+                        help="the new manifest (one object or many, JSON or YAML)")
     parser.add_argument("--live", required=True, metavar="FILE",
-                        help="the live object, as `kubectl get -o yaml` prints it ('none': "
-                             "it does not exist, kubectl creates it)")
+                        help="the live objects, as `kubectl get -o yaml` prints them ('none': "
+                             "nothing is live, kubectl creates every object)")
     parser.add_argument("--last-applied", metavar="FILE",
-                        help="the last applied configuration (default: the live object's "
-                             "annotation; 'none' for none)")
+                        help="the last applied configurations (default: the live objects' "
+                             "annotations; 'none' for none)")
     add_common_flags(parser)
     parser.add_argument("--overwrite", default="true", metavar="BOOL",
                         help="as kubectl: false refuses to overwrite live changes")
@@ -59,8 +75,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_common_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=_flag_value, default="yaml", metavar="FORMAT",
                         choices=("yaml", "json"), help="how to print the result (yaml, json)")
-    parser.add_argument("-n", "--namespace", type=_flag_value, default="default",
-                        metavar="NS", help="namespace for objects that name none (default)")
+    parser.add_argument("-n", "--namespace", type=_flag_value, metavar="NS",
+                        help="namespace for objects that name none (default: default); "
+                             "kube apply: an object naming another one is an error, as "
+                             "in kubectl")
     parser.add_argument("--schema", metavar="F",
                         help="OpenAPI v2/v3 document of your cluster, for the merge keys")
     parser.add_argument("--show", type=_parts, default=PARTS, metavar="PARTS",
@@ -81,35 +99,176 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
-    from ..kube.explain.apply import explain_three_way
-
     for flag, message in OUT_OF_SCOPE.items():
         if getattr(args, flag):
             sys.stderr.write(f"cfgpatch: {message}\n")
             return 2
     try:
-        manifest = read_object(args.filename)
-        live = None if args.live == "none" else read_object(args.live)
-        node = kind_schema(args, manifest)
-        last: Any = "annotation"
-        if args.last_applied is not None:
-            last = None if args.last_applied == "none" else read_object(args.last_applied)
-        done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
-                             last_applied=last, overwrite=args.overwrite != "false")
-        notes = explain_three_way(done.original, done.modified, done.current, done.result,
-                                  node)
+        text = _read_file(args.filename, 'the path "{path}" does not exist')
+        cluster = Cluster(args)
+        objects, unread = read_manifest(args, text)
     except KubeError as error:
         return _fail(error)
-    except CfgPatchError as error:
-        sys.stderr.write(f"error: {error.message}\n")
-        return 1
+    if not objects and not unread:
+        return _fail(KubeError("no objects passed to apply",
+                               hint=f"{args.filename} holds no object"))
+    failed: list[KubeError] = []
+    for manifest in objects:
+        try:
+            _apply_one(args, cluster, manifest)
+        except CfgPatchError as error:
+            failed.append(_as_kube_error(error))
+    cluster.warn_unused()
+    return _fail_all(failed, unread, group_first=True) if failed or unread else 0
+
+
+def read_manifest(args: argparse.Namespace, text: str) -> tuple[list[dict], list[KubeError]]:
+    """The objects of the ``-f`` file, and the errors kubectl gathers while it reads
+    it (a document that is no object, a namespace other than ``-n``; a file that stops
+    parsing ends the reading there), to print before the errors of applying.
+
+    A file of one object is read as ``kube patch`` reads one; a file of several,
+    a ``List`` or a JSON stream one object at a time, as kubectl's visitors do.
+    """
+    from ..kube.io import reader, unstructured
+
+    source = source_name(args.filename)
+    if not _several_documents(text) and text.strip():
+        try:
+            obj, _notes = reader.load_object(text, source)
+        except KubeError as error:
+            # a list of several items, a JSON stream, nothing but comments
+            if error.code != MULTIPLE_DOCUMENTS and error.message != unstructured.NO_OBJECTS:
+                raise
+        else:
+            _check_namespace(obj, args.namespace)
+            return [obj], []
+    objects: list[dict] = []
+    unread: list[KubeError] = []
+    try:
+        for item in reader.load_objects(text, source):
+            if isinstance(item, KubeError):
+                unread.append(item)
+                continue
+            try:
+                _check_namespace(item[0], args.namespace)
+            except KubeError as error:
+                unread.append(error)
+                continue
+            objects.append(item[0])
+    except KubeError as error:  # the reading of the file stops here
+        unread.append(error)
+    return objects, unread
+
+
+def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict) -> None:
+    """Apply one object to the cluster as it stands, print the outcome, and keep the
+    result as the live object for the objects after it."""
+    from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
+    from ..kube.explain.apply import explain_three_way
+
+    key = cluster.key(manifest)
+    live = cluster.live_object(key, manifest)
+    last = cluster.last_applied(key)
+    node = kind_schema(args, manifest)
+    done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
+                         last_applied=last, overwrite=args.overwrite != "false",
+                         source=source_name(args.filename))
+    notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
     if last == "annotation" and done.current is not None and not has_annotation(done.current):
         sys.stderr.write(missing_annotation_warning(done.current))
     verb = "created" if done.current is None else "unchanged" if done.unchanged \
         else "configured"
     write_outcome(f"{resource_name(done.result)} {verb}", done, notes, args)
-    return 0
+    cluster.store(key, done.result)
+
+
+class Cluster:
+    """The live objects of ``--live`` (and the configurations of ``--last-applied``),
+    by identity: apiVersion, kind, namespace (``-n``, else ``default``, for a
+    namespaced object that names none) and name.  Each object applied replaces (or
+    adds) its own, as the API server stores it, so a later object of the same file
+    sees it."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.live: dict[tuple, dict] = {}
+        if args.live != "none":
+            self.live = self._index(read_objects(args.live, "--live"), "--live")
+        self.last: dict[tuple, dict] | None = None  # None: each live annotation
+        self.no_last = args.last_applied == "none"
+        if args.last_applied not in (None, "none"):
+            self.last = self._index(read_objects(args.last_applied, "--last-applied"),
+                                    "--last-applied")
+        self.used: set[tuple] = set()
+
+    def key(self, obj: dict) -> tuple:
+        metadata = obj.get("metadata")
+        metadata = metadata if isinstance(metadata, dict) else {}
+        namespace = metadata.get("namespace") or namespace_for(self.args, obj) or ""
+        return (obj.get("apiVersion"), obj.get("kind"), namespace, metadata.get("name"))
+
+    def _index(self, objects: list[dict], flag: str) -> dict[tuple, dict]:
+        out: dict[tuple, dict] = {}
+        for obj in objects:
+            key = self.key(obj)
+            if key in out:
+                raise KubeError(f"{resource_name(obj)} appears twice in {flag}",
+                                hint="each object may appear once per file")
+            out[key] = obj
+        return out
+
+    def live_object(self, key: tuple, manifest: dict) -> dict | None:
+        """The live object kubectl would GET for ``manifest`` (None: it creates it)."""
+        self.used.add(key)
+        found = self.live.get(key)
+        if found is None:
+            self._refuse_other_version(key, manifest)
+        return found
+
+    def _refuse_other_version(self, key: tuple, manifest: dict) -> None:
+        api_version = key[0]
+        group = str(api_version).rpartition("/")[0]
+        for other in self.live:
+            if (other[1:] == key[1:] and other[0] != api_version
+                    and str(other[0]).rpartition("/")[0] == group):
+                self.used.add(other)  # reported here, not as unused
+                raise KubeError(
+                    f"{resource_name(manifest)} is {api_version} in the manifest but "
+                    f"{other[0]} in --live",
+                    hint="an API server converts between versions of a kind; cfgpatch "
+                         "does not: give the live object as `kubectl get` prints it at "
+                         "the manifest's version")
+
+    def last_applied(self, key: tuple) -> Any:
+        """What to use as the last applied configuration: ``"annotation"`` (the live
+        object's), None (none) or the object ``--last-applied`` gives."""
+        if self.no_last:
+            return None
+        if self.last is None or key not in self.last:
+            return "annotation"
+        return self.last[key]
+
+    def store(self, key: tuple, result: dict) -> None:
+        self.live[key] = result
+        if self.last is not None:
+            self.last.pop(key, None)  # the object now carries its own annotation
+
+    def warn_unused(self) -> None:
+        for key in self.live:
+            if key not in self.used:
+                sys.stderr.write(f"cfgpatch: {_described(key)} of --live matches no "
+                                 "object of -f (left as it is)\n")
+        for key in self.last or {}:
+            if key not in self.used:
+                sys.stderr.write(f"cfgpatch: {_described(key)} of --last-applied matches "
+                                 "no object of -f (not used)\n")
+
+
+def _described(key: tuple) -> str:
+    api_version, kind, namespace, name = key
+    where = f" in namespace {namespace}" if namespace else ""
+    return f"{kind} {name} ({api_version}){where}"
 
 
 def write_outcome(line: str, done: Any, notes: list, args: argparse.Namespace) -> None:
@@ -145,11 +304,27 @@ def write_notes(notes: list) -> None:
 
 
 def read_object(path: str) -> dict:
+    """The one object of a file (``kube diff``'s OLD and NEW)."""
     from ..kube.io import reader
 
     obj, _notes = reader.load_object(_read_file(path, 'the path "{path}" does not exist'),
-                                     path)
+                                     source_name(path))
     return obj
+
+
+def read_objects(path: str, flag: str) -> list[dict]:
+    """The objects of a ``--live`` or ``--last-applied`` file: one object, several
+    documents, a JSON stream or a ``List`` (``kubectl get -o yaml`` of several)."""
+    from ..kube.io import reader
+
+    text = _read_file(path, 'the path "{path}" does not exist')
+    objects: list[dict] = []
+    for item in reader.load_objects(text, source_name(path)):
+        if isinstance(item, KubeError):
+            raise KubeError(item.message, code=item.code,
+                            hint=f"{flag} must hold Kubernetes objects")
+        objects.append(item[0])
+    return objects
 
 
 def kind_schema(args: argparse.Namespace, obj: dict) -> Any:
@@ -169,4 +344,4 @@ def namespace_for(args: argparse.Namespace, obj: dict) -> str | None:
 
     if is_cluster_scoped(str(obj.get("apiVersion")), str(obj.get("kind"))):
         return None
-    return args.namespace
+    return args.namespace or "default"

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import KubeError
-from ..go.json import GoJSONError, encode
+from ..go.json import GoJSONError, encode, go_quote
 from ..go.jsondecode import decode
 from ..io.unstructured import normalize
 from ..schema.node import Node
@@ -157,25 +157,73 @@ def modified_configuration(manifest: dict, namespace: str | None) -> tuple[dict,
 
 def kubectl_apply(manifest: dict, live: dict | None, node: Node | None, *,
                   namespace: str | None = "default", last_applied: Any = "annotation",
-                  overwrite: bool = True) -> Applied:
+                  overwrite: bool = True, source: str | None = None) -> Applied:
     """Client-side ``kubectl apply`` of ``manifest`` onto ``live``.
 
     ``node``: the schema of the kind (None: not a kind kubectl knows, so a JSON merge
     patch); ``namespace``: filled into a manifest without one (None for a
     cluster-scoped kind); ``last_applied``: a dict (or None) to use instead of the
-    live object's annotation.
+    live object's annotation.  ``source``: the ``-f`` file as kubectl names it; when
+    given, an error in making the patch carries kubectl's whole message (see
+    :func:`creation_error`), else apimachinery's alone.
     """
     modified, annotation = modified_configuration(normalize(manifest), namespace)
     live = normalize(live) if live is not None else None
     patch_type = STRATEGIC if node is not None else MERGE
     if live is None:
         return Applied(None, modified, None, None, patch_type, modified, annotation)
-    original = (last_applied_of(live) if last_applied == "annotation"
-                else normalize(last_applied) if last_applied is not None else None)
-    patch = _three_way(original, modified, live, node, overwrite,
-                       create.APPLY_PRECONDITIONS)
+    try:
+        original = (last_applied_of(live) if last_applied == "annotation"
+                    else normalize(last_applied) if last_applied is not None else None)
+        patch = _three_way(original, modified, live, node, overwrite,
+                           create.APPLY_PRECONDITIONS)
+    except KubeError as error:
+        if source is None:
+            raise
+        given = last_applied if last_applied != "annotation" else None
+        raise creation_error(error, original_text(live, given), modified, live,
+                             namespace, source) from None
     return Applied(original, modified, live, patch, patch_type,
                    apply_patch(live, patch, node), annotation)
+
+
+def original_text(live: dict, given: dict | None) -> str:
+    """The last applied configuration as kubectl holds it: the annotation's text
+    as it is (or the JSON of a configuration given instead; "" for none)."""
+    if given is not None:
+        return encode(normalize(given)) + "\n"
+    metadata = live.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    text = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
+    return text if isinstance(text, str) else ""
+
+
+def object_info(obj: dict, namespace: str | None) -> str:
+    """cli-runtime's ``Info.String()`` of an object kubectl mapped: its resource and
+    kind, then name and namespace (Go-quoted)."""
+    api_version, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+    group, _, version = api_version.rpartition("/")
+    metadata = obj.get("metadata")
+    name = metadata.get("name", "") if isinstance(metadata, dict) else ""
+    own = metadata.get("namespace") if isinstance(metadata, dict) else None
+    return (f"Resource: {go_quote(f'{group}/{version}, Resource={resource_name(kind)}')}, "
+            f"GroupVersionKind: {go_quote(f'{group}/{version}, Kind={kind}')}\n"
+            f"Name: {go_quote(str(name))}, "
+            f"Namespace: {go_quote(str(own or namespace or '') if namespace else '')}")
+
+
+def creation_error(error: KubeError, original: str, modified: dict, live: dict,
+                   namespace: str | None, source: str) -> KubeError:
+    """kubectl apply's error when the patch cannot be made (a conflict with
+    ``--overwrite=false``, a field its types do not know): apimachinery's message
+    inside the three inputs and the object, as ``applyOneObject`` and the patcher
+    wrap it (``AddSourceToErr`` twice, then ``errors.Wrap``)."""
+    where = go_quote(source)
+    message = (f"error when applying patch:\n\nto:\n{object_info(modified, namespace)}\n"
+               f"for: {where}: error when patching {where}: creating patch with:\n"
+               f"original:\n{original}\nmodified:\n{encode(modified)}\n\n"
+               f"current:\n{encode(live)}\n\nfor:: {error.message}")
+    return KubeError(message, code=error.code, hint=error.hint)
 
 
 def helm_upgrade(old: dict | None, new: dict, live: dict | None, node: Node | None,

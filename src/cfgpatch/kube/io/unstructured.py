@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
 
 
+#: kubectl patch's error for a file that holds no object.
+NO_OBJECTS = "no objects passed to patch"
+
 def group_version_ok(api_version: Any) -> bool:
     """Whether kubectl can split ``apiVersion`` into group and version.
 
@@ -234,7 +237,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
     listed = any(isinstance(v, dict) and "items" in v for v in values)
     values = [item for v in values for item in _flatten(v, source, raw, owned, normal)]
     if not values:
-        raise KubeError("no objects passed to patch", hint=f"{source} holds no object")
+        raise KubeError(NO_OBJECTS, hint=f"{source} holds no object")
     if len(values) > 1:
         raise multi_document(source)
     return _one_object(values[0], source, raw, owned, normal, listed)
