@@ -30,6 +30,11 @@ def config_map(name: str, data: dict, namespace: str | None = "default") -> dict
     return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": data}
 
 
+def elsewhere(name: str) -> dict:
+    """A ConfigMap in the namespace ``other`` (refused with ``-n default``)."""
+    return config_map(name, {"k": "1"}, "other")
+
+
 def applied(obj: dict) -> dict:
     """``obj`` as the cluster holds it after ``kubectl apply`` of itself."""
     return annotate(obj, obj)
@@ -53,6 +58,7 @@ def _cases() -> list[dict]:
     hand_edited_a = annotate(config_map("a", {"x": "manual"}), a1)
     scaled = annotate(deploy(5), web3)
     no_kind = {"apiVersion": "v1", "metadata": {"name": "q"}}
+    no_kind_r = {"apiVersion": "v1", "metadata": {"name": "r"}}
     no_version = {"kind": "ConfigMap", "metadata": {"name": "r"}, "data": {"k": "v"}}
     service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
                "spec": {"selector": {"app": "web"},
@@ -108,6 +114,17 @@ def _cases() -> list[dict]:
               yaml_documents(widget2, a2, b2)),
         _case("list-with-an-item-without-kind", live, json.dumps(
             {"apiVersion": "v1", "kind": "List", "items": [b2, no_kind, a2]})),
+        # kubectl gathers the namespace errors one by one and the documents it cannot
+        # read as one group after them, whatever the documents' order
+        _case("namespace-errors-before-decode-errors", live,
+              yaml_documents(no_kind, elsewhere("z1")), "-n", "default"),
+        _case("same-decode-error-twice-and-a-namespace-error", live,
+              yaml_documents(no_kind, no_kind, elsewhere("z1")), "-n", "default"),
+        _case("namespace-and-decode-errors-and-a-conflict", [hand_edited_a],
+              yaml_documents(no_kind, no_kind_r, elsewhere("z1"), elsewhere("z2"), a2),
+              "-n", "default", "--overwrite=false"),
+        _case("namespace-error-then-yaml-error", live,
+              yaml_documents(elsewhere("z1"), "a: [\n"), "-n", "default"),
     ]
     return cases
 

@@ -5,23 +5,30 @@ each case of ``scripts/kube_apply_many_cases.py`` against the fake API server
 (``scripts/record_kube_apply_many.py``): standard output and error, exit code, and
 every PATCH and POST.  Ours must print kubectl's lines and errors byte for byte
 (our own ``cfgpatch:`` lines aside), send the same PATCH bodies and create the same
-objects, in the same order.
+objects, in the same order.  The live test asks kubectl 1.32 itself about random files
+of several objects (required in CI).
 """
 
 from __future__ import annotations
 
 import json
+import random
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from cfgpatch.cli import main
+from conftest import require
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fake_kube_api import object_path  # noqa: E402
+from fake_kube_api import kubectl_apply_many, object_path  # noqa: E402
+from kube_apply_cases import annotate, deploy  # noqa: E402
+from kube_apply_many_cases import KINDS, applied, config_map  # noqa: E402
 
 RECORDED = Path(__file__).parent / "data" / "kube" / "apply" / "several.jsonl"
 CASES = [json.loads(line) for line in RECORDED.read_text(encoding="utf-8").splitlines()]
@@ -88,3 +95,64 @@ def test_every_write_goes_where_kubectl_sends_it():
             obj = json.loads(body) if method == "POST" else None
             if obj is not None and obj.get("apiVersion"):
                 assert path == object_path(obj).rpartition("/")[0]
+
+
+def random_case(seed: int) -> dict:
+    """A file of a few objects (each at most once), some live (applied, hand-edited or
+    never applied), some not; now and then documents without kind, objects in other
+    namespaces than ``-n``, ``--overwrite=false``, YAML that stops the reading."""
+    rng = random.Random(seed)
+    objects: list[dict | str] = []
+    live: list[dict] = []
+    for name in rng.sample("abcdef", rng.randint(1, 4)):
+        new = config_map(name, {key: str(rng.randint(0, 2))
+                                for key in rng.sample("klm", rng.randint(1, 3))})
+        objects.append(new)
+        before = config_map(name, {key: str(rng.randint(0, 2))
+                                   for key in rng.sample("klm", rng.randint(1, 3))})
+        how = rng.choice(["none", "applied", "edited", "bare"])
+        if how == "applied":
+            live.append(applied(before))
+        elif how == "edited":
+            live.append(annotate({**before, "data": {**before["data"], "k": "hand"}}, before))
+        elif how == "bare":
+            live.append(before)
+    if rng.random() < 0.5:
+        objects.append(deploy(rng.randint(1, 3)))
+        live.append(annotate(deploy(rng.randint(1, 3)), deploy(rng.randint(1, 3))))
+    for name in rng.sample(["q", "r", "q"], rng.choice([0, 0, 1, 2])):
+        objects.insert(rng.randrange(len(objects) + 1),
+                       {"apiVersion": "v1", "metadata": {"name": name}})
+    flags: list[str] = []
+    if rng.random() < 0.4:
+        for name in rng.sample(["z1", "z2"], rng.randint(1, 2)):
+            objects.insert(rng.randrange(len(objects) + 1),
+                           config_map(name, {"k": "1"}, rng.choice(["other", "third"])))
+        flags += ["-n", "default"]
+    if rng.random() < 0.4:
+        flags.append("--overwrite=false")
+    rng.shuffle(live)
+    manifest = "---\n".join(yaml.safe_dump(obj) for obj in objects)
+    if rng.random() < 0.15:
+        manifest += "---\na: [\n"  # the reading stops here
+    return {"id": f"random-{seed}", "live": live, "manifest": manifest, "flags": flags,
+            "kinds": KINDS}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_files_as_kubectl_applies_them(tmp_path, monkeypatch, capsys, seed):
+    kubectl = shutil.which("kubectl")
+    require(kubectl is not None, "kubectl not on PATH")
+    case = random_case(seed)
+    done = kubectl_apply_many(kubectl, case["live"], case["manifest"], KINDS,
+                              tuple(case["flags"]))
+    answer = {"exit_code": done.code, "stdout": done.stdout, "stderr": done.stderr,
+              "writes": done.writes}
+    code, out, err = run(tmp_path, monkeypatch, capsys, case)
+    lines, sent = parse(out)
+    assert code == answer["exit_code"], (err, answer["stderr"])
+    assert lines == answer["stdout"].splitlines()
+    assert sent == kubectl_sent(answer)
+    ours = "".join(line for line in err.splitlines(keepends=True)
+                   if not line.startswith("cfgpatch: "))
+    assert ours == answer["stderr"]

@@ -216,32 +216,57 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     return _fail_all(failed, unread) if failed or unread else 0
 
 
-def _fail_all(failed: list[KubeError], unread: list[KubeError], group_first: bool = False) -> int:
-    """kubectl's report of the errors of a file of several objects.
+def _fail_all(failed: list[KubeError], unread: list[KubeError]) -> int:
+    """kubectl patch's report of the errors of a file of several objects.
 
     kubectl gathers the errors of the objects it read (a patch that fails, a namespace
     other than ``-n``) one by one, and the errors of reading the file (a document that
     is no object, a list item without a type, the error that ends the reading) in one
-    group: last for ``kubectl patch``, first for ``kubectl apply`` (``group_first``),
-    which reads the whole file before it applies anything.  One error in all is
-    printed as usual; otherwise each is a line of its own without ``error: ``, the
-    group as one line (its messages without repeats, in brackets when there are
-    several) unless it is all there is.
+    group that comes last (:func:`aggregate`, printed by :func:`report`).
     """
-    if not failed and len(unread) > 1:
-        lines = [error.message for error in unread]
-    elif len(failed) + (1 if unread else 0) == 1:
-        return _fail((failed or unread)[0])
-    else:
-        group = list(dict.fromkeys(error.message for error in unread))
-        grouped = [group[0] if len(group) == 1 else f"[{', '.join(group)}]"] if group else []
-        lines = [error.message for error in failed]
-        lines = grouped + lines if group_first else lines + grouped
-    for line in lines:
-        sys.stderr.write(f"{line}\n")
-    for error in failed + unread:
-        if error.hint:
-            sys.stderr.write(f"cfgpatch: {error.hint}\n")
+    return report(aggregate([*failed, aggregate(unread)]))
+
+
+#: A Go ``utilerrors`` aggregate as kubectl builds them: a list of errors and aggregates.
+Aggregate = list
+
+
+def aggregate(errors: list) -> KubeError | Aggregate | None:
+    """What a visitor returns for the errors it gathered: None, the one error, or the
+    aggregate of several (``None`` entries are left out)."""
+    errors = [error for error in errors if error is not None]
+    if not errors:
+        return None
+    return errors[0] if len(errors) == 1 else errors
+
+
+def _leaves(error: KubeError | Aggregate) -> list[KubeError]:
+    if isinstance(error, KubeError):
+        return [error]
+    return [leaf for inner in error for leaf in _leaves(inner)]
+
+
+def aggregate_message(error: KubeError | Aggregate) -> str:
+    """An error's text as Go prints it: an aggregate's messages, nested ones included,
+    without repeats, in brackets when there are several."""
+    if isinstance(error, KubeError):
+        return error.message
+    messages = list(dict.fromkeys(leaf.message for leaf in _leaves(error)))
+    return messages[0] if len(messages) == 1 else f"[{', '.join(messages)}]"
+
+
+def report(error: KubeError | Aggregate | None) -> int:
+    """kubectl's ``CheckErr``: one error as usual (``error: ...``); an aggregate one line
+    per member, without ``error: `` (a nested aggregate as one line); then our hints."""
+    if error is None:
+        return 0
+    if isinstance(error, KubeError):
+        return _fail(error)
+    for member in error:
+        sys.stderr.write(f"{aggregate_message(member)}\n")
+    for leaf in _leaves(error):
+        if leaf.hint:
+            sys.stderr.write(f"cfgpatch: {leaf.hint}\n")
     return 1
 
 

@@ -35,11 +35,12 @@ from .kube import (
     _as_kube_error,
     _check_namespace,
     _fail,
-    _fail_all,
     _flag_value,
     _read_file,
     _schema,
     _several_documents,
+    aggregate,
+    report,
     resource_name,
     source_name,
 )
@@ -106,10 +107,10 @@ def run_apply(args: argparse.Namespace) -> int:
     try:
         text = _read_file(args.filename, 'the path "{path}" does not exist')
         cluster = Cluster(args)
-        objects, unread = read_manifest(args, text)
+        objects, elsewhere, unread = read_manifest(args, text)
     except KubeError as error:
         return _fail(error)
-    if not objects and not unread:
+    if not objects and not elsewhere and not unread:
         return _fail(KubeError("no objects passed to apply",
                                hint=f"{args.filename} holds no object"))
     failed: list[KubeError] = []
@@ -119,13 +120,17 @@ def run_apply(args: argparse.Namespace) -> int:
         except CfgPatchError as error:
             failed.append(_as_kube_error(error))
     cluster.warn_unused()
-    return _fail_all(failed, unread, group_first=True) if failed or unread else 0
+    # kubectl reads the whole file first: the errors of reading (the objects in another
+    # namespace one by one, then the documents it could not read as one group) come
+    # before those of applying
+    return report(aggregate([aggregate([*elsewhere, aggregate(unread)]), *failed]))
 
 
-def read_manifest(args: argparse.Namespace, text: str) -> tuple[list[dict], list[KubeError]]:
+def read_manifest(args: argparse.Namespace, text: str
+                  ) -> tuple[list[dict], list[KubeError], list[KubeError]]:
     """The objects of the ``-f`` file, and the errors kubectl gathers while it reads
-    it (a document that is no object, a namespace other than ``-n``; a file that stops
-    parsing ends the reading there), to print before the errors of applying.
+    it: the objects in a namespace other than ``-n``, then the documents it could not
+    read (a file that stops parsing ends the reading there).
 
     A file of one object is read as ``kube patch`` reads one; a file of several,
     a ``List`` or a JSON stream one object at a time, as kubectl's visitors do.
@@ -142,8 +147,9 @@ def read_manifest(args: argparse.Namespace, text: str) -> tuple[list[dict], list
                 raise
         else:
             _check_namespace(obj, args.namespace)
-            return [obj], []
+            return [obj], [], []
     objects: list[dict] = []
+    elsewhere: list[KubeError] = []
     unread: list[KubeError] = []
     try:
         for item in reader.load_objects(text, source):
@@ -153,12 +159,12 @@ def read_manifest(args: argparse.Namespace, text: str) -> tuple[list[dict], list
             try:
                 _check_namespace(item[0], args.namespace)
             except KubeError as error:
-                unread.append(error)
+                elsewhere.append(error)
                 continue
             objects.append(item[0])
     except KubeError as error:  # the reading of the file stops here
         unread.append(error)
-    return objects, unread
+    return objects, elsewhere, unread
 
 
 def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict) -> None:
@@ -171,12 +177,12 @@ def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict) -> No
     live = cluster.live_object(key, manifest)
     last = cluster.last_applied(key)
     node = kind_schema(args, manifest)
+    if last == "annotation" and isinstance(live, dict) and not has_annotation(live):
+        sys.stderr.write(missing_annotation_warning(live))  # before the patch is made
     done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
                          last_applied=last, overwrite=args.overwrite != "false",
                          source=source_name(args.filename))
     notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
-    if last == "annotation" and done.current is not None and not has_annotation(done.current):
-        sys.stderr.write(missing_annotation_warning(done.current))
     verb = "created" if done.current is None else "unchanged" if done.unchanged \
         else "configured"
     write_outcome(f"{resource_name(done.result)} {verb}", done, notes, args)
