@@ -243,14 +243,25 @@ def kubectl_apply_many(kubectl: str, live: list[dict], manifest_text: str,
     ``kinds``: the (apiVersion, kind) pairs discovery must know besides the live
     objects' (the manifest's, so that kubectl can map them).
     """
+    return kubectl_apply_files(kubectl, live, {name: manifest_text}, ["-f", name], kinds, extra)
+
+
+def kubectl_apply_files(kubectl: str, live: list[dict], files: dict[str, str],
+                        file_args: list[str], kinds: list[tuple[str, str]],
+                        extra: tuple = ()) -> Applied:
+    """``kubectl apply FILE_ARGS`` in a folder holding ``files`` (relative path -> text)
+    against a server holding ``live``."""
     with tempfile.TemporaryDirectory() as folder:
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
-            out.write(manifest_text)
+        for name, text in files.items():
+            path = os.path.join(folder, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
         with FakeServer() as server:
             server.state.objects = list(live)
             server.state.kinds = list(kinds)
-            command = [kubectl, "apply", "-f", name, "--validate=false", *extra,
-                       f"--server={server.url}", f"--cache-dir={folder}/cache",
+            command = [kubectl, "apply", *file_args, "--validate=false", *extra,
+                       f"--server={server.url}", f"--cache-dir={folder}/.cache",
                        "--kubeconfig=/dev/null"]
             done = subprocess.run(command, cwd=folder, capture_output=True, text=True,
                                   timeout=60)

@@ -2,7 +2,8 @@
 
 Each case is a dict: ``id``; ``live``, the objects the fake API server holds;
 ``manifest``, the text of the ``-f`` file (``name`` is its file name, default
-``manifest.yaml``); ``flags``, extra kubectl flags; ``kinds``, the (apiVersion, kind)
+``manifest.yaml``), or ``files`` (relative path -> text) and ``args`` (the ``-f``
+arguments over them); ``flags``, extra kubectl flags; ``kinds``, the (apiVersion, kind)
 pairs discovery lists besides the live objects' (so kubectl can map every object the
 file names).  ``record_kube_apply_many.py`` runs them.
 
@@ -44,6 +45,20 @@ def yaml_documents(*docs: dict | str) -> str:
     """A YAML file of the documents in block style (a string is written as it is)."""
     return "---\n".join(doc if isinstance(doc, str) else yaml.safe_dump(doc, sort_keys=False)
                         for doc in docs)
+
+
+def inputs_of(case: dict) -> tuple[dict[str, str], list[str]]:
+    """The files of a case and the ``-f`` arguments naming them."""
+    if "files" in case:
+        return case["files"], case["args"]
+    name = case.get("name", "manifest.yaml")
+    return {name: case["manifest"]}, ["-f", name]
+
+
+def _files_case(case_id: str, live: list[dict], files: dict[str, str], args: list[str],
+                *flags: str) -> dict:
+    return {"id": case_id, "live": live, "files": files, "args": args, "flags": list(flags),
+            "kinds": KINDS}
 
 
 def _case(case_id: str, live: list[dict], manifest: str, *flags: str, **extra) -> dict:
@@ -125,8 +140,45 @@ def _cases() -> list[dict]:
               "-n", "default", "--overwrite=false"),
         _case("namespace-error-then-yaml-error", live,
               yaml_documents(elsewhere("z1"), "a: [\n"), "-n", "default"),
+        *_folder_cases(live, hand_edited_a, no_kind, no_kind_r),
     ]
     return cases
+
+
+def _folder_cases(live: list[dict], hand_edited_a: dict, no_kind: dict, no_kind_r: dict
+                  ) -> list[dict]:
+    """Directories, several -f flags and comma-separated paths."""
+    folder = {"m/b.yaml": yaml_documents(elsewhere("z1"), config_map("b", {"k": "1"})),
+              "m/a.yaml": yaml_documents(config_map("a", {"k": "2"}), no_kind),
+              "m/c.txt": yaml_documents(config_map("c", {"k": "1"})),
+              "m/sub/d.yaml": yaml_documents(config_map("d", {"k": "1"})),
+              "m/e.json": json.dumps(config_map("e", {"k": "1"})),
+              "m/f.YAML": yaml_documents(config_map("f", {"k": "1"}))}
+    broken = {"m/a.yaml": yaml_documents(config_map("a", {"k": "2"}), "a: [\n",
+                                         config_map("a2", {"k": "2"})),
+              "m/b.yaml": yaml_documents(no_kind, config_map("b", {"k": "1"}), no_kind_r),
+              "m/c.yaml": yaml_documents(elsewhere("z1"), config_map("a", {"x": "2"}))}
+    only_errors = {"m/a.yaml": yaml_documents(no_kind, no_kind_r),
+                   "m/b.yaml": yaml_documents(no_kind_r, no_kind)}
+    n = ("-n", "default")
+    return [
+        _files_case("directory", live, folder, ["-f", "m"], *n),
+        _files_case("directory-recursive", live, folder, ["-f", "m", "-R"], *n),
+        _files_case("directory-with-slash-and-dot", live, folder, ["-f", "./m/"], *n),
+        _files_case("two-f-flags", live, folder, ["-f", "m/b.yaml", "-f", "m/a.yaml"], *n),
+        _files_case("comma-separated-paths", live, folder, ["-f", "m/b.yaml,m/e.json"], *n),
+        _files_case("explicit-file-of-any-extension", live, folder, ["-f", "m/c.txt"]),
+        _files_case("a-path-that-does-not-exist", live, folder,
+                    ["-f", "m/a.yaml", "-f", "nope.yaml"]),
+        _files_case("two-paths-that-do-not-exist", live, folder,
+                    ["-f", "nope.yaml", "-f", "m", "-f", "nope2.yaml"]),
+        _files_case("a-file-that-stops-parsing-and-a-conflict", [hand_edited_a], broken,
+                    ["-f", "m"], *n, "--overwrite=false"),
+        _files_case("reading-errors-of-two-files", live, only_errors, ["-f", "m"]),
+        _files_case("directory-without-manifests", live, {"m/x.txt": "hello\n"}, ["-f", "m"]),
+        _files_case("directory-of-empty-files", live, {"m/x.yaml": "", "m/y.json": ""},
+                    ["-f", "m"]),
+    ]
 
 
 CASES = _cases()

@@ -3,7 +3,8 @@
 
 Each case of ``scripts/kube_apply_many_cases.py`` runs kubectl 1.27, 1.32 and 1.33
 against the fake API server of ``fake_kube_api.py`` holding the case's live objects:
-``kubectl apply -f FILE --validate=false [flags]``.  Recorded: 1.32's exit code,
+``kubectl apply -f FILE --validate=false [flags]`` (or the case's own ``-f`` arguments
+over its folder of files).  Recorded: 1.32's exit code,
 standard output and error, and every PATCH and POST in order (method, path, content
 type, body, byte for byte); ``same_in`` lists the versions that did the same, and
 the answers of the others are kept beside it.
@@ -24,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fake_kube_api import kubectl_apply_many  # noqa: E402
-from kube_apply_many_cases import CASES  # noqa: E402
+from fake_kube_api import kubectl_apply_files  # noqa: E402
+from kube_apply_many_cases import CASES, inputs_of  # noqa: E402
 from kubectl_versions import REFERENCE, ask_every_version, stored_lines  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "kube" / "apply" / "several.jsonl"
@@ -33,9 +34,9 @@ VERSIONS = ("1.27", "1.32", "1.33")
 
 
 def run(kubectl: str, case: dict) -> dict:
-    done = kubectl_apply_many(kubectl, case["live"], case["manifest"],
-                              [tuple(kind) for kind in case["kinds"]], tuple(case["flags"]),
-                              case.get("name", "manifest.yaml"))
+    files, file_args = inputs_of(case)
+    done = kubectl_apply_files(kubectl, case["live"], files, file_args,
+                               [tuple(kind) for kind in case["kinds"]], tuple(case["flags"]))
     return {"exit_code": done.code, "stdout": done.stdout, "stderr": done.stderr,
             "writes": [list(write) for write in done.writes]}
 

@@ -237,3 +237,10 @@ def test_standard_input_is_named_stdin_in_kubectls_message(write, capsys, monkey
     code, _, err = run(capsys, "-f", "-", "--live", live, "--overwrite=false")
     assert code == 1
     assert 'for: "STDIN": error when patching "STDIN": creating patch with:\n' in err
+
+
+def test_a_url_is_refused_before_anything_is_applied(write, capsys):
+    new = write("new.json", config_map("a", {"x": "1"}))
+    code, out, err = run(capsys, "-f", new, "-f", "https://example.com/m.yaml", "--live", "none")
+    assert (code, out) == (1, "")
+    assert err.startswith("error: https://example.com/m.yaml: cfgpatch does not fetch manifests\n")

@@ -26,9 +26,9 @@ from conftest import require
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fake_kube_api import kubectl_apply_many, object_path  # noqa: E402
+from fake_kube_api import kubectl_apply_files, object_path  # noqa: E402
 from kube_apply_cases import annotate, deploy  # noqa: E402
-from kube_apply_many_cases import KINDS, applied, config_map  # noqa: E402
+from kube_apply_many_cases import KINDS, applied, config_map, inputs_of  # noqa: E402
 
 RECORDED = Path(__file__).parent / "data" / "kube" / "apply" / "several.jsonl"
 CASES = [json.loads(line) for line in RECORDED.read_text(encoding="utf-8").splitlines()]
@@ -36,11 +36,13 @@ CASES = [json.loads(line) for line in RECORDED.read_text(encoding="utf-8").split
 
 def run(tmp_path, monkeypatch, capsys, case: dict) -> tuple[int, str, str]:
     monkeypatch.chdir(tmp_path)
-    name = case.get("name", "manifest.yaml")
-    (tmp_path / name).write_text(case["manifest"], encoding="utf-8")
+    files, file_args = inputs_of(case)
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
     live = {"apiVersion": "v1", "kind": "List", "items": case["live"]}
     (tmp_path / "live.json").write_text(json.dumps(live), encoding="utf-8")
-    code = main(["kube", "apply", "-f", name, "--live", "live.json", "--show", "patch,result",
+    code = main(["kube", "apply", *file_args, "--live", "live.json", "--show", "patch,result",
                  "-o", "json", *case["flags"]])
     out, err = capsys.readouterr()
     return code, out, err
@@ -132,11 +134,21 @@ def random_case(seed: int) -> dict:
     if rng.random() < 0.4:
         flags.append("--overwrite=false")
     rng.shuffle(live)
-    manifest = "---\n".join(yaml.safe_dump(obj) for obj in objects)
+    texts = [yaml.safe_dump(obj) for obj in objects]
     if rng.random() < 0.15:
-        manifest += "---\na: [\n"  # the reading stops here
-    return {"id": f"random-{seed}", "live": live, "manifest": manifest, "flags": flags,
-            "kinds": KINDS}
+        texts.append("a: [\n")  # the reading stops here
+    case = {"id": f"random-{seed}", "live": live, "flags": flags, "kinds": KINDS}
+    if rng.random() < 0.6:
+        return {**case, "manifest": "---\n".join(texts)}
+    # the documents spread over the files of a folder, given whole or file by file
+    names = rng.sample(["a.yaml", "b.yml", "c.json", "d.yaml", "e.txt"], 3)
+    files: dict[str, list[str]] = {f"m/{name}": [] for name in names}
+    for text in texts:
+        files[f"m/{rng.choice(names)}"].append(text)
+    args = ["-f", "m"] if rng.random() < 0.5 else [
+        arg for name in rng.sample(names, 2) for arg in ("-f", f"m/{name}")]
+    return {**case, "files": {name: "---\n".join(docs) for name, docs in files.items()},
+            "args": args}
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -144,8 +156,8 @@ def test_random_files_as_kubectl_applies_them(tmp_path, monkeypatch, capsys, see
     kubectl = shutil.which("kubectl")
     require(kubectl is not None, "kubectl not on PATH")
     case = random_case(seed)
-    done = kubectl_apply_many(kubectl, case["live"], case["manifest"], KINDS,
-                              tuple(case["flags"]))
+    done = kubectl_apply_files(kubectl, case["live"], *inputs_of(case), KINDS,
+                               tuple(case["flags"]))
     answer = {"exit_code": done.code, "stdout": done.stdout, "stderr": done.stderr,
               "writes": done.writes}
     code, out, err = run(tmp_path, monkeypatch, capsys, case)

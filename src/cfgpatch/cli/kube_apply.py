@@ -13,8 +13,9 @@ server would store it before defaulting (``-o yaml``, the default, or ``-o json`
 new last-applied annotation included, and the explanation: fields removed because
 they left the manifest, manual edits kept, edits overwritten, lists reordered.
 
-``-f`` and ``--live`` may hold many objects (documents, a ``List``, a JSON stream):
-each object of ``-f`` is matched to its live object by identity and applied in turn,
+``-f`` (files, directories, repeated; :mod:`.kube_manifests`) and ``--live`` may hold
+many objects (documents, a ``List``, a JSON stream): each object of ``-f`` is matched
+to its live object by identity and applied in turn,
 and a later object sees what an earlier one left (:class:`Cluster`); kubectl's errors
 of reading come first, then those of applying, as kubectl gathers them.
 
@@ -30,15 +31,13 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import MULTIPLE_DOCUMENTS, CfgPatchError, KubeError
+from ..errors import CfgPatchError, KubeError
 from .kube import (
     _as_kube_error,
-    _check_namespace,
     _fail,
     _flag_value,
     _read_file,
     _schema,
-    _several_documents,
     aggregate,
     report,
     resource_name,
@@ -58,7 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compute the three-way patch client-side `kubectl apply -f FILE` would "
                     "send to the live object, the result and why.")
     parser.add_argument("-f", "--filename", required=True, type=_flag_value, metavar="FILE",
-                        help="the new manifest (one object or many, JSON or YAML)")
+                        action="append",
+                        help="the new manifests: files (one object or many, JSON or YAML), "
+                             "directories, '-' for standard input; repeat it or separate "
+                             "paths with commas")
+    parser.add_argument("-R", "--recursive", action="store_true",
+                        help="read the directories given to -f recursively")
     parser.add_argument("--live", required=True, metavar="FILE",
                         help="the live objects, as `kubectl get -o yaml` prints them ('none': "
                              "nothing is live, kubectl creates every object)")
@@ -100,74 +104,38 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
+    from .kube_manifests import flag_paths, manifest_files, read_manifests
+
     for flag, message in OUT_OF_SCOPE.items():
         if getattr(args, flag):
             sys.stderr.write(f"cfgpatch: {message}\n")
             return 2
+    files, errors = manifest_files(flag_paths(args.filename), args.recursive)
+    if errors:
+        return report(aggregate(errors))
     try:
-        text = _read_file(args.filename, 'the path "{path}" does not exist')
         cluster = Cluster(args)
-        objects, elsewhere, unread = read_manifest(args, text)
+        found = read_manifests(files, args.namespace)
     except KubeError as error:
         return _fail(error)
-    if not objects and not elsewhere and not unread:
+    if not found.objects and not found.elsewhere and not found.unread:
         return _fail(KubeError("no objects passed to apply",
-                               hint=f"{args.filename} holds no object"))
+                               hint=f"{', '.join(files)} hold(s) no object"))
     failed: list[KubeError] = []
-    for manifest in objects:
+    for manifest, source in found.objects:
         try:
-            _apply_one(args, cluster, manifest)
+            _apply_one(args, cluster, manifest, source)
         except CfgPatchError as error:
             failed.append(_as_kube_error(error))
     cluster.warn_unused()
-    # kubectl reads the whole file first: the errors of reading (the objects in another
+    # kubectl reads every file first: the errors of reading (the objects in another
     # namespace one by one, then the documents it could not read as one group) come
     # before those of applying
-    return report(aggregate([aggregate([*elsewhere, aggregate(unread)]), *failed]))
+    reading = aggregate([*found.elsewhere, aggregate(found.unread)])
+    return report(aggregate([reading, *failed]))
 
 
-def read_manifest(args: argparse.Namespace, text: str
-                  ) -> tuple[list[dict], list[KubeError], list[KubeError]]:
-    """The objects of the ``-f`` file, and the errors kubectl gathers while it reads
-    it: the objects in a namespace other than ``-n``, then the documents it could not
-    read (a file that stops parsing ends the reading there).
-
-    A file of one object is read as ``kube patch`` reads one; a file of several,
-    a ``List`` or a JSON stream one object at a time, as kubectl's visitors do.
-    """
-    from ..kube.io import reader, unstructured
-
-    source = source_name(args.filename)
-    if not _several_documents(text) and text.strip():
-        try:
-            obj, _notes = reader.load_object(text, source)
-        except KubeError as error:
-            # a list of several items, a JSON stream, nothing but comments
-            if error.code != MULTIPLE_DOCUMENTS and error.message != unstructured.NO_OBJECTS:
-                raise
-        else:
-            _check_namespace(obj, args.namespace)
-            return [obj], [], []
-    objects: list[dict] = []
-    elsewhere: list[KubeError] = []
-    unread: list[KubeError] = []
-    try:
-        for item in reader.load_objects(text, source):
-            if isinstance(item, KubeError):
-                unread.append(item)
-                continue
-            try:
-                _check_namespace(item[0], args.namespace)
-            except KubeError as error:
-                elsewhere.append(error)
-                continue
-            objects.append(item[0])
-    except KubeError as error:  # the reading of the file stops here
-        unread.append(error)
-    return objects, elsewhere, unread
-
-
-def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict) -> None:
+def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:
     """Apply one object to the cluster as it stands, print the outcome, and keep the
     result as the live object for the objects after it."""
     from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
@@ -181,7 +149,7 @@ def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict) -> No
         sys.stderr.write(missing_annotation_warning(live))  # before the patch is made
     done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
                          last_applied=last, overwrite=args.overwrite != "false",
-                         source=source_name(args.filename))
+                         source=source)
     notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
     verb = "created" if done.current is None else "unchanged" if done.unchanged \
         else "configured"
