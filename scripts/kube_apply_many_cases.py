@@ -178,6 +178,22 @@ def _folder_cases(live: list[dict], hand_edited_a: dict, no_kind: dict, no_kind_
         _files_case("directory-without-manifests", live, {"m/x.txt": "hello\n"}, ["-f", "m"]),
         _files_case("directory-of-empty-files", live, {"m/x.yaml": "", "m/y.json": ""},
                     ["-f", "m"]),
+        *_kustomize_cases(),
+    ]
+
+
+def _kustomize_cases() -> list[dict]:
+    """``kubectl apply -k``: the build's objects, in its order, named by the directory."""
+    tree = {"k/kustomization.yaml": "namePrefix: p-\nnamespace: default\n"
+                                    "resources: [cm.yaml]\nconfigMapGenerator:\n"
+                                    "- name: gen\n  literals: [a=1]\n",
+            "k/cm.yaml": yaml_documents(config_map("a", {"k": "1"}, None),
+                                        {"apiVersion": "v1", "kind": "Namespace",
+                                         "metadata": {"name": "team"}})}
+    edited = annotate(config_map("p-a", {"k": "manual"}), config_map("p-a", {"k": "0"}))
+    return [
+        _files_case("kustomize", [applied(config_map("p-a", {"k": "0"}))], tree, ["-k", "k"]),
+        _files_case("kustomize-conflict", [edited], tree, ["-k", "k"], "--overwrite=false"),
     ]
 
 

@@ -244,3 +244,20 @@ def test_a_url_is_refused_before_anything_is_applied(write, capsys):
     code, out, err = run(capsys, "-f", new, "-f", "https://example.com/m.yaml", "--live", "none")
     assert (code, out) == (1, "")
     assert err.startswith("error: https://example.com/m.yaml: cfgpatch does not fetch manifests\n")
+
+
+def test_kustomize_directory_kube_build_refuses_is_refused_the_same_way(capsys, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "kustomization.yaml").write_text("helmCharts: [{name: x}]\n")
+    code, out, err = run(capsys, "-k", "k", "--live", "none")
+    assert (code, out) == (3, "")
+    assert "is not modelled by cfgpatch kube build" in err
+
+
+def test_f_and_k_together_are_refused(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, "-k", "k", "-f", "x.yaml", "--live", "none")
+    assert stopped.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -56,11 +56,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "apply", help="what client-side kubectl apply would send and do (no cluster)",
         description="Compute the three-way patch client-side `kubectl apply -f FILE` would "
                     "send to the live object, the result and why.")
-    parser.add_argument("-f", "--filename", required=True, type=_flag_value, metavar="FILE",
+    sources = parser.add_mutually_exclusive_group(required=True)
+    sources.add_argument("-f", "--filename", type=_flag_value, metavar="FILE",
                         action="append",
                         help="the new manifests: files (one object or many, JSON or YAML), "
                              "directories, '-' for standard input; repeat it or separate "
                              "paths with commas")
+    sources.add_argument("-k", "--kustomize", type=_flag_value, metavar="DIR",
+                         help="the objects `kube build DIR` builds (as kubectl apply -k)")
     parser.add_argument("-R", "--recursive", action="store_true",
                         help="read the directories given to -f recursively")
     parser.add_argument("--live", required=True, metavar="FILE",
@@ -104,18 +107,27 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from .kube_manifests import flag_paths, manifest_files, read_manifests
+    from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
 
     for flag, message in OUT_OF_SCOPE.items():
         if getattr(args, flag):
             sys.stderr.write(f"cfgpatch: {message}\n")
             return 2
-    files, errors = manifest_files(flag_paths(args.filename), args.recursive)
-    if errors:
-        return report(aggregate(errors))
+    if args.kustomize is not None:
+        built = _built(args.kustomize)
+        if isinstance(built, int):
+            return built
+        files = [args.kustomize]
+    else:
+        files, errors = manifest_files(flag_paths(args.filename), args.recursive)
+        if errors:
+            return report(aggregate(errors))
     try:
         cluster = Cluster(args)
-        found = read_manifests(files, args.namespace)
+        if args.kustomize is not None:
+            found = read_built(built, args.kustomize, args.namespace)
+        else:
+            found = read_manifests(files, args.namespace)
     except KubeError as error:
         return _fail(error)
     if not found.objects and not found.elsewhere and not found.unread:
@@ -133,6 +145,24 @@ def run_apply(args: argparse.Namespace) -> int:
     # before those of applying
     reading = aggregate([*found.elsewhere, aggregate(found.unread)])
     return report(aggregate([reading, *failed]))
+
+
+def _built(directory: str) -> str | int:
+    """The YAML ``kube build`` gives for ``-k`` (kustomize's warnings written), or the
+    exit code of its refusal (printed as ``kube build`` prints it)."""
+    from ..kube.views.kustomize.build import BuildError, build, too_deep
+    from .kube_build import refused
+
+    try:
+        result = build(directory)
+        text = result.yaml()
+    except RecursionError:
+        return refused(too_deep())
+    except BuildError as error:
+        return refused(error)
+    for warning in result.warnings:
+        sys.stderr.write(warning + "\n")
+    return text
 
 
 def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:

@@ -48,12 +48,13 @@ def run_build(args: argparse.Namespace) -> int:
     try:
         return _build_and_print(args)
     except RecursionError:  # printing or explaining a deeply nested result
-        return _refused(too_deep())
+        return refused(too_deep())
     except BuildError as error:
-        return _refused(error)
+        return refused(error)
 
 
-def _refused(error: BuildError) -> int:
+def refused(error: BuildError) -> int:
+    """Print a build's refusal as kubectl kustomize does (then our hint); the exit code."""
     for warning in error.warnings:
         sys.stderr.write(warning + "\n")
     sys.stderr.write(f"error: {error.message}\n")

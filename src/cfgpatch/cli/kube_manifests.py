@@ -113,6 +113,14 @@ def read_manifests(files: list[str], namespace: str | None) -> Manifests:
     return found
 
 
+def read_built(text: str, directory: str, namespace: str | None) -> Manifests:
+    """The objects of a kustomization's build output, named by its directory as
+    ``kubectl apply -k`` names them."""
+    found = Manifests()
+    _read_documents(found, text, directory, namespace)
+    return found
+
+
 def _read_documents(found: Manifests, text: str, source: str, namespace: str | None) -> None:
     from ..kube.io import reader
 
