@@ -42,3 +42,12 @@ def _parts(text: str) -> dict:
     result = head.split("\n", 1)[1]
     notes = [note.removeprefix("#   ") for note in explanation.splitlines()[1:]]
     return {"line": line, "patch": patch, "result": result, "notes": notes}
+
+
+def assert_same_refusal(cli_stderr: str, shown: str) -> None:
+    """The page shows apimachinery's message of a patch kubectl cannot make (it has no
+    file name for kubectl's wrapping); the CLI prints kubectl's whole message, which
+    ends with it (``for:: ...``), then our hint."""
+    message = cli_stderr.split("\ncfgpatch: ")[0].rstrip("\n")
+    assert shown
+    assert message.endswith(f"\nfor:: {shown.removeprefix('error: ').rstrip(chr(10))}")

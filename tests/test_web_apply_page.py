@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_cli_support import cli_apply
+from apply_cli_support import assert_same_refusal, cli_apply
 from cfgpatch.kube.io import writer
 from conftest import ROOT
 from web_browser_support import (  # noqa: F401 - fixtures
@@ -78,7 +78,7 @@ def same_as_cli(page, tmp_path: Path, live: str, manifest: str, last: str = "",
     seen = shown(page)
     if cli["code"] != 0:
         assert seen["rejected"] and not seen["answer"]
-        assert cli["stderr"].startswith(seen["kubectl"] + "\n") and seen["kubectl"]
+        assert_same_refusal(cli["stderr"], seen["kubectl"])
         return seen
     assert seen["verdict"] == cli["line"]
     assert seen["patch"] == cli["patch"]

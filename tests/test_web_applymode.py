@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_cli_support import cli_apply
+from apply_cli_support import assert_same_refusal, cli_apply
 from cfgpatch.kube.io import writer
 from cfgpatch.web import bridge
 
@@ -37,11 +37,7 @@ def test_page_shows_what_the_cli_prints(case, fmt, tmp_path):
     data = page(live, manifest, format=fmt, overwrite=overwrite)
     assert data["ok"] == (cli["code"] == 0) == (case["code"] == 0)
     if not data["ok"]:
-        # the CLI prints kubectl's whole message, which ends with apimachinery's (the
-        # page's: it has no file name for kubectl's wrapping)
-        message = cli["stderr"].split("\ncfgpatch: ")[0].rstrip("\n")
-        shown = data["error"]["kubectl"].removeprefix("error: ").rstrip("\n")
-        assert message.endswith(f"\nfor:: {shown}")
+        assert_same_refusal(cli["stderr"], data["error"]["kubectl"])
         assert data["error"]["plain"]
         return
     assert data["line"] == cli["line"] == case["stdout"].strip()
