@@ -83,10 +83,9 @@ class _Pairing:
         self.paired: set[int] = set()
         if not any(movable):
             return  # nothing can pair: the rest is not needed
-        # The positions of the adds of containers, found by C-level iteration
-        # (most changes of a big diff are replaces).
-        adds = [pos for pos in compress(count(), map("add".__eq__, map(itemgetter(0), changes)))
-                if type(changes[pos][2]) in _CONTAINERS and changes[pos][2]]  # _movable
+        # The positions of the adds, found by C-level iteration (most changes of a big
+        # diff are replaces).
+        adds = list(compress(count(), map("add".__eq__, map(itemgetter(0), changes))))
         if not adds:
             return  # nothing can pair: the rest is not needed
         if (len(adds) + len(removals)) * _SCAN_PER_TEXT < adds[-1]:
@@ -148,16 +147,18 @@ class _Pairing:
 
     def _fill_pools(self, adds: list[int], movable: list[bool], changes: list[Change],
                     text_of: Callable[[Any], str]) -> None:
-        """The removed values' texts, and each one's adds (``adds``: positions of
-        movable values) of an equal value, first unused last."""
+        """The removed values' texts, and each one's adds (of those at ``adds``) of an
+        equal value, first unused last."""
         self.texts = [text_of(value) if can else None
                       for can, (_, value, _) in zip(movable, self.removals)]
         wanted = {text for text in self.texts if text is not None}
         pools = self.pools
         for pos in adds:
-            text = text_of(changes[pos][2])
-            if text in wanted:
-                pools.setdefault(text, []).append(pos)
+            value = changes[pos][2]
+            if type(value) in _CONTAINERS and value:  # _movable, inline
+                text = text_of(value)
+                if text in wanted:
+                    pools.setdefault(text, []).append(pos)
         for pool in pools.values():
             pool.reverse()  # the first unused add is popped from the end
 
