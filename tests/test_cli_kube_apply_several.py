@@ -79,10 +79,13 @@ def kubectl_sent(answer: dict) -> list[tuple]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_several_objects_as_kubectl_applies_them(tmp_path, monkeypatch, capsys, case):
-    answer = case["kubectl"]["1.32"]
-    code, out, err = run(tmp_path, monkeypatch, capsys, case)
+    assert_as_kubectl(case["kubectl"]["1.32"], *run(tmp_path, monkeypatch, capsys, case))
+
+
+def assert_as_kubectl(answer: dict, code: int, out: str, err: str) -> None:
+    """Our run did what kubectl did: exit code, lines, writes, errors (ours aside)."""
     lines, sent = parse(out)
-    assert code == answer["exit_code"]
+    assert code == answer["exit_code"], (err, answer["stderr"])
     assert lines == answer["stdout"].splitlines()
     assert sent == kubectl_sent(answer)
     ours = "".join(line for line in err.splitlines(keepends=True)
@@ -160,11 +163,4 @@ def test_random_files_as_kubectl_applies_them(tmp_path, monkeypatch, capsys, see
                                tuple(case["flags"]))
     answer = {"exit_code": done.code, "stdout": done.stdout, "stderr": done.stderr,
               "writes": done.writes}
-    code, out, err = run(tmp_path, monkeypatch, capsys, case)
-    lines, sent = parse(out)
-    assert code == answer["exit_code"], (err, answer["stderr"])
-    assert lines == answer["stdout"].splitlines()
-    assert sent == kubectl_sent(answer)
-    ours = "".join(line for line in err.splitlines(keepends=True)
-                   if not line.startswith("cfgpatch: "))
-    assert ours == answer["stderr"]
+    assert_as_kubectl(answer, *run(tmp_path, monkeypatch, capsys, case))
