@@ -179,6 +179,29 @@ def _folder_cases(live: list[dict], hand_edited_a: dict, no_kind: dict, no_kind_
         _files_case("directory-of-empty-files", live, {"m/x.yaml": "", "m/y.json": ""},
                     ["-f", "m"]),
         *_kustomize_cases(),
+        *_dry_run_cases(live, hand_edited_a, no_kind),
+    ]
+
+
+def _dry_run_cases(live: list[dict], hand_edited_a: dict, no_kind: dict) -> list[dict]:
+    """``--dry-run``: client (no patch computed, nothing sent), server (sent, not kept)."""
+    bare = config_map("c", {"k": "1"})
+    mixed = yaml_documents(config_map("a", {"x": "1"}), no_kind, elsewhere("z1"),
+                           config_map("c", {"k": "2"}), config_map("b", {"q": "1"}))
+    twice = yaml_documents(config_map("a", {"x": "2"}), config_map("a", {"x": "3"}),
+                           config_map("p", {"k": "1"}), config_map("p", {"k": "1"}))
+    state = [applied(config_map("a", {"x": "1"})), bare]
+    return [
+        _case("dry-run-client", state, mixed, "--dry-run=client", "-n", "default"),
+        _case("dry-run-client-over-a-conflict", [hand_edited_a], yaml_documents(
+            config_map("a", {"x": "2"})), "--dry-run=client", "--overwrite=false"),
+        _case("dry-run-server", state, mixed, "--dry-run=server", "-n", "default"),
+        _case("dry-run-server-conflict", [hand_edited_a], yaml_documents(
+            config_map("a", {"x": "2"})), "--dry-run=server", "--overwrite=false"),
+        _case("dry-run-server-keeps-nothing", live, twice, "--dry-run=server"),
+        _case("dry-run-client-keeps-nothing", live, twice, "--dry-run=client"),
+        _case("dry-run-none", live, twice[: twice.index("---")], "--dry-run=none"),
+        _case("dry-run-unknown-value", live, twice, "--dry-run=bogus"),
     ]
 
 

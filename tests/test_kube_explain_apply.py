@@ -92,3 +92,12 @@ def test_a_field_the_patch_leaves_alone_is_left_not_reverted():
     notes = explain_three_way(old, new, live, result, None)
     assert codes(notes) == [("changed", "spec.size"), ("left", "spec.tags")]
     assert notes[1].describe().endswith('(live ["a","b"], manifest ["a"])')
+
+
+def test_a_created_object_has_every_field_added_and_nothing_dropped():
+    new = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"},
+           "data": {"x": "2"}}
+    notes = explain_three_way(None, new, None, new, None)
+    assert [note.code for note in notes] == ["added"] * 4
+    assert [note.describe().split(":")[0] for note in notes] == [
+        "added apiVersion", "added data.x", "added kind", "added metadata.name"]

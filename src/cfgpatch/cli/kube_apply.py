@@ -75,6 +75,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_common_flags(parser)
     parser.add_argument("--overwrite", default="true", metavar="BOOL",
                         help="as kubectl: false refuses to overwrite live changes")
+    parser.add_argument("--dry-run", nargs="?", const="client", default="none", metavar="MODE",
+                        help="as kubectl: client (the default of a bare --dry-run: kubectl "
+                             "says configured or created without a patch; the real outcome "
+                             "follows as comments), server (the lines say server dry run), "
+                             "none; a dry run keeps nothing for the objects after it")
     parser.add_argument("--server-side", action="store_true", help="not modelled (refused)")
     parser.add_argument("--prune", action="store_true", help="not modelled (refused)")
     parser.set_defaults(func=run_apply)
@@ -95,6 +100,8 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
 
 
 PARTS = ("patch", "result", "explanation")
+#: kubectl's --dry-run values.
+DRY_RUNS = ("none", "client", "server")
 
 
 def _parts(text: str) -> tuple[str, ...]:
@@ -113,6 +120,9 @@ def run_apply(args: argparse.Namespace) -> int:
         if getattr(args, flag):
             sys.stderr.write(f"cfgpatch: {message}\n")
             return 2
+    if args.dry_run not in DRY_RUNS:
+        return _fail(KubeError(f"Invalid dry-run value ({args.dry_run}). Must be \"none\", "
+                               "\"server\", or \"client\"."))
     if args.kustomize is not None:
         built = _built(args.kustomize)
         if isinstance(built, int):
@@ -167,7 +177,7 @@ def _built(directory: str) -> str | int:
 
 def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:
     """Apply one object to the cluster as it stands, print the outcome, and keep the
-    result as the live object for the objects after it."""
+    result as the live object for the objects after it (not in a dry run)."""
     from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
     from ..kube.explain.apply import explain_three_way
 
@@ -175,6 +185,9 @@ def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, sourc
     live = cluster.live_object(key, manifest)
     last = cluster.last_applied(key)
     node = kind_schema(args, manifest)
+    if args.dry_run == "client":
+        _client_dry_run(args, manifest, live, last, node, source)
+        return
     if last == "annotation" and isinstance(live, dict) and not has_annotation(live):
         sys.stderr.write(missing_annotation_warning(live))  # before the patch is made
     done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
@@ -183,8 +196,36 @@ def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, sourc
     notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
     verb = "created" if done.current is None else "unchanged" if done.unchanged \
         else "configured"
-    write_outcome(f"{resource_name(done.result)} {verb}", done, notes, args)
-    cluster.store(key, done.result)
+    suffix = " (server dry run)" if args.dry_run == "server" else ""
+    write_outcome(f"{resource_name(done.result)} {verb}{suffix}", done, notes, args)
+    if args.dry_run == "none":
+        cluster.store(key, done.result)
+
+
+def _client_dry_run(args: argparse.Namespace, manifest: dict, live: dict | None, last: Any,
+                    node: Any, source: str) -> None:
+    """``--dry-run=client``: kubectl computes no patch; it says ``created`` where there is
+    no live object and ``configured`` everywhere else, even where the patch would be
+    ``{}`` or refused.  What a real apply would do follows, as comments."""
+    from ..kube.engine.clientapply import kubectl_apply
+    from ..kube.explain.apply import explain_three_way
+
+    verb = "created" if live is None else "configured"
+    sys.stdout.write(f"{resource_name(manifest)} {verb} (dry run)\n")
+    try:
+        done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
+                             last_applied=last, overwrite=args.overwrite != "false",
+                             source=source)
+    except CfgPatchError as error:
+        sys.stdout.write("# kubectl's client dry run computes no patch; a real apply would "
+                         "fail:\n")
+        sys.stdout.write("".join(f"#   {line}\n" for line in error.message.splitlines()))
+        return
+    notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
+    real = "created" if done.current is None else "unchanged" if done.unchanged \
+        else "configured"
+    write_outcome(f"# kubectl's client dry run computes no patch; a real apply would say: "
+                  f"{resource_name(done.result)} {real}", done, notes, args)
 
 
 class Cluster:

@@ -89,11 +89,13 @@ class ApplyNote:
                 "after": self.after}
 
 
-def explain_three_way(original: dict | None, modified: dict, current: dict, result: dict,
-                      node: Node | None) -> list[ApplyNote]:
-    """The notes of a three-way patch (``original`` = last applied, ``current`` = live)."""
+def explain_three_way(original: dict | None, modified: dict, current: dict | None,
+                      result: dict, node: Node | None) -> list[ApplyNote]:
+    """The notes of a three-way patch (``original`` = last applied, ``current`` = live;
+    None when the object is created: every field of the manifest is added)."""
     last = fields(original or {}, node)
-    new, live, out = fields(modified, node), fields(current, node), fields(result, node)
+    new, out = fields(modified, node), fields(result, node)
+    live = fields(current, node) if current is not None else {}
     notes: list[ApplyNote] = []
     for path, value in live.items():
         if path in new or path == _ANNOTATION_PATH:
