@@ -109,7 +109,8 @@ def test_every_write_goes_where_kubectl_sends_it():
 def random_case(seed: int) -> dict:
     """A file of a few objects (each at most once), some live (applied, hand-edited or
     never applied), some not; now and then documents without kind, objects in other
-    namespaces than ``-n``, ``--overwrite=false``, YAML that stops the reading."""
+    namespaces than ``-n``, ``--overwrite=false``, a dry run, YAML that stops the
+    reading."""
     rng = random.Random(seed)
     objects: list[dict | str] = []
     live: list[dict] = []
@@ -140,6 +141,8 @@ def random_case(seed: int) -> dict:
         flags += ["-n", "default"]
     if rng.random() < 0.4:
         flags.append("--overwrite=false")
+    if rng.random() < 0.2:
+        flags.append(rng.choice(["--dry-run=client", "--dry-run=server"]))
     rng.shuffle(live)
     texts = [yaml.safe_dump(obj) for obj in objects]
     if rng.random() < 0.15:
@@ -167,4 +170,5 @@ def test_random_files_as_kubectl_applies_them(tmp_path, monkeypatch, capsys, see
                                tuple(case["flags"]))
     answer = {"exit_code": done.code, "stdout": done.stdout, "stderr": done.stderr,
               "writes": done.writes}
-    assert_as_kubectl(answer, *run(tmp_path, monkeypatch, capsys, case))
+    assert_as_kubectl(answer, *run(tmp_path, monkeypatch, capsys, case),
+                      sends="--dry-run=client" not in case["flags"])
