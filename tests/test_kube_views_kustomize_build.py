@@ -79,7 +79,7 @@ def test_fifo_sort_keeps_input_order(tmp_path):
     ("helmCharts", "helmCharts:\n- name: x\n"),
     ("transformers", "transformers: [t.yaml]\n"),
     ("vars", "vars:\n- name: X\n"),
-    ("buildMetadata", "buildMetadata: [managedByLabel, originAnnotations]\n"),
+    ("buildMetadata", "buildMetadata: [originAnnotations, transformerAnnotations]\n"),
 ])
 def test_unmodelled_fields_are_refused_naming_field_and_file(tmp_path, field, text):
     root = _tree(tmp_path, {"kustomization.yaml": text})

@@ -18,6 +18,7 @@ printed before the failure.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,12 +27,25 @@ from ...go import json as gojson
 from ...io.kyaml_write import write_value
 from . import generators, images, nameref, patches, replacements, transformers
 from .crds import load_crds
-from .kustomization import MANAGED_BY, MANAGED_BY_LABEL, Kustomization, load
+from .kustomization import (
+    MANAGED_BY,
+    MANAGED_BY_LABEL,
+    ORIGIN_ANNOTATIONS,
+    Kustomization,
+    load,
+)
 from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
 from .plainkeys import check_keys
 from .resmap import ResMap
-from .resources import ORDER_FIRST, ORDER_LAST, Resource, legacy_sort, read_resources
+from .resources import (
+    ORDER_FIRST,
+    ORDER_LAST,
+    Resource,
+    annotate_origin,
+    legacy_sort,
+    read_resources,
+)
 from .styles import plain, stringify_annotations
 from .trace import Trace
 
@@ -71,6 +85,8 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         loader = Loader.at(directory)
         target = _Target(loader, trace, warnings, SchemaState())
         kust = target.load(top=True)
+        if ORIGIN_ANNOTATIONS in (kust.get("buildMetadata") or []):
+            target.origin_dir = ""
         target.state.set_from(kust, reset=True)
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
@@ -148,9 +164,21 @@ class _Target:
     """One kustomization being built (kustomize's KustTarget)."""
 
     def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str],
-                 state: SchemaState) -> None:
+                 state: SchemaState, origin_dir: str | None = None) -> None:
         self.loader, self.trace, self.warnings = loader, trace, warnings
         self.state = state
+        #: With the top's ``originAnnotations``: this kustomization's directory as the
+        #: paths from the top spell it (None: no origin annotations).
+        self.origin_dir = origin_dir
+
+    def origin_of(self, path: str) -> str | None:
+        """``path`` (as this kustomization writes it) as an origin names it: joined to
+        the directories above it as they were written, then cleaned (Go's
+        ``filepath.Join``); None without origin annotations."""
+        if self.origin_dir is None:
+            return None
+        return posixpath.normpath(posixpath.join(self.origin_dir, path)) if path else \
+            self.origin_dir
 
     def load(self, top: bool = False) -> Kustomization:
         kust = load(self.loader, top)
@@ -163,7 +191,8 @@ class _Target:
         except KubeError as err:
             raise _wrap("accumulating resources: ", err) from None
         resmap.crds.merge(load_crds(kust))
-        generators.run_generators(resmap, self.trace, kust)
+        generators.run_generators(resmap, self.trace, kust,
+                                  self.origin_of(posixpath.basename(kust.file)))
         try:
             resmap = self._components(kust, resmap)
         except KubeError as err:
@@ -197,7 +226,7 @@ class _Target:
                 raise KubeError(f"accumulation err='{file_error.message}': {err.message}",
                                 code=KUSTOMIZE_ERROR) from None
             try:
-                resmap = self._directory(resmap, sub, component=False)
+                resmap = self._directory(resmap, sub, component=False, path=path)
             except KubeError as err:
                 raise _wrap(f"accumulation err='{file_error.message}': ", err) from None
         return resmap
@@ -208,6 +237,10 @@ class _Target:
             found = read_resources(text, real)
             for resource in found:
                 self.state.uses_type(resource.value.get("apiVersion"), resource.value.get("kind"))
+            origin = self.origin_of(path)
+            if origin is not None:
+                for resource in found:
+                    annotate_origin(resource, {"path": origin})
         except KubeError as err:
             where = f" in File: {path}" if getattr(err, "in_file", False) else ""
             wrapped = KubeError(f"accumulating resources from '{path}': {err.message}{where}",
@@ -221,8 +254,8 @@ class _Target:
             raise KubeError(f"merging resources from '{path}': {err.message}",
                             code=err.code) from None
 
-    def _directory(self, resmap: ResMap, loader: Loader, component: bool) -> ResMap:
-        sub = _Target(loader, self.trace, self.warnings, self.state)
+    def _directory(self, resmap: ResMap, loader: Loader, component: bool, path: str) -> ResMap:
+        sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path))
         try:
             kust = sub.load()
         except KubeError as err:
@@ -263,7 +296,7 @@ class _Target:
                 raise KubeError(f"loader.New {gojson.go_quote(err.message)}",
                                 code=KUSTOMIZE_ERROR) from None
             try:
-                resmap = self._directory(resmap, loader, component=True)
+                resmap = self._directory(resmap, loader, component=True, path=path)
             except KubeError as err:
                 if err.code == KUSTOMIZE_UNMODELLED:
                     raise

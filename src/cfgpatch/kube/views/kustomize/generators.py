@@ -25,22 +25,29 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...go import json as gojson
-from .kustomization import Kustomization
+from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap, same_id
-from .resources import Generated, Resource, Source
+from .resources import Generated, Resource, Source, annotate_origin
 from .styles import kustomize_set
 from .trace import GENERATOR, Step, Touch, Trace, snapshot
 
 
-def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
-    """Add (or merge, or replace) the generated ConfigMaps and Secrets of ``kust``."""
+def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization,
+                   configured_in: str | None = None) -> None:
+    """Add (or merge, or replace) the generated ConfigMaps and Secrets of ``kust``.
+
+    ``configured_in``: with ``buildMetadata: [originAnnotations]`` at the top, the
+    kustomization file as the origin annotation names it."""
     options = kust.get("generatorOptions", {})
     for field_name, kind in (("configMapGenerator", "ConfigMap"), ("secretGenerator", "Secret")):
         for index, args in enumerate(kust.get(field_name, [])):
             pointer = f"/{field_name}/{index}"
             made = generate(kust, kind, args if isinstance(args, dict) else {}, options,
                             pointer)
+            if configured_in is not None:
+                annotate_origin(made, {"configuredIn": configured_in, "configuredBy": {
+                    "apiVersion": "builtin", "kind": f"{kind}Generator"}})
             step = None
             if trace is not None:
                 step = trace.begin(Step(GENERATOR, field_name, index, kust.file,
@@ -202,7 +209,7 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
                         f"merge or replace", code=KUSTOMIZE_ERROR,
                         hint="kustomize also prints the generator's address here")
     before = snapshot(old.value) if step is not None else None
-    _take_metadata(made, old)
+    _take_metadata(made, old, keep_origin=behavior == "merge")
     if behavior == "merge":
         for key in ("data", "binaryData"):
             merged = {**(old.value.get(key) or {}), **(made.value.get(key) or {})}
@@ -231,12 +238,18 @@ def go_id(resource: Resource) -> str:
             f'Namespace:"{cur.namespace}"}}')
 
 
-def _take_metadata(new: Resource, old: Resource) -> None:
+def _take_metadata(new: Resource, old: Resource, keep_origin: bool = False) -> None:
+    """The generated resource takes the name and namespace of the one it merges into
+    or replaces, and its labels and annotations under its own; a merge keeps the old
+    origin annotation (measured: a replace gives the new one)."""
     meta = new.metadata()
     for key in ("labels", "annotations"):
         merged = {**old.metadata().get(key, {}), **meta.get(key, {})}
         if merged:
             meta[key] = merged
+    old_origin = old.metadata().get("annotations", {}).get(ORIGIN)
+    if keep_origin and old_origin is not None:
+        meta["annotations"][ORIGIN] = old_origin
     new.set_name(old.name)
     new.set_namespace(old.namespace)
 

@@ -58,8 +58,13 @@ UNMODELLED: dict[str, str] = {
     "transformers": "transformer plugins (KRM functions)",
     "validators": "validator plugins (KRM functions)",
 }
-#: The ``buildMetadata`` option ``kube build`` models (the others add origin annotations).
+#: The ``buildMetadata`` options ``kube build`` models at the top kustomization (below
+#: it, measured, no option has any effect).
 MANAGED_BY_LABEL = "managedByLabel"
+ORIGIN_ANNOTATIONS = "originAnnotations"
+TRANSFORMER_ANNOTATIONS = "transformerAnnotations"
+#: The annotation ``originAnnotations`` adds: where each resource came from.
+ORIGIN = "config.kubernetes.io/origin"
 #: The label it adds, with the version kubectl's kustomize reports (measured).
 MANAGED_BY = ("app.kubernetes.io/managed-by", "kustomize-(devel)")
 
@@ -247,10 +252,13 @@ def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
                             f"by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED,
                             hint="build this tree with kubectl kustomize")
     options = found.value.get("buildMetadata") or []
-    others = [o for o in options if o != MANAGED_BY_LABEL] if isinstance(options, list) else []
+    # below the top, measured: no option has any effect (the top's decide)
+    modelled = (MANAGED_BY_LABEL, ORIGIN_ANNOTATIONS) if top else (
+        MANAGED_BY_LABEL, ORIGIN_ANNOTATIONS, TRANSFORMER_ANNOTATIONS)
+    others = [o for o in options if o not in modelled] if isinstance(options, list) else []
     if others:
         raise KubeError(f"{found.where('/buildMetadata')}: 'buildMetadata' option "
-                        f"'{others[0]}' (origin annotations) is not modelled by cfgpatch "
+                        f"'{others[0]}' (transformer annotations) is not modelled by cfgpatch "
                         f"kube build", code=KUSTOMIZE_UNMODELLED,
                         hint="build this tree with kubectl kustomize")
     if found.value.get("sortOptions") and not top:

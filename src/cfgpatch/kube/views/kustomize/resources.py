@@ -21,6 +21,8 @@ from ...io.kyaml import KyamlError, Node
 from ...io.kyaml_duplicates import drop_duplicates, scan_keys
 from ...io.kyaml_merge import expand_merge_keys
 from ...io.kyaml_read import read_resource_documents
+from ...io.kyaml_write import write_value
+from .kustomization import ORIGIN
 from .nodes import text
 from .patchtexts import source_texts, spelled
 from .positions import node_positions
@@ -389,3 +391,15 @@ def _rebase(positions: dict[str, tuple[int, int]], prefix: str) -> dict[str, tup
             if p == prefix or p.startswith(prefix + "/")}
 
 
+def annotate_origin(resource: Resource, origin: dict) -> None:
+    """``buildMetadata: [originAnnotations]``: where the resource came from, as
+    kustomize's ``Origin.String()`` writes it (a YAML map of ``origin``'s fields, in
+    the order given), set when it is read or generated, so every patch and
+    transformer after sees it."""
+    meta = resource.value.setdefault("metadata", {})
+    if isinstance(meta, dict):
+        annotations = meta.get("annotations")
+        # the fields in the order of kustomize's Origin struct, not sorted
+        text = "".join(write_value({key: value}) for key, value in origin.items())
+        meta["annotations"] = {**annotations, ORIGIN: text} if isinstance(annotations, dict) \
+            else {ORIGIN: text}
