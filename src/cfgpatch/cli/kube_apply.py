@@ -15,9 +15,9 @@ they left the manifest, manual edits kept, edits overwritten, lists reordered.
 
 ``-f`` (files, directories, repeated; :mod:`.kube_manifests`) and ``--live`` may hold
 many objects (documents, a ``List``, a JSON stream): each object of ``-f`` is matched
-to its live object by identity and applied in turn,
-and a later object sees what an earlier one left (:class:`Cluster`); kubectl's errors
-of reading come first, then those of applying, as kubectl gathers them.
+to its live object by identity and applied in turn, and a later object sees what an
+earlier one left (:class:`.kube_cluster.Cluster`); kubectl's errors of reading come
+first, then those of applying, as kubectl gathers them.
 
 Not modelled: ``--server-side`` (server-side apply computes no patch on the client)
 and ``--prune`` (it lists objects on the server); both are refused with a message.
@@ -114,6 +114,7 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
+    from .kube_cluster import Cluster
     from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
 
     for flag, message in OUT_OF_SCOPE.items():
@@ -142,7 +143,7 @@ def run_apply(args: argparse.Namespace) -> int:
         return _fail(error)
     if not found.objects and not found.elsewhere and not found.unread:
         return _fail(KubeError("no objects passed to apply",
-                               hint=f"{', '.join(files)} hold(s) no object"))
+                               hint=f"no object in {', '.join(files)}"))
     failed: list[KubeError] = []
     for manifest, source in found.objects:
         try:
@@ -175,7 +176,7 @@ def _built(directory: str) -> str | int:
     return text
 
 
-def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:
+def _apply_one(args: argparse.Namespace, cluster: Any, manifest: dict, source: str) -> None:
     """Apply one object to the cluster as it stands, print the outcome, and keep the
     result as the live object for the objects after it (not in a dry run)."""
     from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
@@ -228,94 +229,6 @@ def _client_dry_run(args: argparse.Namespace, manifest: dict, live: dict | None,
                   f"{resource_name(done.result)} {real}", done, notes, args)
 
 
-class Cluster:
-    """The live objects of ``--live`` (and the configurations of ``--last-applied``),
-    by identity: apiVersion, kind, namespace (``-n``, else ``default``, for a
-    namespaced object that names none) and name.  Each object applied replaces (or
-    adds) its own, as the API server stores it, so a later object of the same file
-    sees it."""
-
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.args = args
-        self.live: dict[tuple, dict] = {}
-        if args.live != "none":
-            self.live = self._index(read_objects(args.live, "--live"), "--live")
-        self.last: dict[tuple, dict] | None = None  # None: each live annotation
-        self.no_last = args.last_applied == "none"
-        if args.last_applied not in (None, "none"):
-            self.last = self._index(read_objects(args.last_applied, "--last-applied"),
-                                    "--last-applied")
-        self.used: set[tuple] = set()
-
-    def key(self, obj: dict) -> tuple:
-        metadata = obj.get("metadata")
-        metadata = metadata if isinstance(metadata, dict) else {}
-        namespace = metadata.get("namespace") or namespace_for(self.args, obj) or ""
-        return (obj.get("apiVersion"), obj.get("kind"), namespace, metadata.get("name"))
-
-    def _index(self, objects: list[dict], flag: str) -> dict[tuple, dict]:
-        out: dict[tuple, dict] = {}
-        for obj in objects:
-            key = self.key(obj)
-            if key in out:
-                raise KubeError(f"{resource_name(obj)} appears twice in {flag}",
-                                hint="each object may appear once per file")
-            out[key] = obj
-        return out
-
-    def live_object(self, key: tuple, manifest: dict) -> dict | None:
-        """The live object kubectl would GET for ``manifest`` (None: it creates it)."""
-        self.used.add(key)
-        found = self.live.get(key)
-        if found is None:
-            self._refuse_other_version(key, manifest)
-        return found
-
-    def _refuse_other_version(self, key: tuple, manifest: dict) -> None:
-        api_version = key[0]
-        group = str(api_version).rpartition("/")[0]
-        for other in self.live:
-            if (other[1:] == key[1:] and other[0] != api_version
-                    and str(other[0]).rpartition("/")[0] == group):
-                self.used.add(other)  # reported here, not as unused
-                raise KubeError(
-                    f"{resource_name(manifest)} is {api_version} in the manifest but "
-                    f"{other[0]} in --live",
-                    hint="an API server converts between versions of a kind; cfgpatch "
-                         "does not: give the live object as `kubectl get` prints it at "
-                         "the manifest's version")
-
-    def last_applied(self, key: tuple) -> Any:
-        """What to use as the last applied configuration: ``"annotation"`` (the live
-        object's), None (none) or the object ``--last-applied`` gives."""
-        if self.no_last:
-            return None
-        if self.last is None or key not in self.last:
-            return "annotation"
-        return self.last[key]
-
-    def store(self, key: tuple, result: dict) -> None:
-        self.live[key] = result
-        if self.last is not None:
-            self.last.pop(key, None)  # the object now carries its own annotation
-
-    def warn_unused(self) -> None:
-        for key in self.live:
-            if key not in self.used:
-                sys.stderr.write(f"cfgpatch: {_described(key)} of --live matches no "
-                                 "object of -f (left as it is)\n")
-        for key in self.last or {}:
-            if key not in self.used:
-                sys.stderr.write(f"cfgpatch: {_described(key)} of --last-applied matches "
-                                 "no object of -f (not used)\n")
-
-
-def _described(key: tuple) -> str:
-    api_version, kind, namespace, name = key
-    where = f" in namespace {namespace}" if namespace else ""
-    return f"{kind} {name} ({api_version}){where}"
-
-
 def write_outcome(line: str, done: Any, notes: list, args: argparse.Namespace) -> None:
     """kubectl's line, then the patch, the result and the notes (as ``--show`` says)."""
     from ..kube.engine.clientapply import CONTENT_TYPES
@@ -355,21 +268,6 @@ def read_object(path: str) -> dict:
     obj, _notes = reader.load_object(_read_file(path, 'the path "{path}" does not exist'),
                                      source_name(path))
     return obj
-
-
-def read_objects(path: str, flag: str) -> list[dict]:
-    """The objects of a ``--live`` or ``--last-applied`` file: one object, several
-    documents, a JSON stream or a ``List`` (``kubectl get -o yaml`` of several)."""
-    from ..kube.io import reader
-
-    text = _read_file(path, 'the path "{path}" does not exist')
-    objects: list[dict] = []
-    for item in reader.load_objects(text, source_name(path)):
-        if isinstance(item, KubeError):
-            raise KubeError(item.message, code=item.code,
-                            hint=f"{flag} must hold Kubernetes objects")
-        objects.append(item[0])
-    return objects
 
 
 def kind_schema(args: argparse.Namespace, obj: dict) -> Any:
