@@ -43,6 +43,7 @@ from .kube import (
     resource_name,
     source_name,
 )
+from .kube_cluster import Cluster, namespace_for
 
 OUT_OF_SCOPE = {
     "server_side": "--server-side is not modelled: server-side apply merges on the server "
@@ -114,7 +115,6 @@ def _parts(text: str) -> tuple[str, ...]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from .kube_cluster import Cluster
     from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
 
     for flag, message in OUT_OF_SCOPE.items():
@@ -176,7 +176,7 @@ def _built(directory: str) -> str | int:
     return text
 
 
-def _apply_one(args: argparse.Namespace, cluster: Any, manifest: dict, source: str) -> None:
+def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:
     """Apply one object to the cluster as it stands, print the outcome, and keep the
     result as the live object for the objects after it (not in a dry run)."""
     from ..kube.engine.clientapply import has_annotation, kubectl_apply, missing_annotation_warning
@@ -279,12 +279,3 @@ def kind_schema(args: argparse.Namespace, obj: dict) -> Any:
     if not isinstance(api_version, str) or not isinstance(kind, str):
         return None
     return schema.for_kind(api_version, kind)
-
-
-def namespace_for(args: argparse.Namespace, obj: dict) -> str | None:
-    """The namespace kubectl fills in (None for a cluster-scoped kind)."""
-    from ..kube.schema.scope import is_cluster_scoped
-
-    if is_cluster_scoped(str(obj.get("apiVersion")), str(obj.get("kind"))):
-        return None
-    return args.namespace or "default"

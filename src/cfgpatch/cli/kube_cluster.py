@@ -14,7 +14,6 @@ from typing import Any
 
 from ..errors import KubeError
 from .kube import _read_file, resource_name, source_name
-from .kube_apply import namespace_for
 
 
 class Cluster:
@@ -28,29 +27,16 @@ class Cluster:
         self.args = args
         self.live: dict[tuple, dict] = {}
         if args.live != "none":
-            self.live = self._index(read_objects(args.live, "--live"), "--live")
+            self.live = by_identity(args, read_objects(args.live, "--live"), "--live")
         self.last: dict[tuple, dict] | None = None  # None: each live annotation
         self.no_last = args.last_applied == "none"
         if args.last_applied not in (None, "none"):
-            self.last = self._index(read_objects(args.last_applied, "--last-applied"),
+            self.last = by_identity(args, read_objects(args.last_applied, "--last-applied"),
                                     "--last-applied")
         self.used: set[tuple] = set()
 
     def key(self, obj: dict) -> tuple:
-        metadata = obj.get("metadata")
-        metadata = metadata if isinstance(metadata, dict) else {}
-        namespace = metadata.get("namespace") or namespace_for(self.args, obj) or ""
-        return (obj.get("apiVersion"), obj.get("kind"), namespace, metadata.get("name"))
-
-    def _index(self, objects: list[dict], flag: str) -> dict[tuple, dict]:
-        out: dict[tuple, dict] = {}
-        for obj in objects:
-            key = self.key(obj)
-            if key in out:
-                raise KubeError(f"{resource_name(obj)} appears twice in {flag}",
-                                hint="each object may appear once per file")
-            out[key] = obj
-        return out
+        return identity(self.args, obj)
 
     def live_object(self, key: tuple, manifest: dict) -> dict | None:
         """The live object kubectl would GET for ``manifest`` (None: it creates it)."""
@@ -99,6 +85,27 @@ class Cluster:
                                  "no object of -f (not used)\n")
 
 
+def identity(args: argparse.Namespace, obj: dict) -> tuple:
+    """(apiVersion, kind, namespace, name) of an object; the namespace is ``-n`` (else
+    ``default``) for a namespaced object that names none, "" for a cluster-scoped one."""
+    metadata = obj.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    namespace = metadata.get("namespace") or namespace_for(args, obj) or ""
+    return (obj.get("apiVersion"), obj.get("kind"), namespace, metadata.get("name"))
+
+
+def by_identity(args: argparse.Namespace, objects: list[dict], where: str) -> dict[tuple, dict]:
+    """Objects by :func:`identity`; one that appears twice is an error."""
+    out: dict[tuple, dict] = {}
+    for obj in objects:
+        key = identity(args, obj)
+        if key in out:
+            raise KubeError(f"{resource_name(obj)} appears twice in {where}",
+                            hint="each object may appear once per file")
+        out[key] = obj
+    return out
+
+
 def _described(key: tuple) -> str:
     api_version, kind, namespace, name = key
     where = f" in namespace {namespace}" if namespace else ""
@@ -118,3 +125,12 @@ def read_objects(path: str, flag: str) -> list[dict]:
                             hint=f"{flag} must hold Kubernetes objects")
         objects.append(item[0])
     return objects
+
+
+def namespace_for(args: argparse.Namespace, obj: dict) -> str | None:
+    """The namespace kubectl fills in (None for a cluster-scoped kind)."""
+    from ..kube.schema.scope import is_cluster_scoped
+
+    if is_cluster_scoped(str(obj.get("apiVersion")), str(obj.get("kind"))):
+        return None
+    return args.namespace or "default"

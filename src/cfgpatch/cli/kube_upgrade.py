@@ -33,7 +33,8 @@ from typing import Any
 
 from ..errors import CfgPatchError, KubeError
 from .kube import _fail, _read_file, resource_name
-from .kube_apply import add_common_flags, kind_schema, namespace_for, write_outcome
+from .kube_apply import add_common_flags, kind_schema, write_outcome
+from .kube_cluster import by_identity, namespace_for
 
 KEEP = "helm.sh/resource-policy"
 
@@ -62,9 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_upgrade(args: argparse.Namespace) -> int:
     try:
-        old = _index(args, read_documents(args.old))
-        new = _index(args, read_documents(args.new))
-        live = _index(args, read_documents(args.live))
+        old = by_identity(args, read_documents(args.old), "one manifest")
+        new = by_identity(args, read_documents(args.new), "one manifest")
+        live = by_identity(args, read_documents(args.live), "one manifest")
         failed = False
         for key in [*new, *(k for k in old if k not in new)]:
             failed |= _report(args, key, old.get(key), new.get(key), live.get(key))
@@ -121,20 +122,6 @@ def _annotations(obj: Any) -> dict:
     metadata = obj.get("metadata") if isinstance(obj, dict) else None
     found = metadata.get("annotations") if isinstance(metadata, dict) else None
     return found if isinstance(found, dict) else {}
-
-
-def _index(args: argparse.Namespace, objects: list[dict]) -> dict[tuple, dict]:
-    """Objects by (apiVersion, kind, namespace, name); a repeated key is an error."""
-    out: dict[tuple, dict] = {}
-    for obj in objects:
-        metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-        namespace = metadata.get("namespace") or namespace_for(args, obj) or ""
-        key = (obj.get("apiVersion"), obj.get("kind"), namespace, metadata.get("name"))
-        if key in out:
-            raise KubeError(f"{resource_name(obj)} appears twice in one manifest",
-                            hint="each object may appear once per file")
-        out[key] = obj
-    return out
 
 
 def read_documents(path: str) -> list[dict]:
