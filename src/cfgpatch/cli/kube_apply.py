@@ -55,8 +55,9 @@ OUT_OF_SCOPE = {
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "apply", help="what client-side kubectl apply would send and do (no cluster)",
-        description="Compute the three-way patch client-side `kubectl apply -f FILE` would "
-                    "send to the live object, the result and why.")
+        description="Compute the three-way patch client-side `kubectl apply` would send for "
+                    "each object of -f (or -k), the result and why, in kubectl's order and "
+                    "with kubectl's lines and errors.")
     sources = parser.add_mutually_exclusive_group(required=True)
     sources.add_argument("-f", "--filename", type=_flag_value, metavar="FILE",
                         action="append",
