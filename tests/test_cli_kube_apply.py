@@ -261,3 +261,27 @@ def test_f_and_k_together_are_refused(capsys):
         run(capsys, "-k", "k", "-f", "x.yaml", "--live", "none")
     assert stopped.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_file_that_cannot_be_read_does_not_stop_the_others(capsys, tmp_path, monkeypatch):
+    """kubectl reports it with the reading errors and applies the other files (its text
+    is kubectl's decoder's; ours names the undecodable byte)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "a.yaml").write_text(yaml.safe_dump(config_map("a", {"x": "1"})))
+    (tmp_path / "m" / "b.yaml").write_bytes(b"\xff\xfe\x00bad")
+    code, out, err = run(capsys, "-f", "m", "--live", "none", "--show", "patch")
+    assert code == 1 and out.startswith("configmap/a created\n")
+    assert err.startswith("error: cannot read m/b.yaml: ")
+
+
+def test_a_link_to_a_directory_is_read_as_a_file(capsys, tmp_path, monkeypatch):
+    """Go's filepath.Walk does not follow a link given as the root (kubectl 1.32, asked by
+    hand: ``error: error parsing linkdir: read linkdir: is a directory``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "a.yaml").write_text(yaml.safe_dump(config_map("a", {"x": "1"})))
+    (tmp_path / "linkdir").symlink_to("m")
+    code, out, err = run(capsys, "-f", "linkdir", "--live", "none")
+    assert (code, out) == (1, "")
+    assert err == "error: error parsing linkdir: read linkdir: is a directory\n"

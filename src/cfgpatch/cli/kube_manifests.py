@@ -56,8 +56,8 @@ def manifest_files(paths: list[str], recursive: bool) -> tuple[list[str], list[K
                                     hint="download the file and give its path to -f"))
         elif path != "-" and not os.path.lexists(path):
             errors.append(KubeError(f'the path "{path}" does not exist'))
-        elif path == "-" or not os.path.isdir(path):
-            files.append(path)
+        elif path == "-" or not os.path.isdir(path) or os.path.islink(path):
+            files.append(path)  # a link to a directory too: Go's Walk does not follow it
         else:
             files.extend(_walk(path, recursive))
     if not files and not errors:
@@ -97,7 +97,11 @@ def read_manifests(files: list[str], namespace: str | None) -> Manifests:
     found = Manifests()
     for path in files:
         source = source_name(path)
-        text = _read_file(path, 'the path "{path}" does not exist')
+        try:
+            text = _read_text(path)
+        except KubeError as error:  # kubectl reads the other files
+            found.unread.append(error)
+            continue
         if len(files) == 1 and not _several_documents(text) and text.strip():
             try:
                 obj, _notes = reader.load_object(text, source)
@@ -119,6 +123,13 @@ def read_built(text: str, directory: str, namespace: str | None) -> Manifests:
     found = Manifests()
     _read_documents(found, text, directory, namespace)
     return found
+
+
+def _read_text(path: str) -> str:
+    """A file's text; kubectl's error for a link to a directory (it reads it as a file)."""
+    if path != "-" and os.path.isdir(path):
+        raise KubeError(f"error parsing {path}: read {path}: is a directory")
+    return _read_file(path, 'the path "{path}" does not exist')
 
 
 def _read_documents(found: Manifests, text: str, source: str, namespace: str | None) -> None:
