@@ -202,6 +202,12 @@ def _dry_run_cases(live: list[dict], hand_edited_a: dict, no_kind: dict) -> list
         _case("dry-run-client-keeps-nothing", live, twice, "--dry-run=client"),
         _case("dry-run-none", live, twice[: twice.index("---")], "--dry-run=none"),
         _case("dry-run-unknown-value", live, twice, "--dry-run=bogus"),
+        _case("output-name", state, mixed, "-o", "name", "-n", "default"),
+        _case("output-name-client-dry-run", state, mixed, "-o", "name", "--dry-run=client",
+              "-n", "default"),
+        _case("output-name-and-a-conflict", [hand_edited_a, applied(config_map("b", {}))],
+              yaml_documents(config_map("b", {"q": "1"}), config_map("a", {"x": "2"})),
+              "-o", "name", "--overwrite=false"),
     ]
 
 

@@ -74,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--last-applied", metavar="FILE",
                         help="the last applied configurations (default: the live objects' "
                              "annotations; 'none' for none)")
-    add_common_flags(parser)
+    add_common_flags(parser, names=True)
     parser.add_argument("--overwrite", default="true", metavar="BOOL",
                         help="as kubectl: false refuses to overwrite live changes")
     parser.add_argument("--dry-run", nargs="?", const="client", default="none", metavar="MODE",
@@ -87,9 +87,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_apply)
 
 
-def add_common_flags(parser: argparse.ArgumentParser) -> None:
+def add_common_flags(parser: argparse.ArgumentParser, names: bool = False) -> None:
+    """``-o``, ``-n``, ``--schema`` and ``--show``; ``names``: ``-o name`` too."""
+    formats = ("yaml", "json", "name") if names else ("yaml", "json")
     parser.add_argument("-o", "--output", type=_flag_value, default="yaml", metavar="FORMAT",
-                        choices=("yaml", "json"), help="how to print the result (yaml, json)")
+                        choices=formats,
+                        help="how to print the result (yaml, json)" + (
+                            "; name: kubectl's -o name, each object's name alone"
+                            if names else ""))
     parser.add_argument("-n", "--namespace", type=_flag_value, metavar="NS",
                         help="namespace for objects that name none (default: default); "
                              "kube apply: an object naming another one is an error, as "
@@ -195,13 +200,16 @@ def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, sourc
     done = kubectl_apply(manifest, live, node, namespace=namespace_for(args, manifest),
                          last_applied=last, overwrite=args.overwrite != "false",
                          source=source)
+    if args.dry_run == "none":
+        cluster.store(key, done.result)
+    if args.output == "name":  # kubectl's -o name: the name alone, nothing else
+        sys.stdout.write(f"{resource_name(done.result)}\n")
+        return
     notes = explain_three_way(done.original, done.modified, done.current, done.result, node)
     verb = "created" if done.current is None else "unchanged" if done.unchanged \
         else "configured"
     suffix = " (server dry run)" if args.dry_run == "server" else ""
     write_outcome(f"{resource_name(done.result)} {verb}{suffix}", done, notes, args)
-    if args.dry_run == "none":
-        cluster.store(key, done.result)
 
 
 def _client_dry_run(args: argparse.Namespace, manifest: dict, live: dict | None, last: Any,
@@ -212,6 +220,9 @@ def _client_dry_run(args: argparse.Namespace, manifest: dict, live: dict | None,
     from ..kube.engine.clientapply import kubectl_apply
     from ..kube.explain.apply import explain_three_way
 
+    if args.output == "name":  # kubectl's -o name: the name alone, nothing else
+        sys.stdout.write(f"{resource_name(manifest)}\n")
+        return
     verb = "created" if live is None else "configured"
     sys.stdout.write(f"{resource_name(manifest)} {verb} (dry run)\n")
     try:
