@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import KubeError
+from ..kube.views.kustomize.kustomization import sort_options_error
 from ..kube.views.kustomize.openapi import SchemaState
 from ..kube.views.kustomize.plainkeys import check_annotation_keys, typed_key
 from .finding import Location
@@ -100,6 +101,9 @@ class Builder:
             self.state = outer
         refuse_duplicate_keys(built)
         _check_annotation_keys(built, kustomization)
+        refused = sort_options_error(kustomization.value.get("sortOptions"))
+        if refused is not None:  # kube build's check of the output order
+            raise ResolveError(refused, kustomization.location(["sortOptions"]))
         return built
 
     def build_top(self, kustomization: Kustomization, stack: tuple[str, ...],

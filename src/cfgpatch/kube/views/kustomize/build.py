@@ -33,14 +33,13 @@ from .kustomization import (
     ORIGIN_ANNOTATIONS,
     Kustomization,
     load,
+    sort_options_error,
 )
 from .loader import Loader, LoaderError, is_remote
 from .openapi import SchemaState
 from .plainkeys import check_keys
 from .resmap import ResMap
 from .resources import (
-    ORDER_FIRST,
-    ORDER_LAST,
     Resource,
     annotate_origin,
     legacy_sort,
@@ -141,15 +140,25 @@ def _check_printable(resources: list[Resource]) -> None:
 
 
 def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
+    """The output order of the top kustomization's ``sortOptions`` (a base's has no
+    effect, measured: tree ``sort-options``).
+
+    ``legacySortOptions``, when given, replaces both default lists: a list it leaves
+    out is empty (the resources then follow their ids), not the default.
+    """
     options = kust.get("sortOptions")
     if not isinstance(options, dict):
         return legacy_sort(resources)
-    if options.get("order") == "fifo":
+    refused = sort_options_error(options)
+    if refused is not None:
+        raise KubeError(refused, code=KUSTOMIZE_ERROR)
+    if options["order"] == "fifo":
         return resources
-    legacy = options.get("legacySortOptions") or {}
-    first = tuple(legacy.get("orderFirst") or ORDER_FIRST)
-    last = tuple(legacy.get("orderLast") or ORDER_LAST)
-    return legacy_sort(resources, first, last)
+    legacy = options.get("legacySortOptions")
+    if not isinstance(legacy, dict):
+        return legacy_sort(resources)
+    return legacy_sort(resources, tuple(legacy.get("orderFirst") or ()),
+                       tuple(legacy.get("orderLast") or ()))
 
 
 def _wrap(prefix: str, err: KubeError) -> KubeError:

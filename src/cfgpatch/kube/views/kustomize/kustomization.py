@@ -261,13 +261,24 @@ def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
                         f"'{others[0]}' (transformer annotations) is not modelled by cfgpatch "
                         f"kube build", code=KUSTOMIZE_UNMODELLED,
                         hint="build this tree with kubectl kustomize")
-    if found.value.get("sortOptions") and not top:
-        raise KubeError(f"{found.where('/sortOptions')}: 'sortOptions' below the top "
-                        f"kustomization is not modelled by cfgpatch kube build",
-                        code=KUSTOMIZE_UNMODELLED)
 
 
 def _fix(found: Kustomization) -> None:
     value = found.value
     value["resources"] = [*(value.get("resources") or []), *(value.get("bases") or [])]
     value["images"] = [*(value.get("images") or []), *(value.get("imageTags") or [])]
+
+
+def sort_options_error(options: Any) -> str | None:
+    """kustomize's error for the top kustomization's ``sortOptions`` (None: valid or
+    absent).  ``order`` must be ``fifo`` or ``legacy`` as written, and ``fifo`` takes no
+    ``legacySortOptions``, even ``{}`` (measured, tree ``sort-options``)."""
+    if not isinstance(options, dict):
+        return None
+    order = options.get("order")
+    if order not in ("fifo", "legacy"):
+        return "the field 'sortOptions.order' must be one of [fifo, legacy]"
+    if order == "fifo" and options.get("legacySortOptions") is not None:
+        return ("the field 'sortOptions.legacySortOptions' is set but the selected sort "
+                "order is 'fifo', not 'legacy'")
+    return None
