@@ -257,17 +257,18 @@ def legacy_sort(resources: list[Resource], first: tuple[str, ...] = ORDER_FIRST,
                 last: tuple[str, ...] = ORDER_LAST) -> list[Resource]:
     """``kubectl kustomize``'s output order: kinds of ``first`` in that order, then the
     other kinds by ``group_version_kind`` (``~G`` for the core group), then ``last``;
-    resources of one type by namespace (``~X`` for none), then name."""
+    resources of one type by namespace (``~X`` for none), then name.
+
+    The ranks are kustomize's table: ``first``'s, then ``last``'s written over them, so
+    a kind named twice takes its last place, in ``last`` if it is there (measured).
+    """
+    ranks = {kind: index - len(first) for index, kind in enumerate(first)}
+    ranks.update({kind: index + 1 for index, kind in enumerate(last)})
 
     def key(resource: Resource) -> tuple:
         cur = resource.cur_id()
         gvk = cur.gvk
-        if gvk.kind in first:
-            rank = first.index(gvk.kind) - len(first)
-        elif gvk.kind in last:
-            rank = last.index(gvk.kind) + 1
-        else:
-            rank = 0
+        rank = ranks.get(gvk.kind, 0)
         gvk_text = "_".join((gvk.group or "~G", gvk.version or "~V", gvk.kind or "~K"))
         return rank, gvk_text, f"{cur.namespace or '~X'}|{cur.name or '~N'}"
 
