@@ -189,14 +189,25 @@ class Sent:
     patch: str | None
 
 
-def _run(kubectl: str, args: list, live: dict, folder: str, env: dict | None = None) -> Sent:
+def _run_against(kubectl: str, args: list, folder: str, live: dict | None = None,
+                 objects: list | tuple = (), kinds: list | tuple = (),
+                 env: dict | None = None) -> tuple[subprocess.CompletedProcess, State]:
+    """Run ``kubectl ARGS`` in ``folder`` against a fake server holding ``live`` and
+    ``objects`` (discovery also listing ``kinds``); what it did, and what the server saw."""
     with FakeServer() as server:
         server.state.live = live
-        command = [kubectl, *args, f"--server={server.url}", f"--cache-dir={folder}/cache",
+        server.state.objects = list(objects)
+        server.state.kinds = list(kinds)
+        command = [kubectl, *args, f"--server={server.url}", f"--cache-dir={folder}/.cache",
                    "--kubeconfig=/dev/null"]
         done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60,
                               env={**os.environ, **(env or {})})
-        sent = server.state.patches[-1] if server.state.patches else (None, None)
+    return done, server.state
+
+
+def _run(kubectl: str, args: list, live: dict, folder: str, env: dict | None = None) -> Sent:
+    done, state = _run_against(kubectl, args, folder, live=live, env=env)
+    sent = state.patches[-1] if state.patches else (None, None)
     return Sent(done.returncode, done.stdout, done.stderr, sent[0], sent[1])
 
 
@@ -235,35 +246,21 @@ class Applied:
     writes: list
 
 
-def kubectl_apply_many(kubectl: str, live: list[dict], manifest_text: str,
-                       kinds: list[tuple[str, str]], extra: tuple = (),
-                       name: str = "manifest.yaml") -> Applied:
-    """``kubectl apply -f`` of a file of several objects against a server holding ``live``.
-
-    ``kinds``: the (apiVersion, kind) pairs discovery must know besides the live
-    objects' (the manifest's, so that kubectl can map them).
-    """
-    return kubectl_apply_files(kubectl, live, {name: manifest_text}, ["-f", name], kinds, extra)
-
-
 def kubectl_apply_files(kubectl: str, live: list[dict], files: dict[str, str],
                         file_args: list[str], kinds: list[tuple[str, str]],
                         extra: tuple = ()) -> Applied:
     """``kubectl apply FILE_ARGS`` in a folder holding ``files`` (relative path -> text)
-    against a server holding ``live``."""
+    against a server holding ``live``.
+
+    ``kinds``: the (apiVersion, kind) pairs discovery must know besides the live
+    objects' (the manifest's, so that kubectl can map them).
+    """
     with tempfile.TemporaryDirectory() as folder:
         for name, text in files.items():
             path = os.path.join(folder, name)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as out:
                 out.write(text)
-        with FakeServer() as server:
-            server.state.objects = list(live)
-            server.state.kinds = list(kinds)
-            command = [kubectl, "apply", *file_args, "--validate=false", *extra,
-                       f"--server={server.url}", f"--cache-dir={folder}/.cache",
-                       "--kubeconfig=/dev/null"]
-            done = subprocess.run(command, cwd=folder, capture_output=True, text=True,
-                                  timeout=60)
-            writes = list(server.state.writes)
-    return Applied(done.returncode, done.stdout, done.stderr, writes)
+        done, state = _run_against(kubectl, ["apply", *file_args, "--validate=false", *extra],
+                                   folder, objects=live, kinds=kinds)
+    return Applied(done.returncode, done.stdout, done.stderr, list(state.writes))

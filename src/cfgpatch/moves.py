@@ -130,8 +130,9 @@ class _Pairing:
             for pos in hits:
                 path = paths[pos]
                 if len(path) > size:  # inside, not the array itself
-                    first_touch[path[:size]] = pos
-                    pending.discard(path[:size])
+                    group = path[:size]
+                    first_touch[group] = pos
+                    pending.discard(group)
                     if not pending:
                         break
 

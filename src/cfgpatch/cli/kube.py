@@ -177,7 +177,7 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     """kubectl patch on a file of several objects: each is patched and printed in turn,
     and the errors are printed at the end, as kubectl's visitors gather them (see
     :func:`_fail_all`); an error in reading the file ends the reading where it comes."""
-    from ..kube.io import reader
+    from ..kube.io import reader, unstructured
 
     patch, patch_notes, pending = reader.load_patch_or_error(patch_bytes, args.type, shown)
     check = _strategic_check(args)
@@ -211,7 +211,7 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     except KubeError as error:  # the reading of the file stops here
         unread.append(error)
     if not failed and not unread and not count:
-        failed.append(KubeError("no objects passed to patch",
+        failed.append(KubeError(unstructured.NO_OBJECTS,
                                 hint=f"{args.filename} holds no object"))
     return _fail_all(failed, unread) if failed or unread else 0
 

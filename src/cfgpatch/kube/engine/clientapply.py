@@ -200,7 +200,8 @@ def original_text(live: dict, given: dict | None) -> str:
 
 def object_info(obj: dict, namespace: str | None) -> str:
     """cli-runtime's ``Info.String()`` of an object kubectl mapped: its resource and
-    kind, then name and namespace (Go-quoted)."""
+    kind, then name and namespace (Go-quoted; "" for a cluster-scoped kind, whose
+    ``namespace`` is None)."""
     api_version, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
     group, _, version = api_version.rpartition("/")
     metadata = obj.get("metadata")
@@ -209,7 +210,7 @@ def object_info(obj: dict, namespace: str | None) -> str:
     return (f"Resource: {go_quote(f'{group}/{version}, Resource={resource_name(kind)}')}, "
             f"GroupVersionKind: {go_quote(f'{group}/{version}, Kind={kind}')}\n"
             f"Name: {go_quote(str(name))}, "
-            f"Namespace: {go_quote(str(own or namespace or '') if namespace else '')}")
+            f"Namespace: {go_quote(str(own or namespace) if namespace else '')}")
 
 
 def creation_error(error: KubeError, original: str, modified: dict, live: dict,

@@ -37,9 +37,9 @@ if TYPE_CHECKING:
 
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
 
-
 #: kubectl patch's error for a file that holds no object.
 NO_OBJECTS = "no objects passed to patch"
+
 
 def group_version_ok(api_version: Any) -> bool:
     """Whether kubectl can split ``apiVersion`` into group and version.

@@ -186,8 +186,7 @@ class _Target:
         ``filepath.Join``); None without origin annotations."""
         if self.origin_dir is None:
             return None
-        return posixpath.normpath(posixpath.join(self.origin_dir, path)) if path else \
-            self.origin_dir
+        return posixpath.normpath(posixpath.join(self.origin_dir, path))
 
     def load(self, top: bool = False) -> Kustomization:
         kust = load(self.loader, top)

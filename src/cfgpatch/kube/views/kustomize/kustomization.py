@@ -257,9 +257,10 @@ def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
         MANAGED_BY_LABEL, ORIGIN_ANNOTATIONS, TRANSFORMER_ANNOTATIONS)
     others = [o for o in options if o not in modelled] if isinstance(options, list) else []
     if others:
+        what = " (transformer annotations)" if others[0] == TRANSFORMER_ANNOTATIONS else ""
         raise KubeError(f"{found.where('/buildMetadata')}: 'buildMetadata' option "
-                        f"'{others[0]}' (transformer annotations) is not modelled by cfgpatch "
-                        f"kube build", code=KUSTOMIZE_UNMODELLED,
+                        f"'{others[0]}'{what} is not modelled by cfgpatch kube build",
+                        code=KUSTOMIZE_UNMODELLED,
                         hint="build this tree with kubectl kustomize")
 
 
