@@ -17,6 +17,7 @@ from dataclasses import replace
 from .build import Builder, lint_kustomization
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
+from .files import MemoryFiles, written
 from .finding import LintFinding, unique
 from .flux import flux_objects, lint_flux
 from .model import Outcome
@@ -93,15 +94,16 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
              ) -> tuple[list[Outcome], list[LintFinding]]:
     """Every unit's outcome, and findings that belong to no unit (standalone targets).
 
-    ``exact``: build kustomizations on disk with ``kube build`` (``lint.kbuild``);
-    otherwise, and for files in memory, with lint's own resolution (``lint.build``)."""
+    ``exact``: build kustomizations with ``kube build`` (``lint.kbuild``), files in
+    memory written to a private folder first (``lint.files.written``); otherwise with
+    lint's own resolution (``lint.build``)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
     paths = [normal_path(p) for p in paths]
     kustomizations, others = discover(files, config, paths)
     builder = Builder(files)
-    root = getattr(files, "root", None) if exact else None
     out: list[Outcome] = []
-    with _read_cache(root is not None):
+    with _build_root(files, exact and bool(kustomizations)) as root, \
+            _read_cache(root is not None):
         for path in kustomizations:
             if _is_component(files, path):
                 continue
@@ -140,6 +142,20 @@ def _kustomization_outcome(builder: Builder, root: str | None, path: str) -> Out
         outcome.not_followed = ("a document under this kustomization is nested deeper than "
                                 "cfgpatch follows (a few hundred levels); nothing was checked")
         return outcome
+
+
+def _build_root(files: Mapping[str, str], exact: bool
+                ) -> AbstractContextManager[str | None]:
+    """The folder ``kube build`` builds in: the repository's own on disk, a private copy of
+    files given in memory, or ``None`` (lint's own resolution)."""
+    if not exact:
+        return nullcontext(None)
+    root = getattr(files, "root", None)
+    if root is not None:
+        return nullcontext(root)
+    if isinstance(files, MemoryFiles):
+        return written(files)
+    return nullcontext(None)
 
 
 #: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a

@@ -2,8 +2,8 @@
 
 The page sends the files as a list of ``{"path", "text"}`` (paths relative to the folder
 they came from); :func:`lint_json` lints them in memory (``cfgpatch.lint.MemoryFiles``,
-lint's own resolution: nothing is read from disk or sent anywhere) and returns one JSON
-text with
+built by ``kube build`` in a folder of the tab's in-memory file system: nothing is read
+from the reader's disk or sent anywhere) and returns one JSON text with
 
 - ``report``: the ``--format json`` document (what ``window.cfgpatch.lintResults()`` gives
   scripts), or ``None`` when the files could not be linted;
