@@ -142,7 +142,7 @@ CRD = {
 def test_crd_field_specs():
     config = config_from(CRD)
     assert [(s.path, s.kind) for s in config.annotations] == [("spec/notes", "Widget")]
-    assert [s.path for s in config.labels] == ["spec/selector"]
+    assert [s.path for s in config.common_labels] == ["spec/selector"]
     assert [s.path for s in config.prefix] == ["spec/ident"]
     assert [(g, s.path) for g, s in config.references] == [
         (Gvk("", "v1", "ConfigMap"), "spec/config/name"),

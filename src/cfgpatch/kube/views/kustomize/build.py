@@ -47,6 +47,7 @@ from .resources import (
 )
 from .styles import plain, stringify_annotations
 from .trace import Trace
+from .transformer_config import TransformerConfig, load_configurations
 
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
 
@@ -198,7 +199,9 @@ class _Target:
             resmap = self._resources(kust, resmap)
         except KubeError as err:
             raise _wrap("accumulating resources: ", err) from None
-        resmap.crds.merge(load_crds(kust))
+        configured = load_configurations(kust)  # kustomize: before crds:, errors unwrapped
+        resmap.config = resmap.config.merge(load_crds(kust)).merge(
+            configured or TransformerConfig.default())
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         try:
@@ -279,15 +282,15 @@ class _Target:
             if component:
                 built = sub.accumulate(kust, resmap)
                 resmap = ResMap()
-                resmap.crds = built.crds
+                resmap.config = built.config
             else:
                 built = sub.accumulate(kust, ResMap())
         except KubeError as err:
             raise _wrap(f"recursed accumulation of path '{loader.root}': ", err) from None
         try:
             resmap.append_all(built.resources)
-            if built.crds is not resmap.crds:
-                resmap.crds.merge(built.crds)
+            if built.config is not resmap.config:
+                resmap.config = resmap.config.merge(built.config)
         except KubeError as err:
             raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
         return resmap

@@ -26,7 +26,6 @@ parse open API definition from 'a.json': ...`` (the parse detail is ours).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
@@ -38,6 +37,7 @@ from ...io.kyaml_scalars import node_value
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resources import Gvk
+from .transformer_config import TransformerConfig
 
 X_ANNOTATION = "x-kubernetes-annotation"
 X_LABEL_SELECTOR = "x-kubernetes-label-selector"
@@ -48,35 +48,18 @@ X_NAME_KEY = "x-kubernetes-object-ref-name-key"
 _MAX_DEPTH = 64
 
 
-@dataclass
-class CrdConfig:
-    """Field specs added by ``crds:`` (kustomize's TransformerConfig, the parts it fills)."""
-
-    annotations: list[FieldSpec] = field(default_factory=list)
-    labels: list[FieldSpec] = field(default_factory=list)
-    prefix: list[FieldSpec] = field(default_factory=list)
-    references: list[tuple[Gvk, FieldSpec]] = field(default_factory=list)
-
-    def merge(self, other: CrdConfig) -> None:
-        for name in ("annotations", "labels", "prefix", "references"):
-            mine = getattr(self, name)
-            mine.extend(x for x in getattr(other, name) if x not in mine)
-
-    def __bool__(self) -> bool:
-        return bool(self.annotations or self.labels or self.prefix or self.references)
-
-
-def load_crds(kust: Kustomization) -> CrdConfig:
+def load_crds(kust: Kustomization) -> TransformerConfig:
     """The configuration of ``kust``'s ``crds:`` files."""
     return load_crd_files(kust.get("crds", []), kust.loader.read)
 
 
-def load_crd_files(value: Any, read: Callable[[str], tuple[str, str]]) -> CrdConfig:
+def load_crd_files(value: Any, read: Callable[[str], tuple[str, str]]
+                   ) -> TransformerConfig:
     """The configuration of the files a ``crds:`` field ``value`` names; ``read`` gives
     the text and the real path of a file named relative to the kustomization (raising
     :class:`KubeError`, kustomize's loader errors, when it cannot)."""
     paths = [str(p) for p in value or []]
-    config = CrdConfig()
+    config = TransformerConfig()
     for path in paths:
         try:
             text, real = read(path)
@@ -84,7 +67,7 @@ def load_crd_files(value: Any, read: Callable[[str], tuple[str, str]]) -> CrdCon
         except KubeError as err:
             raise KubeError(f"loading CRDs [{' '.join(paths)}]: {err.message}",
                             code=err.code) from None
-        config.merge(config_from(definitions))
+        config = config.merge(config_from(definitions))
     return config
 
 
@@ -117,9 +100,9 @@ def _properties(definition: Any) -> dict:
     return props if isinstance(props, dict) else {}
 
 
-def config_from(definitions: dict) -> CrdConfig:
+def config_from(definitions: dict) -> TransformerConfig:
     """The field specs of a map of definitions (kustomize's makeConfigFromApiMap)."""
-    config = CrdConfig()
+    config = TransformerConfig()
     for name in sorted(definitions):
         props = _properties(definitions[name])
         if not all(key in props for key in ("kind", "apiVersion", "metadata")):
@@ -129,7 +112,7 @@ def config_from(definitions: dict) -> CrdConfig:
     return config
 
 
-def _load(config: CrdConfig, kind: str, definitions: dict, name: str, path: list[str],
+def _load(config: TransformerConfig, kind: str, definitions: dict, name: str, path: list[str],
           depth: int) -> None:
     if depth > _MAX_DEPTH or name not in definitions:
         return
@@ -139,11 +122,11 @@ def _load(config: CrdConfig, kind: str, definitions: dict, name: str, path: list
         here = [*path, str(prop)]
         spec = FieldSpec("/".join(here), kind)
         if isinstance(schema.get(X_ANNOTATION), str):
-            config.annotations.append(spec)
+            config.annotations += (spec,)
         if isinstance(schema.get(X_LABEL_SELECTOR), str):
-            config.labels.append(spec)
+            config.common_labels += (spec,)
         if isinstance(schema.get(X_IDENTITY), str):
-            config.prefix.append(spec)
+            config.prefix += (spec,)
         version, ref_kind = schema.get(X_VERSION), schema.get(X_KIND)
         if isinstance(version, str) and isinstance(ref_kind, str):
             key = schema.get(X_NAME_KEY)

@@ -13,7 +13,7 @@ names and hands each to a setter, as kustomize's field-spec filter does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,43 @@ class FieldSpec:
 
 def _specs(rows: list[tuple]) -> tuple[FieldSpec, ...]:
     return tuple(FieldSpec(*row) for row in rows)
+
+
+CONFLICTING = "conflicting fieldspecs"
+
+
+def merge_specs(existing: tuple[FieldSpec, ...], incoming: Iterable[FieldSpec]
+                ) -> tuple[FieldSpec, ...]:
+    """kustomize's ``FsSlice.MergeAll``: each incoming spec is appended unless a spec
+    already there has its path and is *selected by* the incoming one's type (empty
+    group, version or kind select any), in which case it is dropped, and it is an error
+    (:data:`CONFLICTING`) when the two disagree on ``create``.
+
+    So the order matters: merging the defaults into a custom ``kind: App`` spec for
+    ``metadata/labels`` drops the default for every kind (measured: a ConfigMap then gets
+    no ``commonLabels``).
+
+    >>> custom = (FieldSpec("metadata/labels", "App", create=True),)
+    >>> merge_specs(custom, (FieldSpec("metadata/labels", create=True),)) == custom
+    True
+    """
+    out = list(existing)
+    for spec in incoming:
+        same = [s for s in out if s.path == spec.path and s.gvk.selected_by(spec.gvk)]
+        if not same:
+            out.append(spec)
+        elif same[0].create != spec.create:
+            raise KubeError(CONFLICTING, code=KUSTOMIZE_ERROR)
+    return tuple(out)
+
+
+def config_order(spec: FieldSpec, ranks: dict[str, int]) -> tuple:
+    """Where kustomize sorts a field spec in a transformer configuration: by the rank of
+    its kind in the output order, then ``group_version_kind`` (``~G``, ``~V``, ``~K``
+    for empty parts); ``ranks`` as :func:`~.resources.legacy_sort` builds them."""
+    gvk = spec.gvk
+    return ranks.get(gvk.kind, 0), "_".join((gvk.group or "~G", gvk.version or "~V",
+                                             gvk.kind or "~K"))
 
 
 _APPS_WORKLOADS = ("Deployment", "StatefulSet")

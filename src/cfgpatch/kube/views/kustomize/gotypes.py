@@ -40,11 +40,14 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Slice:
+    """A slice of ``item``; ``name``: a named slice type (``types.FsSlice``)."""
+
     item: Any
+    name: str = ""
 
     @property
     def go(self) -> str:
-        return "[]" + self.item.go
+        return self.name or "[]" + self.item.go
 
 
 @dataclass(frozen=True)

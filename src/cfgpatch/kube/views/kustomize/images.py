@@ -21,10 +21,13 @@ import re
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from . import fieldspecs as fs
+from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resmap import ResMap
 from .resources import Resource
 from .trace import Trace
+from .transformer_config import DEFAULT_IMAGES
 from .transformers import run
 
 
@@ -74,10 +77,13 @@ def update(image: str, entry: dict) -> str:
 
 
 def images(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    # the configuration's own specs (``configurations:``); the defaults name container
+    # images, which the walk below visits anyway
+    extra = [s for s in resmap.config.images if s not in DEFAULT_IMAGES]
     for index, entry in enumerate(kust.get("images", [])):
         entry = _checked(kust, index, entry)
         run(resmap, trace, kust, "images", index, f"/images/{index}",
-            lambda r, e=entry: _update_resource(r, e))
+            lambda r, e=entry: _update_resource(r, e, extra))
 
 
 def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
@@ -90,8 +96,16 @@ def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
     return entry  # the types of its fields: checked as the kustomization is loaded
 
 
-def _update_resource(resource: Resource, entry: dict) -> None:
+def _update_resource(resource: Resource, entry: dict, extra: list[FieldSpec]) -> None:
     _walk(resource.value, entry)
+    for spec in extra:
+        if spec.applies_to(resource.gvk):
+            fs.walk(resource.value, spec, lambda parent, key: _update_field(parent, key, entry))
+
+
+def _update_field(parent: dict, key: str, entry: dict) -> None:
+    if isinstance(parent.get(key), str):
+        parent[key] = update(parent[key], entry)
 
 
 def _walk(node: Any, entry: dict) -> None:

@@ -53,7 +53,6 @@ UNMODELLED: dict[str, str] = {
     "vars": "vars",
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",
-    "configurations": "custom transformer configurations",
     "generators": "generator plugins (KRM functions)",
     "transformers": "transformer plugins (KRM functions)",
     "validators": "validator plugins (KRM functions)",

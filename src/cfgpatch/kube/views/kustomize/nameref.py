@@ -116,7 +116,7 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
     from .transformers import run_at
 
     jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
-    extra = [(referral, [spec]) for referral, spec in resmap.crds.references]
+    extra = [(referral, [spec]) for referral, spec in resmap.config.references]
     for referral, specs in [*REFERENCES, *extra]:
         for spec in specs:
             for resource in resmap.resources:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
-from .crds import CrdConfig
 from .resources import ResId, Resource
 from .selectors import Selector, select
+from .transformer_config import TransformerConfig
 
 
 def same_id(a: ResId, b: ResId) -> bool:
@@ -31,8 +31,9 @@ class ResMap:
 
     def __init__(self, resources: list[Resource] | None = None) -> None:
         self.resources: list[Resource] = list(resources or [])
-        #: field specs from ``crds:`` of this kustomization and the ones below it
-        self.crds = CrdConfig()
+        #: the transformer configuration of this kustomization and the ones below it
+        #: (empty until :meth:`~.build._Target.accumulate` merges the defaults in)
+        self.config = TransformerConfig()
 
     def __iter__(self) -> Iterator[Resource]:
         return iter(list(self.resources))

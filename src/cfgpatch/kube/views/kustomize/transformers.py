@@ -30,9 +30,10 @@ from . import fieldspecs as fs
 from .kustomization import Kustomization
 from .plainkeys import plain_key
 from .resmap import ResMap, id_key, same_id
-from .resources import Gvk, Resource
+from .resources import Resource
 from .styles import kustomize_set
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
+from .transformer_config import RANKS
 
 
 def run(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str, index: int,
@@ -75,7 +76,7 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
             resource.metadata()["namespace"] = target
         if gvk.kind in ("RoleBinding", "ClusterRoleBinding"):
             _default_subjects(resource.value, target)
-        for spec in fs.NAMESPACE:
+        for spec in resmap.config.namespace:
             if spec.kind == "Namespace" and resource.value.get("apiVersion") != "v1":
                 continue
             if spec.applies_to(gvk):
@@ -133,25 +134,32 @@ def name_prefix_suffix(resmap: ResMap, trace: Trace | None, kust: Kustomization)
     prefix, suffix = kust.get("namePrefix", ""), kust.get("nameSuffix", "")
     if prefix:
         run(resmap, trace, kust, "namePrefix", 0, "/namePrefix",
-            lambda r: _rename(r, prefix, "", resmap.crds.prefix))
+            lambda r: _rename(r, prefix, "", resmap.config.prefix))
     if suffix:
         run(resmap, trace, kust, "nameSuffix", 0, "/nameSuffix",
-            lambda r: _rename(r, "", suffix, []))
+            lambda r: _rename(r, "", suffix, resmap.config.suffix))
 
 
-def _rename(resource: Resource, prefix: str, suffix: str, extra: list) -> None:
-    for spec in extra:  # ``crds:``'s x-kubernetes-identity fields (prefix only)
-        if spec.applies_to(resource.gvk):
-            fs.walk(resource.value, spec, _affixer(prefix, suffix))
+def _rename(resource: Resource, prefix: str, suffix: str, specs: tuple) -> None:
+    """kustomize's prefix (suffix) transformer: every spec selecting the resource's
+    original type; ``metadata/name`` renames it (the default spec, for every kind),
+    any other path gets the affix on its text (``crds:``'s x-kubernetes-identity
+    fields, a configuration's specs).  CRDs, APIServices and Namespaces are skipped."""
     org = resource.org_id().gvk
     if any(org.selected_by(skipped) for skipped in fs.PREFIX_SKIPPED):
         return
-    if prefix:
-        resource.prefixes.append(prefix)
-    if suffix:
-        resource.suffixes.append(suffix)
-    resource.store_previous_id()
-    resource.set_name(prefix + resource.name + suffix)
+    for spec in specs:
+        if not org.selected_by(spec.gvk):
+            continue
+        if spec.path != "metadata/name":
+            fs.walk(resource.value, spec, _affixer(prefix, suffix))
+            continue
+        if prefix:
+            resource.prefixes.append(prefix)
+        if suffix:
+            resource.suffixes.append(suffix)
+        resource.store_previous_id()
+        resource.set_name(prefix + resource.name + suffix)
 
 
 def _affixer(prefix: str, suffix: str) -> Callable[[dict, str], None]:
@@ -169,25 +177,41 @@ def labels(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
         if not isinstance(entry, dict):
             continue
         pairs = _string_map(entry.get("pairs"))
-        if entry.get("includeSelectors"):
-            specs = (*fs.COMMON_LABELS, *resmap.crds.labels)
-        elif entry.get("includeTemplates"):
-            specs = fs.METADATA_LABELS
-        else:
-            specs = fs.RESOURCE_LABELS
-        specs = _merged(_custom_specs(entry.get("fields")), specs)
+        specs = _label_specs(resmap, entry)
         _set_entries(resmap, trace, kust, "labels", index, f"/labels/{index}", pairs, specs)
     common = _string_map(kust.get("commonLabels"))
     if common:
         _set_entries(resmap, trace, kust, "commonLabels", 0, "/commonLabels", common,
-                     (*fs.COMMON_LABELS, *resmap.crds.labels))
+                     resmap.config.common_labels)
+
+
+def _label_specs(resmap: ResMap, entry: dict) -> tuple:
+    """The field specs of one ``labels`` entry: its ``fields`` first, then (merged as
+    kustomize merges field specs) the configuration's ``commonLabels`` with
+    ``includeSelectors``, else its ``templateLabels`` with ``includeTemplates`` and
+    ``metadata/labels``; then the configuration's ``labels`` in every case."""
+    config = resmap.config
+    specs = _custom_specs(entry.get("fields"))
+    step = "labels"
+    try:
+        if entry.get("includeSelectors"):
+            specs = fs.merge_specs(specs, config.common_labels)
+        else:
+            if entry.get("includeTemplates"):
+                step = "template fieldSpec"
+                specs = fs.merge_specs(specs, config.template_labels)
+                step = "labels"
+            specs = fs.merge_specs(specs, fs.RESOURCE_LABELS)
+        return fs.merge_specs(specs, config.labels)
+    except KubeError as err:
+        raise KubeError(f"failed to merge {step}: {err.message}", code=err.code) from None
 
 
 def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     common = _string_map(kust.get("commonAnnotations"))
     if common:
         _set_entries(resmap, trace, kust, "commonAnnotations", 0, "/commonAnnotations",
-                     common, (*fs.ANNOTATIONS, *resmap.crds.annotations))
+                     common, resmap.config.annotations)
 
 
 def _set_entries(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str,
@@ -246,38 +270,41 @@ def _custom_specs(raw: Any) -> tuple[fs.FieldSpec, ...]:
     return tuple(out)
 
 
-def _merged(first: tuple, defaults: tuple) -> tuple:
-    out = list(first)
-    for spec in defaults:
-        if not any(s.path == spec.path and s.gvk == spec.gvk for s in out):
-            out.append(spec)
-    return tuple(out)
-
-
 # ----------------------------------------------------------------- replicas
 
 
 def replicas(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+    specs = resmap.config.replicas
     for index, entry in enumerate(kust.get("replicas", [])):
         entry = entry if isinstance(entry, dict) else {}
         name = entry.get("name") if isinstance(entry.get("name"), str) else ""
         count = entry.get("count", 0)
         matched: list[Resource] = []
-        for spec in fs.REPLICAS:
+        for spec in specs:
             for resource in resmap.resources:
-                ids = [*resource.prev_ids(), resource.cur_id()]
-                if any(i.name == name and i.gvk.selected_by(spec.gvk) for i in ids) \
-                        and resource not in matched:
+                if _named(resource, name, spec) and resource not in matched:
                     matched.append(resource)
         if not matched:
-            gvks = " ".join(str(Gvk(s.group, s.version, s.kind)) for s in fs.REPLICAS)
+            ordered = sorted(specs, key=lambda s: fs.config_order(s, RANKS))
+            gvks = " ".join(str(s.gvk) for s in ordered)
             raise KubeError(f"resource with name {name} does not match a config with the "
                             f"following GVK [{gvks}]", code=KUSTOMIZE_ERROR)
 
-        def change(resource: Resource, count: Any = count) -> None:
-            spec = resource.value.get("spec")
-            if not isinstance(spec, dict):
-                spec = resource.value["spec"] = {}
-            spec["replicas"] = count
+        def change(resource: Resource, count: Any = count, name: str = name) -> None:
+            for spec in specs:  # every spec that selects it, at its own path
+                if _named(resource, name, spec):
+                    fs.walk(resource.value, spec, _count_setter(count), str)
 
         run(resmap, trace, kust, "replicas", index, f"/replicas/{index}", change, matched)
+
+
+def _named(resource: Resource, name: str, spec: fs.FieldSpec) -> bool:
+    """Whether the resource had ``name`` (now or before) with a type ``spec`` selects."""
+    ids = [*resource.prev_ids(), resource.cur_id()]
+    return any(i.name == name and i.gvk.selected_by(spec.gvk) for i in ids)
+
+
+def _count_setter(count: Any) -> Callable[[dict, str], None]:
+    def visit(parent: dict, key: str) -> None:
+        parent[key] = count
+    return visit
