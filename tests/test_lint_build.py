@@ -84,6 +84,13 @@ RESOLVER_GAPS.update({
     for build in ("both-legacy-json", "both-patch-and-path", "neither-legacy-json",
                   "neither-patch-nor-path")
 })
+RESOLVER_GAPS.update({
+    ("configurations", build): "lint's own resolution reads configurations files for "
+                               "their errors only (the layer is incomplete; kube build "
+                               "applies them)"
+    for build in ("base", "overlay", "narrow", "error-labels-conflict",
+                  "error-replicas-unmatched", "error-conflict-in-one-file", "created-fields")
+})
 RESOLVER_GAPS[("resource-scalar-identity", "prefixed")] = (
     "lint's own resolution reads a number as a name by its value (010 is 8), kustomize "
     "by its text")

@@ -19,7 +19,8 @@ this module and leaves the rules alone:
 (``Resolver.state``, set by the builder for the build in progress).
 
 What it does not model (remote resources, ``helmCharts``, ``generators``,
-``transformers``, ``replacements``) makes the layer *incomplete*: the rules that need
+``transformers``, ``replacements``, ``configurations``: their files are read for their
+errors only) makes the layer *incomplete*: the rules that need
 the whole picture (a patch that matches nothing) stay silent.
 Errors kustomize would report (a missing file, a cycle, an unknown field) raise
 :class:`ResolveError` with a text close to kustomize's and the place in the
@@ -41,13 +42,14 @@ from ..kube.views.kustomize.gotypes import GoDecodeError, decode, json_kind
 from ..kube.views.kustomize.kustomization import EMPTY, is_empty, v2_value
 from ..kube.views.kustomize.nodes import text as scalar_text
 from ..kube.views.kustomize.openapi import SchemaState
+from ..kube.views.kustomize.transformer_config import parse as parse_configuration
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document, resource_documents
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
-UNMODELLED = ("generators", "transformers", "replacements", "helmCharts",
+UNMODELLED = ("configurations", "generators", "transformers", "replacements", "helmCharts",
               "helmChartInflationGenerator")
 #: (apiVersion, kind) pairs the namespace transformer leaves alone: kubectl kustomize 1.32,
 #: measured on tests/data/kustomize/trees/scope-probe (it goes by group and version:
@@ -244,8 +246,15 @@ class Resolver:
         for key in ("resources", "bases"):
             for index, entry in _entries(kustomization, key):
                 self._add_entry(layer, key, index, entry, stack)
+        read = reader(self.files, kustomization)
+        try:  # read as kube build reads them, for their errors (not applied here)
+            for path in kustomization.value.get("configurations") or []:
+                parse_configuration(*read(str(path)))
+        except KubeError as exc:
+            raise ResolveError(exc.message, kustomization.location(["configurations"])
+                               ) from None
         try:  # kube build reads them (errors only: their field specs rename nothing)
-            load_crd_files(kustomization.value.get("crds"), reader(self.files, kustomization))
+            load_crd_files(kustomization.value.get("crds"), read)
         except KubeError as exc:
             raise ResolveError(exc.message, kustomization.location(["crds"])) from None
         for key in ("configMapGenerator", "secretGenerator"):

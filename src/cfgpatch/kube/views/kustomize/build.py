@@ -47,7 +47,7 @@ from .resources import (
 )
 from .styles import plain, stringify_annotations
 from .trace import Trace
-from .transformer_config import TransformerConfig, load_configurations
+from .transformer_config import TransformerConfig, load_configurations, merged_into
 
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
 
@@ -200,8 +200,8 @@ class _Target:
         except KubeError as err:
             raise _wrap("accumulating resources: ", err) from None
         configured = load_configurations(kust)  # kustomize: before crds:, errors unwrapped
-        resmap.config = resmap.config.merge(load_crds(kust)).merge(
-            configured or TransformerConfig.default())
+        resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)),
+                                    configured or TransformerConfig.default())
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         try:
@@ -290,7 +290,7 @@ class _Target:
         try:
             resmap.append_all(built.resources)
             if built.config is not resmap.config:
-                resmap.config = resmap.config.merge(built.config)
+                resmap.config = merged_into(resmap.config, built.config)
         except KubeError as err:
             raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
         return resmap

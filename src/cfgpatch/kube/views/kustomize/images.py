@@ -18,6 +18,7 @@ the name, and ``newTag`` and/or ``digest`` replace both the old tag and the old 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
@@ -98,9 +99,10 @@ def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
 
 def _update_resource(resource: Resource, entry: dict, extra: list[FieldSpec]) -> None:
     _walk(resource.value, entry)
-    for spec in extra:
+    for spec in extra:  # kustomize's image filter creates nothing, whatever ``create`` says
         if spec.applies_to(resource.gvk):
-            fs.walk(resource.value, spec, lambda parent, key: _update_field(parent, key, entry))
+            fs.walk(resource.value, replace(spec, create=False),
+                    lambda parent, key: _update_field(parent, key, entry))
 
 
 def _update_field(parent: dict, key: str, entry: dict) -> None:

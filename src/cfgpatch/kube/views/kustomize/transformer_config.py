@@ -13,11 +13,12 @@ types (``kind``, ``group``, ``version``) each with its ``fieldSpecs``::
 
 Measured with kubectl kustomize 1.32 (tree ``configurations``):
 
-* the custom specs come first and the defaults are merged into them
-  (:func:`~.fieldspecs.merge_specs`): a custom spec for one kind at a default path
-  *narrows* the default to that kind (``commonLabels: [{path: metadata/labels, kind:
-  App, create: true}]`` leaves every other kind without common labels), and a custom
-  spec that disagrees with the default it meets on ``create`` fails the build;
+* the custom specs are merged into the defaults (:func:`~.fieldspecs.merge_specs`),
+  the lists sorted by type, and the result merged into the kustomization's
+  configuration: a custom spec for one kind at a default path *narrows* the default to
+  that kind (``commonLabels: [{path: metadata/labels, kind: App, create: true}]`` leaves
+  every other kind without common labels), and a spec that disagrees on ``create`` with
+  one it meets fails the build;
 * ``labels`` specs are used by every ``labels:`` entry (not by ``commonLabels``),
   ``templateLabels`` by the entries with ``includeTemplates``;
 * the file is decoded strictly (an unknown field fails), after go-yaml v2's reading;
@@ -29,6 +30,8 @@ configuration in Go's ``%v``; ours names the field alone).
 
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -102,9 +105,13 @@ class TransformerConfig:
 
     def merge(self, other: TransformerConfig) -> TransformerConfig:
         """kustomize's ``Merge``: ``other``'s specs merged into these (see
-        :func:`~.fieldspecs.merge_specs`).  kustomize then sorts each list by type
-        (:func:`~.fieldspecs.config_order`); the order of application changes no
-        result, so only the one message that lists them (replicas) sorts them."""
+        :func:`~.fieldspecs.merge_specs`), then each list sorted by type
+        (:func:`~.fieldspecs.config_order`; kustomize's sort is not stable, ours is).
+
+        The sort is what makes a custom spec narrow a default: ``App`` sorts before
+        the kind-less default, so when the sorted list is merged again (into the
+        kustomization's configuration) the default meets the ``App`` spec already
+        there and is dropped."""
         merged = replace(self, references=[*self.references])
         for _key, attr, label in _FIELDS:
             try:
@@ -112,7 +119,7 @@ class TransformerConfig:
             except KubeError as err:
                 raise KubeError(f"failed to merge {label} fieldSpec: {err.message}",
                                 code=KUSTOMIZE_ERROR) from None
-            setattr(merged, attr, specs)
+            setattr(merged, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
         merged.references.extend(r for r in other.references if r not in merged.references)
         return merged
 
@@ -130,12 +137,18 @@ def load_configurations(kust: Kustomization) -> TransformerConfig | None:
     for path in paths:
         text, real = kust.loader.read(str(path))  # its errors are kustomize's, unwrapped
         custom = custom.merge(parse(text, real))
+    return TransformerConfig.default().merge(custom)
+
+
+def merged_into(config: TransformerConfig, other: TransformerConfig) -> TransformerConfig:
+    """``other`` (a kustomization's configuration) merged into the configuration
+    accumulated so far; kustomize's error prints ``other`` whole (Go's ``%v``), which
+    is not reproduced."""
     try:
-        return custom.merge(TransformerConfig.default())
+        return config.merge(other)
     except KubeError as err:
-        raise KubeError(f"merging config (the configurations of {kust.file}, not shown as "
-                        f"kustomize shows them): {err.message}", code=KUSTOMIZE_ERROR
-                        ) from None
+        raise KubeError(f"merging config (the configuration, which kustomize prints in "
+                        f"full): {err.message}", code=KUSTOMIZE_ERROR) from None
 
 
 def parse(text: str, file: str) -> TransformerConfig:
@@ -149,20 +162,83 @@ def parse(text: str, file: str) -> TransformerConfig:
     value = v2_value(node) if node is not None else None
     if value is None:
         return TransformerConfig()
+    _paths_as_text(value)
     try:
         value = gotypes.decode(value, TRANSFORMER_CONFIG)
     except gotypes.GoDecodeError as err:
         raise KubeError(f"error unmarshaling JSON: while decoding JSON: {err.message}",
                         code=KUSTOMIZE_ERROR) from None
     config = TransformerConfig()
-    for key, attr, _label in _FIELDS:
-        setattr(config, attr, tuple(_spec(item) for item in value.get(key) or []))
+    for key, attr, _label in _FIELDS:  # sorted as read (kustomize's sortFields)
+        specs = (_spec(item) for item in value.get(key) or [])
+        setattr(config, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
     for entry in value.get("nameReference") or []:
         referral = Gvk(_text(entry.get("group")), _text(entry.get("version")),
                        _text(entry.get("kind")))
         config.references.extend((referral, _spec(item))
                                  for item in entry.get("fieldSpecs") or [])
     return config
+
+
+def _paths_as_text(value: Any) -> None:
+    """sigs.k8s.io/yaml writes a number or a boolean as text where the Go field is a
+    string, but it finds only the struct's own fields: a field spec's ``path`` (its
+    ``kind``, ``group`` and ``version`` come from an embedded struct and stay numbers,
+    which the decoding refuses; measured)."""
+    if not isinstance(value, dict):
+        return
+    for key, items in value.items():
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            specs = item.get("fieldSpecs") if key == "nameReference" else [item]
+            for spec in specs if isinstance(specs, list) else []:
+                if isinstance(spec, dict) and "path" in spec:
+                    spec["path"] = _scalar_text(spec["path"])
+
+
+def _scalar_text(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float32_text(value)
+    return value
+
+
+def go_float32_text(value: float) -> str:
+    """Go's ``strconv.FormatFloat(value, 'g', -1, 32)``: the shortest digits that read
+    back as the same float32, with an exponent below 1e-4 and from 1e6.
+
+    >>> [go_float32_text(x) for x in (1.5, 0.1, 123456789.0, 1e6, 123456.0, 1e-7, -2.0)]
+    ['1.5', '0.1', '1.2345679e+08', '1e+06', '123456', '1e-07', '-2']
+    """
+    if math.isnan(value):
+        return "NaN"
+    try:
+        single = struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        single = math.inf if value > 0 else -math.inf
+    if math.isinf(single):
+        return "+Inf" if single > 0 else "-Inf"
+    if single == 0:
+        return "-0" if math.copysign(1, single) < 0 else "0"
+    for precision in range(9):
+        text = f"{abs(single):.{precision}e}"
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == abs(single):
+            break
+    mantissa, exponent_text = text.split("e")
+    digits = mantissa.replace(".", "").rstrip("0") or "0"
+    exponent = int(exponent_text)
+    sign = "-" if single < 0 else ""
+    if exponent < -4 or exponent >= 6:
+        tail = "." + digits[1:] if len(digits) > 1 else ""
+        return f"{sign}{digits[0]}{tail}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    if exponent < 0:
+        return f"{sign}0.{'0' * (-exponent - 1)}{digits}"
+    whole, fraction = digits[:exponent + 1].ljust(exponent + 1, "0"), digits[exponent + 1:]
+    return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
 
 
 def _spec(item: Any) -> FieldSpec:
@@ -176,5 +252,5 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["DEFAULT_IMAGES", "TRANSFORMER_CONFIG", "TransformerConfig",
-           "load_configurations", "parse"]
+__all__ = ["DEFAULT_IMAGES", "RANKS", "TRANSFORMER_CONFIG", "TransformerConfig",
+           "go_float32_text", "load_configurations", "merged_into", "parse"]

@@ -77,7 +77,9 @@ def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
         if gvk.kind in ("RoleBinding", "ClusterRoleBinding"):
             _default_subjects(resource.value, target)
         for spec in resmap.config.namespace:
-            if spec.kind == "Namespace" and resource.value.get("apiVersion") != "v1":
+            # kustomize: metadata/namespace is set above, metadata/name only in v1
+            if spec.path == "metadata/namespace" or (
+                    spec.path == "metadata/name" and resource.value.get("apiVersion") != "v1"):
                 continue
             if spec.applies_to(gvk):
                 fs.walk(resource.value, spec, _scalar_setter(target), str)
@@ -166,6 +168,8 @@ def _affixer(prefix: str, suffix: str) -> Callable[[dict, str], None]:
     def visit(parent: dict, key: str) -> None:
         if isinstance(parent.get(key), str):
             parent[key] = prefix + parent[key] + suffix
+        elif key not in parent:  # a spec with create: the affix alone (measured)
+            parent[key] = prefix + suffix
     return visit
 
 
@@ -186,23 +190,21 @@ def labels(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
 
 
 def _label_specs(resmap: ResMap, entry: dict) -> tuple:
-    """The field specs of one ``labels`` entry: its ``fields`` first, then (merged as
-    kustomize merges field specs) the configuration's ``commonLabels`` with
+    """The field specs of one ``labels`` entry, merged as kustomize merges field specs:
+    its ``fields``, the configuration's ``labels``, then its ``commonLabels`` with
     ``includeSelectors``, else its ``templateLabels`` with ``includeTemplates`` and
-    ``metadata/labels``; then the configuration's ``labels`` in every case."""
+    ``metadata/labels`` (the order decides which merge fails: measured)."""
     config = resmap.config
-    specs = _custom_specs(entry.get("fields"))
     step = "labels"
     try:
+        specs = fs.merge_specs(_custom_specs(entry.get("fields")), config.labels)
         if entry.get("includeSelectors"):
-            specs = fs.merge_specs(specs, config.common_labels)
-        else:
-            if entry.get("includeTemplates"):
-                step = "template fieldSpec"
-                specs = fs.merge_specs(specs, config.template_labels)
-                step = "labels"
-            specs = fs.merge_specs(specs, fs.RESOURCE_LABELS)
-        return fs.merge_specs(specs, config.labels)
+            return fs.merge_specs(specs, config.common_labels)
+        if entry.get("includeTemplates"):
+            step = "template fieldSpec"
+            specs = fs.merge_specs(specs, config.template_labels)
+            step = "labels"
+        return fs.merge_specs(specs, fs.RESOURCE_LABELS)
     except KubeError as err:
         raise KubeError(f"failed to merge {step}: {err.message}", code=err.code) from None
 
