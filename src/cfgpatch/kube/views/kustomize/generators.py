@@ -81,14 +81,16 @@ def generate(kust: Kustomization, kind: str, args: dict, options: Any, pointer: 
         value["binaryData"] = _written(binary)
     if opts["immutable"]:
         value["immutable"] = True
-    behavior = args.get("behavior") or "create"
-    if behavior not in ("create", "merge", "replace"):
-        behavior = "create"  # kustomize: an unknown word (even "Merge") means unspecified
+    written = args.get("behavior")
+    if written not in ("create", "merge", "replace"):
+        written = "unspecified"  # kustomize: an unknown word (even "Merge") means unspecified
+    behavior = "create" if written == "unspecified" else written
     line = kust.line(pointer)
     typed = any(has_typed_keys(m) for m in (meta.get("labels") or {}, value.get("data") or {},
                                             value.get("binaryData") or {}))
     return Resource(value, Source(kust.file, 0, {"": (line, 1)}),
-                    generated=Generated(behavior, not opts["disable_hash"], kust.file),
+                    generated=Generated(behavior, not opts["disable_hash"], kust.file,
+                                        written),
                     typed_keys=typed)
 
 
@@ -222,6 +224,7 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
     # base's disableNameSuffixHash: true holds, and so does an overlay's
     made.generated.needs_hash = made.generated.needs_hash and bool(
         old.generated and old.generated.needs_hash)
+    made.generated.written = old.generated.written if old.generated else None
     resmap.replace(old, made)
     if step is not None:
         step.targets.append(made.describe())

@@ -405,7 +405,7 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     for resource in resmap.select(patch.target):
         before = snapshot(resource.value) if step is not None else None
         resource.store_previous_id()
-        internal = resource.previous_id_annotations()
+        internal = resource.internal_annotations()
         source = _annotated(resource.value, internal)
         errors = resource.duplicate_errors(source)
         if errors:  # kustomize decodes the resource, its annotations added, strictly here

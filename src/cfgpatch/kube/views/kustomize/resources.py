@@ -120,6 +120,10 @@ class Generated:
     behavior: str = "create"  # create | merge | replace
     needs_hash: bool = True
     kustomization: str = ""
+    #: kustomize's generatorBehavior annotation: the word written (``unspecified`` when
+    #: none or an unknown one); the first generator's, kept through merge and replace,
+    #: and None after a generator merged into a resource read from a file (measured)
+    written: str | None = "unspecified"
 
 
 @dataclass(eq=False)
@@ -180,6 +184,18 @@ class Resource:
 
     def any_ids(self) -> list[ResId]:
         return [*self.previous, self.cur_id()]
+
+    def internal_annotations(self) -> dict[str, str]:
+        """The internal annotations kustomize holds on the resource while it builds (a
+        JSON patch sees them, a namespace conflict prints them): a generator's behavior
+        and hash suffix, then :meth:`previous_id_annotations`."""
+        found: dict[str, str] = {}
+        if self.generated is not None:
+            if self.generated.written is not None:
+                found["internal.config.kubernetes.io/generatorBehavior"] = self.generated.written
+            if self.generated.needs_hash:
+                found["internal.config.kubernetes.io/needsHashSuffix"] = "enabled"
+        return {**found, **self.previous_id_annotations()}
 
     def previous_id_annotations(self) -> dict[str, str]:
         """kustomize's internal annotations of the previous ids (kinds, names and

@@ -106,7 +106,7 @@ def _with_previous_ids(resource: Resource) -> dict:
     value = copy.deepcopy(resource.value)
     meta = value.setdefault("metadata", {})
     notes = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    meta["annotations"] = {**notes, **resource.previous_id_annotations()}
+    meta["annotations"] = {**notes, **resource.internal_annotations()}
     return value
 
 
