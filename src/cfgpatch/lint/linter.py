@@ -17,6 +17,7 @@ from dataclasses import replace
 from .build import Builder, lint_kustomization
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
+from .configurations import configuration_findings
 from .files import MemoryFiles, written
 from .finding import LintFinding, unique
 from .flux import flux_objects, lint_flux
@@ -102,9 +103,11 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     kustomizations, others = discover(files, config, paths)
     builder = Builder(files)
     out: list[Outcome] = []
+    extra: list[LintFinding] = []
     with _build_root(files, exact and bool(kustomizations)) as root, \
             _read_cache(root is not None):
         for path in kustomizations:
+            extra += configuration_findings(files, path)  # components' too
             if _is_component(files, path):
                 continue
             out.append(_kustomization_outcome(builder, root, path))
@@ -115,7 +118,6 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
             continue
         for document, tree, value in flux_objects(text):
             out.append(lint_flux(builder, path, document, tree, value))
-    extra: list[LintFinding] = []
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):

@@ -88,6 +88,15 @@ _REPOSITORY = {
         "replaces the resource's list and the elements the patch does not restate are lost.",
         "Restate every element, use a JSON 6902 patch that adds or replaces one element "
         "(guarded by a `test`), or give kustomize the schema with `openapi:`."),
+    "configuration-narrows-default": (
+        WARNING, "A configurations field spec takes the place of a kustomize default",
+        "A `configurations:` file names a field spec at the path of one of kustomize's "
+        "defaults for a narrower type (`commonLabels: [{path: metadata/labels, kind: App}]`). "
+        "kustomize sorts the specs by type and keeps the first of two that name one path, "
+        "so the default is dropped and every other kind silently loses that transformer "
+        "there (no common labels, no name prefix...).",
+        "Remove the spec: the default already covers that kind. Writing the kind-less "
+        "spec next to it does not help (the narrower one still sorts first and wins)."),
     "patch-fails": (
         ERROR, "The patch cannot be applied",
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "

@@ -57,8 +57,8 @@ TRANSFORMER_CONFIG = gotypes.Struct("TransformerConfig", {
     "varReference": _FS_SLICE, "images": _FS_SLICE, "replicas": _FS_SLICE})
 
 #: Field name in a configurations file -> attribute, and the name kustomize's merge
-#: error gives it.
-_FIELDS = (("namePrefix", "prefix", "NamePrefix"), ("nameSuffix", "suffix", "NameSuffix"),
+#: error gives it (``nameReference`` apart).
+FIELDS = (("namePrefix", "prefix", "NamePrefix"), ("nameSuffix", "suffix", "NameSuffix"),
            ("namespace", "namespace", "NameSpace"),
            ("commonLabels", "common_labels", "CommonLabels"),
            ("templateLabels", "template_labels", "TemplateLabels"),
@@ -113,7 +113,7 @@ class TransformerConfig:
         kustomization's configuration) the default meets the ``App`` spec already
         there and is dropped."""
         merged = replace(self, references=[*self.references])
-        for _key, attr, label in _FIELDS:
+        for _key, attr, label in FIELDS:
             try:
                 specs = fs.merge_specs(getattr(self, attr), getattr(other, attr))
             except KubeError as err:
@@ -169,15 +169,39 @@ def parse(text: str, file: str) -> TransformerConfig:
         raise KubeError(f"error unmarshaling JSON: while decoding JSON: {err.message}",
                         code=KUSTOMIZE_ERROR) from None
     config = TransformerConfig()
-    for key, attr, _label in _FIELDS:  # sorted as read (kustomize's sortFields)
-        specs = (_spec(item) for item in value.get(key) or [])
+    for key, attr, _label in FIELDS:  # sorted as read (kustomize's sortFields)
+        specs = (field_spec(item) for item in value.get(key) or [])
         setattr(config, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
     for entry in value.get("nameReference") or []:
         referral = Gvk(_text(entry.get("group")), _text(entry.get("version")),
                        _text(entry.get("kind")))
-        config.references.extend((referral, _spec(item))
+        config.references.extend((referral, field_spec(item))
                                  for item in entry.get("fieldSpecs") or [])
     return config
+
+
+def narrowed_defaults(custom: TransformerConfig) -> list[tuple[str, FieldSpec, FieldSpec]]:
+    """The default specs a configuration drops, each as (field name, the default, the
+    custom spec that takes its place): a spec with the default's path and a type the
+    default selects sorts before it, so it is kept and the default is not (see
+    :meth:`TransformerConfig.merge`).  Empty when the configuration does not merge."""
+    defaults = TransformerConfig.default()
+    try:
+        before = merged_into(TransformerConfig(), defaults.merge(TransformerConfig()))
+        after = merged_into(TransformerConfig(), defaults.merge(custom))
+    except KubeError:
+        return []
+    out = []
+    for key, attr, _label in FIELDS:
+        kept = getattr(after, attr)
+        for spec in getattr(before, attr):
+            if spec in kept:
+                continue
+            culprit = next((c for c in getattr(custom, attr) if c.path == spec.path
+                            and c.gvk.selected_by(spec.gvk) and c in kept), None)
+            if culprit is not None:
+                out.append((key, spec, culprit))
+    return out
 
 
 def _paths_as_text(value: Any) -> None:
@@ -241,7 +265,7 @@ def go_float32_text(value: float) -> str:
     return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
 
 
-def _spec(item: Any) -> FieldSpec:
+def field_spec(item: Any) -> FieldSpec:
     item = item if isinstance(item, dict) else {}
     return FieldSpec(_text(item.get("path")), _text(item.get("kind")),
                      _text(item.get("group")), _text(item.get("version")),
@@ -252,5 +276,6 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["DEFAULT_IMAGES", "RANKS", "TRANSFORMER_CONFIG", "TransformerConfig",
-           "go_float32_text", "load_configurations", "merged_into", "parse"]
+__all__ = ["DEFAULT_IMAGES", "FIELDS", "RANKS", "TRANSFORMER_CONFIG", "TransformerConfig",
+           "field_spec", "go_float32_text", "load_configurations", "merged_into",
+           "narrowed_defaults", "parse"]
