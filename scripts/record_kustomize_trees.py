@@ -14,7 +14,8 @@ writes ``tests/data/kustomize/recorded/<tree>.json``:
 ``stdout``/``stderr``/``exit_code`` are kubectl 1.32's; ``versions`` says for every other
 binary whether it answered the same (``"same"``) or what it answered instead.  The
 absolute path of the tree is written ``$TREE`` in the recorded text, so the files do not
-depend on where the repository is checked out.  The suite replays the recordings without
+depend on where the repository is checked out, and the klog header (time, process id) of
+a line kustomize logs is left out (:data:`KLOG_HEADER`).  The suite replays the recordings without
 kubectl (tests/test_kube_build_corpus.py); tests/test_kube_build_live.py runs the trees
 through the installed binaries again.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -77,12 +79,18 @@ def build_dirs(tree: Path) -> list[str]:
     return out
 
 
+#: klog's header of a line kustomize logs (``I1206 12:26:35.506807   31769 log.go:245] ``):
+#: a time and a process id that change on every run, so the recording keeps the text
+#: alone (as ``kube build`` prints it).
+KLOG_HEADER = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] ")
+
+
 def run_build(kubectl: str, tree: Path, rel: str) -> dict:
     proc = subprocess.run([kubectl, "kustomize", str(tree / rel) if rel != "." else str(tree)],
                           capture_output=True, text=True, timeout=120)
     root = str(tree)
     return {"exit_code": proc.returncode, "stdout": proc.stdout.replace(root, "$TREE"),
-            "stderr": proc.stderr.replace(root, "$TREE")}
+            "stderr": KLOG_HEADER.sub("", proc.stderr.replace(root, "$TREE"))}
 
 
 def record_tree(tree: Path, kubectls: dict[str, str]) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,11 @@ TREES = DATA / "trees"
 RECORDED = DATA / "recorded"
 #: The environment for a ``python -m cfgpatch`` child that uses this checkout's sources.
 ROOT_SRC = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+
+
+#: klog's header (time, process id) of a line kustomize logs: left out of the recordings,
+#: as scripts/record_kustomize_trees.py does, and never printed by ``kube build``.
+KLOG_HEADER = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] ")
 
 
 @dataclass(frozen=True)

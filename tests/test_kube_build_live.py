@@ -23,7 +23,7 @@ import pytest
 
 from conftest import require
 from kube_build_trees import random_tree
-from kustomize_corpus import TREES, Build, builds, run_ours
+from kustomize_corpus import KLOG_HEADER, TREES, Build, builds, run_ours
 
 VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33")
 BUILDS = builds()
@@ -41,7 +41,7 @@ def kubectl_binaries() -> dict[str, str]:
 def kustomize(binary: str, directory: Path) -> tuple[int, str, str]:
     proc = subprocess.run([binary, "kustomize", str(directory)], capture_output=True,
                           text=True, timeout=120)
-    return proc.returncode, proc.stdout, proc.stderr
+    return proc.returncode, proc.stdout, KLOG_HEADER.sub("", proc.stderr)
 
 
 def oracle() -> str:

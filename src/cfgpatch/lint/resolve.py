@@ -19,8 +19,8 @@ this module and leaves the rules alone:
 (``Resolver.state``, set by the builder for the build in progress).
 
 What it does not model (remote resources, ``helmCharts``, ``generators``,
-``transformers``, ``replacements``, ``configurations``: their files are read for their
-errors only) makes the layer *incomplete*: the rules that need
+``transformers``, ``replacements``, ``vars``, ``configurations``: their files are read
+for their errors only) makes the layer *incomplete*: the rules that need
 the whole picture (a patch that matches nothing) stay silent.
 Errors kustomize would report (a missing file, a cycle, an unknown field) raise
 :class:`ResolveError` with a text close to kustomize's and the place in the
@@ -49,8 +49,8 @@ from .yamlpos import Tree, first_document, resource_documents
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: Fields lint's resolution does not model (the layer's resources may be incomplete).
-UNMODELLED = ("configurations", "generators", "transformers", "replacements", "helmCharts",
-              "helmChartInflationGenerator")
+UNMODELLED = ("configurations", "generators", "transformers", "replacements", "vars",
+              "helmCharts", "helmChartInflationGenerator")
 #: (apiVersion, kind) pairs the namespace transformer leaves alone: kubectl kustomize 1.32,
 #: measured on tests/data/kustomize/trees/scope-probe (it goes by group and version:
 #: policy/v1beta1 PodSecurityPolicy is cluster-scoped, extensions/v1beta1 is not).

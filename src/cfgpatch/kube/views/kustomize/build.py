@@ -25,7 +25,7 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...go import json as gojson
 from ...io.kyaml_write import write_value
-from . import generators, images, nameref, patches, replacements, transformers
+from . import generators, images, nameref, patches, replacements, transformers, variables
 from .crds import load_crds
 from .kustomization import (
     MANAGED_BY,
@@ -91,6 +91,7 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
+        variables.resolve_vars(resmap, warnings)
         for resource in resmap.resources:
             stringify_annotations(resource.value)
         if MANAGED_BY_LABEL in (kust.get("buildMetadata") or []):
@@ -209,6 +210,7 @@ class _Target:
         except KubeError as err:
             raise _wrap("accumulating components: ", err) from None
         self._transform(kust, resmap)
+        variables.merge_vars(resmap, kust)
         return resmap
 
     # --- resources --------------------------------------------------------------------
@@ -282,7 +284,7 @@ class _Target:
             if component:
                 built = sub.accumulate(kust, resmap)
                 resmap = ResMap()
-                resmap.config = built.config
+                resmap.config, resmap.vars = built.config, built.vars
             else:
                 built = sub.accumulate(kust, ResMap())
         except KubeError as err:
@@ -291,6 +293,8 @@ class _Target:
             resmap.append_all(built.resources)
             if built.config is not resmap.config:
                 resmap.config = merged_into(resmap.config, built.config)
+            if built.vars is not resmap.vars:
+                variables.merge_var_sets(resmap, built)
         except KubeError as err:
             raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
         return resmap

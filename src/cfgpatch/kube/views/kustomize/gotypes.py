@@ -138,6 +138,13 @@ REPLACEMENT_FIELD = Struct("ReplacementField", {
 OBJECT_META = Struct("ObjectMeta", {"name": STRING, "namespace": STRING,
                                     "labels": STRING_MAP, "annotations": STRING_MAP})
 
+#: A ``vars`` entry (``Target`` embeds a ``Gvk``: its fields are the target's own).
+VAR = Struct("Var", {
+    "name": STRING,
+    "objref": Struct("Target", {"apiVersion": STRING, "group": STRING, "version": STRING,
+                                "kind": STRING, "name": STRING, "namespace": STRING}),
+    "fieldref": Struct("FieldSelector", {"fieldPath": STRING})})
+
 #: kustomize's ``types.Kustomization`` (v5.5.0; ``inventory`` is no longer a field).
 KUSTOMIZATION = Struct("Kustomization", {
     "apiVersion": STRING, "kind": STRING, "metadata": OBJECT_META, "openapi": STRING_MAP,
@@ -147,7 +154,7 @@ KUSTOMIZATION = Struct("Kustomization", {
     "patchesJson6902": Slice(PATCH), "patches": Slice(PATCH),
     "images": Slice(IMAGE), "imageTags": Slice(IMAGE),
     "replacements": Slice(REPLACEMENT_FIELD), "replicas": Slice(REPLICA),
-    "vars": Slice(Struct("Var")), "sortOptions": SORT_OPTIONS, "resources": STRINGS,
+    "vars": Slice(VAR), "sortOptions": SORT_OPTIONS, "resources": STRINGS,
     "components": STRINGS, "crds": STRINGS, "bases": STRINGS,
     "configMapGenerator": Slice(Struct("ConfigMapArgs", _GENERATOR_ARGS)),
     "secretGenerator": Slice(Struct("SecretArgs", {**_GENERATOR_ARGS, "type": STRING})),

@@ -50,7 +50,6 @@ FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
-    "vars": "vars",
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",
     "generators": "generator plugins (KRM functions)",
@@ -74,6 +73,7 @@ _WARNINGS = (
     ("patchesJson6902", "'patchesJson6902' is deprecated. Please use 'patches' instead."),
     ("patchesStrategicMerge",
      "'patchesStrategicMerge' is deprecated. Please use 'patches' instead."),
+    ("vars", "'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL]"),
 )
 _EDIT_FIX = " Run 'kustomize edit fix' to update your Kustomization automatically."
 

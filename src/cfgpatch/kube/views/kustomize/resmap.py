@@ -9,6 +9,7 @@ are kustomize's.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from .resources import ResId, Resource
@@ -34,6 +35,8 @@ class ResMap:
         #: the transformer configuration of this kustomization and the ones below it
         #: (empty until :meth:`~.build._Target.accumulate` merges the defaults in)
         self.config = TransformerConfig()
+        #: the ``vars`` of this kustomization and the ones below it, by name
+        self.vars: dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[Resource]:
         return iter(list(self.resources))

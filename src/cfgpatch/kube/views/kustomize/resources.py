@@ -147,6 +147,8 @@ class Resource:
     #: plain scalars whose node text is not their value's (``0x10``, ``1.50``): path ->
     #: (that text, the value it decoded to); a replacement copies the text
     texts: dict[tuple, tuple[str, Any]] = field(default_factory=dict)
+    #: the ``vars`` whose ``objref`` matched it (see variables.py)
+    ref_vars: list[str] = field(default_factory=list)
 
     def duplicate_errors(self, value: Any = None) -> list[str]:
         """go-yaml's lines for the keys written twice, were the resource ``value`` (by

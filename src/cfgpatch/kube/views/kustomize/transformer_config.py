@@ -22,7 +22,7 @@ Measured with kubectl kustomize 1.32 (tree ``configurations``):
 * ``labels`` specs are used by every ``labels:`` entry (not by ``commonLabels``),
   ``templateLabels`` by the entries with ``includeTemplates``;
 * the file is decoded strictly (an unknown field fails), after go-yaml v2's reading;
-* ``varReference`` is read and checked, and has no effect (``vars`` is not modelled).
+* ``varReference`` adds fields where ``vars`` are replaced (:mod:`.variables`).
 
 Not byte for byte: the error of a conflicting spec (kustomize prints its whole
 configuration in Go's ``%v``; ours names the field alone).
@@ -101,7 +101,8 @@ class TransformerConfig:
         name = (FieldSpec("metadata/name"),)
         return cls(prefix=name, suffix=name, namespace=fs.NAMESPACE,
                    common_labels=fs.COMMON_LABELS, template_labels=fs.METADATA_LABELS,
-                   annotations=fs.ANNOTATIONS, images=DEFAULT_IMAGES, replicas=fs.REPLICAS)
+                   annotations=fs.ANNOTATIONS, var_references=fs.VAR_REFERENCES,
+                   images=DEFAULT_IMAGES, replicas=fs.REPLICAS)
 
     def merge(self, other: TransformerConfig) -> TransformerConfig:
         """kustomize's ``Merge``: ``other``'s specs merged into these (see
