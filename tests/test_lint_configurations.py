@@ -67,3 +67,11 @@ def test_a_component_s_configuration_is_checked_once():
                                    "kind: Component\nconfigurations: [c.yaml]\n",
         "comp/c.yaml": NARROW}))
     assert [(f.rule, f.location.file) for f in report.findings] == [(RULE, "comp/c.yaml")]
+
+
+def test_a_kind_s_default_narrowed_to_one_version_is_not_reported():
+    """Operator scaffolds narrow the CRD namespace default to apiextensions v1: quiet."""
+    assert _findings(**{"kustomization.yaml": "configurations: [c.yaml]\n", "c.yaml": (
+        "namespace:\n- kind: CustomResourceDefinition\n  version: v1\n"
+        "  group: apiextensions.k8s.io\n"
+        "  path: spec/conversion/webhook/clientConfig/service/namespace\n")}) == []

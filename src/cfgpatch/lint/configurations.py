@@ -7,6 +7,8 @@ narrower type (``commonLabels: [{path: metadata/labels, kind: App}]``) sorts fir
 default is dropped, so every other kind silently loses the transformer there (measured,
 tree ``configurations/narrow``; see :mod:`cfgpatch.kube.views.kustomize.transformer_config`).
 The finding points at the custom spec, with the kustomization's entry as related place.
+Only defaults for every kind are reported (a default for one kind narrowed to one of its
+versions, as operator scaffolds do for CRDs, is seldom felt).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def configuration_findings(files: Mapping[str, str], path: str) -> list[LintFind
     for key, default, culprit in narrowed_defaults(custom):
         if key == "images":
             continue  # kustomize updates every container's image whatever its specs say
+        if default.kind or default.group or default.version:
+            continue  # a default for one kind narrowed to a version or group: seldom felt
         place = _place(read, key, culprit)
         if place is None:
             continue
@@ -103,13 +107,9 @@ def _same(item: Any, spec: FieldSpec) -> bool:
         return False
 
 
-def _kinds(spec: FieldSpec) -> str:
-    return "every kind" if not (spec.kind or spec.group or spec.version) else str(spec.gvk)
-
-
 def _message(key: str, default: FieldSpec, culprit: FieldSpec) -> str:
-    return (f"this {key} field spec ({_kinds(culprit)}, {culprit.path}) takes the place of "
-            f"kustomize's default for {_kinds(default)} at {default.path}: other kinds no "
+    return (f"this {key} field spec ({culprit.gvk}, {culprit.path}) takes the place of "
+            f"kustomize's default for every kind at {default.path}: other kinds no "
             f"longer get {_WHAT.get(key, key)} there")
 
 
