@@ -5,7 +5,11 @@ kustomize v5.5 updates the ``image`` of every element of every ``containers`` an
 too).  An image matches an entry when it is the entry's ``name``, optionally followed
 by a ``:tag`` and then an ``@sha256:digest`` (either or both, each possibly empty; the
 ``name`` is used as a regular expression, as kustomize does); then ``newName`` replaces
-the name, and ``newTag`` and/or ``digest`` replace both the old tag and the old digest.
+the name, and ``newTag`` and/or ``digest`` replace both the old tag and the old digest;
+without either, ``tagSuffix`` is appended to the tag and the digest dropped.  The images
+the configuration's field specs name (by default the containers of a Pod's ``spec`` and
+of a ``spec.template``) are then updated a second time: harmless, but a ``tagSuffix``
+is appended twice there and once elsewhere (a CronJob's containers), as kustomize does.
 
 >>> update("nginx@sha256:aa", {"name": "nginx", "newTag": "1.27"})
 'nginx:1.27'
@@ -13,6 +17,8 @@ the name, and ``newTag`` and/or ``digest`` replace both the old tag and the old 
 'm/nginx:1.26@sha256:aa'
 >>> update("localhost:5000/api:2", {"name": "localhost:5000/api", "newName": "r.io/api"})
 'r.io/api:2'
+>>> update("nginx:1.0@sha256:aa", {"name": "nginx", "tagSuffix": "-debug"})
+'nginx:1.0-debug'
 """
 
 from __future__ import annotations
@@ -21,14 +27,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ....errors import KUSTOMIZE_ERROR, KubeError
 from . import fieldspecs as fs
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resmap import ResMap
 from .resources import Resource
 from .trace import Trace
-from .transformer_config import DEFAULT_IMAGES
 from .transformers import run
 
 
@@ -70,6 +75,8 @@ def update(image: str, entry: dict) -> str:
     new_tag, new_digest = entry.get("newTag") or "", entry.get("digest") or ""
     if new_tag or new_digest:
         tag, digest = new_tag, new_digest
+    elif entry.get("tagSuffix"):  # only without newTag and digest; the digest goes
+        tag, digest = tag + entry["tagSuffix"], ""
     if tag:
         name += ":" + tag
     if digest:
@@ -78,9 +85,9 @@ def update(image: str, entry: dict) -> str:
 
 
 def images(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
-    # the configuration's own specs (``configurations:``); the defaults name container
-    # images, which the walk below visits anyway
-    extra = [s for s in resmap.config.images if s not in DEFAULT_IMAGES]
+    # after the walk of every containers list, the configuration's specs, the defaults
+    # included: an image they name is updated twice (a tagSuffix shows it: measured)
+    extra = list(resmap.config.images)
     for index, entry in enumerate(kust.get("images", [])):
         entry = _checked(kust, index, entry)
         run(resmap, trace, kust, "images", index, f"/images/{index}",
@@ -91,9 +98,6 @@ def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
     if not isinstance(entry, dict):
         raise KubeError(f"{kust.where(f'/images/{index}')}: an images entry is a map",
                         code=KUSTOMIZE_ERROR)
-    if entry.get("tagSuffix"):
-        raise KubeError(f"{kust.where(f'/images/{index}')}: 'tagSuffix' is not modelled by "
-                        f"cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
     return entry  # the types of its fields: checked as the kustomization is loaded
 
 
