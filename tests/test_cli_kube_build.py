@@ -68,3 +68,11 @@ def test_a_tree_nested_too_deeply_is_refused_not_a_crash(tmp_path, explain):
     assert proc.stderr.startswith("error: a document is nested too deeply for cfgpatch kube "
                                   "build\n")
     assert "Traceback" not in proc.stderr
+
+
+def test_explain_blames_the_fields_vars_replaced():
+    proc = run(str(TREES / "vars" / "basic"), "--explain")
+    assert proc.returncode == 0
+    blame = proc.stderr.split("blame (file:line that last set each field):\n", 1)[1]
+    assert "    /spec/ports/0/targetPort  (vars)\n" in blame
+    assert "    /metadata/name  kustomization.yaml:4\n" in blame  # the prefix, not a var

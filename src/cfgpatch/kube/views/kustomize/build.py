@@ -91,7 +91,7 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
-        variables.resolve_vars(resmap, warnings)
+        variables.resolve_vars(resmap, warnings, trace)
         for resource in resmap.resources:
             stringify_annotations(resource.value)
         if MANAGED_BY_LABEL in (kust.get("buildMetadata") or []):

@@ -39,6 +39,8 @@ from . import fieldspecs as fs
 from .kustomization import Kustomization
 from .resmap import ResMap, same_id
 from .resources import Gvk, ResId, Resource
+from .trace import Trace
+from .transformers import run_at
 
 DEFAULT_FIELD_PATH = "metadata.name"
 _INDEX = re.compile(r"^(.*)\[(\d+)\]$")
@@ -122,19 +124,23 @@ def merge_var_sets(resmap: ResMap, other: ResMap) -> None:
         resmap.vars[name] = var
 
 
-def resolve_vars(resmap: ResMap, warnings: list[str]) -> None:
-    """Replace ``$(NAME)`` at the end of the build (kustomize's ResolveVars)."""
+def resolve_vars(resmap: ResMap, warnings: list[str], trace: Trace | None = None) -> None:
+    """Replace ``$(NAME)`` at the end of the build (kustomize's ResolveVars); traced as
+    one step, ``vars``, written at ``(vars)``."""
     if not resmap.vars:
         return
     values = {name: _value(resmap, resmap.vars[name]) for name in sorted(resmap.vars)}
     counts = dict.fromkeys(values, 0)
     specs = resmap.config.var_references
     lookup = _Lookup(values, counts, warnings)
+
+    def change(resource: Resource) -> None:
+        for spec in specs:
+            if spec.applies_to(resource.gvk):
+                _substitute(resource, spec, lookup)
+
     try:
-        for resource in resmap.resources:
-            for spec in specs:
-                if spec.applies_to(resource.gvk):
-                    _substitute(resource, spec, lookup)
+        run_at(resmap, trace, ("(vars)", 0), "vars", 0, change)
     finally:
         unused = sorted(name for name, count in counts.items() if count == 0)
         if unused:
