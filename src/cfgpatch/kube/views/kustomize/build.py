@@ -19,6 +19,7 @@ printed before the failure.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,9 @@ from .crds import load_crds
 from .kustomization import (
     MANAGED_BY,
     MANAGED_BY_LABEL,
+    ORIGIN,
     ORIGIN_ANNOTATIONS,
+    TRANSFORMER_ANNOTATIONS,
     Kustomization,
     load,
     sort_options_error,
@@ -40,10 +43,12 @@ from .openapi import SchemaState
 from .plainkeys import check_keys
 from .resmap import ResMap
 from .resources import (
+    TRANSFORMATIONS,
     Resource,
     annotate_origin,
     legacy_sort,
     read_resources,
+    record_transformation,
 )
 from .styles import plain, stringify_annotations
 from .trace import Trace
@@ -85,14 +90,17 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         loader = Loader.at(directory)
         target = _Target(loader, trace, warnings, SchemaState())
         kust = target.load(top=True)
-        if ORIGIN_ANNOTATIONS in (kust.get("buildMetadata") or []):
+        metadata = kust.get("buildMetadata") or []
+        if metadata:  # any option: kustomize tracks both during the build (measured)
             target.origin_dir = ""
+            target.transformations = True
         target.state.set_from(kust, reset=True)
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
         variables.resolve_vars(resmap, warnings, trace)
         for resource in resmap.resources:
+            _untracked(resource, metadata)
             stringify_annotations(resource.value)
         if MANAGED_BY_LABEL in (kust.get("buildMetadata") or []):
             _label_managed_by(resmap)
@@ -113,6 +121,26 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                       warnings=warnings, code=KUSTOMIZE_UNMODELLED,
                       hint="cfgpatch follows a few hundred levels of nesting; build this "
                            "tree with kubectl kustomize")
+
+
+def _untracked(resource: Resource, metadata: list) -> None:
+    """With a ``buildMetadata`` option at the top, kustomize annotates every resource
+    with its origin and the transformers that ran while it builds (a JSON patch sees
+    them), then removes what the options do not ask for (measured: tree
+    ``build-metadata-tracking``)."""
+    if not metadata:
+        return
+    unwanted = [key for key, option in ((ORIGIN, ORIGIN_ANNOTATIONS),
+                                        (TRANSFORMATIONS, TRANSFORMER_ANNOTATIONS))
+                if option not in metadata]
+    meta = resource.value.get("metadata")
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    if not unwanted or not isinstance(annotations, dict):
+        return
+    for key in unwanted:
+        annotations.pop(key, None)
+    if not annotations:
+        del meta["annotations"]
 
 
 def _label_managed_by(resmap: ResMap) -> None:
@@ -175,12 +203,17 @@ class _Target:
     """One kustomization being built (kustomize's KustTarget)."""
 
     def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str],
-                 state: SchemaState, origin_dir: str | None = None) -> None:
+                 state: SchemaState, origin_dir: str | None = None,
+                 configured_dir: str = "", transformations: bool = False) -> None:
         self.loader, self.trace, self.warnings = loader, trace, warnings
         self.state = state
         #: With the top's ``originAnnotations``: this kustomization's directory as the
         #: paths from the top spell it (None: no origin annotations).
         self.origin_dir = origin_dir
+        #: this kustomization's directory as the paths from the top spell it
+        self.configured_dir = configured_dir
+        #: the top's ``transformerAnnotations``: every transformer run is recorded
+        self.transformations = transformations
 
     def origin_of(self, path: str) -> str | None:
         """``path`` (as this kustomization writes it) as an origin names it: joined to
@@ -268,7 +301,9 @@ class _Target:
                             code=err.code) from None
 
     def _directory(self, resmap: ResMap, loader: Loader, component: bool, path: str) -> ResMap:
-        sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path))
+        sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path),
+                      posixpath.normpath(posixpath.join(self.configured_dir, path)),
+                      self.transformations)
         try:
             kust = sub.load()
         except KubeError as err:
@@ -323,17 +358,49 @@ class _Target:
 
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
         trace = self.trace
+        done = self._recorder(kust, resmap)
         loaded = replacements.load(kust)  # configured before any transformer runs
-        for patch in patches.load_legacy_strategic(kust):
+        legacy = patches.load_legacy_strategic(kust)
+        for patch in legacy:
             patches.apply_patch(resmap, patch, trace, self.state)
+        done("PatchStrategicMergeTransformer", bool(legacy))
         for patch in patches.load_patches(kust):
             patches.apply_patch(resmap, patch, trace, self.state)
+            done("PatchTransformer")
         transformers.namespace(resmap, trace, kust)
+        done("NamespaceTransformer", bool(kust.get("namespace")))
         transformers.name_prefix_suffix(resmap, trace, kust)
+        done("PrefixTransformer", bool(kust.get("namePrefix")))
+        done("SuffixTransformer", bool(kust.get("nameSuffix")))
         transformers.labels(resmap, trace, kust)
+        for _entry in kust.get("labels", []) or []:
+            done("LabelTransformer")
+        done("LabelTransformer", bool(kust.get("commonLabels")))
         transformers.annotations(resmap, trace, kust)
+        done("AnnotationsTransformer", bool(kust.get("commonAnnotations")))
         for patch in patches.load_legacy_json(kust):
             patches.apply_patch(resmap, patch, trace, self.state)
+            done("PatchJson6902Transformer")
         transformers.replicas(resmap, trace, kust)
+        for _entry in kust.get("replicas", []) or []:
+            done("ReplicaCountTransformer")
         images.images(resmap, trace, kust)
+        for _entry in kust.get("images", []) or []:
+            done("ImageTagTransformer")
         replacements.run(resmap, trace, kust, loaded)
+        done("ReplacementTransformer", bool(loaded))
+
+    def _recorder(self, kust: Kustomization, resmap: ResMap) -> Callable[..., None]:
+        """``done(kind, ran=True)``: with the top's ``transformerAnnotations``, record
+        on every resource there that the built-in transformer ``kind`` of this
+        kustomization ran (see :func:`~.resources.record_transformation`)."""
+        if not self.transformations:
+            return lambda kind, ran=True: None
+        where = posixpath.normpath(posixpath.join(self.configured_dir,
+                                                  posixpath.basename(kust.file)))
+
+        def done(kind: str, ran: bool = True) -> None:
+            if ran:
+                for resource in resmap.resources:
+                    record_transformation(resource, where, kind)
+        return done

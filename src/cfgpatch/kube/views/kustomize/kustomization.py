@@ -250,17 +250,6 @@ def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
             raise KubeError(f"{found.where('/' + name)}: '{name}' ({what}) is not modelled "
                             f"by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED,
                             hint="build this tree with kubectl kustomize")
-    options = found.value.get("buildMetadata") or []
-    # below the top, measured: no option has any effect (the top's decide)
-    modelled = (MANAGED_BY_LABEL, ORIGIN_ANNOTATIONS) if top else (
-        MANAGED_BY_LABEL, ORIGIN_ANNOTATIONS, TRANSFORMER_ANNOTATIONS)
-    others = [o for o in options if o not in modelled] if isinstance(options, list) else []
-    if others:
-        what = " (transformer annotations)" if others[0] == TRANSFORMER_ANNOTATIONS else ""
-        raise KubeError(f"{found.where('/buildMetadata')}: 'buildMetadata' option "
-                        f"'{others[0]}'{what} is not modelled by cfgpatch kube build",
-                        code=KUSTOMIZE_UNMODELLED,
-                        hint="build this tree with kubectl kustomize")
 
 
 def _fix(found: Kustomization) -> None:

@@ -404,7 +404,8 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
     assert patch.target is not None
     for resource in resmap.select(patch.target):
         before = snapshot(resource.value) if step is not None else None
-        resource.store_previous_id()
+        if patch.field != "patchesJson6902":  # kustomize: the legacy transformer does not
+            resource.store_previous_id()
         internal = resource.internal_annotations()
         source = _annotated(resource.value, internal)
         errors = resource.duplicate_errors(source)

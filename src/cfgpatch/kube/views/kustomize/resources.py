@@ -422,3 +422,22 @@ def annotate_origin(resource: Resource, origin: dict) -> None:
         text = "".join(write_value({key: value}) for key, value in origin.items())
         meta["annotations"] = {**annotations, ORIGIN: text} if isinstance(annotations, dict) \
             else {ORIGIN: text}
+
+
+#: ``buildMetadata: [transformerAnnotations]``: the built-in transformers that ran.
+TRANSFORMATIONS = "alpha.config.kubernetes.io/transformations"
+
+
+def record_transformation(resource: Resource, configured_in: str, kind: str) -> None:
+    """Add one entry to the resource's transformations annotation, as kustomize does
+    after each built-in transformer of a kustomization ran (on every resource there,
+    changed or not), so later patches see it."""
+    meta = resource.value.setdefault("metadata", {})
+    if not isinstance(meta, dict):
+        return
+    annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    entry = (f"- configuredIn: {configured_in}\n  configuredBy:\n    apiVersion: builtin\n"
+             f"    kind: {kind}\n")
+    previous = annotations.get(TRANSFORMATIONS)
+    text = (previous if isinstance(previous, str) else "") + entry
+    meta["annotations"] = {**annotations, TRANSFORMATIONS: text}
