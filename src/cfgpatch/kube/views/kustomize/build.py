@@ -373,9 +373,11 @@ class _Target:
         done("PrefixTransformer", bool(kust.get("namePrefix")))
         done("SuffixTransformer", bool(kust.get("nameSuffix")))
         transformers.labels(resmap, trace, kust)
-        for _entry in kust.get("labels", []) or []:
+        entries = kust.get("labels", []) or []
+        for _entry in entries:
             done("LabelTransformer")
-        done("LabelTransformer", bool(kust.get("commonLabels")))
+        # kustomize configures the commonLabels transformer with any labels (measured)
+        done("LabelTransformer", bool(entries or kust.get("commonLabels")))
         transformers.annotations(resmap, trace, kust)
         done("AnnotationsTransformer", bool(kust.get("commonAnnotations")))
         for patch in patches.load_legacy_json(kust):

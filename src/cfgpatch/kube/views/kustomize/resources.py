@@ -201,15 +201,16 @@ class Resource:
 
     def previous_id_annotations(self) -> dict[str, str]:
         """kustomize's internal annotations of the previous ids (kinds, names and
-        namespaces, comma-separated; no namespace is written ``default``), with the name
-        prefixes and suffixes added so far, in the order they were (when there are any)."""
+        namespaces, comma-separated; no namespace is written ``default``; none before the
+        resource was first renamed or patched), with the name prefixes and suffixes added
+        so far, in the order they were (when there are any)."""
         previous = self.previous
         found = {
             "internal.config.kubernetes.io/previousKinds": ",".join(p.gvk.kind for p in previous),
             "internal.config.kubernetes.io/previousNames": ",".join(p.name for p in previous),
             "internal.config.kubernetes.io/previousNamespaces":
                 ",".join(p.namespace or "default" for p in previous),
-        }
+        } if previous else {}
         if self.prefixes:
             found["internal.config.kubernetes.io/prefixes"] = ",".join(self.prefixes)
         if self.suffixes:
