@@ -438,6 +438,8 @@ def _annotated(value: dict, internal: dict[str, str]) -> dict:
     found = meta.get("annotations")
     if found is not None and not isinstance(found, dict):
         return value
+    if found is None and not internal:  # measured: a JSON patch then sees a null
+        return {**value, "metadata": {**meta, "annotations": None}}
     return {**value, "metadata": {**meta, "annotations": {**(found or {}), **internal}}}
 
 
@@ -446,6 +448,9 @@ def _strip_internal(result: dict, internal: dict[str, str]) -> None:
     later strips them, whatever the patch did to them); an empty map goes too."""
     meta = result.get("metadata")
     found = meta.get("annotations") if isinstance(meta, dict) else None
+    if found is None and isinstance(meta, dict) and "annotations" in meta:
+        del meta["annotations"]  # the null a resource without annotations showed
+        return
     if not isinstance(found, dict):
         return
     for key in internal:
