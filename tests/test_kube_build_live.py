@@ -22,6 +22,13 @@ from pathlib import Path
 import pytest
 
 from conftest import require
+from kube_build_fields import (
+    build_metadata_tree,
+    comparable,
+    configurations_tree,
+    sorted_unused_vars,
+    vars_tree,
+)
 from kube_build_trees import random_tree
 from kustomize_corpus import KLOG_HEADER, TREES, Build, builds, run_ours
 
@@ -84,3 +91,15 @@ def test_generated_list_merging_trees_match_live_kubectl(seed, tmp_path):
     binary = oracle()
     directory = random_tree(random.Random(1000 + seed), tmp_path, lists=True)
     assert run_ours(directory) == kustomize(binary, directory)
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("make", [configurations_tree, vars_tree, build_metadata_tree],
+                         ids=["configurations", "vars", "build-metadata"])
+def test_generated_field_trees_match_live_kubectl(make, seed, tmp_path):
+    """configurations:, vars and buildMetadata, drawn at random (kube_build_fields.py)."""
+    binary = oracle()
+    directory = make(random.Random(seed), tmp_path)
+    code, out, err = kustomize(binary, directory)
+    ours = run_ours(directory)
+    assert (ours[0], ours[1], sorted_unused_vars(ours[2])) == (code, out, comparable(err))
