@@ -254,6 +254,13 @@ def split_path(path: str) -> list[str]:
 Setter = Callable[[dict, str, Any], None]
 
 
+def considering(spec: FieldSpec, rid: Any, traversals: list, message: str) -> str:
+    """kustomize's error from a field spec's walk over the resource ``rid``: every list
+    entered on the way, with the path left to walk from it, then ``message``."""
+    steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: " for rest in traversals)
+    return f"considering field '{spec.path}' of object {rid}: {steps}{message}"
+
+
 def walk(value: Any, spec: FieldSpec, visit: Callable[[dict, str], None],
          leaf_kind: type = dict) -> None:
     """Call ``visit(parent, key)`` for every field of ``value`` that ``spec.path`` names.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
-from .fieldspecs import FieldSpec, walk
+from .fieldspecs import FieldSpec, considering, walk
 from .resmap import ResMap
 from .resources import Gvk, Resource
 from .trace import Trace
@@ -135,12 +135,10 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
                 if not err.message.endswith("expected sequence or mapping node"):
                     raise
                 rid = referrer.cur_id()
-                steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: "
-                                for rest in getattr(err, "traversals", []))
+                detail = considering(spec, rid, getattr(err, "traversals", []),
+                                     "expected sequence or mapping node")
                 raise KubeError(f"updating name reference in '{spec.path}' field of '{rid}': "
-                                f"considering field '{spec.path}' of object {rid}: {steps}"
-                                f"expected sequence or mapping node",
-                                code=KUSTOMIZE_ERROR) from None
+                                f"{detail}", code=KUSTOMIZE_ERROR) from None
 
     if touched:
         run_at(resmap, trace, ("(name references)", 0), "nameReference", 0, change, touched)

@@ -232,11 +232,8 @@ def _substitute(resource: Resource, spec: fs.FieldSpec, lookup: _Lookup) -> None
 
 def _considering(resource: Resource, spec: fs.FieldSpec, traversals: list, message: str
                  ) -> KubeError:
-    """kustomize's error from a field spec's walk: every list entered on the way, with the
-    path left to walk from it."""
-    steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: " for rest in traversals)
-    return KubeError(f"considering field '{spec.path}' of object {resource.cur_id()}: "
-                     f"{steps}{message}", code=KUSTOMIZE_ERROR)
+    return KubeError(fs.considering(spec, resource.cur_id(), traversals, message),
+                     code=KUSTOMIZE_ERROR)
 
 
 def _lists_entered(value: Any, spec: fs.FieldSpec, trail: tuple) -> list[list[str]]:
