@@ -52,13 +52,15 @@ def _resource(value: dict, **texts) -> Resource:
 
 def test_field_values():
     resource = _resource({"metadata": {"name": "n"},
-                          "spec": {"ports": [{"port": 80}], "count": 16, "none": None,
-                                   "map": {"a": [1]}}},
+                          "spec": {"ports": [{"port": 80}, {"port": 16}], "count": 16,
+                                   "none": None, "map": {"a": [1]}}},
                          **{"spec.count": ("0x10", 16)})
+    resource.texts[("spec", "ports", 1, "port")] = ("0x10", 16)
+    assert field_value(resource, "spec.ports[1].port") == (False, None)
     assert field_value(resource, "metadata.name") == (True, "n")
     assert field_value(resource, "spec.ports[0].port") == (True, 80)
     assert field_value(resource, "spec.ports.0.port") == (True, 80)
-    assert field_value(resource, "spec.ports[1].port") == (False, None)
+    assert field_value(resource, "spec.ports[2].port") == (False, None)
     assert field_value(resource, "spec.count") == (False, None)  # not decimal, as written
     assert field_value(resource, "spec.none") == (False, None)
     found, value = field_value(resource, "spec.map")

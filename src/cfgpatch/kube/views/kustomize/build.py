@@ -93,7 +93,6 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         metadata = kust.get("buildMetadata") or []
         if metadata:  # any option: kustomize tracks both during the build (measured)
             target.origin_dir = ""
-            target.transformations = True
         target.state.set_from(kust, reset=True)
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
@@ -102,7 +101,7 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
         for resource in resmap.resources:
             _untracked(resource, metadata)
             stringify_annotations(resource.value)
-        if MANAGED_BY_LABEL in (kust.get("buildMetadata") or []):
+        if MANAGED_BY_LABEL in metadata:
             _label_managed_by(resmap)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
         ordered = _order(kust, kept)
@@ -203,22 +202,18 @@ class _Target:
     """One kustomization being built (kustomize's KustTarget)."""
 
     def __init__(self, loader: Loader, trace: Trace | None, warnings: list[str],
-                 state: SchemaState, origin_dir: str | None = None,
-                 configured_dir: str = "", transformations: bool = False) -> None:
+                 state: SchemaState, origin_dir: str | None = None) -> None:
         self.loader, self.trace, self.warnings = loader, trace, warnings
         self.state = state
-        #: With the top's ``originAnnotations``: this kustomization's directory as the
-        #: paths from the top spell it (None: no origin annotations).
+        #: With a ``buildMetadata`` option at the top: this kustomization's directory as
+        #: the paths from the top spell it; origins and transformer runs are recorded
+        #: (None: they are not).
         self.origin_dir = origin_dir
-        #: this kustomization's directory as the paths from the top spell it
-        self.configured_dir = configured_dir
-        #: the top's ``transformerAnnotations``: every transformer run is recorded
-        self.transformations = transformations
 
     def origin_of(self, path: str) -> str | None:
         """``path`` (as this kustomization writes it) as an origin names it: joined to
         the directories above it as they were written, then cleaned (Go's
-        ``filepath.Join``); None without origin annotations."""
+        ``filepath.Join``); None without a ``buildMetadata`` option at the top."""
         if self.origin_dir is None:
             return None
         return posixpath.normpath(posixpath.join(self.origin_dir, path))
@@ -301,9 +296,7 @@ class _Target:
                             code=err.code) from None
 
     def _directory(self, resmap: ResMap, loader: Loader, component: bool, path: str) -> ResMap:
-        sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path),
-                      posixpath.normpath(posixpath.join(self.configured_dir, path)),
-                      self.transformations)
+        sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path))
         try:
             kust = sub.load()
         except KubeError as err:
@@ -393,13 +386,12 @@ class _Target:
         done("ReplacementTransformer", bool(loaded))
 
     def _recorder(self, kust: Kustomization, resmap: ResMap) -> Callable[..., None]:
-        """``done(kind, ran=True)``: with the top's ``transformerAnnotations``, record
+        """``done(kind, ran=True)``: with a ``buildMetadata`` option at the top, record
         on every resource there that the built-in transformer ``kind`` of this
         kustomization ran (see :func:`~.resources.record_transformation`)."""
-        if not self.transformations:
+        where = self.origin_of(posixpath.basename(kust.file))
+        if where is None:
             return lambda kind, ran=True: None
-        where = posixpath.normpath(posixpath.join(self.configured_dir,
-                                                  posixpath.basename(kust.file)))
 
         def done(kind: str, ran: bool = True) -> None:
             if ran:

@@ -167,15 +167,16 @@ def field_value(resource: Resource, path: str) -> tuple[bool, Any]:
         match = _INDEX.match(part)
         steps += [s for s in match.groups() if s] if match else [part]
     node: Any = resource.value
-    trail: list[str] = []
+    trail: list[str | int] = []  # as Resource.texts spells paths (list indexes as ints)
     for step in steps:
         if isinstance(node, dict) and step in node:
             node = node[step]
+            trail.append(step)
         elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
             node = node[int(step)]
+            trail.append(int(step))
         else:
             return False, None
-        trail.append(step)
     if node is None:
         return False, None
     if isinstance(node, (dict, list)):
