@@ -111,12 +111,23 @@ REFERENCES: list[tuple[Gvk, list[FieldSpec]]] = [
 ]
 
 
+def _covered(referral: Gvk, spec: FieldSpec) -> bool:
+    """Whether kustomize drops a ``configurations:`` name reference: merged into the
+    default table, a spec for the same referred type (group, version and kind alike)
+    is dropped when a default one has its path and a type it selects (measured: a
+    kind-less spec at a Deployment's path no longer reaches a custom resource)."""
+    return any(default == referral and any(
+        known.path == spec.path and known.gvk.selected_by(spec.gvk) for known in specs)
+        for default, specs in REFERENCES)
+
+
 def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
     """Update every name reference of the build (see the module docstring)."""
     from .transformers import run_at
 
     jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
-    extra = [(referral, [spec]) for referral, spec in resmap.config.references]
+    extra = [(referral, [spec]) for referral, spec in resmap.config.references
+             if not _covered(referral, spec)]
     for referral, specs in [*REFERENCES, *extra]:
         for spec in specs:
             for resource in resmap.resources:
