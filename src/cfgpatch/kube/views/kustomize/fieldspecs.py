@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
@@ -29,8 +30,8 @@ class FieldSpec:
     version: str = ""
     create: bool = False
 
-    @property
-    def gvk(self) -> Gvk:
+    @cached_property
+    def gvk(self) -> Gvk:  # asked for on every walk: made once per spec
         return Gvk(self.group, self.version, self.kind)
 
     def applies_to(self, gvk: Gvk) -> bool:
