@@ -10,22 +10,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from cfgpatch.kube.views.kustomize.build import BuildError, build
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+#: klog's header (time, process id) of a line kustomize logs: left out of the recordings
+#: and never printed by ``kube build``.
+from record_kustomize_trees import KLOG_HEADER  # noqa: E402, F401 - used by the live tests
 
 DATA = Path(__file__).resolve().parent / "data" / "kustomize"
 TREES = DATA / "trees"
 RECORDED = DATA / "recorded"
 #: The environment for a ``python -m cfgpatch`` child that uses this checkout's sources.
 ROOT_SRC = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
-
-
-#: klog's header (time, process id) of a line kustomize logs: left out of the recordings,
-#: as scripts/record_kustomize_trees.py does, and never printed by ``kube build``.
-KLOG_HEADER = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] ")
 
 
 @dataclass(frozen=True)

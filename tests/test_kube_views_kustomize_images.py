@@ -83,7 +83,7 @@ def test_update_a_reference_with_a_tag_and_a_digest(entry, expected):
 def _kust(tmp_path: Path, kustomization: str, resources: str) -> tuple:
     (tmp_path / "kustomization.yaml").write_text(kustomization)
     (tmp_path / "r.yaml").write_text(resources)
-    kust = load(Loader.at(str(tmp_path)), top=True)
+    kust = load(Loader.at(str(tmp_path)))
     resmap = ResMap(read_resources(resources, str(tmp_path / "r.yaml")))
     return kust, resmap
 

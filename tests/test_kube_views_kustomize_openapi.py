@@ -37,7 +37,7 @@ def kustomization(tmp_path: Path, text: str, **files: str):
     (tmp_path / "kustomization.yaml").write_text(text)
     for name, body in files.items():
         (tmp_path / name).write_text(body)
-    return load(Loader.at(str(tmp_path)), top=True)
+    return load(Loader.at(str(tmp_path)))
 
 
 def merge_keys(schema, api: str, kind: str) -> list[str] | None:

@@ -109,7 +109,7 @@ def _kustomization(tmp_path: Path, text: str, **files: str):
     (tmp_path / "kustomization.yaml").write_text(text)
     for name, body in files.items():
         (tmp_path / name).write_text(body)
-    return load(Loader.at(str(tmp_path)), top=True)
+    return load(Loader.at(str(tmp_path)))
 
 
 def test_a_file_merged_with_the_defaults_then_into_the_kustomization_s(tmp_path):

@@ -89,7 +89,7 @@ def build(directory: str, trace: Trace | None = None) -> BuildResult:
     try:
         loader = Loader.at(directory)
         target = _Target(loader, trace, warnings, SchemaState())
-        kust = target.load(top=True)
+        kust = target.load()
         metadata = kust.get("buildMetadata") or []
         if metadata:  # any option: kustomize tracks both during the build (measured)
             target.origin_dir = ""
@@ -218,8 +218,8 @@ class _Target:
             return None
         return posixpath.normpath(posixpath.join(self.origin_dir, path))
 
-    def load(self, top: bool = False) -> Kustomization:
-        kust = load(self.loader, top)
+    def load(self) -> Kustomization:
+        kust = load(self.loader)
         self.warnings.extend(kust.warnings)
         return kust
 
@@ -229,8 +229,9 @@ class _Target:
         except KubeError as err:
             raise _wrap("accumulating resources: ", err) from None
         configured = load_configurations(kust)  # kustomize: before crds:, errors unwrapped
-        resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)),
-                                    configured or TransformerConfig.default())
+        if configured is None:
+            configured = TransformerConfig.default()
+        resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)), configured)
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         try:

@@ -264,6 +264,11 @@ def _mismatch(kind: str, into: Any, where: _Where, errors: list[GoDecodeError]) 
         f"{where.struct}.{'.'.join(where.path)} of type {into.go}", where.path))
 
 
+def go_string(value: Any) -> str:
+    """A decoded ``string`` field: its text, "" when it is absent (or not text)."""
+    return value if isinstance(value, str) else ""
+
+
 def json_kind(value: Any) -> str:
     """The JSON kind Go names in its errors (``number``, ``object``, ...)."""
     if isinstance(value, bool):

@@ -87,11 +87,11 @@ def update(image: str, entry: dict) -> str:
 def images(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     # after the walk of every containers list, the configuration's specs, the defaults
     # included: an image they name is updated twice (a tagSuffix shows it: measured)
-    extra = list(resmap.config.images)
+    specs = list(resmap.config.images)
     for index, entry in enumerate(kust.get("images", [])):
         entry = _checked(kust, index, entry)
         run(resmap, trace, kust, "images", index, f"/images/{index}",
-            lambda r, e=entry: _update_resource(r, e, extra))
+            lambda r, e=entry: _update_resource(r, e, specs))
 
 
 def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
@@ -101,10 +101,11 @@ def _checked(kust: Kustomization, index: int, entry: Any) -> dict:
     return entry  # the types of its fields: checked as the kustomization is loaded
 
 
-def _update_resource(resource: Resource, entry: dict, extra: list[FieldSpec]) -> None:
+def _update_resource(resource: Resource, entry: dict, specs: list[FieldSpec]) -> None:
     _walk(resource.value, entry)
-    for spec in extra:  # kustomize's image filter creates nothing, whatever ``create`` says
-        if spec.applies_to(resource.gvk):
+    gvk = resource.gvk
+    for spec in specs:  # kustomize's image filter creates nothing, whatever ``create`` says
+        if spec.applies_to(gvk):
             fs.walk(resource.value, replace(spec, create=False),
                     lambda parent, key: _update_field(parent, key, entry))
 

@@ -111,7 +111,7 @@ class Kustomization:
         return f"{self.file}:{line}" if line else self.file
 
 
-def load(loader: Loader, top: bool = False) -> Kustomization:
+def load(loader: Loader) -> Kustomization:
     """The kustomization of ``loader``'s directory (see the module docstring)."""
     path = loader.kustomization_file()
     text, path = loader.read(path)
@@ -134,7 +134,7 @@ def load(loader: Loader, top: bool = False) -> Kustomization:
     _enforce(found, loader)
     if is_empty(value):
         raise KubeError(EMPTY, code=KUSTOMIZE_ERROR)
-    _refuse_unmodelled(found, top)
+    _refuse_unmodelled(found)
     _fix(found)
     return found
 
@@ -244,7 +244,7 @@ def _enforce(found: Kustomization, loader: Loader) -> None:
                         + "\n".join(errors), code=KUSTOMIZE_ERROR)
 
 
-def _refuse_unmodelled(found: Kustomization, top: bool) -> None:
+def _refuse_unmodelled(found: Kustomization) -> None:
     for name, what in UNMODELLED.items():
         if found.value.get(name):
             raise KubeError(f"{found.where('/' + name)}: '{name}' ({what}) is not modelled "

@@ -41,6 +41,7 @@ from ...io.kyaml_read import read_first_document
 from . import fieldspecs as fs
 from . import gotypes
 from .fieldspecs import FieldSpec
+from .gotypes import go_string
 from .kustomization import Kustomization, v2_value
 from .resources import ORDER_FIRST, ORDER_LAST, Gvk
 
@@ -125,6 +126,7 @@ class TransformerConfig:
         return merged
 
     def __bool__(self) -> bool:
+        """Whether it holds any spec (an empty configuration file configures nothing)."""
         return any(getattr(self, f.name) for f in fields(self))
 
 
@@ -174,8 +176,8 @@ def parse(text: str, file: str) -> TransformerConfig:
         specs = (field_spec(item) for item in value.get(key) or [])
         setattr(config, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
     for entry in value.get("nameReference") or []:
-        referral = Gvk(_text(entry.get("group")), _text(entry.get("version")),
-                       _text(entry.get("kind")))
+        referral = Gvk(go_string(entry.get("group")), go_string(entry.get("version")),
+                       go_string(entry.get("kind")))
         config.references.extend((referral, field_spec(item))
                                  for item in entry.get("fieldSpecs") or [])
     return config
@@ -268,13 +270,11 @@ def go_float32_text(value: float) -> str:
 
 def field_spec(item: Any) -> FieldSpec:
     item = item if isinstance(item, dict) else {}
-    return FieldSpec(_text(item.get("path")), _text(item.get("kind")),
-                     _text(item.get("group")), _text(item.get("version")),
+    return FieldSpec(go_string(item.get("path")), go_string(item.get("kind")),
+                     go_string(item.get("group")), go_string(item.get("version")),
                      bool(item.get("create")))
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
 
 
 __all__ = ["DEFAULT_IMAGES", "FIELDS", "RANKS", "TRANSFORMER_CONFIG", "TransformerConfig",

@@ -36,6 +36,7 @@ from typing import Any
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...go.runtime import go_format
 from . import fieldspecs as fs
+from .gotypes import go_string
 from .kustomization import Kustomization
 from .resmap import ResMap, same_id
 from .resources import Gvk, ResId, Resource
@@ -65,10 +66,10 @@ class Var:
         entry = entry if isinstance(entry, dict) else {}
         ref = entry.get("objref") if isinstance(entry.get("objref"), dict) else {}
         field = entry.get("fieldref") if isinstance(entry.get("fieldref"), dict) else {}
-        return cls(_text(entry.get("name")), _text(ref.get("group")),
-                   _text(ref.get("version")), _text(ref.get("kind")),
-                   _text(ref.get("apiVersion")), _text(ref.get("name")),
-                   _text(ref.get("namespace")), _text(field.get("fieldPath")))
+        return cls(go_string(entry.get("name")), go_string(ref.get("group")),
+                   go_string(ref.get("version")), go_string(ref.get("kind")),
+                   go_string(ref.get("apiVersion")), go_string(ref.get("name")),
+                   go_string(ref.get("namespace")), go_string(field.get("fieldPath")))
 
     def gvk(self) -> Gvk:
         """The target's type: ``apiVersion`` when given, else group and version."""
@@ -135,8 +136,9 @@ def resolve_vars(resmap: ResMap, warnings: list[str], trace: Trace | None = None
     lookup = _Lookup(values, counts, warnings)
 
     def change(resource: Resource) -> None:
+        gvk = resource.gvk
         for spec in specs:
-            if spec.applies_to(resource.gvk):
+            if spec.applies_to(gvk):
                 _substitute(resource, spec, lookup)
 
     try:
@@ -278,8 +280,6 @@ def _expand(text: str, lookup: _Lookup) -> Any:
     return "".join(out) + text[cursor:]
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
 
 
 __all__ = ["DEFAULT_FIELD_PATH", "Var", "field_value", "merge_var_sets", "merge_vars",
