@@ -417,6 +417,22 @@ def test_adversaries_stored_as_text_match_the_reference(name):
         assert through_run(x, y) == canonical(reference_diff(x, y))
 
 
+@pytest.mark.parametrize(("want", "got"), [
+    (1, 1.0), (1, True), (0, False), ({"a": [1]}, {"a": [1.0]}), ([{"a": 1}], [{"a": True}]),
+    ({"a": 1}, {"a": 1, "b": None}), ([1, 2], [1, 2, 2]), ("1", 1),
+])
+def test_roundtrip_compares_number_kinds_and_shapes_exactly(monkeypatch, want, got):
+    """The round trip compares the replayed value with ``b`` as canonical text would:
+    a result that Python's ``==`` finds equal but whose text differs is not a round trip."""
+    import cfgpatch.replay
+    from cfgpatch.diff import diff_stats
+
+    a, b = {"v": "before"}, {"v": want}
+    assert diff_stats(a, b)["roundtrip"] is True
+    monkeypatch.setattr(cfgpatch.replay, "replay", lambda doc, plan, text_of: {"v": got})
+    assert diff_stats(a, b)["roundtrip"] is False
+
+
 # -- depth ---------------------------------------------------------------------------
 
 

@@ -36,7 +36,7 @@ from operator import itemgetter
 from typing import Any
 
 from .gc_pause import pausing
-from .jsonvalue import JSON, SCALAR_TEXT, canonical_unchecked, deep_copy, escape
+from .jsonvalue import JSON, SCALAR_TEXT, canonical_unchecked, deep_copy, equal, escape
 from .lcs import WorkBudget, align
 from .moves import Change, Planned, Removal, as_dicts, plan_moves
 from .text_cache import BIG_ARRAY, TextCache
@@ -262,13 +262,16 @@ def count_ops(ops: list[dict]) -> dict[str, int]:
 
 
 @pausing
-def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
-               cache: TextCache | None = None, work_limit: int | None = None) -> dict:
+def diff_stats(a: JSON, b: JSON, *, cache: TextCache | None = None,
+               work_limit: int | None = None) -> dict:
     """The contract's statistics: op counts, digest of the patch text, round trip.
 
     ``roundtrip`` says whether applying the patch to ``a`` gives text equal to
-    ``b``'s canonical text (``b_text``, computed if not given).  ``work_limit``:
-    as for :func:`diff_ops`.
+    ``b``'s canonical text.  Canonical text is equal exactly when values are
+    :func:`~cfgpatch.jsonvalue.equal` (stored values hold no negative zero and
+    no NaN), so the result is compared as a value: the replay shares ``b``'s own
+    objects wherever the patch wrote, and identical objects need no walk.
+    ``work_limit``: as for :func:`diff_ops`.
     """
     from .errors import CfgPatchError
     from .jsonpatch import apply_patch
@@ -284,9 +287,7 @@ def diff_stats(a: JSON, b: JSON, *, b_text: str | None = None,
             result = replay(a, plan, cache.text)
         except Unreplayable:  # apply_patch decides (and most likely fails)
             result = apply_patch(a, as_dicts(plan), share_unchanged=True, trusted=True)
-        roundtrip = cache.document_text(result) == (
-            b_text if b_text is not None else cache.document_text(b)
-        )
+        roundtrip = equal(result, b)
     except CfgPatchError:
         roundtrip = False
     return {"ops": len(plan), **counts, "digest": digest(text), "roundtrip": roundtrip}

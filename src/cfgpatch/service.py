@@ -299,8 +299,7 @@ class Service:
     ) -> dict:
         """The contract's statistics of ``diff``: counts, digest and round trip."""
         a, b = self._pair(name_a, name_b, version_a, version_b)
-        return diff_stats(a, b, b_text=self.get(name_b, version_b),
-                          cache=TextCache(parent=self.texts), **self.limits.work())
+        return diff_stats(a, b, cache=TextCache(parent=self.texts), **self.limits.work())
 
     def _canonical(self, value: JSON) -> str:
         """Canonical text of a value about to be stored (long arrays' elements cached)."""
