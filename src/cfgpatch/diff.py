@@ -234,7 +234,7 @@ def plan_text(plan: list[Planned], text_of: Callable[[Any], str]) -> str:
     """
     quote = encode_basestring
     scalar_text = SCALAR_TEXT.get
-    parts = []
+    parts: list[str] = []
     add = parts.append
     for op, path, other, _ in plan:
         if op == "remove":

@@ -175,9 +175,9 @@ class TextCache:
                     check_depth(element, MAX_DEPTH - level - 1)
             return "[" + ",".join(texts) + "]"
         if kind is dict and level < OBJECT_WALK_DEPTH:
-            text = self._document_text
+            member_text = self._document_text
             return "{" + ",".join(
-                [encode_basestring(key) + ":" + text(value[key], level + 1, fresh)
+                [encode_basestring(key) + ":" + member_text(value[key], level + 1, fresh)
                  for key in sorted(value)]
             ) + "}"
         text = self.text(value)
