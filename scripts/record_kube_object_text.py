@@ -211,7 +211,9 @@ KEYS = {"ascii-128": "k" * 128, "ascii-129": "k" * 129, "e-64": "\u00e9" * 64,
         "emoji-32": "\U0001F600" * 32, "emoji-33": "\U0001F600" * 33,
         "emoji-31-k4": "\U0001F600" * 31 + "kkkk", "emoji-31-k5": "\U0001F600" * 31 + "kkkkk",
         "hash-128": "#" + "k" * 127, "hash-129": "#" + "k" * 128, "bool-128": "y" * 128,
-        "space-128": "k" * 127 + " ", "quote-128": "'" + "k" * 127, "ascii-127": "k" * 127}
+        "space-128": "k" * 127 + " ", "quote-128": "'" + "k" * 127, "ascii-127": "k" * 127,
+        "cr-start": "\ra", "cr-middle": "a\rb", "crlf": "a\r\nb", "cr-only": "\r",
+        "ls-start": "\u2028a", "nel-start": "\x85a", "nel-end": "a\x85", "nel-two": "\x85\x85a"}
 #: The same rules in the -p text (a YAML patch), which go-yaml reads the same way.
 PATCH_TEXTS = {
     "anchor-redefined": "x: &v one\ny: &v two\ndata:\n  c: *v\n",
@@ -280,6 +282,14 @@ OBJECTS = {
     "json-stream": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
                     '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}\n',
                     _MERGE, "merge", "name"),
+    "nel-key-second": ("{A}---\n" + _B + 'data:\n  "k\\N": v\n', _MERGE, "merge", "yaml"),
+    "nel-key-first": (_B + 'data:\n  "k\\N": v\n---\n{A}', _MERGE, "merge", "yaml"),
+    "json-truncated": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}', _MERGE,
+                       "merge", "json"),
+    "json-truncated-string": ('{"apiVersion":"v1","kind":"Conf', _MERGE, "merge", "json"),
+    "json-open-brace": ("{", _MERGE, "merge", "json"),
+    "json-stream-first-truncated": ('{"apiVersion":"v1","kind":"ConfigMap"', _MERGE, "merge",
+                                    "name"),
     "json-stream-truncated": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n'
                               '{"apiVersion":"v1","kind":', _MERGE, "merge", "name"),
     "json-stream-garbage": ('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} x '

@@ -264,15 +264,17 @@ def test_f_and_k_together_are_refused(capsys):
 
 
 def test_a_file_that_cannot_be_read_does_not_stop_the_others(capsys, tmp_path, monkeypatch):
-    """kubectl reports it with the reading errors and applies the other files (its text
-    is kubectl's decoder's; ours names the undecodable byte)."""
+    """kubectl reports it with the reading errors and applies the other files. The file
+    starts with a UTF-16 byte order mark, so it is read as UTF-16 (``kube.io.filebytes``)
+    and its one string is no object: kubectl's decoder's words."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "a.yaml").write_text(yaml.safe_dump(config_map("a", {"x": "1"})))
     (tmp_path / "m" / "b.yaml").write_bytes(b"\xff\xfe\x00bad")
     code, out, err = run(capsys, "-f", "m", "--live", "none", "--show", "patch")
     assert code == 1 and out.startswith("configmap/a created\n")
-    assert err.startswith("error: cannot read m/b.yaml: ")
+    assert err.startswith('error: unable to decode "m/b.yaml": json: cannot unmarshal '
+                          "string into Go value of type unstructured.detector")
 
 
 def test_a_link_to_a_directory_is_read_as_a_file(capsys, tmp_path, monkeypatch):

@@ -358,15 +358,11 @@ def _read_object_file(path: str) -> str:
 
 
 def _read_file(path: str, missing: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    if not os.path.exists(path):
-        raise KubeError(missing.format(path=path))
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KubeError(f"cannot read {path}: {exc}", code=INVALID_ARGUMENTS) from None
+    """A manifest's text as kubectl's file reader gives it (byte order marks, bytes
+    that are not UTF-8: :mod:`cfgpatch.kube.io.filebytes`)."""
+    from ..kube.io import filebytes
+
+    return filebytes.decode(_read_bytes(path, missing))
 
 
 def _read_bytes(path: str, missing: str) -> bytes:

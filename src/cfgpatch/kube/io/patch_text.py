@@ -106,6 +106,15 @@ def as_bytes(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
+def as_text(data: bytes) -> str:
+    """The text :func:`as_bytes` came from: encoded surrogates decoded back, and bytes
+    that are not UTF-8 kept as ``surrogateescape`` characters."""
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape")
+
+
 #: go-yaml's reader decodes its input this many bytes at a time.
 CHUNK = 512
 

@@ -216,7 +216,7 @@ def _piece_value(piece: str, source: str) -> tuple[Any, list[TypeNote]] | None:
 
 def _json_objects(text: str, source: str) -> Iterator[tuple[dict, list[TypeNote]] | KubeError]:
     """The values of a JSON stream (``{...} {...}``), each read as a file of one is."""
-    raw = text.encode("utf-8", "surrogatepass")
+    raw = patch_text.as_bytes(text)  # bytes kept after a UTF-8 mark (.filebytes) come back
     start = 0
     while raw[start:].strip(b" \t\r\n"):
         rest = raw[start:]
@@ -224,16 +224,10 @@ def _json_objects(text: str, source: str) -> Iterator[tuple[dict, list[TypeNote]
         end = len(rest)
         if err is not None and "after top-level value" in err.message:
             end = err.offset - 1  # the next value starts at the offending character
-        elif err is not None and start == 0:
-            raise KubeError(f"error parsing {source}: json: offset {err.offset}: "
-                            f"{err.message}", hint="the file is not valid JSON")
-        elif err is not None:  # Go's stream decoder, on a later value
-            message = ("unexpected EOF" if err.message == "unexpected end of JSON input"
-                       else f"json: offset {start + err.offset}: {err.message}")
-            raise KubeError(f"error parsing {source}: {message}",
-                            hint="the file is not valid JSON")
+        elif err is not None:
+            raise _json_syntax_error(source, start + err.offset, err.message)
         piece = rest[:end]
-        written = piece.decode("utf-8", "surrogatepass").strip(" \t\r\n")
+        written = patch_text.as_text(piece).strip(" \t\r\n")
         yield from _document_objects(jsondecode.decode(piece), [], source, written)
         start += end
 
@@ -282,14 +276,23 @@ def _conversion_error(source: str, err: ConvertError) -> KubeError:
                      hint="the file is not YAML kubectl can read")
 
 
+def _json_syntax_error(source: str, offset: int, message: str) -> KubeError:
+    """kubectl's error for a JSON file that does not parse: its stream decoder says a
+    value cut short is an unexpected EOF, and gives the offset of any other error."""
+    if message == "unexpected end of JSON input":
+        return KubeError(f"error parsing {source}: unexpected EOF",
+                         hint="the file is not valid JSON: it ends inside a value")
+    return KubeError(f"error parsing {source}: json: offset {offset}: {message}",
+                     hint="the file is not valid JSON")
+
+
 def _load_json_object(text: str, source: str) -> dict:
-    raw = text.encode("utf-8", "surrogatepass")
+    raw = patch_text.as_bytes(text)  # bytes kept after a UTF-8 mark (.filebytes) come back
     err = jsondecode.syntax_error(raw)
     if err is not None and "after top-level value" in err.message:
         raise unstructured.multi_document(source)
     if err is not None:
-        raise KubeError(f"error parsing {source}: json: offset {err.offset}: {err.message}",
-                        hint="the file is not valid JSON")
+        raise _json_syntax_error(source, err.offset, err.message)
     written = text.strip(" \t\r\n")  # kubectl quotes the document as written
     return unstructured.object_from_documents([jsondecode.decode(raw)], source, written,
                                               owned=True)

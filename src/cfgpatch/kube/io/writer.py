@@ -45,11 +45,48 @@ def dump(obj: Any, fmt: str) -> str:
         if isinstance(obj, dict):
             try:
                 return yamlprint.text(obj)
-            except yamlprint.NotCovered:
+            except yamlprint.NotCovered:  # a long key, or a key holding a line break
                 pass
+        line = _nel_key_line(obj)
+        if line is not None:
+            raise KubeError(f"yaml: line {line}: did not find expected ',' or '}}'",
+                            hint="kubectl cannot print a key holding U+0085 (NEL) as YAML")
         return emitter_yaml(obj)
     raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
                     hint="use -o json or -o yaml")
+
+
+def _nel_key_line(value: Any) -> int | None:
+    """Where go-yaml stops reading kubectl's JSON text of ``value``, if a key holds U+0085.
+
+    kubectl prints YAML by reading its own compact JSON (keys sorted) back with go-yaml.
+    Go's JSON encoder writes U+0085 (NEL) as it is, and go-yaml counts it as a line
+    break: a flow mapping key that spans lines is refused at the token after it. The
+    line go-yaml names is the number of NELs up to there (its parser errors give the
+    0-based line). ``None`` when no key holds one."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Key:
+            count += item.count("\x85")
+            if "\x85" in item:
+                return count
+        elif isinstance(item, str):
+            count += item.count("\x85")
+        elif isinstance(item, dict):
+            for key in sorted(item, reverse=True):  # popped in Go's (byte) order
+                stack.append(item[key])
+                stack.append(_Key(key))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None
+
+
+class _Key(str):
+    """A mapping key on :func:`_nel_key_line`'s stack (a value may be a string too)."""
+
+    __slots__ = ()
 
 
 def _without_managed_fields(obj: Any) -> Any:
@@ -99,14 +136,15 @@ def _dumper_class() -> type:
             yaml.resolver.BaseResolver.__init__(self)
 
         def check_simple_key(self) -> bool:
-            """go-yaml also writes an empty string as a simple key (``"": x``), and
-            counts a key's length in bytes of UTF-8 (simple up to 128)."""
+            """go-yaml also writes an empty string as a simple key (``"": x``),
+            counts a key's length in bytes of UTF-8 (simple up to 128), and counts a
+            carriage return as a line break (PyYAML does not)."""
             event = self.event
             if isinstance(event, yaml.ScalarEvent):
                 if self.analysis is None:
                     self.analysis = self.analyze_scalar(event.value)
                 return (goyaml.is_simple_key_length(self.analysis.scalar)
-                        and not self.analysis.multiline)
+                        and not self.analysis.multiline and "\r" not in self.analysis.scalar)
             return super().check_simple_key()
 
         def analyze_scalar(self, scalar: str) -> Any:

@@ -55,7 +55,7 @@ _SIMPLE_ANALYSIS = _Analysis(False, False, True, True, True)
 _analyses: dict[str, _Analysis] = {}
 _key_orders: dict[tuple[str, ...], list[str]] = {}
 _strings: dict[str, tuple[str, str | None]] = {}
-_KEY_BREAK = re.compile("[\n\x85\u2028\u2029]")
+_KEY_BREAK = re.compile("[\r\n\x85\u2028\u2029]")  # go-yaml's line breaks
 
 
 class _UnicodeEmitter:
