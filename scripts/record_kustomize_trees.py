@@ -64,7 +64,7 @@ def is_component(directory: Path) -> bool:
         path = directory / name
         if path.is_file():
             return any(line.strip() == "kind: Component"
-                       for line in path.read_text(encoding="utf-8").splitlines())
+                       for line in path.read_text(encoding="utf-8", errors="replace").splitlines())
     return False
 
 

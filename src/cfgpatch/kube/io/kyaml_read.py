@@ -21,6 +21,7 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
+from .patch_text import as_bytes, decode_bytes
 from .patch_text import go_yaml_message as _go_yaml_message
 from .reader import PLAIN_TAG, _loader_class, pyyaml
 
@@ -126,6 +127,14 @@ def _resource_documents(text: str, file: str) -> list[Node]:
 _SEPARATOR = re.compile(r"\n---.*\n")
 
 
+def _reader_message(text: str) -> str:
+    """go-yaml's reader's words for the first character of ``text`` it refuses: a
+    control character, or bytes of the file that are not UTF-8 (kept in ``text`` as
+    ``surrogateescape`` characters)."""
+    _read, unread = decode_bytes(as_bytes(text))
+    return unread.message if unread is not None else "yaml: control characters are not allowed"
+
+
 def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0,
                     v3: bool = False) -> list[Node]:
     """The documents of ``text`` (with ``first``, only its first one is read); node
@@ -138,7 +147,7 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
             documents = yaml.compose_all(text, Loader=_loader_class())
             composed = list(islice(documents, 1) if first else documents)
     except yaml.reader.ReaderError:
-        raise KyamlError("yaml: control characters are not allowed", file=file) from None
+        raise KyamlError(_reader_message(text), file=file) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         raise KyamlError(_go_yaml_message(err, v3), file=file,
