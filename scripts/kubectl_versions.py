@@ -73,3 +73,26 @@ def write_or_check(path: Path, lines: list[str], check: bool) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
+
+
+def record_cases(argv: list[str] | None, description: str, cases: list[dict],
+                 versions: tuple[str, ...], run: Callable[[str, dict], dict],
+                 path: Path) -> int:
+    """The command line of a recorder whose stored cases are ``cases`` as they are:
+    ``--bin-dir``, ``--jobs``, and ``--check`` (write nothing, report the lines that
+    would change)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--bin-dir", default=default_bin_dir())
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args(argv)
+    results = ask_every_version(cases, versions, args.bin_dir, args.jobs, run)
+    lines = stored_lines(cases, results, versions)
+    if args.check:
+        return write_or_check(path, lines, check=True)
+    write_or_check(path, lines, check=False)
+    differ = sum(1 for c in cases if len({json.dumps(r) for r in results[c["id"]].values()}) > 1)
+    print(f"{len(cases)} cases recorded; {differ} differ between kubectl versions")
+    return 0

@@ -23,17 +23,14 @@ Usage:
 
 from __future__ import annotations
 
-import argparse
 import base64
 import codecs
-import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from kubectl_versions import answer_of, ask_every_version, default_bin_dir, write_or_check
+from kubectl_versions import answer_of, record_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "kube" / "file-bytes"
@@ -146,12 +143,21 @@ PATCH_FILES = {
 
 
 def plan() -> list[dict]:
+    """Every case as stored: ``id``, ``files_base64`` (file name -> bytes) and ``argv``."""
     cases: list[dict] = []
 
     def add(name: str, data: bytes, patch: str = MERGE, kind: str = "merge",
             output: str = "json", patch_file: bytes | None = None) -> None:
-        cases.append({"id": name, "object": data, "patch": patch, "type": kind,
-                      "output": output, "patch_file": patch_file})
+        files = {"obj.yaml": data}
+        argv = ["patch", "--local", "-f", "obj.yaml", "--type", kind]
+        if patch_file is None:
+            argv += ["-p", patch]
+        else:
+            files["patch.txt"] = patch_file
+            argv += ["--patch-file", "patch.txt"]
+        cases.append({"id": name, "argv": argv + ["-o", output],
+                      "files_base64": {file: base64.b64encode(raw).decode("ascii")
+                                       for file, raw in files.items()}})
 
     for name, raw in SEQUENCES.items():
         add(f"yaml-quoted-{name}", HEAD + b'data:\n  a: "' + raw + b'"\n')
@@ -167,56 +173,15 @@ def plan() -> list[dict]:
     return cases
 
 
-def argv_of(case: dict) -> list[str]:
-    argv = ["patch", "--local", "-f", "obj.yaml", "--type", case["type"]]
-    argv += ["--patch-file", "patch.txt"] if case["patch_file"] is not None else [
-        "-p", case["patch"]]
-    return argv + ["-o", case["output"]]
-
-
-def files_of(case: dict) -> dict[str, bytes]:
-    files = {"obj.yaml": case["object"]}
-    if case["patch_file"] is not None:
-        files["patch.txt"] = case["patch_file"]
-    return files
-
-
 def run(kubectl: str, case: dict) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
-        for name, data in files_of(case).items():
-            (Path(scratch) / name).write_bytes(data)
-        proc = subprocess.run([kubectl, *argv_of(case)], cwd=scratch, capture_output=True,
+        for name, data in case["files_base64"].items():
+            (Path(scratch) / name).write_bytes(base64.b64decode(data))
+        proc = subprocess.run([kubectl, *case["argv"]], cwd=scratch, capture_output=True,
                               timeout=120)
     return answer_of(proc)
 
 
-def stored(case: dict, results: dict) -> dict:
-    files = {name: base64.b64encode(data).decode("ascii")
-             for name, data in files_of(case).items()}
-    out = {"id": case["id"], "files_base64": files, "argv": argv_of(case)}
-    first = results[VERSIONS[0]]
-    out["kubectl"] = {VERSIONS[0]: first}
-    out["kubectl"].update({v: r for v, r in results.items() if r != first})
-    out["same_in"] = [v for v, r in results.items() if v != VERSIONS[0] and r == first]
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin-dir", default=default_bin_dir())
-    parser.add_argument("--check", action="store_true")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    args = parser.parse_args(argv)
-    cases = plan()
-    results = ask_every_version(cases, VERSIONS, args.bin_dir, args.jobs, run)
-    lines = [json.dumps(stored(case, results[case["id"]]), sort_keys=True) for case in cases]
-    if args.check:
-        return write_or_check(OUT / "cases.jsonl", lines, check=True)
-    write_or_check(OUT / "cases.jsonl", lines, check=False)
-    differ = sum(1 for c in cases if len({json.dumps(r) for r in results[c["id"]].values()}) > 1)
-    print(f"{len(cases)} cases recorded; {differ} differ between kubectl versions")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(record_cases(None, __doc__.splitlines()[0], plan(), VERSIONS, run,
+                          OUT / "cases.jsonl"))
