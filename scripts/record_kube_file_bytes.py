@@ -139,6 +139,11 @@ PATCH_FILES = {
     "patch-file-latin1-yaml": (b"data:\n  b: caf\xe9\n", "merge"),
     "patch-file-utf8-mark": (codecs.BOM_UTF8 + b'{"data":{"b":"n"}}', "merge"),
     "patch-file-utf16le": (_le('{"data":{"b":"n"}}'), "merge"),
+    "patch-file-utf16le-yaml": (_le("data:\n  b: n\u00e9\n"), "merge"),
+    "patch-file-utf16le-lone-high": (_le("data:\n  b: \ud800x\n"), "merge"),
+    "patch-file-utf16le-lone-low": (_le("data:\n  b: \udc00x\n"), "merge"),
+    "patch-file-utf16le-high-at-end": (_le("data:\n  b: x\n\ud800"), "merge"),
+    "patch-file-utf16be-odd-byte": (_be("data:\n  b: x\n") + b"A", "merge"),
 }
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .patch_text import as_bytes, decode_bytes
+from .patch_text import PatchTextError, as_bytes, decode_bytes
 from .patch_text import go_yaml_message as _go_yaml_message
 from .reader import PLAIN_TAG, _loader_class, pyyaml
 
@@ -131,7 +131,10 @@ def _reader_message(text: str) -> str:
     """go-yaml's reader's words for the first character of ``text`` it refuses: a
     control character, or bytes of the file that are not UTF-8 (kept in ``text`` as
     ``surrogateescape`` characters)."""
-    _read, unread = decode_bytes(as_bytes(text))
+    try:
+        _read, unread = decode_bytes(as_bytes(text))
+    except PatchTextError as err:  # UTF-16 that does not decode
+        return str(err)
     return unread.message if unread is not None else "yaml: control characters are not allowed"
 
 

@@ -196,12 +196,27 @@ def _utf8_problem(data: bytes, at: int) -> str:
 
 
 def _utf16(data: bytes, encoding: str) -> str:
-    if len(data) % 2:
-        raise PatchTextError("yaml: incomplete UTF-16 character")
+    """UTF-16 after its byte order mark, or go-yaml's reader's words for the first code
+    unit it refuses (it reads them in order)."""
     try:
         return codecs.decode(data, encoding)
     except UnicodeDecodeError:
-        raise PatchTextError("yaml: incomplete UTF-16 surrogate pair") from None
+        pass
+    order = "little" if encoding == "utf-16-le" else "big"
+    at = 0
+    while True:
+        if at + 2 > len(data):
+            raise PatchTextError("yaml: incomplete UTF-16 character")
+        unit = int.from_bytes(data[at:at + 2], order)
+        if 0xDC00 <= unit <= 0xDFFF:
+            raise PatchTextError("yaml: unexpected low surrogate area")
+        if 0xD800 <= unit <= 0xDBFF:
+            if at + 4 > len(data):
+                raise PatchTextError("yaml: incomplete UTF-16 surrogate pair")
+            if not 0xDC00 <= int.from_bytes(data[at + 2:at + 4], order) <= 0xDFFF:
+                raise PatchTextError("yaml: expected low surrogate area")
+            at += 2
+        at += 2
 
 
 class GoYamlMixin:

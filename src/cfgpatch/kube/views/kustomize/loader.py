@@ -14,6 +14,7 @@ apart and the build refuses them as not modelled.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from dataclasses import dataclass
@@ -87,7 +88,7 @@ class Loader:
                 data = handle.read()
         except OSError as err:
             raise LoaderError(f"open {real}: {err.strerror.lower()}") from None
-        return data.decode("utf-8", errors="surrogateescape"), real
+        return _text(data), real
 
     def read_bytes(self, path: str) -> tuple[bytes, str]:
         real = self.file_path(path)
@@ -146,3 +147,17 @@ def _evalsymlink_error(path: str) -> str:
         missing, parent = parent, os.path.dirname(parent)
     return (f"evalsymlink failure on '{path}' : lstat {missing}: "
             f"no such file or directory")
+
+
+def _text(data: bytes) -> str:
+    """A file's text as kustomize's YAML readers see it: UTF-16 after its byte order mark
+    (go-yaml decodes it), anything else as UTF-8 with the bytes that are not kept as
+    ``surrogateescape`` characters (the readers refuse them in go-yaml's words, as they
+    do a UTF-16 file that does not decode)."""
+    for mark, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(mark):
+            try:
+                return data[len(mark):].decode(codec)
+            except UnicodeDecodeError:
+                break
+    return data.decode("utf-8", errors="surrogateescape")
