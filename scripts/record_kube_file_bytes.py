@@ -120,6 +120,10 @@ FILES = {
     "utf8-mark-then-latin1-patch-json": (codecs.BOM_UTF8 + HEAD + b"data:\n  a: caf\xe9\n",
                                          '[{"op":"add","path":"/data/b","value":"n"}]', "json",
                                          "json"),
+    "utf8-mark-syntax-then-incomplete": (codecs.BOM_UTF8 + HEAD + b"data: [\n  a: x\xe2\x82",
+                                         MERGE, "merge", "json"),
+    "utf8-mark-incomplete-alone": (codecs.BOM_UTF8 + HEAD + b"data:\n  a: x\xe2\x82", MERGE,
+                                   "merge", "json"),
     "latin1-comment": (HEAD + b"# caf\xe9\ndata:\n  a: x\n", MERGE, "merge", "json"),
     "latin1-in-name": (HEAD.replace(b"name: cm", b"name: c\xe9m"), MERGE, "merge", "name"),
     "latin1-out-yaml": (HEAD + b"data:\n  a: caf\xe9\n", MERGE, "merge", "yaml"),
@@ -144,6 +148,10 @@ PATCH_FILES = {
     "patch-file-utf16le-lone-low": (_le("data:\n  b: \udc00x\n"), "merge"),
     "patch-file-utf16le-high-at-end": (_le("data:\n  b: x\n\ud800"), "merge"),
     "patch-file-utf16be-odd-byte": (_be("data:\n  b: x\n") + b"A", "merge"),
+    "patch-file-utf16le-syntax-then-odd-byte": (_le("data: [\n  b: x\n") + b"A", "merge"),
+    "patch-file-utf16le-syntax-then-lone-low": (_le("data: [\n  b: \udc00\n"), "merge"),
+    "patch-file-syntax-then-incomplete-utf8": (b"data: [\n  b: x\xe2\x82", "merge"),
+    "patch-file-syntax-then-invalid-utf8": (b"data: [\n  b: x\xff\n", "merge"),
 }
 
 

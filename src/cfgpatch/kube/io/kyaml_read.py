@@ -21,9 +21,9 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .patch_text import PatchTextError, as_bytes, decode_bytes
+from .patch_text import LOOKAHEAD, as_bytes, decode_bytes
 from .patch_text import go_yaml_message as _go_yaml_message
-from .reader import PLAIN_TAG, _loader_class, pyyaml
+from .reader import PLAIN_TAG, _patch_loader_class, pyyaml
 
 _LONG = "tag:yaml.org,2002:"
 
@@ -127,15 +127,24 @@ def _resource_documents(text: str, file: str) -> list[Node]:
 _SEPARATOR = re.compile(r"\n---.*\n")
 
 
-def _reader_message(text: str) -> str:
-    """go-yaml's reader's words for the first character of ``text`` it refuses: a
-    control character, or bytes of the file that are not UTF-8 (kept in ``text`` as
-    ``surrogateescape`` characters)."""
+def _reader_error(yaml: Any, text: str, file: str, v3: bool) -> KyamlError:
+    """go-yaml's error for a ``text`` its reader refuses somewhere: a control character,
+    or bytes of the file that do not decode (kept in ``text`` as ``surrogateescape``
+    characters). The reader decodes a chunk at a time, so a syntax error the scanner
+    meets before the refused chunk is reported instead (as for patches,
+    :func:`cfgpatch.kube.io.patch_text.compose_first`)."""
+    decoded, unread = decode_bytes(as_bytes(text))
+    if unread is None:
+        return KyamlError("yaml: control characters are not allowed", file=file)
     try:
-        _read, unread = decode_bytes(as_bytes(text))
-    except PatchTextError as err:  # UTF-16 that does not decode
-        return str(err)
-    return unread.message if unread is not None else "yaml: control characters are not allowed"
+        list(yaml.compose_all(decoded, Loader=_patch_loader_class()))
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        if mark is not None and mark.index + LOOKAHEAD <= unread.char:
+            return KyamlError(_go_yaml_message(err, v3), file=file, line=mark.line + 1)
+    except yaml.YAMLError:
+        pass
+    return KyamlError(unread.message, file=file)
 
 
 def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0,
@@ -147,10 +156,10 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
     try:
         composed = _fast_compose(yaml, text, first)
         if composed is None:
-            documents = yaml.compose_all(text, Loader=_loader_class())
+            documents = yaml.compose_all(text, Loader=_patch_loader_class())
             composed = list(islice(documents, 1) if first else documents)
     except yaml.reader.ReaderError:
-        raise KyamlError(_reader_message(text), file=file) from None
+        raise _reader_error(yaml, text, file, v3) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         raise KyamlError(_go_yaml_message(err, v3), file=file,
@@ -174,8 +183,8 @@ def _fast_compose(yaml: Any, text: str, first: bool = False) -> list | None:
     error: the pure-Python composer then gives the message)."""
     global _c_loader
     if not getattr(yaml, "__with_libyaml__", False) or not text.isascii() \
-            or not _SIMPLE.issuperset(text.encode("ascii")):
-        return None
+            or not _SIMPLE.issuperset(text.encode("ascii")) or "\\/" in text:
+        return None  # (libyaml takes the escape \/, go-yaml refuses it)
     if _c_loader is None:
         class CLoader(yaml.CBaseLoader):  # type: ignore[name-defined,misc]
             def resolve(self, kind: type, value: Any, implicit: Any) -> str:

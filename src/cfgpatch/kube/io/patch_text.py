@@ -30,7 +30,6 @@ well after the first document may go unnoticed by kubectl; here every byte is ch
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections import namedtuple
 
@@ -115,6 +114,11 @@ def as_text(data: bytes) -> str:
         return data.decode("utf-8", "surrogateescape")
 
 
+#: What go-yaml's reader says of bytes that end the input in the middle of a character.
+#: It waits for more input there rather than fail, so the error comes only when the
+#: scanner needs a character beyond the ones before (a syntax error before that wins).
+_AT_THE_END = frozenset({"incomplete UTF-8 octet sequence", "incomplete UTF-16 character",
+                         "incomplete UTF-16 surrogate pair"})
 #: go-yaml's reader decodes its input this many bytes at a time.
 CHUNK = 512
 
@@ -139,11 +143,7 @@ def decode_bytes(data: bytes) -> tuple[str, Unread | None]:
     ('a: ', Unread(char=0, message='yaml: invalid leading UTF-8 octet'))
     """
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        text = _utf16(data[2:], "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be")
-        bad = _PRINTABLE.search(text)
-        if bad is None:
-            return text, None
-        return text[:bad.start()], Unread(0, "yaml: control characters are not allowed")
+        return _decode_utf16(data, "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be")
     start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
     try:
         text = data[start:].decode("utf-8")
@@ -157,6 +157,8 @@ def decode_bytes(data: bytes) -> tuple[str, Unread | None]:
         at, message = start + len(text.encode("utf-8")), "control characters are not allowed"
     if not message:
         return text, None
+    if message in _AT_THE_END:  # met once the scanner needs what follows the text
+        return text, Unread(len(text), f"yaml: {message}")
     chunk = max(_chunk_of(data, at), start)
     return text, Unread(len(data[start:chunk].decode("utf-8")), f"yaml: {message}")
 
@@ -195,28 +197,58 @@ def _utf8_problem(data: bytes, at: int) -> str:
     return "invalid Unicode character"
 
 
-def _utf16(data: bytes, encoding: str) -> str:
-    """UTF-16 after its byte order mark, or go-yaml's reader's words for the first code
-    unit it refuses (it reads them in order)."""
-    try:
-        return codecs.decode(data, encoding)
-    except UnicodeDecodeError:
-        pass
-    order = "little" if encoding == "utf-16-le" else "big"
-    at = 0
-    while True:
+def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
+    """:func:`decode_bytes` of a file starting with a UTF-16 byte order mark.
+
+    go-yaml decodes code units in order and checks each character as it goes, so the
+    first problem in the file wins: a control character, or a unit that does not decode
+    (``incomplete UTF-16 character``, ``unexpected low surrogate area``, ``expected low
+    surrogate area``, ``incomplete UTF-16 surrogate pair``).  Chunks are
+    :data:`CHUNK` bytes of the file (its mark included); a surrogate pair cut by a chunk's
+    end starts the next one."""
+    at, message = _utf16_problem(data, "little" if codec == "utf-16-le" else "big")
+    text = data[2:at].decode(codec)
+    ctrl = _PRINTABLE.search(text)
+    if ctrl is not None:
+        text = text[:ctrl.start()]
+        at, message = 2 + len(text.encode(codec)), "control characters are not allowed"
+    if not message:
+        return text, None
+    if message in _AT_THE_END:
+        return text, Unread(len(text), f"yaml: {message}")
+    start = 0
+    while start + CHUNK < len(data):
+        lead = start + CHUNK
+        if 0xD800 <= _unit(data, lead - 2, codec) <= 0xDBFF:  # a pair cut in two
+            lead -= 2
+        if at < lead:
+            break
+        start = lead
+    return text, Unread(len(data[2:max(start, 2)].decode(codec)), f"yaml: {message}")
+
+
+def _unit(data: bytes, at: int, codec: str) -> int:
+    return int.from_bytes(data[at:at + 2], "little" if codec == "utf-16-le" else "big")
+
+
+def _utf16_problem(data: bytes, order: str) -> tuple[int, str]:
+    """The offset of the first UTF-16 code unit after the mark that does not decode, and
+    go-yaml's words for it (``len(data)`` and ``""`` when all do)."""
+    at = 2
+    while at < len(data):
         if at + 2 > len(data):
-            raise PatchTextError("yaml: incomplete UTF-16 character")
+            return at, "incomplete UTF-16 character"
         unit = int.from_bytes(data[at:at + 2], order)
         if 0xDC00 <= unit <= 0xDFFF:
-            raise PatchTextError("yaml: unexpected low surrogate area")
+            return at, "unexpected low surrogate area"
         if 0xD800 <= unit <= 0xDBFF:
             if at + 4 > len(data):
-                raise PatchTextError("yaml: incomplete UTF-16 surrogate pair")
+                return at, "incomplete UTF-16 surrogate pair"
             if not 0xDC00 <= int.from_bytes(data[at + 2:at + 4], order) <= 0xDFFF:
-                raise PatchTextError("yaml: expected low surrogate area")
+                return at, "expected low surrogate area"
             at += 2
         at += 2
+    return len(data), ""
 
 
 class GoYamlMixin:

@@ -332,8 +332,8 @@ def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None,
                 selected = [resmap.get_by_id(document.org_id())]
             except KubeError as err:
                 if patch.field == "patches":
-                    raise KubeError(f'no resource matches strategic merge patch '
-                                    f'"{document.org_id()}": {err.message}',
+                    raise KubeError('no resource matches strategic merge patch '
+                                    f'{go_quote(str(document.org_id()))}: {err.message}',
                                     code=KUSTOMIZE_ERROR) from None
                 raise
             _merge_into(resmap, selected, document, patch, step, True, state)
