@@ -247,3 +247,38 @@ def random_tree(rng: random.Random, root: Path, apps: int = 0, lists: bool = Fal
                                                    encoding="utf-8")
         return second
     return top
+
+
+#: What :func:`damaged_tree` inserts: bytes that are not UTF-8, control and special
+#: characters, byte order marks, tabs, carriage returns, the escape ``\/``.
+DAMAGE = (b"\xe9", b"\xff", b"\x80", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80", b"\x00",
+          b"\x01", "\x85".encode(), "\uffff".encode(), "\ufeff".encode(), b"\xff\xfe", b"#",
+          b"\t", b"\t", b" \t", b"\\/", b"\r")
+_DAMAGED_FILES = {
+    "cm.yaml": b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: x\n"
+               b"  b: 'y'\n  c: \"z\"\n  d: |\n    l1\n    l2\n",
+    "p.yaml": b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  e: f\n",
+    "kustomization.yaml": b"resources:\n- cm.yaml\nnamePrefix: p-\npatches:\n- path: p.yaml\n",
+}
+
+
+def _damaged(rng: random.Random, data: bytes) -> bytes:
+    """``data`` with up to three insertions of :data:`DAMAGE`, maybe marked as UTF-8 or
+    written as UTF-16 (then maybe with a last odd byte)."""
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randint(0, len(data))
+        data = data[:at] + rng.choice(DAMAGE) + data[at:]
+    draw = rng.random()
+    if draw < 0.15:
+        text = data.decode("utf-8", "replace")
+        data = b"\xff\xfe" + text.encode("utf-16-le") + (b"A" if rng.random() < 0.3 else b"")
+    elif draw < 0.25:
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+def damaged_tree(rng: random.Random, root: Path) -> Path:
+    """A resource, a patch and a kustomization, each damaged or not (see :data:`DAMAGE`)."""
+    for name, data in _DAMAGED_FILES.items():
+        (root / name).write_bytes(_damaged(rng, data) if rng.random() < 0.6 else data)
+    return root

@@ -5,7 +5,9 @@
 * every other installed ``kubectl.1.NN`` must still answer what was recorded for it
   (so the recorded version differences stay true);
 * generated trees (random resources, random transformers and patches; and trees whose
-  strategic patches merge lists) built by kubectl 1.32 and by ``kube build`` agree.
+  strategic patches merge lists) built by kubectl 1.32 and by ``kube build`` agree;
+* so do files damaged with bytes that are not UTF-8, UTF-16, tabs and control
+  characters.
 
 Locally these tests skip with a printed reason when kubectl is absent; with ``CI=true``
 they fail instead.
@@ -29,7 +31,7 @@ from kube_build_fields import (
     sorted_unused_vars,
     vars_tree,
 )
-from kube_build_trees import random_tree
+from kube_build_trees import damaged_tree, random_tree
 from kustomize_corpus import KLOG_HEADER, TREES, Build, builds, run_ours
 
 VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33")
@@ -103,3 +105,16 @@ def test_generated_field_trees_match_live_kubectl(make, seed, tmp_path):
     code, out, err = kustomize(binary, directory)
     ours = run_ours(directory)
     assert (ours[0], ours[1], sorted_unused_vars(ours[2])) == (code, out, comparable(err))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_damaged_files_match_live_kubectl(seed, tmp_path):
+    """Bytes that are not UTF-8, UTF-16 with a byte order mark, tabs, control characters
+    (kube_build_trees.damaged_tree): the same output or the same error."""
+    binary = oracle()
+    directory = damaged_tree(random.Random(seed), tmp_path)
+    proc = subprocess.run([binary, "kustomize", str(directory)], capture_output=True,
+                          timeout=120)
+    theirs = (proc.returncode, proc.stdout.decode("utf-8", "surrogateescape"),
+              KLOG_HEADER.sub("", proc.stderr.decode("utf-8", "surrogateescape")))
+    assert run_ours(directory) == theirs

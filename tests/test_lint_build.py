@@ -121,6 +121,12 @@ RESOLVER_GAPS.update({
                   "index-string-kind-number")
 })
 RESOLVER_GAPS.update({
+    ("empty-entries", "replacement-path-null"): "lint's own resolution does not run "
+                                                "replacements (an empty one is an error)",
+    ("empty-entries", "smp-null"): "lint's own resolution skips an empty "
+                                   "patchesStrategicMerge entry without kustomize's error",
+})
+RESOLVER_GAPS.update({
     ("replacements-references", build): "lint's own resolution does not run replacements "
                                         "(a replacement renames the Service)"
     for build in ("base", "overlay")

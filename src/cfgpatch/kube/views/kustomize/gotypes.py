@@ -208,6 +208,10 @@ def _decode(value: Any, into: Any, where: _Where, errors: list[GoDecodeError]) -
         _mismatch(kind, into, where, errors)
         return None
     if isinstance(into, Slice):
+        if isinstance(into.item, Scalar) and into.item.kind == "string":
+            # Go leaves a null element of a []string at its zero value, ""
+            return ["" if item is None else _decode(item, into.item, where, errors)
+                    for item in value]
         return [_decode(item, into.item, where, errors) for item in value]
     if isinstance(into, Map):
         return {key: _decode(item, into.item, where, errors) for key, item in value.items()}

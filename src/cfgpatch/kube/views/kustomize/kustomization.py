@@ -246,7 +246,10 @@ def _enforce(found: Kustomization, loader: Loader) -> None:
 
 def _refuse_unmodelled(found: Kustomization) -> None:
     for name, what in UNMODELLED.items():
-        if found.value.get(name):
+        value = found.value.get(name)
+        if isinstance(value, list) and all(item == "" for item in value):
+            continue  # empty plugin entries (null in the file) run nothing: measured
+        if value:
             raise KubeError(f"{found.where('/' + name)}: '{name}' ({what}) is not modelled "
                             f"by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED,
                             hint="build this tree with kubectl kustomize")

@@ -103,6 +103,8 @@ class Loader:
 
     def new(self, path: str) -> Loader:
         """The loader of directory ``path`` (a base or a component)."""
+        if not path:
+            raise LoaderError("new root cannot be empty")
         joined = path if os.path.isabs(path) else self.join(path)
         if not os.path.lexists(joined):
             raise LoaderError(f"must build at directory: not a valid directory: "

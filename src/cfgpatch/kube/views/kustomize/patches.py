@@ -102,8 +102,11 @@ def load_patches(kust: Kustomization) -> list[Patch]:
 def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
     """``patchesStrategicMerge``: each entry is patch text, or else a file name."""
     out = []
-    for index, entry in enumerate(kust.get("patchesStrategicMerge", [])):
+    entries = kust.get("patchesStrategicMerge", [])
+    for index, entry in enumerate(entries):
         text = entry if isinstance(entry, str) else ""
+        if entry == "":  # an empty entry (null in the file) loads nothing: measured
+            continue
         pointer = f"/patchesStrategicMerge/{index}"
         documents = _strategic_documents(text, kust.file, _inline_offset(kust, pointer))
         if documents is not None:
@@ -119,6 +122,10 @@ def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
             raise _unreadable_strategic(kust, text, body, path)
         out.append(Patch(kust, "patchesStrategicMerge", index, STRATEGIC, path,
                          kust.line(pointer), 0, documents))
+    if entries and not out:  # Go's %v of the list: its entries between brackets
+        files = " ".join(entry if isinstance(entry, str) else "" for entry in entries)
+        raise _strategic_config_error(kust, f"patch appears to be empty; files=[{files}], "
+                                            "Patch=")
     return out
 
 
