@@ -342,12 +342,18 @@ class GoYamlMixin:
         end = at + 1 if end is None else end
         self.buffer = self.buffer[:at] + " " * (end - at) + self.buffer[end:]
 
+    def scan_block_scalar(self: Any, style: Any) -> Any:
+        """Keep where the block scalar starts: go-yaml v3 names that line in the errors
+        of its indentation (:func:`_block_scalar_tab`)."""
+        self.__dict__["_cfgpatch_block_start"] = self.get_mark()
+        return super().scan_block_scalar(style)  # type: ignore[misc]
+
     def scan_block_scalar_indentation(self: Any) -> Any:
         """While a block scalar's indentation is not yet known, a tab after the leading
         spaces of a line is an error."""
         found = super().scan_block_scalar_indentation()  # type: ignore[misc]
         if self.peek() == "\t":
-            raise _block_scalar_tab(self.get_mark())
+            raise _block_scalar_tab(self.__dict__.get("_cfgpatch_block_start"), self.get_mark())
         return found
 
     def scan_block_scalar_breaks(self: Any, indent: int) -> Any:
@@ -355,7 +361,7 @@ class GoYamlMixin:
         ends the scalar); after it, the tab is content."""
         found = super().scan_block_scalar_breaks(indent)  # type: ignore[misc]
         if self.peek() == "\t" and self.column < indent:
-            raise _block_scalar_tab(self.get_mark())
+            raise _block_scalar_tab(self.__dict__.get("_cfgpatch_block_start"), self.get_mark())
         return found
 
     def scan_flow_scalar_non_spaces(self: Any, double: bool, start_mark: Any) -> Any:
@@ -418,9 +424,9 @@ class GoYamlMixin:
         return node
 
 
-def _block_scalar_tab(mark: Any) -> Exception:
+def _block_scalar_tab(start: Any, mark: Any) -> Exception:
     yaml = _yaml()
-    return yaml.scanner.ScannerError("while scanning a block scalar", None,
+    return yaml.scanner.ScannerError("while scanning a block scalar", start,
                                      "found a tab character where an indentation space is "
                                      "expected", mark)
 
