@@ -87,10 +87,13 @@ KLOG_HEADER = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:
 
 def run_build(kubectl: str, tree: Path, rel: str) -> dict:
     proc = subprocess.run([kubectl, "kustomize", str(tree / rel) if rel != "." else str(tree)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, timeout=120)
     root = str(tree)
-    return {"exit_code": proc.returncode, "stdout": proc.stdout.replace(root, "$TREE"),
-            "stderr": KLOG_HEADER.sub("", proc.stderr.replace(root, "$TREE"))}
+    # bytes that are not UTF-8 (quoted from a file) are kept as surrogate escapes
+    stdout = proc.stdout.decode("utf-8", "surrogateescape")
+    stderr = proc.stderr.decode("utf-8", "surrogateescape")
+    return {"exit_code": proc.returncode, "stdout": stdout.replace(root, "$TREE"),
+            "stderr": KLOG_HEADER.sub("", stderr.replace(root, "$TREE"))}
 
 
 def record_tree(tree: Path, kubectls: dict[str, str]) -> dict:
@@ -122,6 +125,8 @@ def main() -> int:
     for tree in trees:
         recording = record_tree(tree, kubectls)
         text = json.dumps(recording, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        # a byte that was not UTF-8 (a surrogate escape) can only be written escaped
+        text = re.sub("[\udc80-\udcff]", lambda m: f"\\u{ord(m.group()):04x}", text)
         target = RECORDED / f"{tree.name}.json"
         old = target.read_text(encoding="utf-8") if target.exists() else None
         if old != text:

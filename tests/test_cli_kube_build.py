@@ -23,6 +23,18 @@ def test_command_line_prints_what_kubectl_prints(case):
     assert (proc.returncode, proc.stdout, proc.stderr) == case.expected()
 
 
+@pytest.mark.parametrize("case", [b for b in builds() if b.tree == "env-files"
+                                  and b.rel in ("latin1-value", "utf16")], ids=lambda b: b.id)
+def test_bytes_that_are_not_utf8_are_printed_as_they_were(case):
+    """kustomize quotes an env file's line that is not UTF-8 byte for byte; so do we."""
+    proc = subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "build",
+                           str(case.directory)], capture_output=True, env=ROOT_SRC, timeout=120)
+    code, out, err = case.expected()
+    assert (proc.returncode, proc.stdout) == (code, out.encode("utf-8"))
+    assert proc.stderr == err.encode("utf-8", "surrogateescape")
+    assert b"\xe9" in proc.stderr or b"\xff\xfe" in proc.stderr
+
+
 def test_json_output():
     proc = run(str(TREES / "selectors"), "-o", "json")
     assert proc.returncode == 0

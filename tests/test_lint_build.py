@@ -23,7 +23,7 @@ from cfgpatch.lint.resolve import ResolveError
 DATA = Path(__file__).parent / "data" / "kustomize"
 #: Trees whose files are not all UTF-8 text: lint's in-memory file system holds text (the
 #: page leaves such files out and says so), so they are built from disk only.
-NOT_TEXT = {"file-bytes"}
+NOT_TEXT = {"file-bytes", "env-files"}
 BUILDS = [(json.loads(p.read_text("utf-8")), build) for p in sorted(DATA.glob("recorded/*.json"))
           if p.stem not in NOT_TEXT for build in json.loads(p.read_text("utf-8"))["builds"]]
 _HASH = re.compile(r"-[a-z0-9]{10}$")

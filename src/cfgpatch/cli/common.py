@@ -66,3 +66,16 @@ def report(error: CfgPatchError) -> int:
     """Print ``error`` for a person on standard error; return the exit code 1."""
     sys.stderr.write(f"cfgpatch: {error.describe()}\n")
     return 1
+
+
+def write_stderr(text: str) -> None:
+    """``text`` on standard error, with the bytes of a file that were not UTF-8 (kept as
+    ``surrogateescape`` characters) written as they were, as kubectl and kustomize print
+    them."""
+    buffer = getattr(sys.stderr, "buffer", None)
+    if buffer is None or not any("\udc80" <= ch <= "\udcff" for ch in text):
+        sys.stderr.write(text)
+        return
+    sys.stderr.flush()
+    buffer.write(text.encode("utf-8", "surrogateescape"))
+    buffer.flush()

@@ -19,6 +19,7 @@ import os
 import sys
 
 from ..errors import KUSTOMIZE_UNMODELLED
+from .common import write_stderr
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def refused(error: BuildError) -> int:
     """Print a build's refusal as kubectl kustomize does (then our hint); the exit code."""
     for warning in error.warnings:
         sys.stderr.write(warning + "\n")
-    sys.stderr.write(f"error: {error.message}\n")
+    write_stderr(f"error: {error.message}\n")
     if error.hint:
         sys.stderr.write(f"cfgpatch: {error.hint}\n")
     return UNMODELLED_EXIT if error.code == KUSTOMIZE_UNMODELLED else 1

@@ -25,6 +25,7 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...go import json as gojson
+from ...io.patch_text import go_is_space
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap, same_id
@@ -125,11 +126,11 @@ def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[
         envs.append(args["env"])
     for path in envs:
         try:
-            text, _real = kust.loader.read(path)
+            data, _real = kust.loader.read_bytes(path)
+            pairs += _env_pairs(data)
         except KubeError as err:
             raise KubeError(f"loading KV pairs: env source files: {_go_list(envs)}: "
                             f"{err.message}", code=err.code) from None
-        pairs += _env_pairs(text)
     literals = [str(x) for x in args.get("literals") or []]
     for literal in literals:
         key, sep, val = literal.partition("=")
@@ -170,10 +171,28 @@ def _go_list(items: list[str]) -> str:
     return "[" + " ".join(items) + "]"
 
 
-def _env_pairs(text: str) -> list[tuple[str, str]]:
+def _env_pairs(data: bytes) -> list[tuple[str, str]]:
+    """The pairs of an env file, read as kustomize reads one (measured): lines end at
+    ``\n`` only (a ``\r`` before it goes), a line that is not UTF-8 is an error, one
+    byte order mark is dropped from the first line, leading white space (Go's) goes,
+    and empty and ``#`` lines are skipped."""
     out = []
-    for raw in text.lstrip("\ufeff").splitlines():
-        line = raw.lstrip()
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    for number, raw in enumerate(lines):
+        raw = raw[:-1] if raw.endswith(b"\r") else raw
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            # Go's %d of the bytes, then %v of them as a string (printed as they are)
+            raise KubeError(f"line [{' '.join(map(str, raw))}] has invalid utf8 bytes : "
+                            f"{raw.decode('utf-8', 'surrogateescape')}",
+                            code=KUSTOMIZE_ERROR) from None
+        if number == 0 and line.startswith("\ufeff"):
+            line = line[1:]
+        while line and go_is_space(line[0]):
+            line = line[1:]
         if not line or line.startswith("#"):
             continue
         key, _sep, value = line.partition("=")
