@@ -47,7 +47,7 @@ def dump(obj: Any, fmt: str) -> str:
                 return yamlprint.text(obj)
             except yamlprint.NotCovered:  # a long key, or a key holding a line break
                 pass
-        line = _nel_key_line(obj)
+        line = nel_key_line(obj)
         if line is not None:
             raise KubeError(f"yaml: line {line}: did not find expected ',' or '}}'",
                             hint="kubectl cannot print a key holding U+0085 (NEL) as YAML")
@@ -56,7 +56,7 @@ def dump(obj: Any, fmt: str) -> str:
                     hint="use -o json or -o yaml")
 
 
-def _nel_key_line(value: Any) -> int | None:
+def nel_key_line(value: Any) -> int | None:
     """Where go-yaml stops reading kubectl's JSON text of ``value``, if a key holds U+0085.
 
     kubectl prints YAML by reading its own compact JSON (keys sorted) back with go-yaml.
@@ -84,7 +84,7 @@ def _nel_key_line(value: Any) -> int | None:
 
 
 class _Key(str):
-    """A mapping key on :func:`_nel_key_line`'s stack (a value may be a string too)."""
+    """A mapping key on :func:`nel_key_line`'s stack (a value may be a string too)."""
 
     __slots__ = ()
 

@@ -175,7 +175,7 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
     """The pairs of an env file, read as kustomize reads one (measured): lines end at
     ``\n`` only (a ``\r`` before it goes), a line that is not UTF-8 is an error, one
     byte order mark is dropped from the first line, leading white space (Go's) goes,
-    and empty and ``#`` lines are skipped."""
+    and empty and ``#`` lines, and lines with no key (``=x``), are skipped."""
     out = []
     lines = data.split(b"\n")
     if lines[-1] == b"":
@@ -196,7 +196,8 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
         if not line or line.startswith("#"):
             continue
         key, _sep, value = line.partition("=")
-        out.append((key, value))
+        if key:  # a line starting with "=" has no key: skipped like an empty one
+            out.append((key, value))
     return out
 
 

@@ -21,11 +21,13 @@ prints it, not when it reads it); :func:`check_keys` raises kustomize's error.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...io.kyaml import STR, TIMESTAMP
 from ...io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
+from ...io.writer import nel_key_line
 
 
 def plain_key(key: str) -> str:
@@ -49,6 +51,21 @@ def check_keys(value: Any, walk: bool) -> None:
     if failed:
         raise KubeError(f"{go_syntax(shown)}: json: unsupported type: "
                         "map[interface {}]interface {}", code=KUSTOMIZE_ERROR)
+    # kustomize then reads the map's JSON back as YAML, where a key holding U+0085 (which
+    # Go's JSON encoder leaves as it is) is a key cut by a line break (measured)
+    if _holds_nel(value):
+        line = nel_key_line(value)
+        if line is not None:
+            raise KubeError(f"{go_syntax(shown)}: yaml: line {line}: did not find expected "
+                            "',' or '}'", code=KUSTOMIZE_ERROR)
+
+
+def _holds_nel(value: Any) -> bool:
+    """Whether U+0085 is anywhere in ``value`` (one C-level pass: most never hold it)."""
+    try:
+        return "\x85" in json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):  # a key of no JSON type: look key by key
+        return True
 
 
 def check_annotation_keys(value: Any) -> None:
