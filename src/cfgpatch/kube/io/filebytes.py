@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import codecs
 
-#: The UTF-16 byte order marks kubectl's reader recognises, and the codec of the rest.
-_UTF16_MARKS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+#: The UTF-16 byte order marks (kubectl's reader and go-yaml's), and the codec of the rest.
+UTF16_MARKS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
 def decode(data: bytes) -> str:
@@ -44,7 +44,7 @@ def decode(data: bytes) -> str:
     """
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", "surrogateescape")
-    for mark, codec in _UTF16_MARKS:
+    for mark, codec in UTF16_MARKS:
         if data.startswith(mark):
             return data[len(mark):].decode(codec, "replace")
     return data.decode("utf-8", "replace")

@@ -21,7 +21,7 @@ from typing import Any
 
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .patch_text import LOOKAHEAD, as_bytes, decode_bytes
+from .patch_text import as_bytes, decode_bytes, scanned_before
 from .patch_text import go_yaml_message as _go_yaml_message
 from .reader import PLAIN_TAG, _patch_loader_class, pyyaml
 
@@ -140,7 +140,7 @@ def _reader_error(yaml: Any, text: str, file: str, v3: bool) -> KyamlError:
         list(yaml.compose_all(decoded, Loader=_patch_loader_class()))
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        if mark is not None and mark.index + LOOKAHEAD <= unread.char:
+        if mark is not None and scanned_before(mark.index, unread):
             return KyamlError(_go_yaml_message(err, v3), file=file, line=mark.line + 1)
     except yaml.YAMLError:
         pass

@@ -34,6 +34,7 @@ import re
 from collections import namedtuple
 
 from ..go import json as gojson
+from .filebytes import UTF16_MARKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,6 +57,10 @@ _WIDE_SPACES = frozenset("\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u20
 
 class PatchTextError(Exception):
     """go-yaml refused the text; ``str()`` is its message (``yaml: ...``)."""
+
+
+#: Every character Go's ``unicode.IsSpace`` accepts (for ``str.strip``).
+GO_SPACES = "\t\n\v\f\r " + "".join(sorted(_WIDE_SPACES))
 
 
 def go_is_space(ch: str) -> bool:
@@ -142,8 +147,9 @@ def decode_bytes(data: bytes) -> tuple[str, Unread | None]:
     >>> decode_bytes(b"a: \\xff")
     ('a: ', Unread(char=0, message='yaml: invalid leading UTF-8 octet'))
     """
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return _decode_utf16(data, "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be")
+    for mark, codec in UTF16_MARKS:
+        if data.startswith(mark):
+            return _decode_utf16(data, codec)
     start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
     try:
         text = data[start:].decode("utf-8")
@@ -206,7 +212,8 @@ def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
     surrogate area``, ``incomplete UTF-16 surrogate pair``).  Chunks are
     :data:`CHUNK` bytes of the file (its mark included); a surrogate pair cut by a chunk's
     end starts the next one."""
-    at, message = _utf16_problem(data, "little" if codec == "utf-16-le" else "big")
+    order = "little" if codec == "utf-16-le" else "big"
+    at, message = _utf16_problem(data, order)
     text = data[2:at].decode(codec)
     ctrl = _PRINTABLE.search(text)
     if ctrl is not None:
@@ -219,16 +226,12 @@ def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
     start = 0
     while start + CHUNK < len(data):
         lead = start + CHUNK
-        if 0xD800 <= _unit(data, lead - 2, codec) <= 0xDBFF:  # a pair cut in two
+        if 0xD800 <= int.from_bytes(data[lead - 2:lead], order) <= 0xDBFF:  # a pair cut
             lead -= 2
         if at < lead:
             break
         start = lead
     return text, Unread(len(data[2:max(start, 2)].decode(codec)), f"yaml: {message}")
-
-
-def _unit(data: bytes, at: int, codec: str) -> int:
-    return int.from_bytes(data[at:at + 2], "little" if codec == "utf-16-le" else "big")
 
 
 def _utf16_problem(data: bytes, order: str) -> tuple[int, str]:
@@ -448,6 +451,12 @@ def _yaml() -> Any:
 LOOKAHEAD = 4
 
 
+def scanned_before(index: int, unread: Unread) -> bool:
+    """Whether go-yaml's scanner, stopped at ``index`` of the decoded text, never needed
+    the chunk its reader refuses (so the syntax error there is the one reported)."""
+    return index + LOOKAHEAD <= unread.char
+
+
 def compose_first(text: str, loader_class: type, unread: Unread | None = None) -> Any:
     """The first YAML document's root node (``None`` for an empty stream), as go-yaml's
     ``Unmarshal`` reads it: what follows the document is not parsed.  ``text`` and
@@ -461,13 +470,13 @@ def compose_first(text: str, loader_class: type, unread: Unread | None = None) -
         reached = loader.pointer
     except yaml.MarkedYAMLError as err:
         reached = err.problem_mark.index if err.problem_mark is not None else len(text)
-        if unread is None or reached + LOOKAHEAD <= unread.char:
+        if unread is None or scanned_before(reached, unread):
             raise PatchTextError(go_yaml_message(err)) from None
     except yaml.YAMLError as err:
         raise PatchTextError(f"yaml: {err}") from None
     finally:
         loader.dispose()
-    if unread is not None and reached + LOOKAHEAD > unread.char:
+    if unread is not None and not scanned_before(reached, unread):
         raise PatchTextError(unread.message)
     return node
 

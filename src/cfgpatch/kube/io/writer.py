@@ -65,28 +65,20 @@ def nel_key_line(value: Any) -> int | None:
     line go-yaml names is the number of NELs up to there (its parser errors give the
     0-based line). ``None`` when no key holds one."""
     count = 0
-    stack = [value]
+    stack: list[tuple[bool, Any]] = [(False, value)]  # (is a mapping key, item)
     while stack:
-        item = stack.pop()
-        if type(item) is _Key:
+        is_key, item = stack.pop()
+        if isinstance(item, str):
             count += item.count("\x85")
-            if "\x85" in item:
+            if is_key and "\x85" in item:
                 return count
-        elif isinstance(item, str):
-            count += item.count("\x85")
         elif isinstance(item, dict):
             for key in sorted(item, reverse=True):  # popped in Go's (byte) order
-                stack.append(item[key])
-                stack.append(_Key(key))
+                stack.append((False, item[key]))
+                stack.append((True, key))
         elif isinstance(item, list):
-            stack.extend(reversed(item))
+            stack.extend((False, element) for element in reversed(item))
     return None
-
-
-class _Key(str):
-    """A mapping key on :func:`nel_key_line`'s stack (a value may be a string too)."""
-
-    __slots__ = ()
 
 
 def _without_managed_fields(obj: Any) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
 from ...go import json as gojson
-from ...io.patch_text import go_is_space
+from ...io.patch_text import GO_SPACES
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap, same_id
@@ -191,8 +191,7 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
                             code=KUSTOMIZE_ERROR) from None
         if number == 0 and line.startswith("\ufeff"):
             line = line[1:]
-        while line and go_is_space(line[0]):
-            line = line[1:]
+        line = line.lstrip(GO_SPACES)
         if not line or line.startswith("#"):
             continue
         key, _sep, value = line.partition("=")

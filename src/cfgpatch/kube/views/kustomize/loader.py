@@ -14,12 +14,12 @@ apart and the build refuses them as not modelled.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from dataclasses import dataclass
 
 from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...io.filebytes import UTF16_MARKS
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
@@ -156,7 +156,7 @@ def _text(data: bytes) -> str:
     (go-yaml decodes it), anything else as UTF-8 with the bytes that are not kept as
     ``surrogateescape`` characters (the readers refuse them in go-yaml's words, as they
     do a UTF-16 file that does not decode)."""
-    for mark, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+    for mark, codec in UTF16_MARKS:
         if data.startswith(mark):
             try:
                 return data[len(mark):].decode(codec)
