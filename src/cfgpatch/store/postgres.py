@@ -25,7 +25,17 @@ from . import migrations
 from .base import ConcurrentUpdate, StoredVersion, VersionInfo, not_utf8
 
 #: Query parameters of a store URL that are ours, not libpq's.
-OWN_PARAMETERS = ("prefix", "pool_min", "pool_max")
+OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
+#: Seconds a request waits for a pooled connection before it fails (a lost database:
+#: the pool cannot reconnect, so requests fail fast instead of waiting the pool's 30 s).
+DEFAULT_POOL_TIMEOUT = 1.5
+#: libpq parameters a store URL gets unless it names them: give up connecting after
+#: 2 s (libpq's minimum), drop a connection whose sent data is not acknowledged within
+#: 1.5 s, probe idle connections so a vanished host is noticed, and let the server
+#: cancel a statement after 10 s (a migration that needs longer sets its own).
+FAIL_FAST = {"connect_timeout": "2", "tcp_user_timeout": "1500", "keepalives_idle": "5",
+             "keepalives_interval": "2", "keepalives_count": "2",
+             "options": "-c statement_timeout=10000"}
 
 
 def _iso(stamp: datetime | None) -> str | None:
@@ -48,6 +58,12 @@ def split_url(url: str) -> tuple[str, dict[str, str]]:
     return urlunsplit(parts._replace(scheme=scheme, query=urlencode(theirs))), ours
 
 
+def _fail_fast(conninfo: str) -> dict[str, str]:
+    """The :data:`FAIL_FAST` parameters ``conninfo`` does not set itself."""
+    given = psycopg.conninfo.conninfo_to_dict(conninfo)
+    return {key: value for key, value in FAIL_FAST.items() if key not in given}
+
+
 class PostgresStore:
     """Versioned documents in PostgreSQL (see the module docstring)."""
 
@@ -59,6 +75,7 @@ class PostgresStore:
         min_size: int = 1,
         max_size: int = 10,
         open_timeout: float = 15.0,
+        pool_timeout: float = DEFAULT_POOL_TIMEOUT,
         schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS,
     ) -> None:
         self.prefix = migrations.check_prefix(prefix)
@@ -67,10 +84,11 @@ class PostgresStore:
             conninfo,
             min_size=min_size,
             max_size=max_size,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, **_fail_fast(conninfo)},
             check=ConnectionPool.check_connection,
             open=False,
             name="cfgpatch",
+            timeout=pool_timeout,
         )
         try:
             self._pool.open(wait=True, timeout=open_timeout)
@@ -86,11 +104,16 @@ class PostgresStore:
         try:
             min_size = int(ours.get("pool_min", "1"))
             max_size = int(ours.get("pool_max", "10"))
+            pool_timeout = float(ours.get("pool_timeout", DEFAULT_POOL_TIMEOUT))
         except ValueError:
-            raise ValueError(f"pool_min and pool_max must be integers in {url!r}") from None
+            raise ValueError(f"pool_min, pool_max and pool_timeout must be numbers in {url!r}"
+                             ) from None
         if not 1 <= min_size <= max_size:
             raise ValueError("need 1 <= pool_min <= pool_max")
-        return cls(conninfo, prefix=ours.get("prefix", ""), min_size=min_size, max_size=max_size)
+        if not pool_timeout > 0:
+            raise ValueError("pool_timeout must be a positive number of seconds")
+        return cls(conninfo, prefix=ours.get("prefix", ""), min_size=min_size, max_size=max_size,
+                   pool_timeout=pool_timeout)
 
     def _run(self, work: Any, what: str) -> Any:
         """Run ``work(conn)`` in one transaction on a pooled connection."""
