@@ -66,6 +66,8 @@ CONCURRENT_UPDATE = "concurrent update"
 BODY_TOO_LARGE = "body too large"
 INTERNAL_ERROR = "internal error"
 MISDIRECTED_REQUEST = "misdirected request"  # a Host name the server does not answer (421)
+REQUEST_TIMEOUT = "request timeout"  # the body did not arrive in time (408)
+OVERLOADED = "overloaded"  # more requests in progress than --limit-concurrency (503)
 
 #: The codes of the run() contract, as ``"error: <code>"`` spells them.
 ALL_CODES = (
@@ -99,6 +101,8 @@ OTHER_CODES = (
     BODY_TOO_LARGE,
     INTERNAL_ERROR,
     MISDIRECTED_REQUEST,
+    REQUEST_TIMEOUT,
+    OVERLOADED,
     INVALID_INPUT,
     STORE_ERROR,
     KUBECTL_ERROR,
