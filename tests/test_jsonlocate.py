@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cfgpatch import jsonlocate
 from cfgpatch.errors import InvalidInput
-from cfgpatch.jsonlocate import first_rejection
+from cfgpatch.jsonlocate import first_rejection, float_is_exact
 from cfgpatch.jsonvalue import MAX_INT_DIGITS, parse
 from cfgpatch.pointer import parse_pointer
 
@@ -132,3 +132,20 @@ def test_a_planted_problem_is_found_where_it_was_planted(value, indent, data):
     line_start = text.rfind("\n", 0, found.offset) + 1
     assert (found.line, found.column) == (text.count("\n", 0, found.offset) + 1,
                                           found.offset - line_start + 1)
+
+
+@pytest.mark.parametrize(("number", "exact"), [
+    ("0.1", True), ("2.50", True), ("1e2", True), ("1E-5", True), ("-0.0", True),
+    ("123456789012345.6", True), ("0.1000000000000000000001", False), ("1e-400", False),
+    ("3.14159265358979323846", False), ("12345678901234567890.0", False),
+    ("5e-324", True), ("4e-324", False),
+])
+def test_float_is_exact_when_the_double_writes_back_the_same_value(number, exact):
+    assert float_is_exact(number) is exact
+
+
+def test_first_rejection_names_an_inexact_number_only_when_asked():
+    text = '{"a": [1, {"b": 0.5, "c": 0.1000000000000000000001}]}'
+    assert first_rejection(text, 4300) is None
+    found = first_rejection(text, 4300, exact_floats=True)
+    assert found.pointer == "/a/1/c" and "a 64-bit float holds 0.1" in found.message

@@ -300,3 +300,78 @@ def test_shared_and_unshared_results_agree(doc, patch):
         assert again.value.wire() == error.wire()
     else:
         assert equal(apply_patch(doc, patch), shared)
+
+
+# -- copy: measured before it writes, shared when the caller shares ------------
+
+_values = st.recursive(st.integers(0, 3), lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.sampled_from("abc"), inner, max_size=3)),
+    max_leaves=10)
+_pointers = st.lists(st.sampled_from(["a", "b", "c", "0", "1", "-"]), max_size=4).map(
+    lambda tokens: "".join("/" + t for t in tokens))
+_operations = st.one_of(
+    st.builds(lambda o, p, v: {"op": o, "path": p, "value": v},
+              st.sampled_from(["add", "replace"]), _pointers, _values),
+    st.builds(lambda o, p: {"op": o, "path": p}, st.just("remove"), _pointers),
+    st.builds(lambda o, f, p: {"op": o, "from": f, "path": p},
+              st.sampled_from(["copy", "move", "copy"]), _pointers, _pointers))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.dictionaries(st.sampled_from("abc"), _values, max_size=3),
+       st.lists(_operations, min_size=1, max_size=8))
+def test_shared_copies_give_the_unshared_result_and_leave_the_input_alone(doc, patch):
+    before = canonical(doc)
+    try:
+        plain = apply_patch(doc, patch)
+    except CfgPatchError as error:
+        with pytest.raises(CfgPatchError) as shared_error:
+            apply_patch(doc, patch, share_unchanged=True)
+        assert shared_error.value.wire() == error.wire()
+        return
+    shared = apply_patch(doc, patch, share_unchanged=True)
+    assert canonical(shared) == canonical(plain)
+    assert canonical(doc) == before
+
+
+def test_doubling_copies_are_refused_by_the_budget_before_they_grow():
+    import time
+    import tracemalloc
+
+    patch = [{"op": "copy", "from": "/a", "path": "/a/-"} for _ in range(60)]
+    tracemalloc.start()
+    started = time.perf_counter()
+    with pytest.raises(CfgPatchError) as info:
+        apply_patch({"a": ["x" * 100]}, patch, share_unchanged=True, copy_budget=4 << 20)
+    elapsed = time.perf_counter() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert info.value.wire() == "limit exceeded at op 15"  # 2**15 * 103 bytes > 4 MiB
+    assert "at most 4194304" in info.value.message
+    assert peak < 2 << 20 and elapsed < 1.0
+    # Without a byte budget the node count still stops it, as quickly.
+    with pytest.raises(CfgPatchError) as nodes:
+        apply_patch({"a": ["x" * 100]}, patch, share_unchanged=True)
+    assert nodes.value.wire() == "limit exceeded at op 21"
+
+
+def test_the_copy_budget_counts_canonical_bytes():
+    doc = {"s": "abcdefgh", "o": {"k": [1, 2.5, True, None]}}
+    # '"abcdefgh"' is 10 bytes; '{"k":[1,2.5,true,null]}' is 23 bytes.
+    assert apply_patch(doc, [{"op": "copy", "from": "/s", "path": "/t"},
+                             {"op": "copy", "from": "/o", "path": "/p"}], copy_budget=33)
+    with pytest.raises(CfgPatchError, match="limit exceeded at op 1"):
+        apply_patch(doc, [{"op": "copy", "from": "/s", "path": "/t"},
+                          {"op": "copy", "from": "/o", "path": "/p"}], copy_budget=32)
+
+
+@pytest.mark.parametrize("op", [
+    {"op": "remove", "path": "/a/" + "1" * 5000},
+    {"op": "test", "path": "/a/" + "1" * 5000, "value": 1},
+    {"op": "copy", "from": "/a/" + "9" * 4301, "path": "/b"},
+    {"op": "copy", "from": "/a/0", "path": "/a/" + "1" * 5000},
+    {"op": "move", "from": "/a/" + "1" * 5000, "path": "/b"},
+    {"op": "replace", "path": "/a/" + "1" * 5000, "value": 1},
+])
+def test_an_index_of_thousands_of_digits_is_out_of_range(op):
+    assert fails({"a": [1, 2]}, [op]) == "path not found at op 0"

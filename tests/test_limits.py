@@ -69,3 +69,24 @@ def test_no_limits_is_what_run_uses():
     service = Service()
     service.put("d", "[" * 200 + "]" * 200)
     assert service.head("d") == 1
+
+
+@pytest.mark.parametrize(("text", "pointer", "kept"), [
+    ('{"a":[1,{"b":0.1000000000000000000001}]}', "/a/1/b", "0.1"),
+    ('{"t":1e-400}', "/t", "0.0"),
+    ('{"pi":3.14159265358979323846}', "/pi", "3.141592653589793"),
+])
+def test_exact_numbers_refuses_what_a_double_would_round_naming_the_pointer(text, pointer,
+                                                                            kept):
+    limits = ServiceLimits(exact_numbers=True)
+    with pytest.raises(CfgPatchError) as info:
+        limits.check_numbers(text, "the document")
+    assert info.value.code == "invalid json" and info.value.pointer == pointer
+    assert f"a 64-bit float holds {kept}" in info.value.message
+    ServiceLimits().check_numbers(text, "the document")  # off by default, as in run()
+
+
+def test_exact_numbers_accepts_what_a_double_holds_and_numbers_in_strings():
+    ServiceLimits(exact_numbers=True).check_numbers(
+        '[0.1,1e2,2.50,12345678901234567890,"3.14159265358979323846",1.7976931348623157e308]',
+        "the document")

@@ -124,3 +124,12 @@ def test_new_domain_key_split_by_slash_gets_a_hint():
     with pytest.raises(CfgPatchError) as info:
         resolve({"metadata": {"labels": {}}}, tokens)
     assert "/metadata/labels/app.kubernetes.io~1name" in info.value.hint
+
+
+def test_index_below_never_converts_an_index_longer_than_the_size():
+    from cfgpatch.pointer import index_below
+
+    assert index_below("1" * 100_000, 10) is None
+    assert index_below("9", 10) == 9
+    assert index_below("10", 10) is None
+    assert index_below("0", 0) is None

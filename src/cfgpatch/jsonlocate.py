@@ -21,6 +21,7 @@ import json.decoder
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 #: The longest text read again to locate a refusal (about a second of reading).
 MAX_LOCATED = 16_000_000
@@ -68,14 +69,28 @@ class _Frame:
         return str(self.count)
 
 
-def first_rejection(text: str, max_int_digits: int) -> Rejection | None:
+def float_is_exact(number: str) -> bool:
+    """True when the JSON number text ``number`` (with a fraction or an exponent)
+    names the very value its 64-bit float is written back as: ``0.1`` and ``1e2``
+    are, ``0.1000000000000000000001``, ``1e-400`` and 21 digits of pi are not.
+
+    >>> float_is_exact("2.50"), float_is_exact("3.14159265358979323846")
+    (True, False)
+    """
+    value = float(number)
+    return math.isinf(value) or Decimal(number) == Decimal(repr(value))
+
+
+def first_rejection(text: str, max_int_digits: int, *, exact_floats: bool = False
+                    ) -> Rejection | None:
     """The first place in ``text`` the strict reading refuses (integers of more than
-    ``max_int_digits`` digits included), or ``None`` (a valid text, a syntax error,
-    or a text longer than :data:`MAX_LOCATED`)."""
+    ``max_int_digits`` digits included; with ``exact_floats``, numbers a 64-bit float
+    cannot hold as written too), or ``None`` (a valid text, a syntax error, or a text
+    longer than :data:`MAX_LOCATED`)."""
     if len(text) > MAX_LOCATED:
         return None
     try:
-        found = _Reader(text, max_int_digits).run()
+        found = _Reader(text, max_int_digits, exact_floats).run()
     except (ValueError, IndexError):  # a syntax error: the C decoder names it
         return None
     if found is None:
@@ -90,9 +105,10 @@ class _Reader:
     """One pass over a JSON text: ``run`` gives ``(message, offset, pointer)`` of the
     first refusal, or ``None``; a syntax error raises ``ValueError``/``IndexError``."""
 
-    def __init__(self, text: str, max_int_digits: int) -> None:
+    def __init__(self, text: str, max_int_digits: int, exact_floats: bool = False) -> None:
         self.text = text
         self.max_int_digits = max_int_digits
+        self.exact_floats = exact_floats
         self.frames: list[_Frame] = []
 
     def skip(self, index: int) -> int:
@@ -178,6 +194,11 @@ class _Reader:
         if math.isinf(float(match.group())):
             return (f"number {match.group()[:40]} is too large for a 64-bit float",
                     match.start(), self.here())
+        if self.exact_floats and not float_is_exact(match.group()):
+            written = match.group()
+            shown = written if len(written) <= 40 else written[:37] + "..."
+            return (f"the number {shown} cannot be kept as written: a 64-bit float holds "
+                    f"{float(written)!r}", match.start(), self.here())
         return None
 
     def next_value(self, index: int) -> tuple[tuple[str, int, str] | None, int]:

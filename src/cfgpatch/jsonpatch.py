@@ -114,6 +114,7 @@ def parse_patch(text: str | bytes) -> list:
 def apply_patch(
     doc: JSON, patch: list, *, share_unchanged: bool = False, trusted: bool = False,
     after_test: Callable[[list[str], JSON, JSON], None] | None = None,
+    copy_budget: int | None = None,
 ) -> JSON:
     """Apply a JSON Patch to ``doc`` and return the new document (all-or-nothing).
 
@@ -126,6 +127,14 @@ def apply_patch(
     that passed, with the document as it is at that point (read it then: later
     operations may change it in place); an error it raises fails that operation.
 
+    ``copy`` is measured before it writes anything: the values it would create
+    (at most :data:`MAX_COPIED_NODES` in one patch) and, with ``copy_budget``, the
+    bytes of canonical JSON they would add (at most ``copy_budget`` in one patch;
+    the service passes its largest document).  Sizes of subtrees are remembered,
+    so a patch of doubling copies is refused after a few operations.  With
+    ``share_unchanged`` a copy shares the copied subtree (no deep copy), so such
+    a patch holds no more memory than its text.
+
     >>> apply_patch({"a": [1]}, [{"op": "add", "path": "/a/0", "value": 0}])
     {'a': [0, 1]}
     """
@@ -137,7 +146,7 @@ def apply_patch(
     if not trusted:
         validate(doc)
         validate(patch)
-    work = _Workspace(doc)
+    work = _Workspace(doc, share=share_unchanged, copy_budget=copy_budget)
     for index, raw in enumerate(patch):
         try:
             op = check_operation(raw)
@@ -152,10 +161,17 @@ def apply_patch(
 class _Workspace:
     """A copy-on-write view of a document during one patch."""
 
-    def __init__(self, doc: JSON) -> None:
+    def __init__(self, doc: JSON, *, share: bool = False, copy_budget: int | None = None
+                 ) -> None:
         self.root = doc
         self._owned: dict[int, Any] = {}
         self._copied_nodes = 0
+        self._copied_bytes = 0
+        self._share = share
+        self._copy_budget = copy_budget
+        #: id -> (container, values, canonical bytes at least, depth) of containers
+        #: this patch never changes in place (not owned), so the sizes stay true.
+        self._sizes: dict[int, tuple[Any, int, int, int]] = {}
 
     # -- copy-on-write helpers -------------------------------------------------
     def _own(self, node: Any) -> Any:
@@ -247,9 +263,15 @@ class _Workspace:
     def _op_copy(self, op: Operation) -> None:
         assert op.from_ is not None
         value = resolve(self.root, op.from_)
-        self._count_copy(value)
-        self._check_depth(op.path, value)
-        self.add(op.path, deep_copy(value))
+        nodes, size, depth = self._measure(value)
+        self._count_copy(nodes, size, op.path)
+        if len(op.path) + depth > MAX_DEPTH:
+            self._check_depth(op.path, value)
+        if self._share:
+            self._disown(value)  # now in two places: later writes copy it first
+            self.add(op.path, value)
+        else:
+            self.add(op.path, deep_copy(value))
 
     def _op_test(self, op: Operation) -> None:
         actual = resolve(self.root, op.path)
@@ -286,12 +308,59 @@ class _Workspace:
             return tokens[-1]
         return array_index(tokens, depth, parent, allow_end=False)
 
-    def _count_copy(self, value: Any) -> None:
-        self._copied_nodes += _size(value)
+    def _count_copy(self, nodes: int, size: int, path: list[str]) -> None:
+        self._copied_nodes += nodes
         if self._copied_nodes > MAX_COPIED_NODES:
             raise LimitExceeded(
                 f"copy operations of this patch would create more than {MAX_COPIED_NODES} values"
             )
+        self._copied_bytes += size
+        budget = self._copy_budget
+        if budget is not None and self._copied_bytes > budget:
+            raise LimitExceeded(
+                f"copy operations of this patch would write {self._copied_bytes} bytes of JSON "
+                f"or more; at most {budget} are accepted (the largest document stored)",
+                pointer=format_pointer(path))
+
+    def _measure(self, value: Any) -> tuple[int, int, int]:
+        """Values, canonical bytes (at least) and depth of ``value``, remembering the
+        sizes of containers not owned (never changed in place by this patch)."""
+        if type(value) is not dict and type(value) is not list:
+            return 1, _scalar_size(value), 0
+        sizes, owned, local = self._sizes, self._owned, {}
+        stack: list[tuple[Any, bool]] = [(value, False)]
+        while stack:
+            node, done = stack.pop()
+            children = node.values() if type(node) is dict else node
+            if not done:
+                stack.append((node, True))
+                stack.extend((child, False) for child in children
+                             if (type(child) is dict or type(child) is list)
+                             and id(child) not in local
+                             and (id(child) in owned or id(child) not in sizes))
+                continue
+            nodes, size, depth = 1, 1 + max(len(node), 1), 0
+            if type(node) is dict:
+                size += sum(len(key) + 3 for key in node)
+            for child in children:
+                if type(child) is dict or type(child) is list:
+                    _, n, b, d = local.get(id(child)) or sizes[id(child)]
+                    nodes, size, depth = nodes + n, size + b, max(depth, d)
+                else:
+                    nodes, size = nodes + 1, size + _scalar_size(child)
+            (local if id(node) in owned else sizes)[id(node)] = (node, nodes, size, depth + 1)
+        _, nodes, size, depth = local.get(id(value)) or sizes[id(value)]
+        return nodes, size, depth
+
+    def _disown(self, value: Any) -> None:
+        """Forget ownership of the containers of ``value`` this patch made (owned
+        containers are only ever reached through owned ones)."""
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if (type(node) is dict or type(node) is list) \
+                    and self._owned.pop(id(node), None) is not None:
+                stack.extend(node.values() if type(node) is dict else node)
 
 
 def _depth(value: Any) -> int:
@@ -308,17 +377,16 @@ def _depth(value: Any) -> int:
     return best
 
 
-def _size(value: Any) -> int:
-    count = 0
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if type(node) is dict:
-            stack.extend(node.values())
-        elif type(node) is list:
-            stack.extend(node)
-    return count
+def _scalar_size(value: Any) -> int:
+    """Bytes of a scalar's canonical text, at least (escapes not counted)."""
+    kind = type(value)
+    if kind is str:
+        return len(value) + 2
+    if kind is bool:
+        return 4 if value else 5
+    if value is None:
+        return 4
+    return len(repr(value)) if kind is float else len(str(value))
 
 
 def _show_json(value: Any) -> str:

@@ -17,12 +17,20 @@ result itself walked.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidInput, LimitExceeded
-from .jsonvalue import JSON, MAX_DEPTH, check_depth
+from .errors import INVALID_JSON, InvalidInput, LimitExceeded
+from .jsonlocate import first_rejection, float_is_exact
+from .jsonvalue import JSON, MAX_DEPTH, MAX_INT_DIGITS, as_text, check_depth
 from .pointer import parse_pointer
+
+#: Texts that may hold a number a 64-bit float cannot keep as written: 16 or more
+#: digits in a row (dots between them allowed), or an exponent.  Every decimal of at
+#: most 15 significant digits without an exponent round-trips through a double.
+_MAYBE_INEXACT = re.compile(r"[0-9][0-9.]{15}|[0-9][eE]")
 
 #: The alignment work a server lets one request do (``cfgpatch serve --max-diff-work``, in
 #: the steps of :mod:`cfgpatch.lcs.budget`): a 20,000-element array with 1,000 edits fits
@@ -39,13 +47,21 @@ class ServiceLimits:
     * ``max_patch_ops``: operations in one JSON Patch;
     * ``work_limit``: steps of array alignment in one diff or rebase
       (:mod:`cfgpatch.lcs.budget` says what a step is; a three-way merge
-      aligns nothing, arrays being atomic, and needs no budget).
+      aligns nothing, arrays being atomic, and needs no budget);
+    * ``exact_numbers``: refuse (``invalid json``, naming the pointer) a number
+      that a 64-bit float cannot hold as written (``0.1000000000000000000001``,
+      ``1e-400``, 21 digits of pi) instead of storing it rounded; ``run()``
+      leaves it off (its contract reads numbers as doubles).
+
+    ``max_document_bytes`` also bounds what the ``copy`` operations of one patch
+    may create (see :func:`cfgpatch.jsonpatch.apply_patch`'s ``copy_budget``).
     """
 
     max_depth: int | None = None
     max_document_bytes: int | None = None
     max_patch_ops: int | None = None
     work_limit: int | None = None
+    exact_numbers: bool = False
 
     def __post_init__(self) -> None:
         for name in ("max_document_bytes", "max_patch_ops", "work_limit"):
@@ -62,6 +78,25 @@ class ServiceLimits:
         return {} if self.work_limit is None else {"work_limit": self.work_limit}
 
     # -- checks ------------------------------------------------------------------
+    def check_numbers(self, text: str | bytes, what: str) -> None:
+        """With ``exact_numbers``, refuse a JSON text (already read strictly) holding a
+        number a 64-bit float cannot keep as written; the error names its pointer in
+        the text (``what``: "the document", "the patch")."""
+        if not self.exact_numbers:
+            return
+        text = as_text(text)
+        if not _MAYBE_INEXACT.search(text):
+            return
+        try:
+            json.loads(text, parse_float=_exact_float)
+        except _Inexact:
+            found = first_rejection(text, MAX_INT_DIGITS, exact_floats=True)
+            pointer = found.pointer if found is not None else None
+            detail = found.describe() if found is not None else "a number is inexact"
+            raise InvalidInput(
+                f"{what}: {detail}; send at most 15 significant digits, or the number as a "
+                "string", code=INVALID_JSON, pointer=pointer) from None
+
     def check_value_depth(self, value: JSON, text: str | None, what: str) -> None:
         """Refuse ``value`` (a document or patch) nested deeper than ``max_depth``.
 
@@ -129,3 +164,13 @@ def _depth(value: Any) -> int:
             stack.extend((child, level + 1) for child in (node.values() if kind is dict
                                                          else node))
     return best
+
+
+class _Inexact(ValueError):
+    """Internal: a number a double cannot hold as written."""
+
+
+def _exact_float(number: str) -> float:
+    if not float_is_exact(number):
+        raise _Inexact(number)
+    return float(number)

@@ -75,6 +75,20 @@ def is_index(token: str) -> bool:
     return bool(_INDEX.match(token))
 
 
+def index_below(token: str, size: int) -> int | None:
+    """The index ``token`` names (a valid index token) if it is below ``size``, else
+    ``None``; a token longer than any index below ``size`` is never converted (an
+    index of thousands of digits is simply out of range, not a conversion error).
+
+    >>> index_below("1" * 5000, 3) is None, index_below("2", 3)
+    (True, 2)
+    """
+    if len(token) > len(str(size)):
+        return None
+    index = int(token)
+    return index if index < size else None
+
+
 def is_proper_prefix(prefix: list[str], tokens: list[str]) -> bool:
     """True when ``prefix`` is a proper prefix of ``tokens`` (token by token)."""
     return len(prefix) < len(tokens) and tokens[: len(prefix)] == prefix
@@ -95,11 +109,11 @@ def array_index(tokens: list[str], depth: int, array: list, *, allow_end: bool) 
             pointer=format_pointer(tokens),
             token=token,
         )
-    index = int(token)
-    limit = len(array) if allow_end else len(array) - 1
-    if index > limit:
+    index = index_below(token, len(array) + 1 if allow_end else len(array))
+    if index is None:
+        shown = token if len(token) <= 40 else f"{token[:20]}...({len(token)} digits)"
         raise PatchFailed(
-            f"index {index} is out of range in {_where(tokens, depth)} (length {len(array)})",
+            f"index {shown} is out of range in {_where(tokens, depth)} (length {len(array)})",
             code=PATH_NOT_FOUND,
             pointer=format_pointer(tokens),
             token=token,

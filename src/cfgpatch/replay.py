@@ -33,6 +33,7 @@ from typing import Any
 
 from .errors import CfgPatchError
 from .jsonvalue import JSON, MAX_DEPTH, check_depth
+from .pointer import index_below
 
 _BAD_ESCAPE = re.compile(r"~(?![01])")
 _CONTAINERS = (dict, list)
@@ -59,8 +60,8 @@ def _index(token: str, size: int) -> int:
     """A canonical decimal index below ``size``."""
     if not (token.isdigit() and token.isascii()) or (token[0] == "0" and len(token) > 1):
         raise Unreplayable
-    index = int(token)
-    if index >= size:
+    index = index_below(token, size)
+    if index is None:
         raise Unreplayable
     return index
 

@@ -40,22 +40,34 @@ class TextCache:
 
     A cache made with ``parent`` reads the parent's entries but writes its own,
     so temporary values never land in a long-lived cache.  ``limit`` bounds the
-    number of entries (the cache is emptied when it is exceeded).
+    number of entries and ``max_chars`` the characters of their texts (the cache is
+    emptied when either would be exceeded; it then holds at most about the limit
+    plus the texts of the one document being written).
     """
 
-    def __init__(self, parent: TextCache | None = None, limit: int = 4_000_000) -> None:
+    def __init__(self, parent: TextCache | None = None, limit: int = 4_000_000,
+                 max_chars: int | None = None) -> None:
         self._by_id: dict[int, str] = {}
         self._arrays: dict[int, list[str]] = {}  # id of an array -> its elements' texts
         self._keep: list = []  # the values of the entries, so that no id is reused
         self._parent = parent._by_id if parent is not None else None
         self._parent_arrays = parent._arrays if parent is not None else None
         self._limit = limit
+        self._max_chars = max_chars
+        #: Characters of the texts held (counted when ``max_chars`` is set).
+        self.chars = 0
 
     def _make_room(self, count: int) -> None:
-        if len(self._by_id) + count > self._limit:
+        if len(self._by_id) + count > self._limit or (
+                self._max_chars is not None and self.chars > self._max_chars):
             self._by_id.clear()
             self._arrays.clear()
             self._keep.clear()
+            self.chars = 0
+
+    def _count(self, texts: list[str]) -> None:
+        if self._max_chars is not None:
+            self.chars += sum(map(len, texts))
 
     def text(self, value: JSON) -> str:
         """Canonical text of ``value`` (containers are cached)."""
@@ -72,6 +84,8 @@ class TextCache:
             text = canonical_unchecked(value)
             self._by_id[key] = text
             self._keep.append(value)
+            if self._max_chars is not None:
+                self.chars += len(text)
         return text
 
     def keys(self, values: list, fresh: bool = False) -> list[str]:
@@ -113,12 +127,15 @@ class TextCache:
             texts = canonical_many(values)
             own.update(zip(ids, texts))
             self._keep.extend(values)
+            self._count(texts)
             return texts
         for index in misses:
             value = values[index]
             found[index] = text = canonical_unchecked(value)
             own[ids[index]] = text
             self._keep.append(value)
+            if self._max_chars is not None:
+                self.chars += len(text)
         return found
 
     def remember_text(self, value: JSON, text: str) -> None:
@@ -126,6 +143,8 @@ class TextCache:
         self._make_room(1)
         self._by_id[id(value)] = text
         self._keep.append(value)
+        if self._max_chars is not None:
+            self.chars += len(text)
 
     def remember_array(self, values: list, texts: list[str]) -> None:
         """Record the canonical texts of an array's elements computed elsewhere.
@@ -137,6 +156,7 @@ class TextCache:
         self._by_id.update(zip(map(id, values), texts))
         self._keep.append(values)
         self._keep.extend(values)
+        self._count(texts)
 
     def adopt(self, other: TextCache) -> None:
         """Take over the entries of ``other`` (a scratch cache of values kept from now on)."""
@@ -144,6 +164,7 @@ class TextCache:
         self._by_id.update(other._by_id)
         self._arrays.update(other._arrays)
         self._keep.extend(other._keep)
+        self._count(list(other._by_id.values()))
 
     def same(self, x: JSON, y: JSON) -> bool:
         """Exact equality of two values of one container type."""
