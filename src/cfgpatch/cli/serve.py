@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import logging
+import json
+import os
+import shutil
 import sys
-from typing import TYPE_CHECKING
+import tempfile
+from typing import TYPE_CHECKING, Any
 
 from ..limits import DEFAULT_MAX_DIFF_WORK
 
 if TYPE_CHECKING:
     from ..limits import ServiceLimits
     from ..server import Limits
+    from ..server.limits import Timeouts
 
 DEFAULT_STORE = "sqlite:///cfgpatch.db"
+#: The environment variable carrying the options to worker processes (``--workers``).
+WORKER_OPTIONS = "CFGPATCH_SERVE_OPTIONS"
+#: Seconds uvicorn lets requests in progress (long polls) finish when told to stop.
+GRACEFUL_SHUTDOWN = 5
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,12 +65,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"with limit exceeded (default {DEFAULT_MAX_DIFF_WORK or 'none'}; "
                         "0: no limit)")
     parser.add_argument("--limit-concurrency", type=int, metavar="N",
-                        help="answer 503 beyond N requests in progress (default: no limit)")
+                        help="answer 503 beyond N requests in progress per worker, counted once "
+                        "their bodies are in (default: no limit)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="worker processes sharing the port and the store (default 1; "
+                        "SQLite or PostgreSQL, not memory://)")
     parser.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="close a connection whose request line and headers are not "
                         "complete after this long (default 10; against slowloris)")
+    parser.add_argument("--body-timeout", type=float, default=20.0, metavar="SECONDS",
+                        help="answer 408 and close when a request body is not complete this "
+                        "long after its head (default 20)")
+    parser.add_argument("--keep-alive-timeout", type=float, default=5.0, metavar="SECONDS",
+                        help="close an idle kept-alive connection after this long (default 5)")
+    parser.add_argument("--health-timeout", type=float, default=1.5, metavar="SECONDS",
+                        help="/healthz answers 503 when the store has not answered after this "
+                        "long (default 1.5)")
+    parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="answer 503 when the store and the computation of a request have "
+                        "not finished after this long (default 10)")
+    parser.add_argument("--max-wait", type=int, default=60, metavar="SECONDS",
+                        help="longest ?wait= of a long poll (default 60)")
+    parser.add_argument("--poll-interval", type=float, default=0.5, metavar="SECONDS",
+                        help="how often long polls read the head for commits made by other "
+                        "processes (default 0.5)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--log-format", default="text", choices=("text", "json"),
+                        help="text lines, or one JSON object a line (default text)")
     parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
     parser.set_defaults(func=run_serve)
 
@@ -90,19 +120,65 @@ def configured_limits(args: argparse.Namespace) -> tuple[Limits, ServiceLimits]:
     return Limits(args.max_body), kept
 
 
+def configured_timeouts(args: argparse.Namespace) -> Timeouts:
+    """The server's :class:`~cfgpatch.server.limits.Timeouts` (``ValueError`` for nonsense)."""
+    from ..server.limits import Timeouts
+
+    if not args.keep_alive_timeout > 0:
+        raise ValueError("the keep-alive timeout must be a positive number of seconds")
+    return Timeouts(body=args.body_timeout, health=args.health_timeout,
+                    request=args.request_timeout, max_wait=args.max_wait,
+                    poll_interval=args.poll_interval)
+
+
+def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:
+    """The ASGI app the options ask for (``ValueError`` / ``CfgPatchError`` if they are
+    wrong or the store cannot be opened); ``warn``: print the token file's warnings."""
+    from ..server import create_app, load_tokens
+    from ..server.protocol import header_timeout_protocol
+    from ..service import Service
+    from ..store import MemoryStore, open_store
+
+    if args.workers < 1:
+        raise ValueError("--workers must be 1 or more")
+    if args.workers > 1 and args.store.startswith("memory:"):
+        raise ValueError("--workers needs a store the processes share (sqlite:/// or "
+                         "postgresql://), not memory://")
+    limits, kept = configured_limits(args)
+    timeouts = configured_timeouts(args)
+    header_timeout_protocol(args.header_timeout)
+    tokens = load_tokens(args.tokens) if args.tokens else None
+    for warning in tokens.warnings if tokens and warn else ():
+        sys.stderr.write(f"cfgpatch serve: warning: {warning}\n")
+    store = open_store(args.store)
+    if isinstance(store, MemoryStore):  # not thread-safe on its own
+        from ..server.serialized import SerializedStore
+
+        store = SerializedStore(store)
+    app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
+                     static_dir=_static_dir(), allowed_hosts=args.allowed_host,
+                     timeouts=timeouts, limit_concurrency=args.limit_concurrency,
+                     access_log=not args.no_access_log)
+    return app
+
+
+def worker_app() -> Any:
+    """The app of one worker process, from the options the parent left in the environment."""
+    return build_app(argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS])), warn=False)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..server import create_app, load_tokens
-        from ..server.protocol import header_timeout_protocol
+        from ..server.logs import configure
+        from ..server.metrics import MULTIPROCESS_DIR
+        from ..server.protocol import HeaderDeadlineProtocol
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
                          f" {exc.name} is missing\n")
         return 2
     from ..errors import CfgPatchError
-    from ..service import Service
-    from ..store import open_store
 
     if args.tokens is None and not is_loopback(args.host):
         sys.stderr.write(
@@ -111,30 +187,30 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        limits, kept = configured_limits(args)
-        protocol = header_timeout_protocol(args.header_timeout)
-        tokens = load_tokens(args.tokens) if args.tokens else None
-        for warning in tokens.warnings if tokens else ():
-            sys.stderr.write(f"cfgpatch serve: warning: {warning}\n")
-        store = open_store(args.store)
+        app = build_app(args)  # in the parent too: options checked, store migrated once
     except (ValueError, CfgPatchError) as exc:
         text = exc.describe() if isinstance(exc, CfgPatchError) else str(exc)
         sys.stderr.write(f"cfgpatch serve: {text}\n")
         return 2
-    from ..store import MemoryStore
-
-    if isinstance(store, MemoryStore):  # not thread-safe on its own
-        from ..server.serialized import SerializedStore
-
-        store = SerializedStore(store)
-    app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
-                     static_dir=_static_dir(), allowed_hosts=args.allowed_host)
     # Store failures and internal errors are logged by cfgpatch.server with a request id.
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=args.log_level.upper())
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                access_log=not args.no_access_log, server_header=False,
-                limit_concurrency=args.limit_concurrency, http=protocol)
+    log_config = configure(args.log_level, args.log_format == "json")
+    common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                  server_header=False, http=HeaderDeadlineProtocol, log_config=log_config,
+                  timeout_keep_alive=args.keep_alive_timeout,
+                  timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
+    if args.workers == 1:
+        uvicorn.run(app, **common)
+        return 0
+    app.state.service.store.close()  # each worker opens its own
+    metrics_dir = None
+    if not os.environ.get(MULTIPROCESS_DIR):
+        metrics_dir = os.environ[MULTIPROCESS_DIR] = tempfile.mkdtemp(prefix="cfgpatch-metrics-")
+    os.environ[WORKER_OPTIONS] = json.dumps(vars(args), default=lambda _: None)
+    try:
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **common)
+    finally:
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
 
 

@@ -10,7 +10,11 @@ Routes (all JSON; errors as described in :mod:`.problems`):
   ``Cfgpatch-Rebase-From: n`` rebases a patch written against version n;
 * ``POST /v1/documents/{name}/rebase?base=n``: the rebased patch, nothing stored;
 * ``GET /v1/diff?from=a[@v]&to=b[@w][&stats=1]``: patch (or stats) from a to b;
-* ``GET /v1/openapi.json``, ``GET /healthz``.
+* ``GET /v1/openapi.json``, ``GET /healthz``, ``GET /metrics`` (Prometheus).
+
+``GET /v1/documents/{name}?wait=s`` with ``If-None-Match`` is a long poll
+(:mod:`.watch`).  Every request passes :mod:`.front` first (request id, body
+deadline, concurrency slots, access log, metrics).
 
 ``If-Match`` and ``If-None-Match`` work as RFC 9110 says on every document
 route: the handlers parse them (:mod:`.inputs`) and the service decides them
@@ -18,27 +22,33 @@ route: the handlers parse them (:mod:`.inputs`) and the service decides them
 parses, calls the service and renders.
 
 The service and stores are synchronous; each call runs in the thread pool so
-the event loop keeps serving other clients.
+the event loop keeps serving other clients, within ``timeouts.request`` seconds
+(``timeouts.health`` for ``/healthz``): past it the client gets a 503 ``store
+error`` while the call finishes on its own (a write may still commit, as when a
+connection is lost; ``If-Match`` makes the retry safe).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput
+from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput, StoreError
 from ..service import Service
-from . import openapi
+from . import metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
+from .front import ROUTE_KEY, SLOT_KEY, Front, Slots
 from .hosts import HostGuard, host_policy
 from .inputs import (
     JSON_PATCH,
@@ -50,12 +60,13 @@ from .inputs import (
     etag,
     parse_side,
     parse_version,
+    parse_wait,
     preconditions,
     query,
     rebase_from,
     require_type,
 )
-from .limits import Limits
+from .limits import Limits, Timeouts
 from .problems import (
     FORBIDDEN,
     METHOD_NOT_ALLOWED,
@@ -65,15 +76,40 @@ from .problems import (
     problem_response,
 )
 from .static import StaticSite
+from .watch import Watcher
+
+#: The metrics route label of long polls (kept apart from ordinary reads).
+LONG_POLL_ROUTE = "/v1/documents/{name}?wait"
 
 
 class Api:
     """The request handlers, bound to one service, token table and set of limits."""
 
-    def __init__(self, service: Service, tokens: TokenTable | None, limits: Limits) -> None:
+    def __init__(self, service: Service, tokens: TokenTable | None, limits: Limits,
+                 timeouts: Timeouts) -> None:
         self.service = service
         self.tokens = tokens
         self.limits = limits
+        self.timeouts = timeouts
+        self.watcher = Watcher(lambda name: self.call(service.store.head_version, name),
+                               timeouts.poll_interval)
+
+    async def call(self, func: Callable, *args: Any, timeout: float | None = None,
+                   **kwargs: Any) -> Any:
+        """``func(*args, **kwargs)`` in the thread pool, within ``timeout`` seconds
+        (``timeouts.request`` by default; past it, a 503 ``store error``)."""
+        seconds = timeout or self.timeouts.request
+        work = partial(func, *args, **kwargs)
+        try:
+            return await asyncio.wait_for(
+                anyio.to_thread.run_sync(work, abandon_on_cancel=True), seconds)
+        except TimeoutError:
+            raise StoreError(f"{getattr(func, '__name__', 'the call')} did not finish within "
+                             f"{seconds:g} s (is the store reachable?)") from None
+
+    def committed(self, name: str) -> None:
+        metrics.COMMITS.inc()
+        self.watcher.committed(name)
 
     # -- shared steps -----------------------------------------------------------
     def principal(self, request: Request) -> Principal:
@@ -101,7 +137,7 @@ class Api:
     # -- handlers ---------------------------------------------------------------
     async def list_documents(self, request: Request) -> Response:
         who = self.principal(request)
-        names = await run_in_threadpool(self.service.names)
+        names = await self.call(self.service.names)
         return JSONResponse({"documents": [n for n in names if who.may_read(n)]})
 
     async def put_document(self, request: Request) -> Response:
@@ -109,9 +145,9 @@ class Api:
         require_type(request, (JSON_TYPE,))
         message, when = self.message(request), preconditions(request)
         data = await self.limits.read_body(request)
-        version, stored = await run_in_threadpool(
-            lambda: self.service.put_text(name, data, author=who.name, message=message,
-                                          when=when))
+        version, stored = await self.call(self.service.put_text, name, data, author=who.name,
+                                          message=message, when=when)
+        self.committed(name)
         status = 201 if version == 1 else 200
         # RFC 9110 section 9.3.4: a validator only if the body was stored unchanged (the
         # service keeps canonical text); the version is in the answer's body either way.
@@ -123,16 +159,31 @@ class Api:
         _, name = self.document(request, write=False)
         raw = query(request, "version")
         version = None if raw is None else parse_version(raw, "version")
-        number, text = await run_in_threadpool(self.service.read, name, version,
-                                                preconditions(request))
+        when = preconditions(request)
+        wait = parse_wait(query(request, "wait"), self.timeouts.max_wait)
+        if wait and version is None and when.if_none_match is not None:
+            await self.follow(request, name, when.if_none_match.matches_weakly, wait)
+        number, text = await self.call(self.service.read, name, version, when)
         if text is None:
             return Response(status_code=304, headers=etag(number))
         return Response(text, media_type=JSON_TYPE, headers=etag(number))
 
+    async def follow(self, request: Request, name: str, still: Callable[[int | None], bool],
+                     wait: int) -> None:
+        """A long poll: wait (without a concurrency slot) while ``still(head)``."""
+        request.scope[ROUTE_KEY] = LONG_POLL_ROUTE
+        held = request.scope.get(SLOT_KEY)
+        if held is not None:
+            held.release()
+        metrics.LONG_POLLS.inc()
+        try:
+            await self.watcher.wait(name, lambda head: head is not None and still(head), wait)
+        finally:
+            metrics.LONG_POLLS.dec()
+
     async def list_versions(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
-        head, infos = await run_in_threadpool(self.service.versions, name,
-                                              preconditions(request))
+        head, infos = await self.call(self.service.versions, name, preconditions(request))
         if infos is None:  # the head that was judged, never a later one
             return Response(status_code=304, headers=etag(head))
         body = {"name": name, "head": head, "versions": [i.to_dict() for i in infos]}
@@ -147,8 +198,9 @@ class Api:
             call = partial(self.service.apply, tests_on_head=True)
         else:
             call = self.service.apply_merge_patch
-        version = await run_in_threadpool(call, name, data, base, author=who.name,
-                                          message=message, when=when)
+        version = await self.call(call, name, data, base, author=who.name, message=message,
+                                  when=when)
+        self.committed(name)
         return JSONResponse({"version": version}, headers=etag(version))
 
     async def rebase(self, request: Request) -> Response:
@@ -161,8 +213,8 @@ class Api:
         base = parse_version(raw, "base")
         when = preconditions(request)
         data = await self.limits.read_body(request)
-        head, result = await run_in_threadpool(
-            lambda: self.service.rebase(name, data, base, tests_on_head=True, when=when))
+        head, result = await self.call(self.service.rebase, name, data, base,
+                                       tests_on_head=True, when=when)
         # The ETag names the head the patch was rebased onto: send the patch with
         # If-Match: that tag and it applies only if nobody wrote in between.
         return Response(result, media_type=JSON_PATCH, headers=etag(head))
@@ -179,16 +231,23 @@ class Api:
         if stats not in ("0", "1"):
             raise InvalidInput(f"stats must be 0 or 1, not {stats[:40]!r}", code=INVALID_ARGUMENTS)
         if stats == "1":
-            result = await run_in_threadpool(self.service.diff_stats, name_a, name_b,
-                                             version_a, version_b)
+            result = await self.call(self.service.diff_stats, name_a, name_b, version_a,
+                                     version_b)
             return JSONResponse(result)
-        text = await run_in_threadpool(self.service.diff, name_a, name_b, version_a, version_b)
+        text = await self.call(self.service.diff, name_a, name_b, version_a, version_b)
         return Response(text, media_type=JSON_PATCH)
 
     async def health(self, request: Request) -> Response:
-        """Up, and the store answers (a store error makes it a 503, for load balancers)."""
-        await run_in_threadpool(self.service.store.head_version, "healthz")
+        """Up, and the store answers within ``timeouts.health`` seconds (else a 503,
+        for load balancers and probes)."""
+        await self.call(self.service.store.head_version, "healthz",
+                        timeout=self.timeouts.health)
         return JSONResponse({"ok": True, "store": type(self.service.store).__name__})
+
+    async def metrics(self, request: Request) -> Response:
+        """The Prometheus exposition text (every worker's, summed)."""
+        metrics.observe_cache(getattr(self.service, "cache_bytes", None))
+        return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
     async def openapi_document(self, request: Request) -> Response:
         return JSONResponse(openapi.document())
@@ -201,6 +260,7 @@ def _guard(handler: Callable) -> Callable:
         try:
             return await handler(request)
         except CfgPatchError as error:
+            metrics.observe_error(error.code)
             return problem_response(error)
 
     endpoint.__name__ = getattr(handler, "__name__", "endpoint")
@@ -284,16 +344,23 @@ def create_app(
     static_dir: Path | None = None,
     close_store: bool = True,
     allowed_hosts: Iterable[str] | None = None,
+    timeouts: Timeouts | None = None,
+    limit_concurrency: int | None = None,
+    access_log: bool = True,
 ) -> Starlette:
     """The ASGI app serving ``service`` (closing its store on shutdown if ``close_store``).
 
     ``allowed_hosts``: ``Host`` names answered besides the loopback names (see
     :mod:`.hosts`; without tokens only loopback names are answered by default).
+    ``limit_concurrency``: requests answered at once (beyond: 503; see :mod:`.front`).
     """
-    api = Api(service, tokens, limits or Limits())
+    limits = limits or Limits()
+    timeouts = timeouts or Timeouts()
+    api = Api(service, tokens, limits, timeouts)
     doc = "/v1/documents/{name}"
     routes = [
         resource("/healthz", {"GET": api.health}),
+        resource("/metrics", {"GET": api.metrics}),
         resource("/v1/openapi.json", {"GET": api.openapi_document}),
         resource("/v1/documents", {"GET": api.list_documents}),
         resource(doc, {"GET": api.get_document, "PUT": api.put_document,
@@ -317,8 +384,11 @@ def create_app(
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
         lifespan=lifespan,
     )
+    app.state.service = service
     app.add_middleware(RawPathGuard)
     policy = host_policy(allowed_hosts, tokens=tokens is not None)
     if policy is not None:
         app.add_middleware(HostGuard, policy=policy)
+    app.add_middleware(Front, limits=limits, timeouts=timeouts, slots=Slots(limit_concurrency),
+                       access_log=access_log, cache_bytes=getattr(service, "cache_bytes", None))
     return app

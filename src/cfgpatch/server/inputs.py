@@ -134,9 +134,27 @@ def check_message(text: str | None, limit: int) -> str | None:
     return text or None
 
 
+def parse_wait(raw: str | None, longest: int) -> int:
+    """Seconds of a long poll's ``?wait=`` (0 when absent), at most ``longest``."""
+    if raw is None:
+        return 0
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6) or int(raw) > longest:
+        raise InvalidInput(f"wait must be a whole number of seconds from 0 to {longest}, "
+                           f"not {raw[:40]!r}", code=INVALID_ARGUMENTS)
+    return int(raw)
+
+
 def media_type(request: Request) -> str:
-    """The request's media type, lower case; 415 if a charset other than UTF-8 is named."""
-    raw = request.headers.get("content-type", "")
+    """The request's media type, lower case; 415 if a charset other than UTF-8 is named.
+
+    ``Content-Type`` is a field with one value (RFC 9110 section 8.3): two lines of
+    it, or one line listing two types, is a 400 rather than one of them picked.
+    """
+    lines = request.headers.getlist("content-type")
+    if len(lines) > 1 or (lines and "," in lines[0].split(";")[0]):
+        raise HttpProblem(f"Content-Type may be given once, with one media type (got "
+                          f"{', '.join(lines)[:80]!r})", code=INVALID_ARGUMENTS)
+    raw = lines[0] if lines else ""
     kind, *params = (part.strip().lower() for part in raw.split(";"))
     for param in params:
         key, _, value = param.partition("=")

@@ -1,4 +1,4 @@
-"""Request limits of the HTTP transport: body size, message length, header timeout.
+"""Request limits of the HTTP transport: body size, message length, timeouts.
 
 A body larger than ``max_body`` bytes is refused with 413 before it is read in
 full.  The limits on what is stored and computed (document size and depth,
@@ -22,6 +22,17 @@ DEFAULT_MAX_DEPTH = 64
 DEFAULT_MAX_PATCH_OPS = 10_000
 #: Seconds a connection may take to send a complete request head.
 DEFAULT_HEADER_TIMEOUT = 10.0
+#: Seconds a request may take to send its whole body once its head is in.
+DEFAULT_BODY_TIMEOUT = 20.0
+#: Seconds an idle kept-alive connection stays open.
+DEFAULT_KEEP_ALIVE_TIMEOUT = 5.0
+#: Seconds ``/healthz`` waits for the store before answering 503.
+DEFAULT_HEALTH_TIMEOUT = 1.5
+#: Seconds a request waits for the service (store and computation) before a 503.
+DEFAULT_REQUEST_TIMEOUT = 10.0
+#: Longest ``?wait=`` of a long poll, and how often a waiting poll reads the head.
+DEFAULT_MAX_WAIT = 60
+DEFAULT_POLL_INTERVAL = 0.5
 
 
 class BodyTooLarge(LimitExceeded):
@@ -44,21 +55,43 @@ class Limits:
     async def read_body(self, request: Request) -> bytes:
         """The request body, refusing (413) as soon as it is known to be too large."""
         declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
-            raise self._too_large(int(declared))
+        if declared is not None and declared.isdigit():
+            self.check_size(int(declared))
         chunks: list[bytes] = []
         size = 0
         async for chunk in request.stream():
             size += len(chunk)
-            if size > self.max_body:
-                raise self._too_large(size)
+            self.check_size(size)
             chunks.append(chunk)
         return b"".join(chunks)
+
+    def check_size(self, size: int) -> None:
+        """Refuse (413) a body of ``size`` bytes or more when that is too many."""
+        if size > self.max_body:
+            raise self._too_large(size)
 
     def _too_large(self, size: int) -> BodyTooLarge:
         return BodyTooLarge(
             f"request body of {size} bytes or more; this server accepts at most {self.max_body}"
         )
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long the server waits, in seconds (see docs/server.md, "Timeouts")."""
+
+    body: float = DEFAULT_BODY_TIMEOUT
+    health: float = DEFAULT_HEALTH_TIMEOUT
+    request: float = DEFAULT_REQUEST_TIMEOUT
+    max_wait: int = DEFAULT_MAX_WAIT
+    poll_interval: float = DEFAULT_POLL_INTERVAL
+
+    def __post_init__(self) -> None:
+        for name in ("body", "health", "request", "poll_interval"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"the {name} timeout must be a positive number of seconds")
+        if self.max_wait < 0:
+            raise ValueError("the longest wait must be 0 or more seconds")
 
 
 def service_limits(*, max_body: int = DEFAULT_MAX_BODY, max_depth: int = DEFAULT_MAX_DEPTH,

@@ -85,15 +85,18 @@ _STATUS_TEXT = {
     409: "A test operation failed (on the base, or against the head when rebasing), or the "
          "rebase found a conflict (pointer in the body).",
     412: "If-Match / If-None-Match does not hold; nothing was written.",
+    408: "The request body did not arrive within the body timeout; the connection is closed.",
     413: "Body larger than the server's limit.",
     415: "Wrong Content-Type.",
     421: "The Host header does not name this server (DNS rebinding guard, --allowed-host).",
     422: "The patch is well formed but cannot be applied to this document.",
     500: "Internal error (logged on the server under request_id).",
-    503: "Storage failed (logged under request_id) or too many concurrent writers.",
+    503: "Storage failed or did not answer in time (logged under request_id), too many "
+         "concurrent writers, or more requests in progress than the server takes "
+         "(overloaded); Retry-After says when to try again.",
 }
 #: Statuses every route may answer.
-_ALWAYS = (405, 421, 500)
+_ALWAYS = (405, 408, 421, 500, 503)
 
 
 def _errors(*statuses: int) -> dict:
@@ -101,6 +104,9 @@ def _errors(*statuses: int) -> dict:
     out = {}
     for status in sorted(set(statuses) | set(_ALWAYS)):
         answer: dict = {"description": _STATUS_TEXT[status], **_json(ref)}
+        if status == 503:
+            answer["headers"] = {"Retry-After": {"schema": {"type": "string"},
+                                                 "description": "Seconds to wait."}}
         if status == 405:
             answer["headers"] = {"Allow": {"schema": {"type": "string"},
                                            "description": "The methods of this path."}}
@@ -127,8 +133,16 @@ def _paths() -> dict:
             "parameters": [_NAME],
             "get": {
                 "summary": "The head (or ?version=n) as canonical JSON text.",
+                "description": "With ?wait=s and If-None-Match, a long poll: the answer "
+                               "comes as soon as the head no longer matches (200), or after s "
+                               "seconds (304).",
                 "parameters": [{"name": "version", "in": "query", "required": False,
                                 "schema": _VERSION_QUERY},
+                               {"name": "wait", "in": "query", "required": False,
+                                "schema": {"type": "string", "pattern": "^[0-9]{1,6}$"},
+                                "description": "Seconds to wait for a version other than "
+                                               "If-None-Match names (at most the server's "
+                                               "--max-wait, 60 by default)."},
                                _IF_MATCH, _IF_NONE_MATCH_READ],
                 "responses": {"200": _ok("The document.", _ANY_JSON, with_etag=True),
                               "304": _NOT_MODIFIED, **_errors(*doc_errors, 503)},
@@ -194,9 +208,15 @@ def _paths() -> dict:
         "/v1/openapi.json": {"get": {"summary": "This document.",
                                      "responses": {"200": _ok("OpenAPI.", {"type": "object"}),
                                                    **_errors()}}},
-        "/healthz": {"get": {"summary": "Up and the store answers.",
+        "/healthz": {"get": {"summary": "Up and the store answers (503 after the health "
+                                        "timeout, 1.5 s by default).",
                              "responses": {"200": _ok("Up.", {"type": "object"}),
                                            **_errors(503)}}},
+        "/metrics": {"get": {"summary": "Prometheus metrics (requests, latencies, commits, "
+                                        "conflicts, store errors, cache bytes).",
+                             "responses": {"200": _ok("Exposition text.", {"type": "string"},
+                                                      "text/plain"),
+                                           **_errors()}}},
     }
 
 

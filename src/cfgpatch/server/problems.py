@@ -6,15 +6,20 @@ can branch on ``code`` and a person can read ``message``.
 
 Storage failures and internal errors are different: their text can hold the
 database's own words (constraint names, ``DETAIL: Failing row contains (...)``
-with a whole row).  It is logged (logger ``cfgpatch.server``) under a fresh
-request id, and the client gets a generic message with that id (also in the
+with a whole row).  It is logged (logger ``cfgpatch.server``) under the
+request's id (:data:`REQUEST_ID`, set by :mod:`.front`; a fresh one outside a
+request), and the client gets a generic message with that id (also in the
 ``request_id`` member and the ``X-Request-Id`` header), to find the log line.
+
+Every 503 carries ``Retry-After`` (seconds): the store or the server is
+expected back, so clients and load balancers should try again, not give up.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
+from contextvars import ContextVar
 
 from starlette.responses import JSONResponse
 
@@ -30,8 +35,10 @@ from ..errors import (
     METHOD_NOT_ALLOWED,
     MISDIRECTED_REQUEST,
     NOT_FOUND,
+    OVERLOADED,
     PATH_NOT_FOUND,
     PRECONDITION_FAILED,
+    REQUEST_TIMEOUT,
     STORE_ERROR,
     TEST_FAILED,
     UNAUTHORIZED,
@@ -42,6 +49,10 @@ from ..errors import (
 )
 
 LOG = logging.getLogger("cfgpatch.server")
+#: The id of the request being answered (``None`` outside a request).
+REQUEST_ID: ContextVar[str | None] = ContextVar("cfgpatch_request_id", default=None)
+#: Seconds a 503 answer asks the client to wait before trying again.
+RETRY_AFTER = "1"
 #: Codes whose messages are logged, never sent.
 HIDDEN_CODES = frozenset({STORE_ERROR, INTERNAL_ERROR})
 _GENERIC = {STORE_ERROR: "the store failed", INTERNAL_ERROR: "internal server error"}
@@ -56,6 +67,7 @@ STATUS: dict[str, int] = {
     METHOD_NOT_ALLOWED: 405,
     TEST_FAILED: 409,
     CONFLICT: 409,
+    REQUEST_TIMEOUT: 408,
     PRECONDITION_FAILED: 412,
     MISDIRECTED_REQUEST: 421,
     BODY_TOO_LARGE: 413,
@@ -66,6 +78,7 @@ STATUS: dict[str, int] = {
     LIMIT_EXCEEDED: 400,
     CONCURRENT_UPDATE: 503,
     STORE_ERROR: 503,
+    OVERLOADED: 503,
 }
 
 
@@ -92,6 +105,8 @@ def problem_response(error: CfgPatchError, status: int | None = None,
     headers = dict(headers or {})
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="cfgpatch"'
+    if status == 503:
+        headers.setdefault("Retry-After", RETRY_AFTER)
     if error.code in HIDDEN_CODES:
         body = _logged(error, headers)
     else:
@@ -101,14 +116,19 @@ def problem_response(error: CfgPatchError, status: int | None = None,
 
 def _logged(error: CfgPatchError, headers: dict[str, str],
             exc_info: BaseException | None = None) -> dict:
-    """Log ``error`` under a new request id; the generic body the client gets instead."""
-    request_id = uuid.uuid4().hex[:16]
+    """Log ``error`` under the request's id; the generic body the client gets instead."""
+    request_id = REQUEST_ID.get() or new_request_id()
     LOG.error("request %s: %s: %s", request_id, error.code, error.message,
               exc_info=exc_info or error.__cause__ or None)
     headers["X-Request-Id"] = request_id
     message = f"{_GENERIC[error.code]} (logged on the server as request {request_id})"
     return {"error": error.code, "code": error.code, "message": message,
             "request_id": request_id}
+
+
+def new_request_id() -> str:
+    """A fresh request id (16 hex digits)."""
+    return uuid.uuid4().hex[:16]
 
 
 def internal_error_response(exc: BaseException) -> JSONResponse:

@@ -11,16 +11,28 @@ line, or a byte now and then, holds a connection (and, with
 that closes a connection whose request head is not complete ``seconds`` after
 the connection was made, or after the first byte of a later request on a
 kept-alive connection.  Bodies and responses are not affected (the deadline
-ends as soon as the head is parsed).
+ends as soon as the head is parsed; the body's own deadline is :mod:`.front`'s).
+
+It also answers the parser's own refusals (a malformed request line or header,
+a head larger than h11 accepts) with the server's JSON error body instead of
+uvicorn's plain text.
+
+The class is a module-level name configured by :func:`header_timeout_protocol`,
+so uvicorn can hand it to worker processes (``--workers``), which configure it
+again from the same options.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ..errors import INVALID_ARGUMENTS
+from .problems import new_request_id
 
 LOG = logging.getLogger("cfgpatch.server")
 
@@ -46,6 +58,22 @@ class HeaderDeadlineProtocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """The parser's refusal as the server's JSON error (and the connection closed)."""
+        request_id = new_request_id()
+        body = json.dumps({"error": INVALID_ARGUMENTS, "code": INVALID_ARGUMENTS,
+                           "message": "the request is not valid HTTP/1.1 (request line or "
+                                      "headers malformed, or a head too large)",
+                           "request_id": request_id}).encode("ascii")
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode("ascii")),
+                   (b"x-request-id", request_id.encode("ascii")), (b"connection", b"close")]
+        LOG.info("request %s: refused by the HTTP parser from %s", request_id, self.client)
+        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                      h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
+
     def _arm(self) -> None:
         if self._head_timer is None:
             self._head_timer = self.loop.call_later(self.header_timeout, self._expired)
@@ -64,7 +92,9 @@ class HeaderDeadlineProtocol(H11Protocol):
 
 
 def header_timeout_protocol(seconds: float) -> type[HeaderDeadlineProtocol]:
-    """The protocol class to pass as ``uvicorn.run(http=...)``."""
+    """The protocol class to pass as ``uvicorn.run(http=...)``, its deadline set to
+    ``seconds`` (for every server of this process)."""
     if not seconds > 0:
         raise ValueError("the header timeout must be a positive number of seconds")
-    return type("HeaderDeadlineProtocol", (HeaderDeadlineProtocol,), {"header_timeout": seconds})
+    HeaderDeadlineProtocol.header_timeout = seconds
+    return HeaderDeadlineProtocol
