@@ -14,6 +14,7 @@ there is one, the pointer and token involved, and a human message.
     +-- TestFailed          test failed
     +-- MergeConflict       conflict (three-way merge / rebase)
     +-- KubeError           what kubectl would refuse (strategic merge and friends)
+    |   +-- OwnershipConflict   server-side apply: fields another field manager owns
     +-- LimitExceeded       a document or patch beyond a configured limit
     +-- StoreError          storage failures (concurrent update)
     +-- PreconditionFailed  a false If-Match / If-None-Match (precondition failed)
@@ -53,6 +54,8 @@ KUSTOMIZE_DELETES = "kustomize deletes"  # a kustomize patch that removes the wh
 KUSTOMIZE_ERROR = "kustomize error"  # kubectl kustomize refuses; the message is kustomize's text
 KUSTOMIZE_UNMODELLED = "kustomize unmodelled"  # a kustomization field cfgpatch does not build
 APPLY_CONFLICT = "apply conflict"  # a three-way patch with overwrite=false meets a live change
+OWNERSHIP_CONFLICT = "ownership conflict"  # server-side apply: another field manager owns a field
+SERVER_REFUSES = "server refuses"  # the API server's field manager refuses; the message is its text
 
 # Codes of the HTTP layer (``server.problems`` maps every code to a status).
 UNAUTHORIZED = "unauthorized"
@@ -114,6 +117,8 @@ OTHER_CODES = (
     KUSTOMIZE_ERROR,
     KUSTOMIZE_UNMODELLED,
     APPLY_CONFLICT,
+    OWNERSHIP_CONFLICT,
+    SERVER_REFUSES,
 )
 
 
@@ -252,6 +257,20 @@ class KubeError(CfgPatchError):
     def __init__(self, message: str = "", *, findings: list | tuple = (), **kwargs) -> None:
         super().__init__(message, **kwargs)
         self.findings = list(findings)
+
+
+class OwnershipConflict(KubeError):
+    """Server-side apply met fields other field managers own; ``message`` is the server's
+    text (``Apply failed with 1 conflict: conflict with "hpa" using apps/v1: .spec.replicas``).
+
+    ``conflicts``: the :class:`cfgpatch.kube.ssa.Conflict` values, in the server's order.
+    """
+
+    default_code = OWNERSHIP_CONFLICT
+
+    def __init__(self, message: str = "", *, conflicts: list | tuple = (), **kwargs) -> None:
+        super().__init__(message, **kwargs)
+        self.conflicts = list(conflicts)
 
 
 class StoreError(CfgPatchError):
