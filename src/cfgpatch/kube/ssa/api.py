@@ -1,0 +1,264 @@
+"""The Python API of server-side apply: :func:`server_side_apply` and :func:`update`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from ...errors import INVALID_ARGUMENTS, SERVER_REFUSES, KubeError, OwnershipConflict
+from . import fieldpath as fp
+from . import managed as mf
+from .builtin import builtin_schema, type_name
+from .compare import compare
+from .crd import CRDError, crd_types
+from .fieldmanager import FieldManager, ConflictError, ServerError, Trace, gvk_of
+from .schema import Schema, TypeRef, deduced_schema
+from .typed import validate
+from .value import deep_copy
+
+
+class Types:
+    """Where the field manager finds a kind's type: CRDs, then the built-in table.
+
+    ``schema``: the table of named types (the built-in Kubernetes 1.32 types by default);
+    ``crds``: CustomResourceDefinition objects (their served versions' schemas);
+    ``deduced``: a kind found nowhere is typed from its content (maps granular, lists
+    atomic) instead of refused, as the server does for a CRD without a schema.
+    """
+
+    def __init__(self, schema: Schema | None = None, crds: Sequence[Any] = (),
+                 deduced: bool = False) -> None:
+        self.schema = schema if schema is not None else builtin_schema()
+        self.deduced = deduced
+        self.custom: dict[tuple[str, str, str], tuple[Schema, TypeRef]] = {}
+        for crd in crds:
+            try:
+                self.custom.update(crd_types(crd, self.schema))
+            except CRDError as exc:
+                raise KubeError(f"invalid CustomResourceDefinition: {exc}",
+                                code=INVALID_ARGUMENTS) from None
+
+    def lookup(self, group: str, version: str, kind: str) -> tuple[Schema, TypeRef] | None:
+        """The schema and type of a kind, or ``None`` when it has none."""
+        found = self.custom.get((group, version, kind))
+        if found is not None:
+            return found
+        name = type_name(f"{group}/{version}" if group else version, kind)
+        if name in self.schema.types:
+            return self.schema, TypeRef(named=name)
+        return deduced_schema() if self.deduced else None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A field the apply would change that another manager owns."""
+
+    manager: str
+    operation: str
+    api_version: str
+    path: tuple
+    subresource: str = ""
+
+    @property
+    def field(self) -> str:
+        """The field as the server prints it: ``.spec.replicas``."""
+        return fp.path_string(self.path)
+
+    @property
+    def owner(self) -> str:
+        """The owner as the server prints it: ``"hpa-controller" using apps/v1``."""
+        return mf.describe(mf.identifier(self.manager, self.operation, self.api_version,
+                                         self.subresource))
+
+    def __str__(self) -> str:
+        return f"conflict with {self.owner}: {self.field}"
+
+
+def conflict_message(conflicts: Sequence[Conflict]) -> str:
+    """The server's text for conflicts: ``Apply failed with 1 conflict: ...``."""
+    if len(conflicts) == 1:
+        return f"Apply failed with 1 conflict: {conflicts[0]}"
+    groups: dict[str, list[Conflict]] = {}
+    for c in conflicts:
+        ident = mf.identifier(c.manager, c.operation, c.api_version, c.subresource)
+        groups.setdefault(ident, []).append(c)
+    lines = []
+    for ident in sorted(groups):
+        lines.append(f"conflicts with {mf.describe(ident)}:")
+        lines.extend(f"- {c.field}" for c in groups[ident])
+    return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
+
+
+def _conflicts(found: list[tuple[str, tuple]]) -> list[Conflict]:
+    out = []
+    for ident, path in found:
+        d = mf.parse_identifier(ident)
+        out.append(Conflict(str(d.get("manager", "")), str(d.get("operation", "")),
+                            str(d.get("apiVersion", "")), tuple(path),
+                            str(d.get("subresource", ""))))
+    return out
+
+
+@dataclass
+class Changes:
+    """The object's fields the operation added, modified and removed."""
+
+    added: fp.FieldSet = field(default_factory=fp.FieldSet)
+    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
+    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
+
+
+@dataclass
+class ApplyResult:
+    """What a server-side apply stores, and what explains it.
+
+    ``object``: the object as stored, ``metadata.managedFields`` included;
+    ``managed_fields``: its entries, typed; ``before``: the live object's entries;
+    ``changed``: False when the apply left the object as it was (only ownership moved);
+    ``changes``: the object's fields added, modified and removed (what the apply removed
+    because the applier stopped sending it and nobody else owns it is in ``removed``);
+    ``forced``: the conflicts ``force`` (or kubectl's last-applied upgrade) overrode;
+    ``before_first_apply``: the live fields were first recorded for ``before-first-apply``;
+    ``upgraded_from_last_applied``: kubectl's conflicts were all on fields its
+    last-applied annotation set, so the server forced the apply.
+    """
+
+    object: dict
+    managed_fields: list[mf.ManagedFieldsEntry]
+    before: list[mf.ManagedFieldsEntry]
+    changed: bool
+    changes: Changes
+    forced: list[Conflict] = field(default_factory=list)
+    before_first_apply: bool = False
+    upgraded_from_last_applied: bool = False
+
+    def owners(self, path: tuple, *, after: bool = True) -> list[mf.ManagedFieldsEntry]:
+        """The entries that own ``path`` after (or before) the apply."""
+        entries = self.managed_fields if after else self.before
+        return [e for e in entries if e.fields.has(path)]
+
+
+@dataclass
+class UpdateResult:
+    """What an Update stores: ``object``, ``managed_fields``, ``before``, ``changes``,
+    and ``taken``: fields other managers owned that the update changed (they lose them)."""
+
+    object: dict
+    managed_fields: list[mf.ManagedFieldsEntry]
+    before: list[mf.ManagedFieldsEntry]
+    changes: Changes
+    taken: list[Conflict] = field(default_factory=list)
+
+
+def _now(time: str | datetime | None) -> str:
+    if isinstance(time, str):
+        return time
+    return mf.rfc3339(time if time is not None else datetime.now(timezone.utc))
+
+
+def _types(schema: Types | Schema | None, crds: Sequence[Any]) -> Types:
+    if isinstance(schema, Types):
+        if crds:
+            raise KubeError("give CRDs to Types, not both", code=INVALID_ARGUMENTS)
+        return schema
+    return Types(schema, crds)
+
+
+def _store(obj: Any, managers: dict, times: dict) -> tuple[dict, list[mf.ManagedFieldsEntry]]:
+    entries = mf.encode(managers, times)
+    out = deep_copy(obj)
+    if not isinstance(out, dict):
+        out = {}
+    meta = out.get("metadata")
+    if entries:
+        if not isinstance(meta, dict):
+            meta = out["metadata"] = {}
+        meta["managedFields"] = [e.to_dict() for e in entries]
+    elif isinstance(meta, dict):
+        meta.pop("managedFields", None)
+    return out, entries
+
+
+def _changes(fm: FieldManager, before: Any, after: Any) -> Changes:
+    typed_before, _ = fm.typed(before, True)
+    if typed_before is None or not validate_ok(fm, after):
+        return Changes()
+    cmp, _ = compare(typed_before.schema, typed_before.ref, before, after)
+    return Changes(cmp.added, cmp.modified, cmp.removed)
+
+
+def validate_ok(fm: FieldManager, obj: Any) -> bool:
+    """True when ``obj`` has a type and fits it (duplicates allowed)."""
+    found = fm.lookup(*gvk_of(obj))
+    return found is not None and not validate(found[0], found[1], obj, True)
+
+
+def _check(obj: Any, what: str) -> None:
+    if not isinstance(obj, dict):
+        raise KubeError(f"{what} is not an object", code=INVALID_ARGUMENTS)
+
+
+def server_side_apply(live: dict | None, obj: dict, *, manager: str = "kubectl",
+                      force: bool = False, schema: Types | Schema | None = None,
+                      crds: Sequence[Any] = (), time: str | datetime | None = None,
+                      subresource: str = "") -> ApplyResult:
+    """Server-side apply of ``obj`` by ``manager`` onto ``live`` (``None``: create it).
+
+    Raises :class:`~cfgpatch.errors.OwnershipConflict` (the server's conflict text) or
+    :class:`~cfgpatch.errors.KubeError` with code ``server refuses`` (its other refusals).
+    """
+    _check(obj, "the applied object")
+    fm = FieldManager(gvk_of(obj), _types(schema, crds).lookup, subresource)
+    if live is None:
+        live = {"apiVersion": fm.version, "kind": fm.gvk[2]}
+    _check(live, "the live object")
+    trace = Trace()
+    try:
+        stored, managers, times = fm.apply(live, obj, manager, force, _now(time), trace)
+    except ConflictError as exc:
+        conflicts = _conflicts(exc.conflicts)
+        raise OwnershipConflict(conflict_message(conflicts), conflicts=conflicts) from None
+    except ServerError as exc:
+        raise KubeError(str(exc), code=SERVER_REFUSES) from None
+    result, entries = _store(stored, managers, times)
+    plain_live = {k: v for k, v in live.items()}
+    changes = _changes(fm, _without_mf(plain_live), _without_mf(result))
+    return ApplyResult(result, entries, mf.entries_of(live),
+                       changed=not _same(live, stored), changes=changes,
+                       forced=_conflicts(trace.forced),
+                       before_first_apply=trace.before_first_apply,
+                       upgraded_from_last_applied=trace.upgraded_from_last_applied)
+
+
+def update(live: dict | None, obj: dict, *, manager: str,
+           schema: Types | Schema | None = None, crds: Sequence[Any] = (),
+           time: str | datetime | None = None, subresource: str = "") -> UpdateResult:
+    """An Update (a controller's write, ``kubectl replace``) of ``live`` to ``obj``."""
+    _check(obj, "the new object")
+    fm = FieldManager(gvk_of(obj), _types(schema, crds).lookup, subresource)
+    if live is None:
+        live = {"apiVersion": fm.version, "kind": fm.gvk[2]}
+    _check(live, "the live object")
+    trace = Trace()
+    try:
+        stored, managers, times = fm.update(live, obj, manager, _now(time), trace)
+    except ServerError as exc:
+        raise KubeError(str(exc), code=SERVER_REFUSES) from None
+    result, entries = _store(stored, managers, times)
+    changes = _changes(fm, _without_mf(live), _without_mf(result))
+    return UpdateResult(result, entries, mf.entries_of(live), changes,
+                        taken=_conflicts(trace.taken))
+
+
+def _without_mf(obj: Any) -> Any:
+    from .fieldmanager import without_managed_fields
+
+    return without_managed_fields(obj)
+
+
+def _same(live: Any, stored: Any) -> bool:
+    from .value import equals
+
+    return equals(_without_mf(live), _without_mf(stored))

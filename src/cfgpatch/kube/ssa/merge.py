@@ -1,0 +1,196 @@
+"""The apply merge: the applied configuration laid over the live object, by type.
+
+structured-merge-diff's ``TypedValue.Merge`` with its keep-the-right-hand-side rule: a
+scalar, an atomic list or an atomic map from the configuration replaces the live one;
+granular maps and structs merge key by key; associative lists merge item by item (by key
+or, for sets, by value) in an order that keeps the configuration's order for its items
+and puts live-only items where they were; a ``null`` in the configuration stays a
+``null``.  Two empty (or null) sides are one leaf.  Duplicate items of the live list are
+allowed (they collapse into the configuration's item); the configuration's are errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import fieldpath as fp
+from .schema import ATOMIC, Atom, ListType, MapType, Schema, TypeRef
+from .typed import Errors, ItemError, item_element, resolve, scalar_errors, with_prefix
+from .value import ABSENT
+
+
+def merge(schema: Schema, ref: TypeRef, lhs: Any, rhs: Any) -> tuple[Any, Errors]:
+    """``rhs`` (the applied configuration) merged into ``lhs`` (the live object).
+
+    Returns the merged value (:data:`ABSENT` when nothing is left) and the errors.
+    """
+    w = _Walker(schema)
+    return w.merge(ref, lhs, rhs)
+
+
+class _State:
+    __slots__ = ("lhs", "rhs", "in_leaf", "out")
+
+    def __init__(self, lhs: Any, rhs: Any) -> None:
+        self.lhs = lhs
+        self.rhs = rhs
+        self.in_leaf = False
+        self.out: Any = ABSENT
+
+
+class _Walker:
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+
+    def merge(self, ref: TypeRef, lhs: Any, rhs: Any) -> tuple[Any, Errors]:
+        if lhs is ABSENT and rhs is ABSENT:
+            return ABSENT, [("", "at least one of lhs and rhs must be provided")]
+        atom = self.schema.resolve(ref)
+        if atom is None:
+            return ABSENT, [("", f"schema error: no type found matching: {ref.named}")]
+        alhs, _ = resolve(self.schema, ref, lhs)
+        arhs, _ = resolve(self.schema, ref, rhs)
+        st = _State(lhs, rhs)
+        errs: Errors = []
+        if rhs is ABSENT:
+            errs += self.handle(alhs, ref, st)
+        elif lhs is ABSENT or (alhs is not None and arhs is not None and alhs.same(arhs)):
+            errs += self.handle(arhs, ref, st)
+        else:
+            scratch = _State(lhs, rhs)
+            errs += self.handle(alhs, ref, scratch)
+            errs += self.handle(arhs, ref, st)
+        return st.out, errs
+
+    def handle(self, atom: Atom | None, ref: TypeRef, st: _State) -> Errors:
+        if atom is None or atom.is_empty():
+            name = "named type: " + ref.named if ref.named is not None else "inlined"
+            return [("", f"schema error: invalid atom: {name}")]
+        if atom.map is not None:
+            return self.do_map(atom.map, st)
+        if atom.scalar is not None:
+            lerrs = scalar_errors(atom.scalar, st.lhs, "lhs: ")
+            rerrs = scalar_errors(atom.scalar, st.rhs, "rhs: ")
+            if lerrs and rerrs:
+                return lerrs + rerrs
+            self.leaf(st)
+            return []
+        assert atom.list is not None
+        return self.do_list(atom.list, st)
+
+    @staticmethod
+    def leaf(st: _State) -> None:
+        if st.in_leaf:
+            return
+        st.in_leaf = True
+        st.out = st.rhs if st.rhs is not ABSENT else st.lhs
+
+    def do_map(self, mt: MapType, st: _State) -> Errors:
+        lhs = st.lhs if isinstance(st.lhs, dict) else None
+        rhs = st.rhs if isinstance(st.rhs, dict) else None
+        if mt.relationship == ATOMIC or (not lhs and not rhs):
+            self.leaf(st)
+            return []
+        out: dict = {}
+        errs: Errors = []
+        for k in _zip_keys(lhs, rhs):
+            sf = mt.fields.get(k)
+            ref = sf.type if sf is not None else mt.element_type
+            lv = lhs.get(k, ABSENT) if lhs is not None else ABSENT
+            rv = rhs.get(k, ABSENT) if rhs is not None else ABSENT
+            child, cerrs = self.merge(ref, lv, rv)
+            errs += with_prefix(cerrs, "." + k)
+            if child is not ABSENT:
+                out[k] = child
+        if out:
+            st.out = out
+        return errs
+
+    def do_list(self, lt: ListType, st: _State) -> Errors:
+        lhs = st.lhs if isinstance(st.lhs, list) else None
+        rhs = st.rhs if isinstance(st.rhs, list) else None
+        if lt.relationship == ATOMIC or (not lhs and not rhs):
+            self.leaf(st)
+            return []
+        return self.list_items(lt, lhs or [], rhs or [], st)
+
+    def index(self, lt: ListType, items: list, allow_duplicates: bool) -> tuple[list, dict, Errors]:
+        errs: Errors = []
+        pes: list[fp.PathElement] = []
+        observed: dict = {}
+        for i, child in enumerate(items):
+            try:
+                pe = item_element(self.schema, lt, child)
+            except ItemError as exc:
+                errs.append(("", f"element {i}: {exc}"))
+                continue
+            if pe in observed:
+                if not allow_duplicates:
+                    errs.append(("", f"duplicate entries for key {pe}"))
+                    continue
+                observed[pe] = None
+            else:
+                observed[pe] = child
+            pes.append(pe)
+        return pes, observed, errs
+
+    def list_items(self, lt: ListType, lhs: list, rhs: list, st: _State) -> Errors:
+        rpes, robs, rerrs = self.index(lt, rhs, False)
+        lpes, lobs, lerrs = self.index(lt, lhs, True)
+        errs = rerrs + lerrs
+        if errs:
+            return errs
+        shared = [pe for pe in rpes if pe in lobs]
+        shared.reverse()
+        next_shared = shared.pop() if shared else None
+        merged_rhs: set = set()
+        out: list = []
+        li = ri = 0
+        ll, rl = len(lpes), len(rpes)
+        et = lt.element_type
+        while li < ll or ri < rl:
+            if li < ll and ri < rl:
+                pe = lpes[li]
+                if pe == rpes[ri]:
+                    merged_rhs.add(pe)
+                    self._item(et, lobs[pe], robs[pe], out)
+                    li += 1
+                    ri += 1
+                    next_shared = shared.pop() if shared else None
+                    continue
+                if pe in robs and next_shared is not None and next_shared != pe:
+                    li += 1
+                    continue
+            if li < ll:
+                pe = lpes[li]
+                if pe not in robs:
+                    self._item(et, lhs[li], ABSENT, out)
+                    li += 1
+                    continue
+                if pe in merged_rhs:
+                    li += 1
+            if ri < rl:
+                pe = rpes[ri]
+                merged_rhs.add(pe)
+                self._item(et, lobs.get(pe, ABSENT), robs[pe], out)
+                ri += 1
+                if next_shared is not None and next_shared == pe:
+                    next_shared = shared.pop() if shared else None
+        if out:
+            st.out = out
+        return []  # (item errors are dropped, as structured-merge-diff does)
+
+    def _item(self, ref: TypeRef, lv: Any, rv: Any, out: list) -> None:
+        child, _ = self.merge(ref, lv, rv)
+        if child is not ABSENT:
+            out.append(child)
+
+
+def _zip_keys(lhs: dict | None, rhs: dict | None) -> list[str]:
+    keys = list(lhs) if lhs else []
+    if rhs:
+        if lhs:
+            keys.extend(k for k in rhs if k not in lhs)
+        else:
+            keys = list(rhs)
+    return keys
