@@ -62,8 +62,11 @@ class ServerProcess:
     """``cfgpatch serve`` in a child process on a free loopback port."""
 
     def __init__(self, store_url: str, *extra: str, port: int | None = None,
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, env: dict[str, str] | None = None,
+                 access_log: bool = False) -> None:
         self.log = log
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+        self.quiet = () if access_log else ("--no-access-log",)
         for attempt in range(3):  # a free port can be taken before the server binds it
             self.port = port or free_port()
             self.url = f"http://127.0.0.1:{self.port}"
@@ -79,8 +82,8 @@ class ServerProcess:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cfgpatch", "serve", "--port", str(self.port),
-             "--store", store_url, "--log-level", "warning", "--no-access-log", *extra],
-            stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+             "--store", store_url, "--log-level", "warning", *self.quiet, *extra],
+            stdout=out, stderr=out, env=self.env,
         )
         if self.log:
             out.close()

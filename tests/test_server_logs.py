@@ -1,0 +1,70 @@
+"""``--log-format json``: one JSON object a line, with the request id of the answer."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import httpx
+
+from cfgpatch.server.logs import JsonFormatter
+from cfgpatch.server.problems import REQUEST_ID
+from server_support import JSON, ServerProcess
+
+
+def test_a_record_is_one_json_line_with_extras_and_the_request_id():
+    record = logging.LogRecord("cfgpatch.access", logging.INFO, __file__, 1, "GET %s %d",
+                               ("/x", 200), None)
+    record.status = 200
+    record.path = "/x"
+    token = REQUEST_ID.set("req-1")
+    try:
+        line = JsonFormatter().format(record)
+    finally:
+        REQUEST_ID.reset(token)
+    assert "\n" not in line
+    parsed = json.loads(line)
+    assert parsed["message"] == "GET /x 200" and parsed["level"] == "INFO"
+    assert parsed["logger"] == "cfgpatch.access" and parsed["request_id"] == "req-1"
+    assert parsed["status"] == 200 and parsed["time"].endswith("Z")
+
+
+def test_a_traceback_stays_inside_its_line():
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        import sys
+
+        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
+    parsed = json.loads(JsonFormatter().format(record))
+    assert "ValueError: boom" in parsed["exc_info"] and parsed["message"] == "failed"
+
+
+def test_the_server_logs_json_lines(tmp_path):
+    log = tmp_path / "server.log"
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", "--log-format", "json",
+                           "--log-level", "info", log=log)
+    try:
+        httpx.put(server.url + "/v1/documents/cfg", content=b'{"a":1}', headers=JSON)
+        httpx.get(server.url + "/v1/documents/cfg", headers={"x-request-id": "trace-42"})
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    assert any(line["logger"].startswith("uvicorn") for line in lines)
+
+
+def test_the_access_log_is_json(tmp_path):
+    log = tmp_path / "server.log"
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", "--log-format", "json",
+                           "--log-level", "info", log=log, access_log=True)
+    try:
+        httpx.get(server.url + "/v1/documents/cfg", headers={"x-request-id": "trace-42"})
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    access = [line for line in lines if line["logger"] == "cfgpatch.access"
+              and line.get("request_id") == "trace-42"]
+    assert len(access) == 1
+    assert access[0]["status"] == 404 and access[0]["method"] == "GET"
+    assert access[0]["route"] == "/v1/documents/{name}" and access[0]["duration_ms"] >= 0
