@@ -64,3 +64,61 @@ def test_max_diff_work_refuses_the_measured_reversal(tmp_path):
         assert answer.status_code == 400 and answer.json()["code"] == "limit exceeded"
     finally:
         server.stop()
+
+
+def test_timeouts_reach_the_server():
+    from cfgpatch.cli.serve import configured_timeouts
+
+    timeouts = configured_timeouts(options(
+        "--body-timeout", "3", "--health-timeout", "0.5", "--request-timeout", "4",
+        "--max-wait", "9", "--poll-interval", "0.25"))
+    assert (timeouts.body, timeouts.health, timeouts.request, timeouts.max_wait,
+            timeouts.poll_interval) == (3, 0.5, 4, 9, 0.25)
+    defaults = configured_timeouts(options())
+    assert (defaults.body, defaults.health, defaults.request, defaults.max_wait) == (
+        20, 1.5, 10, 60)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--body-timeout", "0"], "body timeout"),
+    (["--keep-alive-timeout", "-1"], "keep-alive"),
+    (["--workers", "0"], "--workers"),
+    (["--workers", "2"], "memory://"),
+])
+def test_nonsense_timeouts_and_workers_stop_the_server(capsys, argv, fragment):
+    assert main(["serve", "--port", "1", "--store", "memory://", *argv]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_workers_share_the_store_and_lose_no_increment(tmp_path, backend):
+    import pg_support
+    from load_support import run_increments, verify_increments
+
+    if backend == "sqlite":
+        from cfgpatch.store.sqlite import SQLiteStore
+
+        url = f"sqlite:///{tmp_path / 'w.db'}"
+        open_store, cleanup = (lambda: SQLiteStore(tmp_path / "w.db")), (lambda: None)
+    else:
+        from cfgpatch.store.postgres import PostgresStore
+
+        pg_support.require_postgres()
+        prefix = pg_support.unique_prefix()
+        url = pg_support.url_with_prefix(prefix)
+        open_store, cleanup = (lambda: PostgresStore.from_url(url)), (
+            lambda: pg_support.drop_prefix(prefix))
+    server = ServerProcess(url, "--workers", "2", log=tmp_path / "server.log")
+    try:
+        outcome = run_increments([server.url], "ctr", clients=8, each=10)
+        server.stop()
+        store = open_store()
+        try:
+            summary = verify_increments(store, "ctr", outcome)
+        finally:
+            store.close()
+    finally:
+        server.stop()
+        cleanup()
+    assert summary["increments"] == 80, summary
