@@ -62,8 +62,16 @@ that the field manager cannot type fails here (the API server would drop
 from __future__ import annotations
 
 from ...errors import OwnershipConflict
-from .api import (ApplyResult, Changes, Conflict, Types, UpdateResult, conflict_message,
-                  server_side_apply, update)
+from .api import (
+                  ApplyResult,
+                  Changes,
+                  Conflict,
+                  Types,
+                  UpdateResult,
+                  conflict_message,
+                  server_side_apply,
+                  update,
+)
 from .fieldpath import FieldSet, PathElement, path_string
 from .managed import ManagedFieldsEntry
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import INVALID_ARGUMENTS, SERVER_REFUSES, KubeError, OwnershipConflict
@@ -13,7 +13,7 @@ from . import managed as mf
 from .builtin import builtin_schema, type_name
 from .compare import compare
 from .crd import CRDError, crd_types
-from .fieldmanager import FieldManager, ConflictError, ServerError, Trace, gvk_of
+from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of
 from .schema import Schema, TypeRef, deduced_schema
 from .typed import validate
 from .value import deep_copy
@@ -155,7 +155,7 @@ class UpdateResult:
 def _now(time: str | datetime | None) -> str:
     if isinstance(time, str):
         return time
-    return mf.rfc3339(time if time is not None else datetime.now(timezone.utc))
+    return mf.rfc3339(time if time is not None else datetime.now(UTC))
 
 
 def _types(schema: Types | Schema | None, crds: Sequence[Any]) -> Types:

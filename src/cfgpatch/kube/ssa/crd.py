@@ -26,9 +26,24 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .schema import (ASSOCIATIVE, ATOMIC, BOOLEAN, NUMERIC, SEPARABLE, STRING, UNTYPED,
-                     UNTYPED_ATOMIC, UNTYPED_DEDUCED, Atom, ListType, MapType, Schema,
-                     StructField, TypeRef, common_types)
+from .schema import (
+    ASSOCIATIVE,
+    ATOMIC,
+    BOOLEAN,
+    NUMERIC,
+    SEPARABLE,
+    STRING,
+    UNTYPED,
+    UNTYPED_ATOMIC,
+    UNTYPED_DEDUCED,
+    Atom,
+    ListType,
+    MapType,
+    Schema,
+    StructField,
+    TypeRef,
+    common_types,
+)
 
 OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 _META_REF = {"$ref": "#/components/schemas/" + OBJECT_META}

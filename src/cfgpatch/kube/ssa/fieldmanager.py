@@ -22,8 +22,9 @@ first:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..go.json import encode
 from . import fieldpath as fp

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..go.json import encode_string, go_quote
@@ -191,4 +191,4 @@ def seconds(text: str | None) -> int | None:
 
 def rfc3339(moment: datetime) -> str:
     """A moment as the server writes ``time`` (UTC, to the second)."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -20,7 +20,6 @@ from .schema import ATOMIC, UNTYPED, UNTYPED_DEDUCED, MapType, Schema, TypeRef
 from .typed import ItemError, item_element, resolve
 
 
-
 def remove_items(schema: Schema, ref: TypeRef, v: Any, items: fp.FieldSet) -> Any:
     """``v`` without the fields of ``items``."""
     atom, _ = resolve(schema, ref, v)

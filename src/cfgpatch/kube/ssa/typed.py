@@ -17,8 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from . import fieldpath as fp
-from .schema import ASSOCIATIVE, ATOMIC, BOOLEAN, NUMERIC, STRING, UNTYPED, Atom, ListType, MapType
-from .schema import Schema, TypeRef
+from .schema import (
+    ASSOCIATIVE,
+    ATOMIC,
+    BOOLEAN,
+    NUMERIC,
+    STRING,
+    UNTYPED,
+    Atom,
+    ListType,
+    MapType,
+    Schema,
+    TypeRef,
+)
 from .value import ABSENT, is_number
 
 Errors = list  # a list of (path, message) pairs, Go's ValidationErrors
@@ -47,14 +58,11 @@ def deduce(atom: Atom, v: Any) -> Atom:
     if v is ABSENT or v is None:
         return atom
     if isinstance(v, (str, bool, int, float)):
-        if atom.scalar is not None:
-            return _part(atom, "s")
-    elif isinstance(v, list):
-        if atom.list is not None:
-            return _part(atom, "l")
-    elif isinstance(v, dict):
-        if atom.map is not None:
-            return _part(atom, "m")
+        return _part(atom, "s") if atom.scalar is not None else atom
+    if isinstance(v, list):
+        return _part(atom, "l") if atom.list is not None else atom
+    if isinstance(v, dict) and atom.map is not None:
+        return _part(atom, "m")
     return atom
 
 
@@ -183,7 +191,8 @@ def _validate_list(schema: Schema, lt: ListType, v: Any, allow_duplicates: bool)
             if pe in seen and not allow_duplicates:
                 errs.append(("", f"duplicate entries for key {pe}"))
             seen.add(pe)
-        errs.extend(with_prefix(validate(schema, lt.element_type, child, allow_duplicates), str(pe)))
+        inner = validate(schema, lt.element_type, child, allow_duplicates)
+        errs.extend(with_prefix(inner, str(pe)))
     return errs
 
 

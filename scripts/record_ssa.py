@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Record server-side apply cases from the Go oracle (``../shared/bin/ssa-oracle``).
+
+The oracle is the API server's own field manager (k8s.io/apimachinery v0.32.4
+``pkg/util/managedfields`` with structured-merge-diff v4.4.2, the built-in schema of
+Kubernetes 1.32, CRD schemas converted as kube-apiserver converts them).  The cases come
+from :mod:`ssa_cases` (deterministic for the seed); the records go to
+``tests/data/kube/ssa/cases.jsonl.gz``: one line per case, its ops and the oracle's results
+(gzip with no timestamp, so a re-recording of the same answers is byte-identical).
+
+    python scripts/record_ssa.py [--seed N] [--scale X] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ssa_cases import generate  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+ORACLE = SHARED / "bin" / "ssa-oracle"
+SMD_SCHEMA = SHARED / "oracles" / "ssa" / "k8s-1.32.4-smd-schema.yaml"
+DATA = ROOT / "tests" / "data" / "kube" / "ssa"
+
+
+def run_oracle(cases: list[dict], oracle: Path = ORACLE, crd_dir: Path = DATA / "crds") -> dict:
+    """The oracle's results by case id (one batch run)."""
+    text = "".join(json.dumps(c, sort_keys=True) + "\n" for c in cases)
+    done = subprocess.run([str(oracle), "-batch", "-smd-schema", str(SMD_SCHEMA),
+                           "-crd-dir", str(crd_dir)], input=text, capture_output=True,
+                          text=True, check=True)
+    out = {}
+    for line in done.stdout.splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            out[rec["id"]] = rec["results"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=34)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--out", type=Path, default=DATA / "cases.jsonl.gz")
+    args = ap.parse_args()
+    cases = generate(args.seed, args.scale)
+    results = run_oracle(cases)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(dict(c, results=results[c["id"]]), sort_keys=True,
+                        separators=(",", ":")) + "\n" for c in cases]
+    with args.out.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        f.write("".join(lines).encode("utf-8"))
+    ops = sum(len(c["ops"]) for c in cases)
+    fails = sum(1 for c in cases for r in results[c["id"]] if not r["ok"])
+    print(f"{args.out}: {len(cases)} cases, {ops} ops ({fails} refused)")
+
+
+if __name__ == "__main__":
+    main()
