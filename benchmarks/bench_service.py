@@ -12,9 +12,13 @@ commits per second and p50/p99 latency at four layers, side by side in one run:
 
 Each client patches its own document, so the numbers measure the write path,
 not conflicts (the concurrency tests cover those).  ``cost`` is the layer's
-time per commit over the bare insert's, at the same concurrency.
+time per commit over the bare insert's, at the same concurrency.  The last
+lines print, for each backend, the ratio the service is held to: HTTP commits
+per second over bare inserts per second with 16 clients (target on PostgreSQL:
+0.5 or more), with the server running ``--workers N`` processes.
 
-    .venv/bin/python benchmarks/bench_service.py [--quick] [--pg URL] [--no-pg]
+    .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--workers N]
+                                                 [--clients 1,16]
 """
 
 from __future__ import annotations
@@ -213,10 +217,10 @@ def _once_per_client(make: Callable) -> Callable:
     return get
 
 def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callable,
-                  per_client: dict[int, int], rows: list) -> None:
+                  per_client: dict[int, int], rows: list, workers: int = 1) -> None:
     texts = [canonical(document(k)) for k in range(max(per_client.values()) + 1)]
     store = open_store()
-    server = ServerProcess(store_url)
+    server = ServerProcess(store_url, "--workers", str(workers))
     try:
         for clients, count in per_client.items():
             layers = {
@@ -249,14 +253,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer commits (a smoke run)")
     parser.add_argument("--no-pg", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="cfgpatch serve --workers (default: one per core)")
+    parser.add_argument("--clients", default="1,16",
+                        help="comma-separated client counts (default 1,16)")
     args = parser.parse_args(argv)
-    per_client = {1: 60, 16: 8} if args.quick else {1: 400, 16: 50}
+    counts = [int(c) for c in args.clients.split(",")]
+    per_client = {c: (60 if c == 1 else 8) if args.quick else (400 if c == 1 else 50)
+                  for c in counts}
     rows: list = []
     print(f"{'backend':8} {'n':>3} {'layer':8} {'commits':>11}  latency (client side)")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         bench_backend("sqlite", lambda: SQLiteStore(db), f"sqlite:///{db}",
-                      lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client, rows)
+                      lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client, rows,
+                      args.workers)
     if not args.no_pg:
         import psycopg
 
@@ -264,13 +275,28 @@ def main(argv: list[str] | None = None) -> int:
         url = f"{PG_URL}{'&' if '?' in PG_URL else '?'}prefix={prefix}&pool_max=20"
         try:
             bench_backend("postgres", lambda: PostgresStore.from_url(url), url,
-                          lambda texts: bare_postgres(prefix, texts), per_client, rows)
+                          lambda texts: bare_postgres(prefix, texts), per_client, rows,
+                          args.workers)
         finally:
             with psycopg.connect(PG_URL, autocommit=True) as conn:
                 for table in ("versions", "bare", "cfgpatch_migrations"):
                     conn.execute(f"DROP TABLE IF EXISTS {prefix}{table}")
                 conn.execute(f"DROP FUNCTION IF EXISTS {prefix}versions_append_only()")
+    print_ratios(rows, args.workers)
     return 0
+
+
+def print_ratios(rows: list, workers: int) -> None:
+    """HTTP commits/s over bare inserts/s per backend and client count, side by side."""
+    rates = {(label, clients, layer): result["rate"]
+             for label, clients, layer, result, _ in rows}
+    print(f"\nratio: HTTP PATCH commits/s over bare INSERTs/s through the same driver "
+          f"(server --workers {workers}; target >= 0.5 on PostgreSQL with 16 clients)")
+    for (label, clients, layer), rate in rates.items():
+        if layer == "http":
+            bare = rates[(label, clients, "bare")]
+            print(f"  {label:8} {clients:3} clients: {rate:7.0f}/s over {bare:7.0f}/s "
+                  f"= {rate / bare:.2f}x", flush=True)
 
 
 if __name__ == "__main__":

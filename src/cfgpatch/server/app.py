@@ -101,8 +101,8 @@ class Api:
         seconds = timeout or self.timeouts.request
         work = partial(func, *args, **kwargs)
         try:
-            return await asyncio.wait_for(
-                anyio.to_thread.run_sync(work, abandon_on_cancel=True), seconds)
+            async with asyncio.timeout(seconds):
+                return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
         except TimeoutError:
             raise StoreError(f"{getattr(func, '__name__', 'the call')} did not finish within "
                              f"{seconds:g} s (is the store reachable?)") from None

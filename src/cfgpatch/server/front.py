@@ -140,7 +140,8 @@ class Front:
     async def _body(self, scope: dict, receive: Callable, answer: Answer) -> bytes | None:
         """The whole body, or ``None`` once the request has been answered or is gone."""
         try:
-            return await asyncio.wait_for(self._read(scope, receive), self.timeouts.body)
+            async with asyncio.timeout(self.timeouts.body):  # no task of its own
+                return await self._read(scope, receive)
         except TimeoutError:
             problem = HttpProblem(f"the request body did not arrive within "
                                   f"{self.timeouts.body:g} s", code=REQUEST_TIMEOUT)
