@@ -96,7 +96,7 @@ def worker(folder: str, kind: str, reps: int) -> None:
 
     from cfgpatch import run
 
-    compiled = sys.modules["cfgpatch.diff"].__file__.endswith(".so")
+    compiled = sys.modules["cfgpatch.diffing"].__file__.endswith(".so")
     ta, tb = edge_texts(kind, N)
     ops = [["put", "a", ta], ["put", "b", tb], ["diff_stats", "a", "b"]]
     stats = run(ops)[2]

@@ -322,7 +322,7 @@ def write_tree(root: Path, resources: int) -> Path:
 
 
 def build_in_process(rounds: int, directory: str) -> float:
-    from cfgpatch.kube.views.kustomize.build import build
+    from cfgpatch.kube.kustomize.build import build
 
     best = float("inf")
     for _ in range(rounds):

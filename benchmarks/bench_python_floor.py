@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 from cfgpatch import run
-from cfgpatch.diff import diff_plan
+from cfgpatch.diffing import diff_plan
 from cfgpatch.jsonvalue import SCALAR_TEXT, canonical_many, canonical_unchecked
 from cfgpatch.lcs import align
 from cfgpatch.text_cache import TextCache

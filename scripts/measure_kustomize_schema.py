@@ -13,7 +13,7 @@ Called by scripts/record_kustomize_merge.py.  Two batches of probes, each one
   several ``listMapKeys`` also gets an element agreeing on the merge key only, to see
   whether kyaml keys it on all of them.
 
-Writes src/cfgpatch/kube/views/kustomize/data/kustomize.json (``--check``: only reports).
+Writes src/cfgpatch/kube/kustomize/data/kustomize.json (``--check``: only reports).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FACTS = ROOT / "src" / "cfgpatch" / "kube" / "views" / "kustomize" / "data" / "kustomize.json"
+FACTS = ROOT / "src" / "cfgpatch" / "kube" / "kustomize" / "data" / "kustomize.json"
 PATHS = Path("/work/shared/k8s/paths.tsv")
 TABLE = ROOT / "src" / "cfgpatch" / "kube" / "schema" / "data" / "builtin.json"
 

@@ -18,10 +18,10 @@ runs ``kubectl.1.NN kustomize`` for every installed kubectl 1.27 ... 1.33 and wr
 
 (kubectl 1.32's answer; ``versions`` as in scripts/record_kustomize_trees.py).  The
 temporary directory is written ``$TREE`` in the recorded text.  The suite replays the
-recordings (tests/test_kube_views_kustomize_merge.py).
+recordings (tests/test_kube_kustomize_merge.py).
 
 ``--schema`` instead measures where kyaml's embedded schema differs from the built-in
-table (src/cfgpatch/kube/views/kustomize/data/kustomize.json): every kind of the table
+table (src/cfgpatch/kube/kustomize/data/kustomize.json): every kind of the table
 is patched with a two-element ``metadata.finalizers`` (kyaml merges it only for a kind it
 knows), and every merged list field of the kinds in /work/shared/k8s/paths.tsv is
 probed with a patch element that matches one resource element on its merge key.

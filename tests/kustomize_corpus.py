@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cfgpatch.kube.views.kustomize.build import BuildError, build
+from cfgpatch.kube.kustomize.build import BuildError, build
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 #: klog's header (time, process id) of a line kustomize logs: left out of the recordings

@@ -12,9 +12,9 @@ from cfgpatch.errors import KubeError
 from cfgpatch.kube.io.kyaml_read import read_document, read_documents
 from cfgpatch.kube.io.kyaml_scalars import node_value
 from cfgpatch.kube.io.kyaml_write import write_value
-from cfgpatch.kube.views.kustomize.merge import apply_strategic
-from cfgpatch.kube.views.kustomize.schema import KustomizeSchema
-from cfgpatch.kube.views.kustomize.styles import styled_value
+from cfgpatch.kube.kustomize.merge import apply_strategic
+from cfgpatch.kube.kustomize.schema import KustomizeSchema
+from cfgpatch.kube.kustomize.styles import styled_value
 
 MERGE_DATA = Path(__file__).parent / "data" / "kustomize" / "merge"
 RECORDED = json.loads((MERGE_DATA / "recorded.json").read_text(encoding="utf-8"))["cases"]

@@ -5,7 +5,7 @@ possible, without any of the real implementation's shortcuts: equality is
 :func:`cfgpatch.jsonvalue.equal`, the longest common subsequence uses the full
 quadratic table of suffix lengths, and the move pass re-scans the whole
 operation list from the start after every pairing.  It is only for tests: the
-property tests demand byte-identical output from :mod:`cfgpatch.diff`.
+property tests demand byte-identical output from :mod:`cfgpatch.diffing`.
 
 Nothing here is imported by the package.
 """

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch import run
-from cfgpatch.diff import diff, digest, patch_text
+from cfgpatch.diffing import diff, digest, patch_text
 from cfgpatch.fixtures import SplitMix64
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical, deep_copy
@@ -425,7 +425,7 @@ def test_roundtrip_compares_number_kinds_and_shapes_exactly(monkeypatch, want, g
     """The round trip compares the replayed value with ``b`` as canonical text would:
     a result that Python's ``==`` finds equal but whose text differs is not a round trip."""
     import cfgpatch.replay
-    from cfgpatch.diff import diff_stats
+    from cfgpatch.diffing import diff_stats
 
     a, b = {"v": "before"}, {"v": want}
     assert diff_stats(a, b)["roundtrip"] is True
@@ -461,7 +461,7 @@ def test_depth_256_diff_apply_and_text():
 _DIGEST_SCRIPT = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from cfgpatch.diff import diff, digest, patch_text
+from cfgpatch.diffing import diff, digest, patch_text
 from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import SplitMix64
 from cfgpatch.fixtures import generate, mutate

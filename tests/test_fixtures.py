@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch import run
-from cfgpatch.diff import diff, digest
+from cfgpatch.diffing import diff, digest
 from cfgpatch.errors import InvalidInput
 from cfgpatch.fixtures import SplitMix64, generate, mutate
 from cfgpatch.jsonvalue import canonical, validate

@@ -79,7 +79,7 @@ def test_the_diff_and_the_reader_run_paused(monkeypatch):
     import sys
 
     from cfgpatch import document_reader
-    from cfgpatch.diff import diff_stats
+    from cfgpatch.diffing import diff_stats
     from cfgpatch.text_cache import TextCache
 
     seen = []
@@ -92,7 +92,7 @@ def test_the_diff_and_the_reader_run_paused(monkeypatch):
     monkeypatch.setattr(document_reader._Reader, "document", spy)
     document_reader.read_document('{"a": [1, 2]}', TextCache())
     assert seen == [False] and gc.isenabled()
-    diff_module = sys.modules["cfgpatch.diff"]
+    diff_module = sys.modules["cfgpatch.diffing"]
     original_text = diff_module.plan_text
 
     def text_spy(*args):

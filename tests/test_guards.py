@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from cfgpatch.errors import CfgPatchError, MergeConflict, TestFailed
 from cfgpatch.guards import _HeadJudge, _lookup, replay_with_head_tests
 from cfgpatch.jsonpatch import apply_patch
-from cfgpatch.rebase import MISSING, merge
+from cfgpatch.rebasing import MISSING, merge
 
 
 def check(path, value):

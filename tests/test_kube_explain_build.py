@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.kube.explain.build import explain
-from cfgpatch.kube.views.kustomize.build import build
-from cfgpatch.kube.views.kustomize.trace import Trace
+from cfgpatch.kube.kustomize.build import build
+from cfgpatch.kube.kustomize.trace import Trace
 from kustomize_corpus import TREES, builds
 
 OK_BUILDS = [b for b in builds() if b.exit_code == 0]

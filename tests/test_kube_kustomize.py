@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from cfgpatch.kube import patch
-from cfgpatch.kube.views.kustomize import KustomizeSchema, apply_strategic
+from cfgpatch.kube.kustomize import KustomizeSchema, apply_strategic
 
 DNS = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "dns"},
        "spec": {"selector": {"app": "dns"}, "ports": [

@@ -1,4 +1,4 @@
-"""kube build (views/kustomize/build.py) against kubectl kustomize's recorded corpus.
+"""kube build (kustomize/build.py) against kubectl kustomize's recorded corpus.
 
 Every build of every tree in tests/data/kustomize is replayed: the exit code, the
 output and the standard error (warnings, kustomize's error text) must be kubectl
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.errors import KUSTOMIZE_UNMODELLED
-from cfgpatch.kube.views.kustomize.build import BuildError, build
-from cfgpatch.kube.views.kustomize.trace import Trace
+from cfgpatch.kube.kustomize.build import BuildError, build
+from cfgpatch.kube.kustomize.trace import Trace
 from kustomize_corpus import TREES, builds, run_ours
 
 BUILDS = builds()

@@ -1,4 +1,4 @@
-"""views/kustomize/generators.py on its own: configMapGenerator / secretGenerator sources
+"""kustomize/generators.py on its own: configMapGenerator / secretGenerator sources
 (literals, env files, files), options, behaviors, hash suffixes, styles and errors.
 
 Every tree here was also built with ``kubectl kustomize`` 1.32 when the test was
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cfgpatch.kube.views.kustomize.build import BuildError, build
-from cfgpatch.kube.views.kustomize.generators import content_hash
-from cfgpatch.kube.views.kustomize.styles import Quoted
+from cfgpatch.kube.kustomize.build import BuildError, build
+from cfgpatch.kube.kustomize.generators import content_hash
+from cfgpatch.kube.kustomize.styles import Quoted
 
 
 def tree(tmp_path: Path, files: dict[str, str | bytes]) -> str:

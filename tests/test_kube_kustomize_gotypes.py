@@ -1,4 +1,4 @@
-"""views/kustomize/gotypes.py: a kustomization decoded into kustomize's Go types as Go's
+"""kustomize/gotypes.py: a kustomization decoded into kustomize's Go types as Go's
 encoding/json decodes it (texts measured with kubectl kustomize 1.32; end to end: the
 corpus trees error-nested-types and nested-field-names)."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cfgpatch.kube.views.kustomize import gotypes
-from cfgpatch.kube.views.kustomize.gotypes import GoDecodeError, decode
+from cfgpatch.kube.kustomize import gotypes
+from cfgpatch.kube.kustomize.gotypes import GoDecodeError, decode
 
 _FIELD = "json: cannot unmarshal {} into Go struct field {} of type {}"
 

@@ -1,4 +1,4 @@
-"""views/kustomize/images.py on its own: kustomize's image reference split, which
+"""kustomize/images.py on its own: kustomize's image reference split, which
 references an ``images`` entry matches, and what it writes (end to end: the corpus trees
 images-replicas, images-tag-and-digest and shop-overlays)."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.views.kustomize import images
-from cfgpatch.kube.views.kustomize.kustomization import load
-from cfgpatch.kube.views.kustomize.loader import Loader
-from cfgpatch.kube.views.kustomize.resmap import ResMap
-from cfgpatch.kube.views.kustomize.resources import read_resources
+from cfgpatch.kube.kustomize import images
+from cfgpatch.kube.kustomize.kustomization import load
+from cfgpatch.kube.kustomize.loader import Loader
+from cfgpatch.kube.kustomize.resmap import ResMap
+from cfgpatch.kube.kustomize.resources import read_resources
 
 DIGEST = "sha256:" + "ab" * 32
 

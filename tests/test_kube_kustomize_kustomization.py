@@ -1,4 +1,4 @@
-"""views/kustomize/kustomization.py: the kustomization read as kustomize reads it, through
+"""kustomize/kustomization.py: the kustomization read as kustomize reads it, through
 go-yaml v2 and sigs.k8s.io/yaml.  Measured with kubectl kustomize 1.32 (end to end: the
 corpus trees yaml-merge-keys (builds kustomization and error-kustomization-merge),
 error-nested-types, nested-field-names and json6902-annotation-keys/common-annotations)."""
@@ -9,7 +9,7 @@ import pytest
 
 from cfgpatch.errors import KubeError
 from cfgpatch.kube.io.kyaml_read import read_document
-from cfgpatch.kube.views.kustomize.kustomization import is_empty, v2_value
+from cfgpatch.kube.kustomize.kustomization import is_empty, v2_value
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -1,4 +1,4 @@
-"""views/kustomize/loader.py on its own: kustomize's file loader (root restriction,
+"""kustomize/loader.py on its own: kustomize's file loader (root restriction,
 symlinks, directories, cycles, remote references) with kustomize v5.5's error texts."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cfgpatch.kube.views.kustomize.loader import Loader, LoaderError, is_remote
+from cfgpatch.kube.kustomize.loader import Loader, LoaderError, is_remote
 
 
 @pytest.fixture

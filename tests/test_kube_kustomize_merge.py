@@ -1,4 +1,4 @@
-"""kustomize's strategic merge (views/kustomize/merge.py) against recorded kubectl kustomize.
+"""kustomize's strategic merge (kustomize/merge.py) against recorded kubectl kustomize.
 
 Every case under tests/data/kustomize/merge/cases/ (one resource file, one patch, maybe
 an ``openapi:`` document) was built by real ``kubectl kustomize`` 1.27 ... 1.33
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from cfgpatch.errors import KUSTOMIZE_ERROR, KubeError
 from cfgpatch.jsonvalue import deep_copy
-from cfgpatch.kube.views.kustomize.merge import apply_strategic
-from cfgpatch.kube.views.kustomize.schema import KustomizeSchema
+from cfgpatch.kube.kustomize.merge import apply_strategic
+from cfgpatch.kube.kustomize.schema import KustomizeSchema
 from kustomize_merge_support import RECORDED, Answer, case_texts, our_answer, same
 
 BUILTIN = KustomizeSchema.builtin()

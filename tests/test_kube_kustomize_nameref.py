@@ -1,4 +1,4 @@
-"""views/kustomize/nameref.py on its own: which references follow a renamed resource
+"""kustomize/nameref.py on its own: which references follow a renamed resource
 (prefix, suffix, generated hash), which candidates are considered (kind, namespace,
 prefix/suffix history), and the ambiguity error.  Each tree was built with ``kubectl
 kustomize`` 1.32 when the test was written and answered what the assertions say."""
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cfgpatch.kube.views.kustomize.build import BuildError, build
-from cfgpatch.kube.views.kustomize.nameref import REFERENCES
+from cfgpatch.kube.kustomize.build import BuildError, build
+from cfgpatch.kube.kustomize.nameref import REFERENCES
 
 
 def built(tmp_path: Path, files: dict[str, str]) -> dict[str, dict]:

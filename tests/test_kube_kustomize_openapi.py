@@ -1,4 +1,4 @@
-"""views/kustomize/openapi.py, crds.py and styles.py on their own (the corpus trees
+"""kustomize/openapi.py, crds.py and styles.py on their own (the corpus trees
 openapi-schemas, crds-fieldspecs and scalar-styles replay kubectl kustomize 1.27-1.33
 byte for byte on top of these)."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.views.kustomize.crds import config_from, load_crds
-from cfgpatch.kube.views.kustomize.kustomization import load
-from cfgpatch.kube.views.kustomize.loader import Loader
-from cfgpatch.kube.views.kustomize.openapi import SchemaState
-from cfgpatch.kube.views.kustomize.resources import Gvk
-from cfgpatch.kube.views.kustomize.styles import (
+from cfgpatch.kube.kustomize.crds import config_from, load_crds
+from cfgpatch.kube.kustomize.kustomization import load
+from cfgpatch.kube.kustomize.loader import Loader
+from cfgpatch.kube.kustomize.openapi import SchemaState
+from cfgpatch.kube.kustomize.resources import Gvk
+from cfgpatch.kube.kustomize.styles import (
     Quoted,
     encoder_quotes,
     is_yaml11_non_string,

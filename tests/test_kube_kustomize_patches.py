@@ -1,4 +1,4 @@
-"""views/kustomize/patches.py: how patches are read and what a failed JSON 6902
+"""kustomize/patches.py: how patches are read and what a failed JSON 6902
 operation prints (end to end: the corpus trees json6902-annotation-keys and
 error-json6902-operations, recorded with kubectl kustomize)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cfgpatch.kube.views.kustomize.patches import _strategic_documents
+from cfgpatch.kube.kustomize.patches import _strategic_documents
 
 
 def test_a_list_is_no_strategic_patch_even_with_keys_json_refuses():
@@ -15,7 +15,7 @@ def test_a_list_is_no_strategic_patch_even_with_keys_json_refuses():
 
 def test_a_failed_operation_is_kustomize_s_error_alone(tmp_path):
     """kubectl prints only the error line (tree error-json6902-operations): no hint."""
-    from cfgpatch.kube.views.kustomize.build import BuildError, build
+    from cfgpatch.kube.kustomize.build import BuildError, build
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
                                       "  name: cm\ndata:\n  a: b\n")
     (tmp_path / "kustomization.yaml").write_text(
@@ -28,7 +28,7 @@ def test_a_failed_operation_is_kustomize_s_error_alone(tmp_path):
 
 
 def test_a_patch_starting_with_a_bracket_must_be_json(tmp_path):
-    from cfgpatch.kube.views.kustomize.patches import _json_ops
+    from cfgpatch.kube.kustomize.patches import _json_ops
     assert _json_ops('[{"op": "remove", "path": "/a"}]', 0)[0] == [{"op": "remove",
                                                                      "path": "/a"}]
     assert _json_ops("[{op: remove, path: /a}]", 0)[0] is None

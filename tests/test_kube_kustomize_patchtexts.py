@@ -1,18 +1,18 @@
-"""views/kustomize/patchtexts.py (with styles.restyled): a strategic patch's scalar over a
+"""kustomize/patchtexts.py (with styles.restyled): a strategic patch's scalar over a
 quoted string is its source text (end to end: the corpus tree strategic-source-texts,
 recorded with kubectl kustomize)."""
 
 from __future__ import annotations
 
 from cfgpatch.kube.io.kyaml_read import read_document
-from cfgpatch.kube.views.kustomize.patchtexts import (
+from cfgpatch.kube.kustomize.patchtexts import (
     Sourced,
     source_texts,
     spelled,
     with_sources,
     without_sources,
 )
-from cfgpatch.kube.views.kustomize.styles import Quoted, restyled, styled_value
+from cfgpatch.kube.kustomize.styles import Quoted, restyled, styled_value
 
 
 def _patch(text: str) -> tuple[dict, dict]:

@@ -1,4 +1,4 @@
-"""views/kustomize/plainkeys.py: a key kustomize writes plain (every annotation key, the
+"""kustomize/plainkeys.py: a key kustomize writes plain (every annotation key, the
 label and generator keys it sets) that reads as no string fails the build at output, as
 kustomize's does (end to end: the corpus trees json6902-annotation-keys and
 written-key-types, recorded with kubectl kustomize)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.views.kustomize.plainkeys import check_annotation_keys, typed_key
+from cfgpatch.kube.kustomize.plainkeys import check_annotation_keys, typed_key
 
 
 @pytest.mark.parametrize("key", ["true", "1", "null", "~", "1.5", "0x1F", "2024-01-01", ""])
@@ -44,13 +44,13 @@ def test_typed_keys():
 
 
 def test_keys_kustomize_writes_are_typed_where_yaml_reads_them_so():
-    from cfgpatch.kube.views.kustomize.plainkeys import TypedKey, has_typed_keys, plain_key
+    from cfgpatch.kube.kustomize.plainkeys import TypedKey, has_typed_keys, plain_key
     assert type(plain_key("1")) is TypedKey and type(plain_key("app")) is str
     assert has_typed_keys({plain_key("true"): "x"}) and not has_typed_keys({"true": "x"})
 
 
 def test_a_written_key_anywhere_fails_with_its_map_typed_only_when_walked():
-    from cfgpatch.kube.views.kustomize.plainkeys import check_keys, plain_key
+    from cfgpatch.kube.kustomize.plainkeys import check_keys, plain_key
     value = {"kind": "Deployment", "metadata": {"name": "d", "labels": {"2": "kept"}},
              "spec": {"selector": {"matchLabels": {plain_key("1"): "x", "app": "d"}}}}
     check_keys(value, walk=False)  # not told of written keys: annotations only
@@ -65,6 +65,6 @@ def test_a_written_key_anywhere_fails_with_its_map_typed_only_when_walked():
 
 
 def test_annotations_elsewhere_than_metadata_are_no_annotations():
-    from cfgpatch.kube.views.kustomize.plainkeys import check_keys
+    from cfgpatch.kube.kustomize.plainkeys import check_keys
     check_keys({"spec": {"annotations": {"true": "x"}}, "metadata": {"labels": {"1": "x"}}},
                walk=True)

@@ -1,4 +1,4 @@
-"""views/kustomize/repeated.py: the lines kustomize reports for a key written twice, once
+"""kustomize/repeated.py: the lines kustomize reports for a key written twice, once
 the build has added fields above it.  Measured with kubectl kustomize 1.32 (corpus tree
 duplicate-keys: builds labelled, labelled-flow, json6902-after-metadata,
 json6902-under-annotations)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from cfgpatch.kube.io.kyaml_duplicates import drop_duplicates
 from cfgpatch.kube.io.kyaml_read import read_document
 from cfgpatch.kube.io.kyaml_scalars import node_value
-from cfgpatch.kube.views.kustomize.repeated import RepeatedKeys
+from cfgpatch.kube.kustomize.repeated import RepeatedKeys
 
 BLOCK = "kind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: 1\n  a: 2\n"
 

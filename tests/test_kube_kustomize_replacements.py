@@ -1,4 +1,4 @@
-"""kustomize's ``replacements`` (views/kustomize/replacements.py, fieldpath.py).
+"""kustomize's ``replacements`` (kustomize/replacements.py, fieldpath.py).
 
 The trees ``replacements-*`` (tests/data/kustomize/trees) hold kubectl's answers; these
 tests pin the rules one by one on small values, and what is refused as not modelled.
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from cfgpatch.kube.views.kustomize import fieldpath
-from cfgpatch.kube.views.kustomize.build import BuildError, build
-from cfgpatch.kube.views.kustomize.replacements import Replacement, apply, source_value
-from cfgpatch.kube.views.kustomize.resmap import ResMap
-from cfgpatch.kube.views.kustomize.resources import Resource, Source, read_resources
-from cfgpatch.kube.views.kustomize.styles import Quoted
-from cfgpatch.kube.views.kustomize.trace import Trace
+from cfgpatch.kube.kustomize import fieldpath
+from cfgpatch.kube.kustomize.build import BuildError, build
+from cfgpatch.kube.kustomize.replacements import Replacement, apply, source_value
+from cfgpatch.kube.kustomize.resmap import ResMap
+from cfgpatch.kube.kustomize.resources import Resource, Source, read_resources
+from cfgpatch.kube.kustomize.styles import Quoted
+from cfgpatch.kube.kustomize.trace import Trace
 from kustomize_corpus import TREES
 
 
@@ -279,7 +279,7 @@ def test_explain_names_the_source_and_every_field_set():
     ({"source": {"kinds": "x"}}, 'unknown field "kinds"'),
 ])
 def test_replacement_fields_are_decoded_as_go_decodes_them(value, message):
-    from cfgpatch.kube.views.kustomize.gotypes import GoDecodeError, decode
+    from cfgpatch.kube.kustomize.gotypes import GoDecodeError, decode
 
     with pytest.raises(GoDecodeError) as info:
         decode({"replacements": [value]})

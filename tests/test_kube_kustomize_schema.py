@@ -1,14 +1,14 @@
-"""kustomize's merge-key facts (views/kustomize/schema.py).
+"""kustomize's merge-key facts (kustomize/schema.py).
 
 The built-in facts (data/kustomize.json) were measured with kubectl kustomize
 (scripts/record_kustomize_merge.py --schema); the recorded cases replayed in
-test_kube_views_kustomize_merge.py show them at work (newer-kind-replaced,
+test_kube_kustomize_merge.py show them at work (newer-kind-replaced,
 newer-field-replaced, volumes-merge-retainkeys, service-ports-two-keys, cr-openapi).
 """
 
 from __future__ import annotations
 
-from cfgpatch.kube.views.kustomize.schema import KustomizeSchema, _builtin_facts
+from cfgpatch.kube.kustomize.schema import KustomizeSchema, _builtin_facts
 
 BUILTIN = KustomizeSchema.builtin()
 

@@ -1,4 +1,4 @@
-"""views/kustomize/selectors.py on its own: patch targets, regular expressions, label and
+"""kustomize/selectors.py on its own: patch targets, regular expressions, label and
 annotation selectors (the facts are kustomize v5.5's; the corpus trees selectors,
 multi-kind-selector and nomatch-patches check them end to end)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.views.kustomize.resources import Gvk, ResId, Resource, Source
-from cfgpatch.kube.views.kustomize.selectors import (
+from cfgpatch.kube.kustomize.resources import Gvk, ResId, Resource, Source
+from cfgpatch.kube.kustomize.selectors import (
     Selector,
     go_regexp,
     matches,

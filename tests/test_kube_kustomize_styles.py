@@ -1,4 +1,4 @@
-"""views/kustomize/styles.py on its own: what kustomize keeps of a scalar's source text
+"""kustomize/styles.py on its own: what kustomize keeps of a scalar's source text
 in annotations, and what a JSON 6902 patch makes of them (end to end: the corpus trees
 annotation-dates and json6902-annotation-values, recorded with kubectl kustomize)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cfgpatch.kube.io.kyaml_read import read_document
-from cfgpatch.kube.views.kustomize.styles import (
+from cfgpatch.kube.kustomize.styles import (
     SourceText,
     json_annotations,
     metadata_texts,
@@ -68,7 +68,7 @@ def test_values_that_are_not_annotations_are_left_alone():
 
 
 def test_after_a_json_patch_integers_print_as_go_s_float64():
-    from cfgpatch.kube.views.kustomize.styles import reencoded
+    from cfgpatch.kube.kustomize.styles import reencoded
     found = reencoded({"a": 31, "b": 1234567890123, "c": 2**63 - 1, "d": 2**60, "e": True})
     assert found == {"a": 31, "b": 1234567890123, "c": 9.223372036854776e18,
                      "d": 1.152921504606847e18, "e": True}

@@ -1,4 +1,4 @@
-"""kube/views/kustomize/transformer_config.py: configurations files, merged as kustomize
+"""kube/kustomize/transformer_config.py: configurations files, merged as kustomize
 merges field specs (the builds themselves are in the corpus, tree ``configurations``)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
-from cfgpatch.kube.views.kustomize.fieldspecs import CONFLICTING, FieldSpec, merge_specs
-from cfgpatch.kube.views.kustomize.kustomization import load
-from cfgpatch.kube.views.kustomize.loader import Loader
-from cfgpatch.kube.views.kustomize.resources import Gvk
-from cfgpatch.kube.views.kustomize.transformer_config import (
+from cfgpatch.kube.kustomize.fieldspecs import CONFLICTING, FieldSpec, merge_specs
+from cfgpatch.kube.kustomize.kustomization import load
+from cfgpatch.kube.kustomize.loader import Loader
+from cfgpatch.kube.kustomize.resources import Gvk
+from cfgpatch.kube.kustomize.transformer_config import (
     TransformerConfig,
     load_configurations,
     merged_into,

@@ -1,11 +1,11 @@
-"""kube/views/kustomize/variables.py: ``vars`` (the builds are in the corpus, tree ``vars``)."""
+"""kube/kustomize/variables.py: ``vars`` (the builds are in the corpus, tree ``vars``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from cfgpatch.kube.views.kustomize.resources import ResId, Resource, Source
-from cfgpatch.kube.views.kustomize.variables import Var, _expand, _Lookup, field_value
+from cfgpatch.kube.kustomize.resources import ResId, Resource, Source
+from cfgpatch.kube.kustomize.variables import Var, _expand, _Lookup, field_value
 
 
 def _expanded(text: str, **values):

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from cfgpatch.kube.schema.node import SCALAR_KINDS, builtin_schema
 from conftest import require
 from test_kube_corpus import CASES, Case, run_cli
-from test_kube_views_kustomize import (
+from test_kube_kustomize import (
     CONTAINER_CASES,
     CONTAINER_PORT_CASES,
     DEPLOY,

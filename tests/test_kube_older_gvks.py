@@ -194,7 +194,7 @@ KYAML_KNOWS = {("autoscaling/v2beta2", "HorizontalPodAutoscaler"),
 
 
 def test_kustomize_view_knows_neither_unversioned_nor_newer_kinds() -> None:
-    from cfgpatch.kube.views.kustomize import KustomizeSchema
+    from cfgpatch.kube.kustomize import KustomizeSchema
 
     schema = KustomizeSchema.builtin()
     for gvk in KYAML_PROBES:

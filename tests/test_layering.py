@@ -9,8 +9,9 @@
   (``sqlite3``, ``threading``, ``socket``, ``asyncio``, ``subprocess``).
 * Dependencies point one way: values -> pointer -> patch algorithms ->
   diff/rebase -> service -> cli/server/web.  No lower module imports a higher one.
-* Inside ``kube/`` the sub-packages are layered too: go -> io -> schema -> engine ->
-  views -> explain -> tester (the facade ``kube/__init__.py`` re-exports ``tester``).
+* Inside ``kube/`` the sub-packages are layered too: go -> io -> schema -> engine and
+  ssa -> kustomize and views -> explain -> patcher (the facade ``kube/__init__.py``
+  re-exports the public functions).
 * No import cycle anywhere in ``src/`` (imports inside functions included).
 """
 
@@ -38,17 +39,20 @@ LAYERS = [
     {"jsonvalue"},
     {"pointer"},
     {"jsonpatch", "mergepatch", "lcs", "text_cache", "replay", "spellings"},
-    {"moves", "diff", "document_reader"},
-    {"rebase", "fixtures", "kube", "guards", "preconditions", "limits"},
+    {"moves", "diffing", "document_reader"},
+    {"rebasing", "fixtures", "kube", "guards", "preconditions", "limits"},
     {"lint"},  # cfgpatch lint: reads kube (and the page may run it: standard library only)
     {"store"},
+    {"retention", "version_cache"},
+    {"lifecycle"},
     {"service", "contract"},
     {"web"},
     {"server", "cli"},
 ]
 
 #: The sub-layers of ``kube/``, lower first (``kube/__init__.py`` is the facade over all).
-KUBE_LAYERS = [{"go"}, {"io"}, {"schema"}, {"engine"}, {"views"}, {"explain"}, {"tester"}]
+KUBE_LAYERS = [{"go"}, {"io"}, {"schema"}, {"engine", "ssa"}, {"kustomize", "views"}, {"explain"},
+               {"patcher"}]
 
 
 def _modules():

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adversaries import KINDS, pair
-from cfgpatch.diff import diff, patch_text
+from cfgpatch.diffing import diff, patch_text
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import canonical
 from cfgpatch.lcs import METHODS, WorkBudget, align

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfgpatch.diff import diff, diff_ops, diff_stats
+from cfgpatch.diffing import diff, diff_ops, diff_stats
 from cfgpatch.errors import LIMIT_EXCEEDED, LimitExceeded
 from cfgpatch.lcs import WorkBudget, align
-from cfgpatch.rebase import rebase
+from cfgpatch.rebasing import rebase
 
 
 def test_spending_past_the_limit_raises_limit_exceeded():

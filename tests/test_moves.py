@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cfgpatch import moves
-from cfgpatch.diff import diff
+from cfgpatch.diffing import diff
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import canonical
 from cfgpatch.moves import place_moves

@@ -85,9 +85,20 @@ def test_rebase_stays_callable_after_a_stale_base_apply_in_a_fresh_process():
         "r = cfgpatch.run([['put','c','{\"a\":1}'], ['apply','c','[]'],"
         " ['apply','c','[{\"op\":\"replace\",\"path\":\"/a\",\"value\":3}]',1]])\n"
         "assert r == [1, 2, 3], r\n"
-        "import cfgpatch.rebase, cfgpatch.diff\n"
+        "import cfgpatch.rebasing, cfgpatch.diffing\n"
         "print(cfgpatch.rebase({'a':1},{'a':1},[]), cfgpatch.diff({'a':1},{'a':2}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[] [{'op': 'replace', 'path': '/a', 'value': 2}]"
+
+
+def test_the_modules_behind_diff_and_rebase_have_names_of_their_own():
+    import cfgpatch.diffing as diffing
+    import cfgpatch.rebasing as rebasing
+
+    assert isinstance(diffing, types.ModuleType) and isinstance(rebasing, types.ModuleType)
+    assert callable(cfgpatch.diff) and not isinstance(cfgpatch.diff, types.ModuleType)
+    for shadow in ("cfgpatch.diff", "cfgpatch.rebase"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(shadow)

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch import run
-from cfgpatch.diff import diff
+from cfgpatch.diffing import diff
 from cfgpatch.errors import CfgPatchError, MergeConflict
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical
-from cfgpatch.rebase import MISSING, conflict_values, merge, rebase
+from cfgpatch.rebasing import MISSING, conflict_values, merge, rebase
 
 
 def conflict_pointer(base, mine, head) -> str:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adversaries import KINDS, pair
-from cfgpatch.diff import diff_plan, diff_stats, digest, plan_text
+from cfgpatch.diffing import diff_plan, diff_stats, digest, plan_text
 from cfgpatch.errors import CfgPatchError
 from cfgpatch.jsonpatch import apply_patch
 from cfgpatch.jsonvalue import MAX_DEPTH, canonical

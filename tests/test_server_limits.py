@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from cfgpatch.diff import diff_ops
+from cfgpatch.diffing import diff_ops
 from cfgpatch.limits import ServiceLimits
 from cfgpatch.server import Limits
 from server_support import JSON, JSON_PATCH, MERGE_PATCH, client_for

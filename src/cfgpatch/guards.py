@@ -25,7 +25,7 @@ from .errors import CONFLICT, TEST_FAILED, MergeConflict, TestFailed
 from .jsonpatch import apply_patch
 from .jsonvalue import JSON, canonical_unchecked, equal
 from .pointer import format_pointer
-from .rebase import MISSING, merge
+from .rebasing import MISSING, merge
 
 
 def replay_with_head_tests(base: JSON, head: JSON, patch: list) -> JSON:

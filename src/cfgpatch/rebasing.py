@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diff import diff_ops
+from .diffing import diff_ops
 from .errors import CONFLICT, MergeConflict
 from .jsonpatch import apply_patch
 from .jsonvalue import JSON, deep_copy, escape
@@ -109,7 +109,7 @@ def rebase(
     ``trusted=True`` skips validating ``base`` (it came from our own parser);
     ``cache`` may hold canonical texts of ``base`` and ``head`` already.
     ``work_limit`` bounds the array alignment of the final diff
-    (:func:`cfgpatch.diff.diff_ops`; the merge itself aligns nothing, arrays being
+    (:func:`cfgpatch.diffing.diff_ops`; the merge itself aligns nothing, arrays being
     atomic): past it, :class:`~cfgpatch.errors.LimitExceeded`.
 
     >>> rebase({"a": 1, "b": 1}, {"a": 1, "b": 2}, [{"op": "replace", "path": "/a", "value": 5}])

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from .diff import diff_plan, diff_stats, plan_text
+from .diffing import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
 from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LookupFailed
 from .guards import replay_with_head_tests
@@ -225,7 +225,7 @@ class Service:
                 return apply_merge_patch(doc, patch, share_unchanged=True), []
             base = self._value(name, base_version)
             mine = apply_merge_patch(base, patch, share_unchanged=True)
-            from .rebase import merge
+            from .rebasing import merge
 
             return merge(base, mine, doc), []  # linear: arrays are atomic, nothing aligned
 
@@ -278,7 +278,7 @@ class Service:
 
     def _rebased(self, name: str, patch: list, base_version: int, head_doc: JSON,
                  tests_on_head: bool = False) -> list:
-        from .rebase import rebase
+        from .rebasing import rebase
 
         base = self._value(name, base_version)
         if tests_on_head:

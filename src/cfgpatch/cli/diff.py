@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..diff import diff, diff_stats
+from ..diffing import diff, diff_stats
 from ..errors import INVALID_PATCH, CfgPatchError, InvalidInput, MergeConflict
 from ..jsonpatch import apply_patch
-from ..rebase import conflict_values, rebase
+from ..rebasing import conflict_values, rebase
 from .common import check_stdin_once, print_json, read_json, report
 
 

@@ -167,7 +167,7 @@ def run_apply(args: argparse.Namespace) -> int:
 def _built(directory: str) -> str | int:
     """The YAML ``kube build`` gives for ``-k`` (kustomize's warnings written), or the
     exit code of its refusal (printed as ``kube build`` prints it)."""
-    from ..kube.views.kustomize.build import BuildError, build, too_deep
+    from ..kube.kustomize.build import BuildError, build, too_deep
     from .kube_build import refused
 
     try:

@@ -23,7 +23,7 @@ from .common import write_stderr
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..kube.views.kustomize.build import BuildError
+    from ..kube.kustomize.build import BuildError
 
 UNMODELLED_EXIT = 3
 
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..kube.views.kustomize.build import BuildError, too_deep
+    from ..kube.kustomize.build import BuildError, too_deep
 
     try:
         return _build_and_print(args)
@@ -65,8 +65,8 @@ def refused(error: BuildError) -> int:
 
 
 def _build_and_print(args: argparse.Namespace) -> int:
-    from ..kube.views.kustomize.build import build
-    from ..kube.views.kustomize.trace import Trace
+    from ..kube.kustomize.build import build
+    from ..kube.kustomize.trace import Trace
 
     result = build(args.directory, Trace() if args.explain else None)
     for warning in result.warnings:

@@ -17,18 +17,20 @@ The package is layered; each sub-package imports only those above it in this lis
   (``openapi``) and CRDs (``crd``);
 * ``engine/``: what kubectl does: strategic merge (``strategic``, ``listorder``), its
   JSON Patch (``jsonpatch``) and merge patch (``mergepatch``);
-* ``views/``: what other tools would do with the same patch: kustomize (``kustomize``),
-  server-side apply on a custom resource (``ssa``); they return results, not findings;
+* ``kustomize/``: ``kubectl kustomize`` (kustomize v5.5.0): the builder (``build``) and
+  kustomize's own merge of patches (``apply_strategic``);
+* ``views/``: what other tools would do with the same patch (server-side apply on a
+  custom resource, ``ssa``); they return results, not findings;
 * ``explain/``: read-only over all of the above: the changes a patch made
   (``changes``) and the findings (``catalogue``, ``findings`` and one module per
   patch type);
-* ``tester``: :func:`patch` itself, which runs an engine or a view and explains it.
+* ``patcher``: :func:`patch` itself, which runs an engine or a view and explains it.
 
 Standard library only, except ``io.reader``/``io.writer`` (PyYAML's pure-Python part).
 """
 
 from __future__ import annotations
 
-from .tester import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
+from .patcher import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
 
 __all__ = ["PATCH_TYPES", "KubeResult", "check_strategic_supported", "patch", "type_findings"]

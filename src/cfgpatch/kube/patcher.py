@@ -176,8 +176,8 @@ def _apply(obj: Any, body: Any, patch_type: str, node: Any, shapes: Shapes, as_:
 
 
 def _kustomize_apply(obj: Any, body: Any) -> Any:
-    """kustomize's strategic merge (views/kustomize/merge.py), as ``kube build`` runs it."""
-    from .views.kustomize import KustomizeSchema, apply_strategic
+    """kustomize's strategic merge (kustomize/merge.py), as ``kube build`` runs it."""
+    from .kustomize import KustomizeSchema, apply_strategic
 
     if not isinstance(body, dict) and body is not None:
         raise KubeError("a strategic merge patch must be a mapping (kustomize cannot read "

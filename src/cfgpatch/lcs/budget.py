@@ -14,7 +14,7 @@ costs about the same time whatever the method (a fraction of a microsecond):
   per cell.
 
 Prefixes, suffixes and runs of equal elements are compared at C speed and are
-free.  :class:`WorkBudget` is passed down by :func:`cfgpatch.diff.diff_ops`
+free.  :class:`WorkBudget` is passed down by :func:`cfgpatch.diffing.diff_ops`
 (its ``work_limit`` keyword, and rebase's); a method whose cost is known in
 advance is charged before it starts, the O(ND) search as it goes, so a refused
 diff stops early.  Past the limit it raises

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import KubeError
-from ..kube.views.kustomize.kustomization import sort_options_error
-from ..kube.views.kustomize.openapi import SchemaState
-from ..kube.views.kustomize.plainkeys import check_annotation_keys, typed_key
+from ..kube.kustomize.kustomization import sort_options_error
+from ..kube.kustomize.openapi import SchemaState
+from ..kube.kustomize.plainkeys import check_annotation_keys, typed_key
 from .finding import Location
 from .model import Outcome, PatchSite
 from .patching import apply_site, selected

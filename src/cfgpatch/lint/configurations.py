@@ -5,7 +5,7 @@ kustomize merges a kustomization's configuration files into its default field sp
 sorts them by type and merges the result again; a custom spec with a default's path and a
 narrower type (``commonLabels: [{path: metadata/labels, kind: App}]``) sorts first and the
 default is dropped, so every other kind silently loses the transformer there (measured,
-tree ``configurations/narrow``; see :mod:`cfgpatch.kube.views.kustomize.transformer_config`).
+tree ``configurations/narrow``; see :mod:`cfgpatch.kube.kustomize.transformer_config`).
 The finding points at the custom spec, with the kustomization's entry as related place.
 Only defaults for every kind are reported (a default for one kind narrowed to one of its
 versions, as operator scaffolds do for CRDs, is seldom felt).
@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import KubeError
-from ..kube.views.kustomize.fieldspecs import FieldSpec
-from ..kube.views.kustomize.transformer_config import (
+from ..kube.kustomize.fieldspecs import FieldSpec
+from ..kube.kustomize.transformer_config import (
     TransformerConfig,
     field_spec,
     narrowed_defaults,

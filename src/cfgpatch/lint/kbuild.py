@@ -1,7 +1,7 @@
 """Outcomes from ``kube build`` (issue 11: kustomize's exact build) for repositories on disk.
 
-``cfgpatch.kube.views.kustomize.build`` builds a kustomization directory exactly as
-``kubectl kustomize`` does and, given a :class:`~cfgpatch.kube.views.kustomize.trace.Trace`,
+``cfgpatch.kube.kustomize.build`` builds a kustomization directory exactly as
+``kubectl kustomize`` does and, given a :class:`~cfgpatch.kube.kustomize.trace.Trace`,
 records every patch it applied with the resources it touched (before and after).  This
 module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the rules
 (``lint.checks``) do not change:
@@ -116,8 +116,8 @@ def lint_kustomization_built(builder: Builder, root: str, path: str) -> Outcome:
     """The outcome of the kustomization file ``path`` (relative to ``root``) from
     ``kube build``; lint's own resolution when the build does not model something, and
     to find where a failed build points."""
-    from ..kube.views.kustomize.build import BuildError, build
-    from ..kube.views.kustomize.trace import Trace
+    from ..kube.kustomize.build import BuildError, build
+    from ..kube.kustomize.trace import Trace
 
     trace = Trace()
     error: str | None = None

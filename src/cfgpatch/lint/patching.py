@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import KUSTOMIZE_DELETES, KubeError
-from ..kube.views.kustomize.openapi import SchemaState
+from ..kube.kustomize.openapi import SchemaState
 from .model import Application, Outcome, PatchSite, ResourceId
 from .resolve import ResolveError, Resource
 from .selectors import SelectorError, group_version, matches
@@ -51,7 +51,7 @@ def apply_strategic(obj: dict, patch: Any, explain: bool,
 def _custom_merge(obj: dict, patch: Any, schema: Any) -> Any:
     """kube build's merge with the schema of an ``openapi:`` document (None: deleted)."""
     from ..kube.io.unstructured import decode_result
-    from ..kube.views.kustomize import apply_strategic as kustomize_merge
+    from ..kube.kustomize import apply_strategic as kustomize_merge
     merged = kustomize_merge(obj, patch if isinstance(patch, dict) else {}, schema)
     return decode_result(merged) if merged else None
 

@@ -1,7 +1,7 @@
 """Lint's own, minimal resolution of a kustomization: which resources its patches see.
 
 This is the narrow interface the repository-level rules need (issue 12), kept apart so
-that switching to ``kube build`` (``cfgpatch.kube.views.kustomize``, issue 11) replaces
+that switching to ``kube build`` (``cfgpatch.kube.kustomize``, issue 11) replaces
 this module and leaves the rules alone:
 
 * :meth:`Resolver.layer` reads a kustomization (``kustomization.yaml``, ``.yml`` or
@@ -13,8 +13,8 @@ this module and leaves the rules alone:
   ``nameSuffix`` (each resource keeps the names it had, which targets still match).
 
 ``openapi:`` and ``crds:`` go through kube build's own functions
-(:meth:`~cfgpatch.kube.views.kustomize.openapi.SchemaState.set_field`,
-:func:`~cfgpatch.kube.views.kustomize.crds.load_crd_files`) over the in-memory files
+(:meth:`~cfgpatch.kube.kustomize.openapi.SchemaState.set_field`,
+:func:`~cfgpatch.kube.kustomize.crds.load_crd_files`) over the in-memory files
 (:func:`reader`): the same errors, and the same schema for strategic merges
 (``Resolver.state``, set by the builder for the build in progress).
 
@@ -37,12 +37,12 @@ from typing import Any
 
 from ..errors import KubeError
 from ..jsonvalue import deep_copy
-from ..kube.views.kustomize.crds import load_crd_files
-from ..kube.views.kustomize.gotypes import GoDecodeError, decode, json_kind
-from ..kube.views.kustomize.kustomization import EMPTY, is_empty, v2_value
-from ..kube.views.kustomize.nodes import text as scalar_text
-from ..kube.views.kustomize.openapi import SchemaState
-from ..kube.views.kustomize.transformer_config import parse as parse_configuration
+from ..kube.kustomize.crds import load_crd_files
+from ..kube.kustomize.gotypes import GoDecodeError, decode, json_kind
+from ..kube.kustomize.kustomization import EMPTY, is_empty, v2_value
+from ..kube.kustomize.nodes import text as scalar_text
+from ..kube.kustomize.openapi import SchemaState
+from ..kube.kustomize.transformer_config import parse as parse_configuration
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document, resource_documents
@@ -223,7 +223,7 @@ def set_schema(state: SchemaState, kustomization: Kustomization, files: Mapping[
 class Resolver:
     """Resolves directories to resources; ``build(directory)`` is the full build of a
     base (given by the caller, who applies patches), memoised by the caller.  ``state``:
-    the schema of the build in progress (kyaml's, see ``kube.views.kustomize.openapi``),
+    the schema of the build in progress (kyaml's, see ``kube.kustomize.openapi``),
     told of the types the resources name."""
 
     def __init__(self, files: Mapping[str, str],

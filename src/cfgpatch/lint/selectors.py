@@ -24,8 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import KubeError
-from ..kube.views.kustomize.selectors import Requirement
-from ..kube.views.kustomize.selectors import parse_label_selector as kube_parse_label_selector
+from ..kube.kustomize.selectors import Requirement
+from ..kube.kustomize.selectors import parse_label_selector as kube_parse_label_selector
 
 SELECTOR_KEYS = ("group", "version", "kind", "name", "namespace", "labelSelector",
                  "annotationSelector")

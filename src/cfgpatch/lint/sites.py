@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..kube.views.kustomize.patches import read_json_ops
+from ..kube.kustomize.patches import read_json_ops
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite

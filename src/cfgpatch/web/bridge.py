@@ -147,7 +147,7 @@ def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
 def _json_equivalent(obj: JSON, result: JSON) -> dict:
     """The JSON Patch that turns ``obj`` into ``result`` (cfgpatch's own diff), as
     operations and as a ``kubectl patch --type=json`` command; nothing when equal."""
-    from ..diff import diff
+    from ..diffing import diff
 
     try:
         ops = diff(obj, result)

@@ -1,6 +1,6 @@
 """``kube build --explain``: every patch of a build in kustomize's order, and a blame.
 
-:func:`explain` turns the :class:`~cfgpatch.kube.views.kustomize.trace.Trace` of a
+:func:`explain` turns the :class:`~cfgpatch.kube.kustomize.trace.Trace` of a
 build into:
 
 * one :class:`PatchReport` per patch, in the order kustomize applied them: the
@@ -20,11 +20,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..kustomize.build import BuildResult
+from ..kustomize.positions import escape
+from ..kustomize.resources import Resource
+from ..kustomize.trace import PATCH, Step, Touch
 from ..schema.rules import Shapes
-from ..views.kustomize.build import BuildResult
-from ..views.kustomize.positions import escape
-from ..views.kustomize.resources import Resource
-from ..views.kustomize.trace import PATCH, Step, Touch
 from .catalogue import Finding, Situation
 from .changes import Change, compute_changes, describe_element
 from .findings import detect

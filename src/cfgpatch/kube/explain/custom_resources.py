@@ -38,7 +38,7 @@ def _kustomize_view(obj: Any, patch: dict) -> Any:
     """kustomize's merge of the patch (every list replaced without a schema); the error
     text where kustomize refuses it, None where it deletes the resource."""
     from ...errors import KubeError
-    from ..views.kustomize import KustomizeSchema, apply_strategic
+    from ..kustomize import KustomizeSchema, apply_strategic
     try:
         return apply_strategic(obj if isinstance(obj, dict) else {}, patch,
                                KustomizeSchema.builtin())

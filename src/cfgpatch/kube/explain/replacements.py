@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..views.kustomize.positions import escape
-from ..views.kustomize.trace import Step
+from ..kustomize.positions import escape
+from ..kustomize.trace import Step
 from .changes import _short
 
 FIELD = "replacements"

@@ -158,7 +158,7 @@ def node_value(node: Node, check: bool = True) -> Any:
 class TypedKey(str):
     """A plain map key that reads as no string (``1``, ``true``, a date), held as its
     text: kustomize keeps the key and fails when it prints the map (see
-    ``views/kustomize/plainkeys.py``)."""
+    ``kustomize/plainkeys.py``)."""
 
     __slots__ = ()
 

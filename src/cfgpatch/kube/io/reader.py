@@ -4,7 +4,7 @@ The only module of ``cfgpatch.kube`` that uses PyYAML (its pure-Python composer 
 emitter); go-yaml's rules live in ``go.yaml``, Go's JSON in ``go.json`` and kubectl's
 object decoding in ``unstructured``.
 
-Interface (used by ``kube/tester.py`` and the CLI):
+Interface (used by ``kube/patcher.py`` and the CLI):
 
 ``load_object(text, source="-") -> (obj, notes)``
     The ``-f`` file.  Text whose first non-space character is ``{`` is read as JSON

@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from ...go import json as gojson
-from ...io.kyaml_write import write_value
+from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ..go import json as gojson
+from ..io.kyaml_write import write_value
 from . import generators, images, nameref, patches, replacements, transformers, variables
 from .crds import load_crds
 from .kustomization import (

@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...go.json import GoJSONError
-from ...go.jsondecode import decode
-from ...io.kyaml import KyamlError
-from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import node_value
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..go.json import GoJSONError
+from ..go.jsondecode import decode
+from ..io.kyaml import KyamlError
+from ..io.kyaml_read import read_documents
+from ..io.kyaml_scalars import node_value
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resources import Gvk

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from .nodes import MAPPING, MISSING, SEQUENCE, kind_of, node_text, text
 
 KEY, INDEX, MATCH, ALL = "key", "index", "match", "all"

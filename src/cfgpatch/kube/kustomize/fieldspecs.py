@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from .resources import Gvk
 
 

@@ -23,9 +23,9 @@ import hashlib
 import os
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...go import json as gojson
-from ...io.patch_text import GO_SPACES
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..go import json as gojson
+from ..io.patch_text import GO_SPACES
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap, same_id

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...go import json as gojson
+from ..go import json as gojson
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def decode(value: Any, into: Struct = KUSTOMIZATION, strict: bool = True) -> Any
     >>> decode({"replicas": [{"name": "x", "count": "2"}]})
     Traceback (most recent call last):
     ...
-    cfgpatch.kube.views.kustomize.gotypes.GoDecodeError: json: cannot unmarshal string \
+    cfgpatch.kube.kustomize.gotypes.GoDecodeError: json: cannot unmarshal string \
 into Go struct field Replica.replicas.count of type int64
     """
     _check_floats(value, 0)

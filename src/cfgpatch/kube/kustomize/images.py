@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from . import fieldspecs as fs
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from ...go import json as gojson
-from ...go import yaml as goyaml
-from ...io.kyaml import (
+from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ..go import json as gojson
+from ..go import yaml as goyaml
+from ..io.kyaml import (
     BOOL,
     FLOAT,
     INT,
@@ -33,9 +33,9 @@ from ...io.kyaml import (
     KyamlError,
     Node,
 )
-from ...io.kyaml_merge import alias_occurrences, is_merge_key
-from ...io.kyaml_read import read_first_document
-from ...io.kyaml_scalars import go_syntax, node_value, typed_map
+from ..io.kyaml_merge import alias_occurrences, is_merge_key
+from ..io.kyaml_read import read_first_document
+from ..io.kyaml_scalars import go_syntax, node_value, typed_map
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions

@@ -18,8 +18,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.filebytes import UTF16_MARKS
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.filebytes import UTF16_MARKS
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 

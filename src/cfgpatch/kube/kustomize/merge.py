@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ....jsonvalue import deep_copy
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...jsonvalue import deep_copy
 from .merge_lists import walk_associative
 from .nodes import (
     KEEP_NULL,

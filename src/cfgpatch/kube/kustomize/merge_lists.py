@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from .nodes import (
     MISSING,
     element_list,
@@ -193,7 +193,7 @@ def _append_list(target: list, source: list, keys: list[str]) -> list:
 
 def _scalar(value: str) -> Any:
     """A scalar kyaml makes up from text (untagged: read back as YAML would)."""
-    from ...io.kyaml_scalars import resolve
+    from ..io.kyaml_scalars import resolve
 
     tag, resolved = resolve(value)
     return value if tag == "!!timestamp" else resolved

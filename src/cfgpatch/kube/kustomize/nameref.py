@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from .fieldspecs import FieldSpec, considering, walk
 from .resmap import ResMap
 from .resources import Gvk, Resource

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 #: A ``null`` the resource already holds where the patch has nothing: kyaml keeps it.
@@ -44,7 +44,7 @@ def text(value: Any) -> str:
     if isinstance(value, (dict, list)) or value is MISSING:
         return ""
     if isinstance(value, float):
-        from ...go.json import go_float_g
+        from ..go.json import go_float_g
         return go_float_g(value)
     return str(value)
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import KyamlError
-from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import node_value
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.kyaml import KyamlError
+from ..io.kyaml_read import read_documents
+from ..io.kyaml_scalars import node_value
 from .kustomization import Kustomization
 from .schema import KustomizeSchema
 

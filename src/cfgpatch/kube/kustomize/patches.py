@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...engine import jsonpatch
-from ...go import jsondecode
-from ...go.json import go_quote
-from ...io import reader
-from ...io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
-from ...io.kyaml_duplicates import drop_duplicates
-from ...io.kyaml_read import read_documents
-from ...io.kyaml_write import write_value
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..engine import jsonpatch
+from ..go import jsondecode
+from ..go.json import go_quote
+from ..io import reader
+from ..io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
+from ..io.kyaml_duplicates import drop_duplicates
+from ..io.kyaml_read import read_documents
+from ..io.kyaml_write import write_value
 from . import aliases, replacements, strategic
 from .kustomization import Kustomization
 from .openapi import SchemaState

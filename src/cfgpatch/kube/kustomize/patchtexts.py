@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...io.kyaml import BOOL, FLOAT, INT, MAPPING, PLAIN, SCALAR, SEQUENCE, TIMESTAMP, Node
+from ..io.kyaml import BOOL, FLOAT, INT, MAPPING, PLAIN, SCALAR, SEQUENCE, TIMESTAMP, Node
 from .nodes import text
 
 Path = tuple[Any, ...]

@@ -24,10 +24,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import STR, TIMESTAMP
-from ...io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
-from ...io.writer import nel_key_line
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.kyaml import STR, TIMESTAMP
+from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
+from ..io.writer import nel_key_line
 
 
 def plain_key(key: str) -> str:

@@ -7,7 +7,7 @@ Used for blame (``kube build --explain``) and for messages naming a kustomizatio
 
 from __future__ import annotations
 
-from ...io.kyaml import MAPPING, SEQUENCE, Node
+from ..io.kyaml import MAPPING, SEQUENCE, Node
 
 
 def escape(token: str) -> str:

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ....jsonvalue import deep_copy
-from ...go.json import go_quote
-from ...io.kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, Node
-from ...io.kyaml_duplicates import duplicate_pairs, encoded_lines
+from ...jsonvalue import deep_copy
+from ..go.json import go_quote
+from ..io.kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, Node
+from ..io.kyaml_duplicates import duplicate_pairs, encoded_lines
 from .positions import escape
 
 

@@ -30,11 +30,11 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from ...io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
-from ...io.kyaml_read import read_documents
-from ...io.kyaml_scalars import resolve
-from ...io.kyaml_write import write_value
+from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ..io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
+from ..io.kyaml_read import read_documents
+from ..io.kyaml_scalars import resolve
+from ..io.kyaml_write import write_value
 from . import fieldpath, gotypes
 from .kustomization import Kustomization, v2_value
 from .nodes import text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from .resources import ResId, Resource
 from .selectors import Selector, select
 from .transformer_config import TransformerConfig

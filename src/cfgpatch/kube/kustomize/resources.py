@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import KyamlError, Node
-from ...io.kyaml_duplicates import drop_duplicates, scan_keys
-from ...io.kyaml_merge import expand_merge_keys
-from ...io.kyaml_read import read_resource_documents
-from ...io.kyaml_write import write_value
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.kyaml import KyamlError, Node
+from ..io.kyaml_duplicates import drop_duplicates, scan_keys
+from ..io.kyaml_merge import expand_merge_keys
+from ..io.kyaml_read import read_resource_documents
+from ..io.kyaml_write import write_value
 from .kustomization import ORIGIN
 from .nodes import text
 from .patchtexts import source_texts, spelled

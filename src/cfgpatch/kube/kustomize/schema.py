@@ -32,7 +32,7 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from ...schema.node import NO_META, PatchMeta, Schema, builtin_schema
+from ..schema.node import NO_META, PatchMeta, Schema, builtin_schema
 
 PATCH_STRATEGY = "x-kubernetes-patch-strategy"
 MERGE_KEY = "x-kubernetes-patch-merge-key"

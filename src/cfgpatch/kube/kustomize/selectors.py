@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR, KubeError
 from .resources import Resource
 
 FIELDS = ("group", "version", "kind", "name", "namespace", "labelSelector",

@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...go import yaml as goyaml
-from ...go.json import go_float
-from ...io.kyaml import (
+from ..go import yaml as goyaml
+from ..go.json import go_float
+from ..io.kyaml import (
     DOUBLE,
     FOLDED,
     LITERAL,
@@ -47,7 +47,7 @@ from ...io.kyaml import (
     TIMESTAMP,
     Node,
 )
-from ...io.kyaml_scalars import node_value, value_with_typed_keys
+from ..io.kyaml_scalars import node_value, value_with_typed_keys
 
 QUOTED_STYLES = (SINGLE, DOUBLE, LITERAL, FOLDED)
 

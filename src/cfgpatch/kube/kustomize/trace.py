@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....jsonvalue import deep_copy
+from ...jsonvalue import deep_copy
 from .resources import Resource
 
 PATCH = "patch"

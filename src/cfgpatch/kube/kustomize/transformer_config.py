@@ -35,9 +35,9 @@ import struct
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...io.kyaml import KyamlError
-from ...io.kyaml_read import read_first_document
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.kyaml import KyamlError
+from ..io.kyaml_read import read_first_document
 from . import fieldspecs as fs
 from . import gotypes
 from .fieldspecs import FieldSpec

@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...go import json as gojson
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..go import json as gojson
 from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization

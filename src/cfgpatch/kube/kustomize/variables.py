@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import KUSTOMIZE_ERROR, KubeError
-from ...go.runtime import go_format
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..go.runtime import go_format
 from . import fieldspecs as fs
 from .gotypes import go_string
 from .kustomization import Kustomization

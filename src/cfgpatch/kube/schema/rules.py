@@ -6,7 +6,7 @@ keys with ``"[]"`` for "each element of a list".  Its implementations sit beside
 schema they read: :class:`~cfgpatch.kube.schema.node.NodeShapes` (the built-in table
 or a ``--schema`` OpenAPI document, through the engine's ``Node``),
 :class:`~cfgpatch.kube.schema.crd.CrdShapes` (a CRD's structural schema) and
-kustomize's own schema (``cfgpatch.kube.views.kustomize``).  :func:`strategic_rule` is
+kustomize's own schema (``cfgpatch.kube.kustomize``).  :func:`strategic_rule` is
 the one place that turns strategic-merge tags into a rule.
 """
 
