@@ -122,3 +122,17 @@ def test_workers_share_the_store_and_lose_no_increment(tmp_path, backend):
         server.stop()
         cleanup()
     assert summary["increments"] == 80, summary
+
+
+def test_the_server_refuses_numbers_a_double_cannot_hold(tmp_path):
+    from server_support import client_for, put_document
+
+    assert configured_limits(options())[1].exact_numbers
+    with client_for(tmp_path, service_limits=configured_limits(options())[1]) as client:
+        for text in ("0.1000000000000000000001", "1e-400", "3.14159265358979323846"):
+            answer = put_document(client, "cfg", {"a": [1, json.loads(text, parse_float=str)]})
+            assert answer.status_code in (200, 201), answer.text  # a string: kept
+            answer = client.put("/v1/documents/n", content=f'{{"a": [1, {text}]}}',
+                                headers={"content-type": "application/json"})
+            assert answer.status_code == 400 and answer.json()["code"] == "invalid json"
+            assert "/a/1" in answer.text

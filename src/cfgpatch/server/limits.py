@@ -99,10 +99,12 @@ def service_limits(*, max_body: int = DEFAULT_MAX_BODY, max_depth: int = DEFAULT
                    max_document_bytes: int | None = None,
                    max_diff_work: int | None = DEFAULT_MAX_DIFF_WORK) -> ServiceLimits:
     """The service's limits under a server (a stored document is at most ``max_body``
-    bytes unless ``max_document_bytes`` says otherwise, so it can always be sent back)."""
+    bytes unless ``max_document_bytes`` says otherwise, so it can always be sent back;
+    a number a double cannot hold as written is refused, not stored rounded)."""
     return ServiceLimits(
         max_depth=max_depth,
         max_document_bytes=max_document_bytes if max_document_bytes is not None else max_body,
         max_patch_ops=max_patch_ops,
         work_limit=max_diff_work,
+        exact_numbers=True,
     )

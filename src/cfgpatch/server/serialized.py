@@ -4,14 +4,18 @@ The server runs store calls in a thread pool.  :class:`~cfgpatch.store.MemorySto
 (the ``memory://`` store) checks the head and appends in two Python steps, so two
 threads could both pass the check; :class:`SerializedStore` runs every call under
 one lock.  The durable stores do not need it: their databases decide races.
+
+Every method of the wrapped store is passed through (whatever the store protocol
+holds now or later); attributes that are not callable are read as they are.
 """
 
 from __future__ import annotations
 
 import threading
+from functools import wraps
 from typing import Any
 
-from ..store.base import Store, StoredVersion, VersionInfo
+from ..store.base import Store
 
 
 class SerializedStore:
@@ -21,28 +25,15 @@ class SerializedStore:
         self.inner = inner
         self._lock = threading.Lock()
 
-    def head_version(self, name: str) -> int | None:
-        with self._lock:
-            return self.inner.head_version(name)
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.inner, name)
+        if not callable(attribute):
+            return attribute
+        lock = self._lock
 
-    def get(self, name: str, version: int) -> StoredVersion | None:
-        with self._lock:
-            return self.inner.get(name, version)
+        @wraps(attribute)
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with lock:
+                return attribute(*args, **kwargs)
 
-    def append(self, name: str, text: str, *, expected_head: int | None, value: Any = None,
-               author: str | None = None, message: str | None = None) -> int:
-        with self._lock:
-            return self.inner.append(name, text, expected_head=expected_head, value=value,
-                                     author=author, message=message)
-
-    def versions(self, name: str) -> list[VersionInfo]:
-        with self._lock:
-            return self.inner.versions(name)
-
-    def names(self) -> list[str]:
-        with self._lock:
-            return self.inner.names()
-
-    def close(self) -> None:
-        with self._lock:
-            self.inner.close()
+        return locked
