@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..server.limits import Timeouts
 
 DEFAULT_STORE = "sqlite:///cfgpatch.db"
+#: The environment variable naming the store when --store is not given.
+STORE_VARIABLE = "CFGPATCH_STORE"
 #: The environment variable carrying the options to worker processes (``--workers``).
 WORKER_OPTIONS = "CFGPATCH_SERVE_OPTIONS"
 #: Seconds uvicorn lets requests in progress (long polls) finish when told to stop.
@@ -39,9 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     parser.add_argument(
         "--store",
-        default=DEFAULT_STORE,
+        default=os.environ.get(STORE_VARIABLE) or DEFAULT_STORE,
         help="sqlite:///relative.db, sqlite:////abs/path.db, postgresql://user@host/db "
-        f"or memory:// (default {DEFAULT_STORE})",
+        f"or memory:// (default: ${STORE_VARIABLE}, else {DEFAULT_STORE}; the variable keeps "
+        "a password out of the process list)",
     )
     parser.add_argument("--tokens", metavar="FILE", help="JSON file of bearer tokens")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
