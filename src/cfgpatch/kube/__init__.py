@@ -19,18 +19,76 @@ The package is layered; each sub-package imports only those above it in this lis
   JSON Patch (``jsonpatch``) and merge patch (``mergepatch``);
 * ``kustomize/``: ``kubectl kustomize`` (kustomize v5.5.0): the builder (``build``) and
   kustomize's own merge of patches (``apply_strategic``);
+* ``ssa/``: server-side apply, offline (the API server's field manager);
 * ``views/``: what other tools would do with the same patch (server-side apply on a
   custom resource, ``ssa``); they return results, not findings;
 * ``explain/``: read-only over all of the above: the changes a patch made
   (``changes``) and the findings (``catalogue``, ``findings`` and one module per
   patch type);
-* ``patcher``: :func:`patch` itself, which runs an engine or a view and explains it.
+* ``patcher``: :func:`patch` itself, which runs an engine or a view and explains it;
+* ``objects``, ``applying``: the library's functions over the engines (:func:`read`,
+  :func:`dump`, :func:`apply`, :func:`diff`, :func:`upgrade`).
+
+The public API (docs/api.md) is this package's ``__all__``: everything ``cfgpatch
+kube ...`` and ``cfgpatch lint`` do, as functions over plain values with typed results.
+``build``, ``lint`` and the server-side apply functions are imported on first use
+(kustomize, the linter and the field manager take a few tenths of a second to load), so
+``from cfgpatch.kube import patch`` stays fast.  Every failure is a
+:class:`~cfgpatch.errors.CfgPatchError` (:class:`~cfgpatch.errors.KubeError` with
+kubectl's text for what kubectl refuses).
 
 Standard library only, except ``io.reader``/``io.writer`` (PyYAML's pure-Python part).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ..errors import CfgPatchError, KubeError, OwnershipConflict
+from .applying import ApplyOutcome, DiffResult, apply, diff, upgrade
+from .objects import ReadObject, ReadResult, dump, read, read_one
 from .patcher import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
 
-__all__ = ["PATCH_TYPES", "KubeResult", "check_strategic_supported", "patch", "type_findings"]
+if TYPE_CHECKING:
+    from ..lint.directory import lint_directory as lint
+    from ..lint.report import Report as LintReport
+    from .kustomize.build import BuildError, BuildResult, build
+    from .schema.openapi import load_openapi
+    from .ssa import ApplyResult as ServerSideApplyResult
+    from .ssa import Conflict, Types, UpdateResult, server_side_apply, update
+
+#: name -> (module, attribute) of the names imported on first use.
+_LAZY = {
+    "build": ("cfgpatch.kube.kustomize.build", "build"),
+    "BuildResult": ("cfgpatch.kube.kustomize.build", "BuildResult"),
+    "BuildError": ("cfgpatch.kube.kustomize.build", "BuildError"),
+    "lint": ("cfgpatch.lint.directory", "lint_directory"),
+    "LintReport": ("cfgpatch.lint.report", "Report"),
+    "load_openapi": ("cfgpatch.kube.schema.openapi", "load_openapi"),
+    "server_side_apply": ("cfgpatch.kube.ssa", "server_side_apply"),
+    "update": ("cfgpatch.kube.ssa", "update"),
+    "ServerSideApplyResult": ("cfgpatch.kube.ssa", "ApplyResult"),
+    "UpdateResult": ("cfgpatch.kube.ssa", "UpdateResult"),
+    "Conflict": ("cfgpatch.kube.ssa", "Conflict"),
+    "Types": ("cfgpatch.kube.ssa", "Types"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY`, imported on first use (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "PATCH_TYPES", "ApplyOutcome", "BuildError", "BuildResult", "CfgPatchError", "Conflict",
+    "DiffResult", "KubeError", "KubeResult", "LintReport", "OwnershipConflict", "ReadObject",
+    "ReadResult", "ServerSideApplyResult", "Types", "UpdateResult", "apply", "build",
+    "check_strategic_supported", "diff", "dump", "lint", "load_openapi", "patch", "read",
+    "read_one", "server_side_apply", "type_findings", "update", "upgrade",
+]

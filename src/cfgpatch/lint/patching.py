@@ -35,7 +35,7 @@ def apply_strategic(obj: dict, patch: Any, explain: bool,
     deletes the resource, the engine's findings).  ``state``: the build's schema (an
     ``openapi:`` document's merge keys); the findings are the engine's, with kyaml's
     built-in schema, as for a build on disk (``lint.kbuild``)."""
-    from ..kube import patch as kube_patch
+    from ..kube.patcher import patch as kube_patch
     schema = state.schema() if state is not None else None
     try:
         result = kube_patch(obj, patch, "strategic", as_="kustomize", explain=explain)
@@ -60,7 +60,7 @@ def apply_json(obj: dict, ops: Any, explain: bool) -> tuple[Any, list]:
     """A JSON 6902 patch on ``obj``: (result, findings).  As in a build, the patch sees
     ``metadata.annotations`` even when ``obj`` has none (kustomize keeps its internal
     annotations there meanwhile), and an annotations map left empty is dropped."""
-    from ..kube import patch as kube_patch
+    from ..kube.patcher import patch as kube_patch
     meta = obj.get("metadata")
     added = isinstance(meta, dict) and meta.get("annotations") is None
     if added:

@@ -135,7 +135,7 @@ def _crd_for(obj: dict, crds: list) -> Any:
 
 def _apply(site: PatchSite, obj: dict, notes: list, patch: Any, patch_notes: list,
            patch_type: str, crds: list) -> Application:
-    from ..kube import patch as kube_patch
+    from ..kube.patcher import patch as kube_patch
     from ..kube.schema.node import builtin_schema
 
     node = builtin_schema().for_kind(str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
