@@ -138,3 +138,77 @@ def check_matches_memory_model(open_store: Callable[[], Store]) -> None:
             store.close()
 
     run()
+
+
+def _documents(count: int) -> list[tuple[str, str | None]]:
+    """A document's texts and the deltas that make each from the one before."""
+    from cfgpatch.jsonvalue import canonical
+
+    texts, deltas, doc = [], [], {"items": list(range(40)), "n": 0}
+    for n in range(count):
+        new = {"items": doc["items"], "n": n}
+        texts.append(canonical(new))
+        deltas.append(None if n == 0 else canonical([{"op": "replace", "path": "/n", "value": n}]))
+        doc = new
+    return list(zip(texts, deltas, strict=True))
+
+
+def check_deltas_read_back_whole(store: Store) -> None:
+    """Versions kept as deltas read back byte for byte; a block's first one is whole."""
+    from cfgpatch.store.deltas import DELTA, FULL, SNAPSHOT_EVERY
+
+    history = _documents(2 * SNAPSHOT_EVERY + 3)
+    for number, (text, delta) in enumerate(history, 1):
+        assert store.append("d", text, expected_head=number - 1 or None, delta=delta) == number
+    for number, (text, _) in enumerate(history, 1):
+        assert store.get("d", number).text == text
+        chain = store.chain("d", number)
+        assert chain[0].kind == FULL and chain[-1].version == number
+        assert all(row.kind == DELTA for row in chain[1:])
+        assert len(chain) == (number - 1) % SNAPSHOT_EVERY + 1
+    # A delta longer than the text is not kept (the text is).
+    store.append("d", "[]", expected_head=len(history), delta='[{"op":"replace","path":"","value":[]}]')
+    assert store.chain("d", len(history) + 1)[0].text == "[]"
+    assert store.chain("d", 999) == [] and store.get("d", 999) is None
+
+
+def check_tombstones_and_paging(store: Store) -> None:
+    for number in range(1, 6):
+        store.append("t", str(number), expected_head=number - 1 or None)
+    assert store.head_state("t") == (5, False)
+    assert store.append("t", "null", expected_head=5, deleted=True, author="ops") == 6
+    assert store.head_state("t") == (6, True)
+    assert store.head_state("none") is None
+    infos = store.versions("t")
+    assert [i.deleted for i in infos] == [False] * 5 + [True]
+    assert infos[-1].to_dict()["deleted"] is True and "deleted" not in infos[0].to_dict()
+    assert store.get("t", 3).text == "3"
+    assert [i.version for i in store.versions("t", after=2, limit=2)] == [3, 4]
+    assert [i.version for i in store.versions("t", after=4)] == [5, 6]
+    assert store.versions("t", after=6, limit=3) == []
+    assert store.append("t", '{"again":1}', expected_head=6) == 7  # the name is free again
+    assert store.head_state("t") == (7, False)
+
+
+def check_prune_and_retention(store: Store) -> None:
+    from cfgpatch.store.base import RetentionPolicy
+    from cfgpatch.store.deltas import SNAPSHOT_EVERY
+
+    count = 2 * SNAPSHOT_EVERY + 5
+    for number, (text, delta) in enumerate(_documents(count), 1):
+        store.append("p", text, expected_head=number - 1 or None, delta=delta)
+    with pytest.raises(ValueError):
+        store.prune("p", 2)
+    assert store.prune("p", 3 * SNAPSHOT_EVERY + 1) == 0  # above the head's block: never
+    assert store.prune("p", SNAPSHOT_EVERY + 1) == SNAPSHOT_EVERY
+    assert store.versions("p")[0].version == SNAPSHOT_EVERY + 1
+    assert store.get("p", 1) is None and store.get("p", SNAPSHOT_EVERY) is None
+    assert store.get("p", count).text == _documents(count)[-1][0]
+    assert store.head_version("p") == count
+    assert store.retention() == []
+    store.set_retention(RetentionPolicy("team-", keep_last=10))
+    store.set_retention(RetentionPolicy("", keep_seconds=3600))
+    store.set_retention(RetentionPolicy("team-", keep_last=20))
+    assert store.retention() == [RetentionPolicy("", None, 3600), RetentionPolicy("team-", 20)]
+    store.set_retention(RetentionPolicy(""))
+    assert store.retention() == [RetentionPolicy("team-", 20)]

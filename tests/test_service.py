@@ -342,3 +342,60 @@ def test_read_and_versions_answer_not_modified():
     assert service.read("d", when=Preconditions(if_none_match=_tags(1))) == (1, None)
     assert service.versions("d", when=Preconditions(if_none_match=_tags(1))) == (1, None)
     assert [v.version for v in service.versions("d")[1]] == [1]
+
+
+# -- writes that change nothing, hostile input -----------------------------------
+
+
+def test_a_write_that_changes_nothing_answers_the_head_unless_forced():
+    service = Service()
+    assert service.put("d", '{"a": 1}') == 1
+    assert service.put("d", '{"a":1}', force=False) == 1  # the same text, spelled otherwise
+    assert service.apply("d", "[]", force=False) == 1
+    assert service.apply("d", p({"op": "test", "path": "/a", "value": 1}), force=False) == 1
+    assert service.apply("d", p({"op": "replace", "path": "/a", "value": 1}), force=False) == 1
+    assert service.apply_merge_patch("d", '{"a":1}', force=False) == 1
+    assert [i.version for i in service.versions("d")[1]] == [1]
+    assert service.apply("d", "[]") == 2  # run()'s contract: an empty patch commits
+    assert service.put("d", '{"a":1}', force=True) == 3
+    assert service.apply("d", p({"op": "add", "path": "/b", "value": 2}), force=False) == 4
+    assert run([["put", "x", "{}"], ["apply", "x", "[]"], ["put", "x", "{}"]]) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("op", [
+    {"op": "remove", "path": "/a/" + "1" * 4301},
+    {"op": "test", "path": "/a/" + "1" * 5000, "value": 1},
+    {"op": "copy", "from": "/a/" + "2" * 5000, "path": "/b"},
+])
+def test_an_index_of_thousands_of_digits_is_path_not_found_in_apply_and_rebase(op):
+    service = Service()
+    service.put("d", '{"a":[1,2]}')
+    service.put("d", '{"a":[1,2],"z":0}')
+    for call in (lambda: service.apply("d", p(op)),
+                 lambda: service.rebase("d", p(op), 1, tests_on_head=True),
+                 lambda: service.apply("d", p(op), 1, tests_on_head=True)):
+        with pytest.raises(CfgPatchError) as info:
+            call()
+        assert info.value.wire() == "path not found at op 0"
+    assert service.head("d") == 2
+
+
+def test_exact_numbers_refuses_rounded_numbers_in_documents_and_patches():
+    from cfgpatch.limits import ServiceLimits
+
+    service = Service(limits=ServiceLimits(exact_numbers=True))
+    for call, pointer in [
+        (lambda: service.put("d", '{"pi":3.14159265358979323846}'), "/pi"),
+        (lambda: service.put("d", '[1e-400]'), "/0"),
+    ]:
+        with pytest.raises(CfgPatchError) as info:
+            call()
+        assert info.value.code == "invalid json" and info.value.pointer == pointer
+    service.put("d", '{"x":0.1}')
+    with pytest.raises(CfgPatchError) as patch:
+        service.apply("d", '[{"op":"add","path":"/y","value":0.1000000000000000000001}]')
+    assert patch.value.pointer == "/0/value"
+    with pytest.raises(CfgPatchError):
+        service.apply_merge_patch("d", '{"y":1e-400}')
+    assert service.get("d") == '{"x":0.1}'
+    assert run([["put", "d", "[1e-400]"], ["get", "d"]]) == [1, "[0.0]"]  # run(): as before

@@ -39,3 +39,10 @@ def test_lone_surrogates_are_refused_as_the_sql_stores_refuse_them():
 
     store_contract.check_lone_surrogates_refused(MemoryStore())
     store_contract.check_stale_heads_refused(MemoryStore())
+
+
+def test_tombstones_paging_prune_and_retention_as_the_sql_stores():
+    import store_contract
+
+    store_contract.check_tombstones_and_paging(MemoryStore())
+    store_contract.check_prune_and_retention(MemoryStore())

@@ -24,7 +24,7 @@ from typing import Any
 from .errors import CONFLICT, TEST_FAILED, MergeConflict, TestFailed
 from .jsonpatch import apply_patch
 from .jsonvalue import JSON, canonical_unchecked, equal
-from .pointer import format_pointer
+from .pointer import format_pointer, index_below
 from .rebasing import MISSING, merge
 
 
@@ -110,8 +110,8 @@ def _lookup(value: Any, tokens: list[str]) -> Any:
         if type(value) is dict:
             value = value.get(token, MISSING)
         elif type(value) is list and token.isdigit() and (token == "0" or token[0] != "0") \
-                and int(token) < len(value):
-            value = value[int(token)]
+                and (index := index_below(token, len(value))) is not None:
+            value = value[index]
         else:
             return MISSING
     return value

@@ -19,72 +19,125 @@ rebased (Part 3b of the contract: replay on base, three-way merge, diff).  With
 also judged against the head (:mod:`cfgpatch.guards`); ``run()`` leaves it off,
 as the contract says the head plays no part in a patch's failures.
 
+Durable stores keep most versions as deltas (:mod:`cfgpatch.store.deltas`):
+the service gives each write the patch that made it (the client's JSON Patch as
+applied, or the diff engine's patch for a whole new text or a merge patch), and
+reads versions back through a :class:`~cfgpatch.version_cache.VersionCache`
+bounded in bytes.  A write with ``force=False`` that would store the text the
+head already has stores nothing and answers the head (``run()`` and every
+caller that leaves ``force`` alone commit every write, as the contract says).
+A document is deleted by a tombstone version (its history stays readable, its
+name free for a new document); :meth:`Service.restore` writes an old version
+again.  Retention policies (:mod:`cfgpatch.retention`) are applied when a write
+starts a new block of versions.
+
 ``run(operations)`` itself lives in :mod:`cfgpatch.contract`.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 
 from .diffing import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
-from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LookupFailed
+from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LimitExceeded, LookupFailed
 from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
+from .lifecycle import Lifecycle, State
 from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
 from .spellings import SpellingTable
-from .store.base import ConcurrentUpdate, Store, StoredVersion, VersionInfo
+from .store.base import ConcurrentUpdate, Store, VersionInfo
+from .store.deltas import FULL, block_start
 from .store.memory import MemoryStore
 from .text_cache import TextCache
+from .version_cache import VersionCache
 
 #: How often a write is recomputed when other writers keep moving the head.
 MAX_WRITE_ATTEMPTS = 1000
 #: Most array elements whose canonical text the service caches (then it starts over).
 SERVICE_TEXT_CACHE_SIZE = 500_000
-#: Parsed versions kept in memory for stores that keep only text.
-VALUE_CACHE_SIZE = 256
+#: Memory the service's caches may hold, estimated (``Service(cache_bytes=...)``,
+#: ``cfgpatch serve --cache-bytes``): half for parsed versions, a quarter for the
+#: canonical texts of array elements, a quarter for element spellings.
+DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+#: Estimated bytes of memory a parsed version takes per character of its text.
+VALUE_WEIGHT = 10
+#: Alignment steps the diff engine may take to make the delta of a whole new text
+#: (beyond it the version is kept whole).
+DELTA_WORK = 1_000_000
 
 
-class Service:
-    """Named, versioned JSON documents over a store, within ``limits``."""
 
-    def __init__(self, store: Store | None = None, *, limits: ServiceLimits | None = None
-                 ) -> None:
+class Service(Lifecycle):
+    """Named, versioned JSON documents over a store, within ``limits``; the caches
+    hold about ``cache_bytes`` of memory at most (deletion, restore and retention:
+    :class:`~cfgpatch.lifecycle.Lifecycle`)."""
+
+    def __init__(self, store: Store | None = None, *, limits: ServiceLimits | None = None,
+                 cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        if type(cache_bytes) is not int or cache_bytes < 1:
+            raise ValueError(f"cache_bytes must be a positive integer, not {cache_bytes!r}")
         self.store: Store = store if store is not None else MemoryStore()
         self.limits = limits if limits is not None else ServiceLimits()
-        self._values: OrderedDict[tuple[str, int], JSON] = OrderedDict()
         #: Canonical text of the elements of long arrays in stored values, by
         #: identity (filled when a version is written; diff and round trips reuse it).
-        self.texts = TextCache(limit=SERVICE_TEXT_CACHE_SIZE)
+        #: (Each cache counts characters of text; the values it keeps alive weigh
+        #: about :data:`VALUE_WEIGHT` bytes per character.)
+        self.texts = TextCache(limit=SERVICE_TEXT_CACHE_SIZE,
+                               max_chars=cache_bytes // 4 // VALUE_WEIGHT)
         #: Array element spellings read so far, by every read of stored or put text
         #: (:mod:`cfgpatch.spellings`: two bounded generations; only speed depends on it).
-        self.spellings = SpellingTable()
+        self.spellings = SpellingTable(max_chars=cache_bytes // 8 // VALUE_WEIGHT)
+        self.values = VersionCache(self.store, self._parse_stored,
+                                   max_chars=cache_bytes // 2 // VALUE_WEIGHT)
+
+    def cache_bytes(self) -> int:
+        """Estimated memory the caches hold now (at most about ``cache_bytes``)."""
+        spelled = self.spellings.chars + sum(map(len, self.spellings.previous))
+        return (self.values.chars + self.texts.chars + spelled) * VALUE_WEIGHT
+
+    def _parse_stored(self, text: str) -> JSON:
+        return read_document(text, self.texts, self.spellings)[0]
 
     # -- reading ---------------------------------------------------------------
+    def _state(self, name: str) -> State:
+        """The live head (``None``: no document, or deleted) and the last version."""
+        state = self.store.head_state(name)
+        if state is None:
+            return None, None
+        return (None if state[1] else state[0]), state[0]
+
+    @staticmethod
+    def _missing(name: str, last: int | None) -> LookupFailed:
+        gone = "" if last is None else f" (deleted at version {last})"
+        return LookupFailed(f"no document named {name!r}{gone}", code=UNKNOWN_DOCUMENT)
+
     def head(self, name: str) -> int:
         """The head version of ``name``; ``unknown document`` if there is none."""
-        head = self.store.head_version(name)
-        if head is None:
-            raise LookupFailed(f"no document named {name!r}", code=UNKNOWN_DOCUMENT)
-        return head
+        live, last = self._state(name)
+        if live is None:
+            raise self._missing(name, last)
+        return live
 
-    def check_version(self, name: str, version: int) -> int:
-        """``version`` if it exists for ``name``; raise the lookup errors in order."""
-        head = self.head(name)
-        if not 1 <= version <= head:
-            raise LookupFailed(
-                f"{name!r} has versions 1..{head}, not {version}", code=UNKNOWN_VERSION
-            )
+    def check_version(self, name: str, version: int, state: State | None = None) -> int:
+        """``version`` if it exists for ``name``; raise the lookup errors in order.
+        A deleted document's earlier versions stay readable."""
+        live, last = state if state is not None else self._state(name)
+        if last is None:
+            raise self._missing(name, last)
+        top = live if live is not None else last - 1
+        if not 1 <= version <= top:
+            raise LookupFailed(f"{name!r} has versions 1..{top}, not {version}",
+                               code=UNKNOWN_VERSION)
         return version
 
     def get(self, name: str, version: int | None = None) -> str:
         """Canonical text of ``version`` (the head by default)."""
         version = self.head(name) if version is None else self.check_version(name, version)
-        return self._stored(name, version).text
+        return self._text(name, version)
 
     def read(self, name: str, version: int | None = None, when: Preconditions = NONE
              ) -> tuple[int, str | None]:
@@ -93,82 +146,72 @@ class Service:
         number = self.head(name) if version is None else self.check_version(name, version)
         if not when.evaluate(name, number, read=True):
             return number, None
-        return number, self._stored(name, number).text
+        return number, self._text(name, number)
 
     def get_value(self, name: str, version: int | None = None) -> JSON:
         """Parsed value of ``version`` (the head by default).  Do not mutate it.
 
-        The value is the service's own (later calls return the same object),
-        and equal elements of its arrays may be one shared object.
+        The value is the service's own (later calls usually return the same
+        object), and equal elements of its arrays may be one shared object.
         """
         version = self.head(name) if version is None else self.check_version(name, version)
-        return self._value(name, version)
+        return self.values.value(name, version)
 
-    def versions(self, name: str, when: Preconditions = NONE
-                 ) -> tuple[int, list[VersionInfo] | None]:
-        """The head judged and the metadata of every version of ``name``, oldest first
-        (``None``: not modified, judged on that head as :meth:`read` does)."""
-        infos = self.store.versions(name)
-        if not infos:
-            raise LookupFailed(f"no document named {name!r}", code=UNKNOWN_DOCUMENT)
-        head = infos[-1].version
+    def versions(self, name: str, when: Preconditions = NONE, *, after: int = 0,
+                 limit: int | None = None) -> tuple[int, list[VersionInfo] | None]:
+        """The head judged and the metadata of the versions of ``name`` above ``after``
+        (at most ``limit``), oldest first (``None``: not modified, judged on that head
+        as :meth:`read` does).  A deleted document's history is listed, its last entry
+        ``deleted``; the head is then that tombstone."""
+        if after == 0 and limit is None:
+            infos = self.store.versions(name)
+            if not infos:
+                raise self._missing(name, None)
+            head = infos[-1].version
+        else:
+            _, head = self._state(name)
+            if head is None:
+                raise self._missing(name, None)
+            infos = self.store.versions(name, after=after, limit=limit)
         return head, (infos if when.evaluate(name, head, read=True) else None)
 
     def names(self) -> list[str]:
         return self.store.names()
 
-    def _stored(self, name: str, version: int) -> StoredVersion:
-        stored = self.store.get(name, version)
-        if stored is None:  # only if the store lost it between two calls
-            raise LookupFailed(f"{name!r} has no version {version}", code=UNKNOWN_VERSION)
-        return stored
-
-    def _value(self, name: str, version: int) -> JSON:
-        key = (name, version)
-        try:  # a server calls this from several threads: another may evict the key
-            value = self._values[key]
-            self._values.move_to_end(key)
-            return value
-        except KeyError:
-            pass
-        stored = self._stored(name, version)
-        if stored.has_value:
-            return stored.value
-        value = read_document(stored.text, self.texts, self.spellings)[0]
-        self._remember(key, value)
-        return value
-
-    def _remember(self, key: tuple[str, int], value: JSON) -> None:
-        """Keep a parsed version (versions never change, so the entry never goes stale)."""
-        self._values[key] = value
-        while len(self._values) > VALUE_CACHE_SIZE:
-            try:
-                self._values.popitem(last=False)
-            except KeyError:
-                break
+    def _text(self, name: str, version: int) -> str:
+        chain = self.store.chain(name, version)
+        if len(chain) == 1 and chain[0].kind == FULL:
+            return chain[0].text
+        return self._canonical(self.values.value(name, version))
 
     # -- writing ---------------------------------------------------------------
     def put(self, name: str, text: str, *, author: str | None = None,
-            message: str | None = None, when: Preconditions = NONE) -> int:
+            message: str | None = None, when: Preconditions = NONE, force: bool = True) -> int:
         """Store ``text`` (any JSON) as the next version of ``name``.
 
         ``when`` is judged first (before ``text`` is read, as RFC 9110 orders it)
-        and again against the head the write replaces.
+        and again against the head the write replaces.  With ``force=False`` a
+        text equal to the head's stores nothing and answers the head.
         """
-        return self.put_text(name, text, author=author, message=message, when=when)[0]
+        return self.put_text(name, text, author=author, message=message, when=when,
+                             force=force)[0]
 
     def put_text(self, name: str, text: str | bytes, *, author: str | None = None,
-                 message: str | None = None, when: Preconditions = NONE) -> tuple[int, str]:
+                 message: str | None = None, when: Preconditions = NONE, force: bool = True
+                 ) -> tuple[int, str]:
         """:meth:`put`, and the canonical text stored (which may differ from ``text``)."""
-        when.evaluate(name, self.store.head_version(name))
+        state = self._state(name)
+        when.evaluate(name, state[0])
         value, canon = read_document(text, self.texts, self.spellings)
-        version = self.put_value(name, value, author=author, message=message, text=canon,
-                                 when=when)
+        self.limits.check_numbers(text, "the document")
+        version = self._write(name, lambda head: (value, None), text=canon, author=author,
+                              message=message, must_exist=False, when=when, force=force,
+                              state=state)
         return version, canon
 
     def put_value(self, name: str, value: JSON, *, author: str | None = None,
                   message: str | None = None, text: str | None = None,
-                  when: Preconditions = NONE) -> int:
+                  when: Preconditions = NONE, force: bool = True) -> int:
         """Store a parsed value (it must not be mutated afterwards).
 
         ``text`` is its canonical text when the caller already has it.
@@ -176,36 +219,41 @@ class Service:
         if text is None:
             text = self._canonical(value)
         return self._write(name, lambda head: (value, None), text=text, author=author,
-                           message=message, must_exist=False, when=when)
+                           message=message, must_exist=False, when=when, force=force)
 
     def apply(self, name: str, patch_text: str, base_version: int | None = None, *,
               author: str | None = None, message: str | None = None,
-              when: Preconditions = NONE, tests_on_head: bool = False) -> int:
+              when: Preconditions = NONE, tests_on_head: bool = False, force: bool = True
+              ) -> int:
         """Apply a JSON Patch and commit the result as a new version.
 
         With ``base_version`` older than the head, the patch is first rebased
         onto the head (replay on the base, three-way merge, diff); with
         ``tests_on_head`` its ``test`` operations must also hold on the head.
         Order of refusals: unknown document, unknown version, ``when``, invalid
-        json, the limits, the patch itself.
+        json, the limits, the patch itself.  With ``force=False`` a patch that
+        changes nothing stores nothing and answers the head.
         """
-        head = self._lookups(name, base_version)
-        when.evaluate(name, head)
+        state = self._lookups(name, base_version)
+        when.evaluate(name, state[0])
         patch = parse_patch(patch_text)
         self.limits.check_patch(patch, patch_text)
+        self.limits.check_numbers(patch_text, "the patch")
 
         def compute(head: int) -> tuple[JSON, list]:
-            doc = self._value(name, head)
+            doc = self.values.value(name, head)
             patch_now = patch
             if base_version is not None and base_version != head:
                 patch_now = self._rebased(name, patch, base_version, doc, tests_on_head)
-            return apply_patch(doc, patch_now, share_unchanged=True, trusted=True), patch_now
+            return apply_patch(doc, patch_now, share_unchanged=True, trusted=True,
+                               copy_budget=self.limits.max_document_bytes), patch_now
 
-        return self._write(name, compute, author=author, message=message, when=when)
+        return self._write(name, compute, author=author, message=message, when=when,
+                           force=force, state=state, replayable=True)
 
     def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
                           *, author: str | None = None, message: str | None = None,
-                          when: Preconditions = NONE) -> int:
+                          when: Preconditions = NONE, force: bool = True) -> int:
         """Apply a JSON Merge Patch (RFC 7386) and commit the result.
 
         With ``base_version`` older than the head, the patch is applied to that
@@ -214,52 +262,85 @@ class Service:
         is never deeper than the patch or the head, so the depth limit on the
         patch covers it.
         """
-        head = self._lookups(name, base_version)
-        when.evaluate(name, head)
+        state = self._lookups(name, base_version)
+        when.evaluate(name, state[0])
         patch = parse(patch_text)
         self.limits.check_value_depth(patch, patch_text, "the merge patch is")
+        self.limits.check_numbers(patch_text, "the merge patch")
 
         def compute(head: int) -> tuple[JSON, list]:
-            doc = self._value(name, head)
+            doc = self.values.value(name, head)
             if base_version is None or base_version == head:
                 return apply_merge_patch(doc, patch, share_unchanged=True), []
-            base = self._value(name, base_version)
+            base = self.values.value(name, base_version)
             mine = apply_merge_patch(base, patch, share_unchanged=True)
             from .rebasing import merge
 
             return merge(base, mine, doc), []  # linear: arrays are atomic, nothing aligned
 
-        return self._write(name, compute, author=author, message=message, when=when)
+        return self._write(name, compute, author=author, message=message, when=when,
+                           force=force, state=state)
 
-    def _lookups(self, name: str, base_version: int | None) -> int:
-        head = self.head(name)
+    def _lookups(self, name: str, base_version: int | None) -> State:
+        state = self._state(name)
+        if state[0] is None:
+            raise self._missing(name, state[1])
         if base_version is not None:
-            self.check_version(name, base_version)
-        return head
+            self.check_version(name, base_version, state)
+        return state
 
     def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
                text: str | None = None, author: str | None, message: str | None,
-               must_exist: bool = True, when: Preconditions = NONE) -> int:
+               must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
+               state: State | None = None, replayable: bool = False) -> int:
         """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
 
         ``compute`` returns the new value and the JSON Patch that made it from
-        the head (``None``: a whole new value), which bounds the result's depth.
+        the head (``None``: a whole new value), which bounds the result's depth
+        and, when ``replayable``, is kept as the version's delta.  ``state`` is
+        the head already read for the first try.
         """
-        for _ in range(MAX_WRITE_ATTEMPTS):
-            head = self.head(name) if must_exist else self.store.head_version(name)
-            when.evaluate(name, head)
-            value, applied = compute(head)
+        for attempt in range(MAX_WRITE_ATTEMPTS):
+            live, last = state if state is not None and attempt == 0 else self._state(name)
+            if must_exist and live is None:
+                raise self._missing(name, last)
+            when.evaluate(name, live)
+            value, applied = compute(live)
             new_text = text if text is not None else self._canonical(value)
             self.limits.check_result(value, new_text, applied)
+            if not force and live is not None and self._unchanged(name, live, value, new_text):
+                return live
+            delta = self._delta(name, live, last, value, applied if replayable else None)
             try:
-                version = self.store.append(
-                    name, new_text, expected_head=head, value=value, author=author, message=message
-                )
+                version = self.store.append(name, new_text, expected_head=last, value=value,
+                                            author=author, message=message, delta=delta)
             except ConcurrentUpdate:
                 continue
-            self._remember((name, version), value)  # the next patch starts from it
+            self.values.remember((name, version), value, len(new_text))
+            self._retain(name, version)
             return version
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
+
+    def _unchanged(self, name: str, head: int, value: JSON, text: str) -> bool:
+        head_value = self.values.value(name, head)
+        return value is head_value or text == self._text(name, head)
+
+    def _delta(self, name: str, live: int | None, last: int | None, value: JSON,
+               applied: list | None) -> str | None:
+        """The delta to keep for version ``last + 1``, when the store keeps one."""
+        if not self.store.keeps_deltas or live is None or live != last:
+            return None
+        if block_start(live + 1) == live + 1:
+            return None  # kept whole anyway
+        if applied is not None:
+            return canonical(applied)
+        cache = TextCache(parent=self.texts)
+        work = min(self.limits.work_limit or DELTA_WORK, DELTA_WORK)
+        try:
+            plan = diff_plan(self.values.value(name, live), value, cache, work_limit=work)
+        except LimitExceeded:
+            return None
+        return plan_text(plan, cache.text)
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
     def rebase(self, name: str, patch_text: str, base_version: int, *,
@@ -272,7 +353,8 @@ class Service:
         self.check_version(name, base_version)
         patch = parse_patch(patch_text)
         self.limits.check_patch(patch, patch_text)
-        head_doc = self._value(name, head)
+        self.limits.check_numbers(patch_text, "the patch")
+        head_doc = self.values.value(name, head)
         return head, canonical(self._rebased(name, patch, base_version, head_doc,
                                              tests_on_head))
 
@@ -280,7 +362,7 @@ class Service:
                  tests_on_head: bool = False) -> list:
         from .rebasing import rebase
 
-        base = self._value(name, base_version)
+        base = self.values.value(name, base_version)
         if tests_on_head:
             replay_with_head_tests(base, head_doc, patch)
         return rebase(base, head_doc, patch, trusted=True, cache=TextCache(parent=self.texts),

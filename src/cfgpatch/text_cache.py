@@ -65,9 +65,11 @@ class TextCache:
             self._keep.clear()
             self.chars = 0
 
-    def _count(self, texts: list[str]) -> None:
+    def _count(self, texts: list[str], slots: int = 0) -> None:
+        """Count the characters of ``texts`` and ``slots`` array slots (two characters
+        each: a slot costs about what two characters of text do)."""
         if self._max_chars is not None:
-            self.chars += sum(map(len, texts))
+            self.chars += sum(map(len, texts)) + 2 * slots
 
     def text(self, value: JSON) -> str:
         """Canonical text of ``value`` (containers are cached)."""
@@ -104,6 +106,8 @@ class TextCache:
         texts = self._element_keys(values, fresh)
         self._arrays[id(values)] = texts
         self._keep.append(values)
+        if self._max_chars is not None:
+            self.chars += 2 * len(values)
         return texts
 
     def _element_keys(self, values: list, fresh: bool) -> list[str]:
@@ -156,7 +160,7 @@ class TextCache:
         self._by_id.update(zip(map(id, values), texts))
         self._keep.append(values)
         self._keep.extend(values)
-        self._count(texts)
+        self._count(texts, len(values))
 
     def adopt(self, other: TextCache) -> None:
         """Take over the entries of ``other`` (a scratch cache of values kept from now on)."""
@@ -164,7 +168,7 @@ class TextCache:
         self._by_id.update(other._by_id)
         self._arrays.update(other._arrays)
         self._keep.extend(other._keep)
-        self._count(list(other._by_id.values()))
+        self._count(list(other._by_id.values()), sum(map(len, other._arrays.values())))
 
     def same(self, x: JSON, y: JSON) -> bool:
         """Exact equality of two values of one container type."""

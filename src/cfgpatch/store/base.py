@@ -5,6 +5,12 @@ Each version holds the document's canonical text and who wrote it.  Versions are
 never rewritten: :meth:`Store.append` only adds the next one, and only if the
 caller's idea of the head is still true (optimistic concurrency), which is what
 makes concurrent writers safe.
+
+A durable store may keep a version as a delta (a JSON Patch from the version
+before, :mod:`.deltas`) and a deletion as a tombstone version; :meth:`Store.get`
+always answers the whole text, :meth:`Store.chain` the rows as kept.  Only
+retention (:meth:`Store.prune`) removes rows: whole blocks of old versions,
+never the head.
 """
 
 from __future__ import annotations
@@ -55,22 +61,41 @@ def not_utf8(**fields: str | None) -> InvalidInput:
 
 @dataclass(frozen=True)
 class VersionInfo:
-    """Metadata of one stored version."""
+    """Metadata of one stored version (``deleted``: a tombstone)."""
 
     name: str
     version: int
     created_at: str | None = None
     author: str | None = None
     message: str | None = None
+    deleted: bool = False
 
     def to_dict(self) -> dict:
-        return {
+        info = {
             "name": self.name,
             "version": self.version,
             "created_at": self.created_at,
             "author": self.author,
             "message": self.message,
         }
+        if self.deleted:  # only tombstones carry the key: other entries are as they were
+            info["deleted"] = True
+        return info
+
+
+@dataclass(frozen=True)
+class RetentionPolicy:
+    """Old versions of the documents whose names start with ``prefix`` may go when
+    they are neither among the last ``keep_last`` nor younger than ``keep_seconds``
+    (``None``: that rule keeps nothing by itself; the head always stays)."""
+
+    prefix: str
+    keep_last: int | None = None
+    keep_seconds: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"prefix": self.prefix, "keep_last": self.keep_last,
+                "keep_seconds": self.keep_seconds}
 
 
 @dataclass(frozen=True)
@@ -84,16 +109,31 @@ class StoredVersion:
     text: str
     value: Any = None
     has_value: bool = False
+    #: How the row is kept: :data:`~.deltas.FULL` (``text`` is the document),
+    #: :data:`~.deltas.DELTA` (``text`` is a JSON Patch from the version before) or
+    #: :data:`~.deltas.TOMBSTONE` (the document was deleted; ``text`` is ``null``).
+    kind: int = 0
 
 
 class Store(Protocol):
     """What the service needs from a storage backend."""
 
+    #: Whether :meth:`append` keeps a ``delta`` it is given (else the caller need not
+    #: compute one).
+    keeps_deltas: bool
+
     def head_version(self, name: str) -> int | None:
         """The newest version number of ``name``, or ``None`` if it does not exist."""
 
+    def head_state(self, name: str) -> tuple[int, bool] | None:
+        """The newest version of ``name`` and whether it is a tombstone (one read)."""
+
     def get(self, name: str, version: int) -> StoredVersion | None:
-        """Version ``version`` of ``name``, or ``None`` if there is no such version."""
+        """Version ``version`` of ``name`` as whole text, or ``None`` if there is none."""
+
+    def chain(self, name: str, version: int) -> list[StoredVersion]:
+        """The rows from the newest one kept whole (or a tombstone) at or below
+        ``version`` up to ``version``, oldest first, as kept (empty: no such version)."""
 
     def append(
         self,
@@ -104,18 +144,35 @@ class Store(Protocol):
         value: Any = None,
         author: str | None = None,
         message: str | None = None,
+        delta: str | None = None,
+        deleted: bool = False,
     ) -> int:
         """Add version ``expected_head + 1`` (1 when ``expected_head`` is None).
 
         Raises :class:`ConcurrentUpdate` if the head is not ``expected_head``.
-        ``value`` is the parsed form of ``text``; a store may keep it.
+        ``value`` is the parsed form of ``text``; a store may keep it.  ``delta``
+        (canonical JSON Patch text turning the head into ``text``) may be kept
+        instead of ``text`` (:func:`.deltas.keeps_delta` says when); ``deleted``
+        appends a tombstone (``text`` is then ``null``).
         """
 
-    def versions(self, name: str) -> list[VersionInfo]:
-        """Metadata of every version of ``name``, oldest first (empty if unknown)."""
+    def versions(self, name: str, *, after: int = 0, limit: int | None = None
+                 ) -> list[VersionInfo]:
+        """Metadata of the versions of ``name`` above ``after``, oldest first, at
+        most ``limit`` of them (empty if unknown)."""
+
+    def prune(self, name: str, before: int) -> int:
+        """Remove the versions of ``name`` below ``before`` (a block start of
+        :mod:`.deltas`, never above the head); return how many went."""
 
     def names(self) -> list[str]:
         """All document names, sorted."""
+
+    def retention(self) -> list[RetentionPolicy]:
+        """The retention policies, by prefix."""
+
+    def set_retention(self, policy: RetentionPolicy) -> None:
+        """Add or replace the policy of ``policy.prefix`` (both rules ``None``: remove it)."""
 
     def close(self) -> None:
         """Release connections and files."""

@@ -79,6 +79,39 @@ MIGRATIONS: tuple[Migration, ...] = (
                EXECUTE FUNCTION {prefix}versions_append_only()""",
         ),
     ),
+    Migration(
+        3,
+        "deltas and tombstones: a row keeps a whole text (0), a JSON Patch from the version "
+        "before (1) or a deletion (2); existing rows are whole texts",
+        sqlite=("ALTER TABLE {prefix}versions ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",),
+        postgres=("ALTER TABLE {prefix}versions ADD COLUMN kind SMALLINT NOT NULL DEFAULT 0",),
+    ),
+    Migration(
+        4,
+        "retention: policies per name prefix, and DELETE allowed only to retention's own "
+        "transaction (SQLite: a row in prune_gate; PostgreSQL: SET LOCAL cfgpatch.prune)",
+        sqlite=(
+            "CREATE TABLE {prefix}prune_gate (open INTEGER NOT NULL)",
+            "DROP TRIGGER {prefix}versions_no_delete",
+            """CREATE TRIGGER {prefix}versions_no_delete BEFORE DELETE ON {prefix}versions
+               WHEN NOT EXISTS (SELECT 1 FROM {prefix}prune_gate)
+               BEGIN SELECT RAISE(ABORT, 'cfgpatch history is append-only'); END""",
+            """CREATE TABLE {prefix}retention (
+                prefix TEXT PRIMARY KEY, keep_last INTEGER, keep_seconds INTEGER)""",
+        ),
+        postgres=(
+            """CREATE OR REPLACE FUNCTION {prefix}versions_append_only() RETURNS trigger
+               LANGUAGE plpgsql AS $$
+               BEGIN
+                 IF TG_OP = 'DELETE' AND current_setting('cfgpatch.prune', true) = 'on' THEN
+                   RETURN OLD;
+                 END IF;
+                 RAISE EXCEPTION 'cfgpatch history is append-only';
+               END $$""",
+            """CREATE TABLE {prefix}retention (
+                prefix TEXT PRIMARY KEY, keep_last INTEGER, keep_seconds INTEGER)""",
+        ),
+    ),
 )
 
 

@@ -18,11 +18,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StoreError
-from . import migrations
-from .base import ConcurrentUpdate, StoredVersion, VersionInfo, not_utf8
+from . import deltas, migrations
+from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
 
 #: Query parameters of a store URL that are ours, not libpq's.
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
@@ -67,6 +67,8 @@ def _fail_fast(conninfo: str) -> dict[str, str]:
 class PostgresStore:
     """Versioned documents in PostgreSQL (see the module docstring)."""
 
+    keeps_deltas = True
+
     def __init__(
         self,
         conninfo: str,
@@ -84,8 +86,9 @@ class PostgresStore:
             conninfo,
             min_size=min_size,
             max_size=max_size,
+            # No check on every checkout (it costs a round trip per statement); a
+            # connection found broken is discarded by the pool and the read retried.
             kwargs={"autocommit": True, **_fail_fast(conninfo)},
-            check=ConnectionPool.check_connection,
             open=False,
             name="cfgpatch",
             timeout=pool_timeout,
@@ -126,14 +129,20 @@ class PostgresStore:
             raise StoreError(f"PostgreSQL {what} failed: {exc}".strip()) from None
 
     def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        """One read statement in autocommit mode (one round trip, no BEGIN/COMMIT)."""
-        try:
-            with self._pool.connection() as conn:
-                return conn.execute(sql, params).fetchall()
-        except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL read failed: {exc}".strip()) from None
-        except UnicodeEncodeError:
-            raise not_utf8(name=params[0] if params else None) from None
+        """One read statement in autocommit mode (one round trip, no BEGIN/COMMIT);
+        retried once on a connection found broken (the pool then replaces it)."""
+        for attempt in (1, 2):
+            try:
+                with self._pool.connection() as conn:
+                    return conn.execute(sql, params).fetchall()
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not _broken(exc):
+                    raise StoreError(f"PostgreSQL read failed: {exc}".strip()) from None
+            except psycopg.Error as exc:
+                raise StoreError(f"PostgreSQL read failed: {exc}".strip()) from None
+            except UnicodeEncodeError:
+                raise not_utf8(name=params[0] if params else None) from None
+        raise AssertionError("unreachable")
 
     # -- schema --------------------------------------------------------------
 
@@ -171,11 +180,22 @@ class PostgresStore:
     def head_version(self, name: str) -> int | None:
         return self._query(f"SELECT max(version) FROM {self._table} WHERE name = %s", (name,))[0][0]
 
+    def head_state(self, name: str) -> tuple[int, bool] | None:
+        rows = self._query(f"SELECT version, kind FROM {self._table} WHERE name = %s"
+                           " ORDER BY version DESC LIMIT 1", (name,))
+        return (rows[0][0], rows[0][1] == deltas.TOMBSTONE) if rows else None
+
     def get(self, name: str, version: int) -> StoredVersion | None:
+        return deltas.whole(self.chain(name, version))
+
+    def chain(self, name: str, version: int) -> list[StoredVersion]:
         rows = self._query(
-            f"SELECT body FROM {self._table} WHERE name = %s AND version = %s", (name, version)
-        )
-        return StoredVersion(version, rows[0][0]) if rows else None
+            f"SELECT version, body, kind FROM {self._table} WHERE name = %s"
+            " AND version BETWEEN %s AND %s ORDER BY version",
+            (name, deltas.block_start(version), version))
+        if not rows or rows[-1][0] != version:
+            return []
+        return deltas.from_block([StoredVersion(v, body, kind=kind) for v, body, kind in rows])
 
     def append(
         self,
@@ -186,18 +206,21 @@ class PostgresStore:
         value: Any = None,
         author: str | None = None,
         message: str | None = None,
+        delta: str | None = None,
+        deleted: bool = False,
     ) -> int:
         version = (expected_head or 0) + 1
+        kind, body = deltas.row_kind(version, text, delta, deleted)
         # One statement, one round trip: insert only if the head is still
         # ``expected_head``; a racing insert of the same version hits the primary key.
         sql = (
-            f"INSERT INTO {self._table} (name, version, body, author, message)"
-            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s"
+            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
+            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
             f" WHERE (SELECT max(version) FROM {self._table} WHERE name = %(name)s)"
             " IS NOT DISTINCT FROM %(head)s"
         )
-        params = {"name": name, "version": version, "body": text, "author": author,
-                  "message": message, "head": expected_head}
+        params = {"name": name, "version": version, "body": body, "author": author,
+                  "message": message, "head": expected_head, "kind": kind}
         try:
             with self._pool.connection() as conn:
                 inserted = conn.execute(sql, params).rowcount
@@ -211,13 +234,48 @@ class PostgresStore:
             raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
         return version
 
-    def versions(self, name: str) -> list[VersionInfo]:
+    def versions(self, name: str, *, after: int = 0, limit: int | None = None
+                 ) -> list[VersionInfo]:
         sql = (
-            f"SELECT version, created_at, author, message FROM {self._table}"
-            " WHERE name = %s ORDER BY version"
+            f"SELECT version, created_at, author, message, kind FROM {self._table}"
+            " WHERE name = %s AND version > %s ORDER BY version LIMIT %s"
         )
-        rows = self._query(sql, (name,))
-        return [VersionInfo(name, v, _iso(at), author, msg) for v, at, author, msg in rows]
+        rows = self._query(sql, (name, after, limit))
+        return [VersionInfo(name, v, _iso(at), author, msg, kind == deltas.TOMBSTONE)
+                for v, at, author, msg, kind in rows]
+
+    def prune(self, name: str, before: int) -> int:
+        if before != deltas.block_start(before):
+            raise ValueError(f"prune below a block start, not {before}")
+
+        def work(conn: psycopg.Connection) -> int:
+            head = conn.execute(f"SELECT max(version) FROM {self._table} WHERE name = %s",
+                                (name,)).fetchone()[0]
+            if head is None or before > deltas.block_start(head):
+                return 0
+            conn.execute("SET LOCAL cfgpatch.prune = 'on'")
+            return conn.execute(f"DELETE FROM {self._table} WHERE name = %s AND version < %s",
+                                (name, before)).rowcount
+
+        return self._run(work, "prune")
+
+    def retention(self) -> list[RetentionPolicy]:
+        rows = self._query(f"SELECT prefix, keep_last, keep_seconds FROM {self.prefix}retention"
+                           " ORDER BY prefix")
+        return [RetentionPolicy(*row) for row in rows]
+
+    def set_retention(self, policy: RetentionPolicy) -> None:
+        def work(conn: psycopg.Connection) -> None:
+            conn.execute(f"DELETE FROM {self.prefix}retention WHERE prefix = %s",
+                         (policy.prefix,))
+            if policy.keep_last is not None or policy.keep_seconds is not None:
+                conn.execute(f"INSERT INTO {self.prefix}retention VALUES (%s, %s, %s)",
+                             (policy.prefix, policy.keep_last, policy.keep_seconds))
+
+        try:
+            self._run(work, "retention")
+        except UnicodeEncodeError:
+            raise not_utf8(prefix=policy.prefix) from None
 
     def names(self) -> list[str]:
         rows = self._query(f"SELECT DISTINCT name FROM {self._table}")
@@ -228,6 +286,7 @@ class PostgresStore:
 
         def work(conn: psycopg.Connection) -> None:
             conn.execute(f"DROP TABLE IF EXISTS {self._table}")
+            conn.execute(f"DROP TABLE IF EXISTS {self.prefix}retention")
             conn.execute(f"DROP FUNCTION IF EXISTS {self.prefix}versions_append_only()")
             conn.execute(f"DROP TABLE IF EXISTS {self.prefix}cfgpatch_migrations")
 
@@ -235,3 +294,11 @@ class PostgresStore:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _broken(error: psycopg.OperationalError) -> bool:
+    """True when ``error`` says a pooled connection itself was gone (worth one retry on a
+    fresh one); never a pool timeout (the database is away: fail fast)."""
+    if isinstance(error, PoolTimeout):
+        return False
+    return error.sqlstate is None or error.sqlstate.startswith("08")

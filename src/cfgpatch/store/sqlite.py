@@ -20,8 +20,8 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..errors import StoreError
-from . import migrations
-from .base import ConcurrentUpdate, StoredVersion, VersionInfo, not_utf8
+from . import deltas, migrations
+from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
 
 #: How long a writer waits for another writer's lock before giving up (seconds).
 BUSY_TIMEOUT = 30.0
@@ -33,6 +33,8 @@ def _now() -> str:
 
 class SQLiteStore:
     """Versioned documents in one SQLite file (see the module docstring)."""
+
+    keeps_deltas = True
 
     def __init__(
         self,
@@ -159,11 +161,22 @@ class SQLiteStore:
         rows = self._read(f"SELECT max(version) FROM {self._table} WHERE name = ?", (name,))
         return rows[0][0]
 
+    def head_state(self, name: str) -> tuple[int, bool] | None:
+        rows = self._read(f"SELECT version, kind FROM {self._table} WHERE name = ?"
+                          " ORDER BY version DESC LIMIT 1", (name,))
+        return (rows[0][0], rows[0][1] == deltas.TOMBSTONE) if rows else None
+
     def get(self, name: str, version: int) -> StoredVersion | None:
+        return deltas.whole(self.chain(name, version))
+
+    def chain(self, name: str, version: int) -> list[StoredVersion]:
         rows = self._read(
-            f"SELECT body FROM {self._table} WHERE name = ? AND version = ?", (name, version)
-        )
-        return StoredVersion(version, rows[0][0]) if rows else None
+            f"SELECT version, body, kind FROM {self._table} WHERE name = ?"
+            " AND version BETWEEN ? AND ? ORDER BY version",
+            (name, deltas.block_start(version), version))
+        if not rows or rows[-1][0] != version:
+            return []
+        return deltas.from_block([StoredVersion(v, body, kind=kind) for v, body, kind in rows])
 
     def append(
         self,
@@ -174,18 +187,23 @@ class SQLiteStore:
         value: Any = None,
         author: str | None = None,
         message: str | None = None,
+        delta: str | None = None,
+        deleted: bool = False,
     ) -> int:
+        version = (expected_head or 0) + 1
+        kind, body = deltas.row_kind(version, text, delta, deleted)
+
         def work(conn: sqlite3.Connection) -> int:
             row = conn.execute(
                 f"SELECT max(version) FROM {self._table} WHERE name = ?", (name,)
             ).fetchone()
             if row[0] != expected_head:
                 raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
-            version = (expected_head or 0) + 1
             conn.execute(
-                f"INSERT INTO {self._table} (name, version, body, created_at, author, message)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (name, version, text, _now(), author, message),
+                f"INSERT INTO {self._table}"
+                " (name, version, body, created_at, author, message, kind)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (name, version, body, _now(), author, message, kind),
             )
             return version
 
@@ -198,13 +216,55 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite write failed: {exc}") from None
 
-    def versions(self, name: str) -> list[VersionInfo]:
+    def versions(self, name: str, *, after: int = 0, limit: int | None = None
+                 ) -> list[VersionInfo]:
         rows = self._read(
-            f"SELECT version, created_at, author, message FROM {self._table}"
-            " WHERE name = ? ORDER BY version",
-            (name,),
+            f"SELECT version, created_at, author, message, kind FROM {self._table}"
+            " WHERE name = ? AND version > ? ORDER BY version LIMIT ?",
+            (name, after, -1 if limit is None else limit),
         )
-        return [VersionInfo(name, *row) for row in rows]
+        return [VersionInfo(name, v, at, author, msg, kind == deltas.TOMBSTONE)
+                for v, at, author, msg, kind in rows]
+
+    def prune(self, name: str, before: int) -> int:
+        if before != deltas.block_start(before):
+            raise ValueError(f"prune below a block start, not {before}")
+
+        def work(conn: sqlite3.Connection) -> int:
+            head = conn.execute(f"SELECT max(version) FROM {self._table} WHERE name = ?",
+                                (name,)).fetchone()[0]
+            if head is None or before > deltas.block_start(head):
+                return 0
+            conn.execute(f"INSERT INTO {self.prefix}prune_gate VALUES (1)")
+            gone = conn.execute(f"DELETE FROM {self._table} WHERE name = ? AND version < ?",
+                                (name, before)).rowcount
+            conn.execute(f"DELETE FROM {self.prefix}prune_gate")
+            return gone
+
+        try:
+            return self._write(work)
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite prune failed: {exc}") from None
+
+    def retention(self) -> list[RetentionPolicy]:
+        rows = self._read(f"SELECT prefix, keep_last, keep_seconds FROM {self.prefix}retention"
+                          " ORDER BY prefix", ())
+        return [RetentionPolicy(*row) for row in rows]
+
+    def set_retention(self, policy: RetentionPolicy) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(f"DELETE FROM {self.prefix}retention WHERE prefix = ?",
+                         (policy.prefix,))
+            if policy.keep_last is not None or policy.keep_seconds is not None:
+                conn.execute(f"INSERT INTO {self.prefix}retention VALUES (?, ?, ?)",
+                             (policy.prefix, policy.keep_last, policy.keep_seconds))
+
+        try:
+            self._write(work)
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite write failed: {exc}") from None
+        except UnicodeEncodeError:
+            raise not_utf8(prefix=policy.prefix) from None
 
     def names(self) -> list[str]:
         rows = self._read(f"SELECT DISTINCT name FROM {self._table}", ())

@@ -1,0 +1,104 @@
+"""Deleting, restoring and retiring versioned documents (a part of the service).
+
+* :meth:`Lifecycle.delete` appends a tombstone version: the document is gone
+  (reads and patches answer ``unknown document``), its history stays readable
+  by version number, and the name can be written again (the next version
+  continues the numbering, kept whole).
+* :meth:`Lifecycle.restore` writes an old version again as the newest one
+  (after a deletion, or to undo any change); nothing in between is lost.
+* Retention policies (:mod:`cfgpatch.retention`) say which old versions may
+  go; they are applied by :meth:`Lifecycle.prune`, and by the service after
+  every write that starts a new block of versions.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .errors import CfgPatchError, LimitExceeded
+from .preconditions import NONE, Preconditions
+from .retention import policy_for, prune_point
+from .store.base import ConcurrentUpdate, RetentionPolicy
+from .store.deltas import block_start
+
+if TYPE_CHECKING:
+    from .store.base import Store
+    from .version_cache import VersionCache
+
+#: How often a deletion is retried when other writers keep moving the head.
+MAX_DELETE_ATTEMPTS = 1000
+State = tuple[int | None, int | None]  # (the head if the document exists, the last version)
+_log = logging.getLogger("cfgpatch.service")
+
+
+class Lifecycle:
+    """Deletion, restore and retention over the service's store (a mixin of
+    :class:`~cfgpatch.service.Service`, which provides what is declared here)."""
+
+    store: Store
+    values: VersionCache
+    _state: Callable[[str], State]
+    _missing: Callable[[str, int | None], Exception]
+    _write: Callable[..., int]
+    _canonical: Callable[[Any], str]
+    check_version: Callable[..., int]
+
+    def delete(self, name: str, *, author: str | None = None, message: str | None = None,
+               when: Preconditions = NONE) -> int:
+        """Delete ``name``: append a tombstone version (the history stays readable and
+        the name can be written again); answer the tombstone's version."""
+        for _ in range(MAX_DELETE_ATTEMPTS):
+            live, last = self._state(name)
+            if live is None:
+                raise self._missing(name, last)
+            when.evaluate(name, live)
+            try:
+                return self.store.append(name, "null", expected_head=last, author=author,
+                                         message=message, deleted=True)
+            except ConcurrentUpdate:
+                continue
+        raise ConcurrentUpdate(
+            f"gave up on {name!r} after {MAX_DELETE_ATTEMPTS} concurrent updates")
+
+    def restore(self, name: str, version: int, *, author: str | None = None,
+                message: str | None = None, when: Preconditions = NONE, force: bool = True
+                ) -> int:
+        """Write version ``version`` of ``name`` again as its newest version (undoes a
+        deletion or any later change; the versions in between stay in the history)."""
+        self.check_version(name, version)
+        value = self.values.value(name, version)
+        return self._write(name, lambda head: (value, None), text=self._canonical(value),
+                           author=author, message=message, must_exist=False, when=when,
+                           force=force)
+
+    def retention(self) -> list[RetentionPolicy]:
+        return self.store.retention()
+
+    def set_retention(self, policy: RetentionPolicy) -> None:
+        """Set (or, with both rules ``None``, remove) the policy of a name prefix."""
+        for rule in (policy.keep_last, policy.keep_seconds):
+            if rule is not None and (type(rule) is not int or rule < 1):
+                raise LimitExceeded(f"a retention rule must be a positive integer, not {rule!r}")
+        self.store.set_retention(policy)
+
+    def prune(self, name: str) -> int:
+        """Remove the versions of ``name`` its retention policy lets go; how many went."""
+        policy = policy_for(name, self.store.retention())
+        _, last = self._state(name)
+        if policy is None or last is None:
+            return 0
+        infos = self.store.versions(name) if policy.keep_seconds is not None else None
+        before = prune_point(last, policy, infos)
+        return self.store.prune(name, before) if before > 1 else 0
+
+    def _retain(self, name: str, version: int) -> None:
+        """After a write that starts a block of versions, apply the retention policy
+        (a failure is logged: the write itself is done)."""
+        if version == 1 or block_start(version) != version:
+            return
+        try:
+            self.prune(name)
+        except CfgPatchError as error:
+            _log.warning("retention of %r after version %d failed: %s", name, version, error)
