@@ -28,6 +28,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="cfgpatch",
         description="Safe, explainable changes to JSON and Kubernetes configuration.",
     )
+    parser.add_argument("--version", action="version", version=f"cfgpatch {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
         try:
@@ -38,6 +39,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             raise
         module.register(subparsers)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (the package's own when run from a tree)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("cfgpatch")
+    except metadata.PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
 
 
 def main(argv: list[str] | None = None) -> int:
