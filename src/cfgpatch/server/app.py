@@ -194,6 +194,7 @@ class Api:
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
         message, when, base = self.message(request), preconditions(request), rebase_from(request)
         data = await self.limits.read_body(request)
+        call: Callable[..., int]
         if kind == JSON_PATCH:
             call = partial(self.service.apply, tests_on_head=True)
         else:
@@ -227,7 +228,8 @@ class Api:
             self.require(who, name, write=False)
             sides.append((name, version))
         (name_a, version_a), (name_b, version_b) = sides
-        stats = query(request, "stats", "0")
+        stats = query(request, "stats")
+        stats = "0" if stats is None else stats
         if stats not in ("0", "1"):
             raise InvalidInput(f"stats must be 0 or 1, not {stats[:40]!r}", code=INVALID_ARGUMENTS)
         if stats == "1":

@@ -26,7 +26,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
@@ -205,7 +205,7 @@ class Answer:
         self.status: int | None = None
         self.gone = False
 
-    async def send(self, message: dict) -> None:
+    async def send(self, message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             self.status = message["status"]
             headers = [(k, v) for k, v in message.get("headers", ()) if k != b"x-request-id"]
