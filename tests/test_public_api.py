@@ -102,3 +102,36 @@ def test_the_modules_behind_diff_and_rebase_have_names_of_their_own():
     for shadow in ("cfgpatch.diff", "cfgpatch.rebase"):
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module(shadow)
+
+
+def test_the_kube_api_imports_in_a_fresh_process_without_loading_the_heavy_parts():
+    code = (
+        "import sys\n"
+        "from cfgpatch.kube import patch, apply, diff, upgrade, read, dump\n"
+        "heavy = [m for m in ('cfgpatch.kube.kustomize.build', 'cfgpatch.lint.linter',"
+        " 'cfgpatch.kube.ssa') if m in sys.modules]\n"
+        "from cfgpatch.kube import build, lint, server_side_apply, update\n"
+        "print(heavy, all(map(callable, (patch, build, apply, diff, upgrade, read, dump,"
+        " lint, server_side_apply, update))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[] True"
+
+
+def test_every_name_of_the_kube_api_resolves_to_what_it_documents():
+    import dataclasses
+
+    import cfgpatch.kube as kube
+
+    for name in kube.__all__:
+        value = getattr(kube, name)
+        assert not isinstance(value, types.ModuleType), name
+        if isinstance(value, type) and issubclass(value, Exception):
+            assert issubclass(value, cfgpatch.CfgPatchError), name
+        elif isinstance(value, type) and name.endswith(("Result", "Outcome", "Object")):
+            assert dataclasses.is_dataclass(value) or name == "KubeResult", name
+        elif name != "PATCH_TYPES":
+            assert callable(value) and value.__doc__, f"cfgpatch.kube.{name} is undocumented"
+    with pytest.raises(AttributeError):
+        kube.no_such_name  # noqa: B018
