@@ -309,3 +309,31 @@ def test_every_catalogue_code_is_tested_here():
                              if isinstance(c, ast.Constant) and isinstance(c.value, str)}
     missing = [code for code in CATALOGUE if code not in asserted]
     assert missing == []
+
+
+@pytest.mark.parametrize("path", ["/spec/template/spec/volumes/0",
+                                  "/spec/template/spec/containers/1",
+                                  "/spec/template/spec/containers/-",
+                                  "/spec/template/spec/tolerations/0"])
+def test_add_into_a_list_inserts_and_is_neither_a_map_replace_nor_an_index(path):
+    value = {"name": "new", "emptyDir": {}} if "volumes" in path else {"name": "new"}
+    found = codes(patch(deployment(), [{"op": "add", "path": path, "value": value}],
+                        "json").findings)
+    assert "add-replaces-map" not in found
+    assert "index-into-keyed-list" not in found
+
+
+def test_add_below_an_element_picked_by_position_is_still_an_index():
+    op = {"op": "add", "path": "/spec/template/spec/containers/0/env/0",
+          "value": {"name": "A", "value": "1"}}
+    found = patch(deployment(), [op], "json").findings
+    (f,) = [f for f in found if f.code == "index-into-keyed-list"]
+    assert f.detail["guard"]["path"] == "/spec/template/spec/containers/0/name"
+
+
+def test_add_over_a_map_inside_a_list_element_still_replaces_it():
+    op = {"op": "add", "path": "/spec/template/spec/volumes/0/emptyDir",
+          "value": {"medium": "Memory"}}
+    obj = deployment()
+    obj["spec"]["template"]["spec"]["volumes"][0]["emptyDir"] = {"sizeLimit": "1Gi"}
+    assert "add-replaces-map" in codes(patch(obj, [op], "json").findings)

@@ -37,7 +37,10 @@ def _json_map_replace(s: Situation) -> Iterator[Finding]:
         if op.get("op") != "add" or not isinstance(path, str) or not path.startswith("/"):
             continue
         doc = _doc_before(s, i)
-        target = _lookup(doc, kubectl_tokens(path))
+        tokens = kubectl_tokens(path)
+        if isinstance(_lookup(doc, tokens[:-1]), list):
+            continue  # add into a list inserts an element; it replaces nothing
+        target = _lookup(doc, tokens)
         if isinstance(target, dict) and target:
             value = op.get("value")
             dropped = [k for k in target if not isinstance(value, dict) or k not in value]
@@ -69,16 +72,18 @@ def _json_index_into_keyed(s: Situation) -> Iterator[Finding]:
             guarded.add(path)
             continue
         doc = _doc_before(s, i)
-        yield from _index_guard(s, i, path, doc, guarded)
+        yield from _index_guard(s, op, i, path, doc, guarded)
 
 
-def _index_guard(s: Situation, i: int, path: str, doc: Any, guarded: set[str]
+def _index_guard(s: Situation, op: dict, i: int, path: str, doc: Any, guarded: set[str]
                  ) -> Iterator[Finding]:
     tokens = kubectl_tokens(path)
     shape: tuple[str, ...] = ()
     node = doc
     for depth, token in enumerate(tokens):
         if isinstance(node, list):
+            if depth == len(tokens) - 1 and op.get("op") == "add":
+                return  # an insertion at a position: no element is picked, none is hit
             rule = s.shapes.list_rule(shape)
             if rule and rule.kind == KEYED and token.isdigit() and int(token) < len(node):
                 element = node[int(token)]
