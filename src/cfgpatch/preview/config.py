@@ -1,0 +1,184 @@
+"""``.cfgpatch.yaml``'s ``preview:`` section: extra entry points and fields to ignore.
+
+::
+
+    preview:
+      paths:                           # entry points besides the ones found
+        - apps/guestbook               # a folder (a kustomization or plain manifests)
+        - path: apps/helm-app
+          options: [--enable-helm]     # kube build options; unsupported ones are errors
+      exclude: ["vendor/**"]           # folders never taken as entry points
+      ignore:                          # changes not reported (but counted)
+        - {kind: Secret, path: data}
+        - {path: metadata.annotations.checksum/config}
+
+An ignore entry names a ``kind`` (any when absent), optionally a ``name``, and a field
+``path``: dot-separated keys from the object's root, where a key may hold a slash
+(``checksum/config``); it covers that field and everything under it.  Any other key is
+an error naming it and its line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import INVALID_INPUT, InvalidInput
+from ..lint.config import CONFIG_NAME, glob_match
+from ..lint.yamlpos import tree_values
+
+_KEYS = ("paths", "exclude", "ignore")
+_IGNORE_KEYS = ("kind", "name", "path")
+SUPPORTED_OPTIONS = ()
+
+
+@dataclass(frozen=True)
+class Ignore:
+    kind: str = ""
+    name: str = ""
+    path: tuple[str, ...] = ()
+
+    def covers(self, kind: str, name: str, pointer_keys: tuple[str, ...]) -> bool:
+        if self.kind and self.kind != kind:
+            return False
+        if self.name and self.name != name:
+            return False
+        return pointer_keys[:len(self.path)] == self.path
+
+    def describe(self) -> str:
+        parts = [f"kind={self.kind}"] if self.kind else []
+        parts += [f"name={self.name}"] if self.name else []
+        parts.append("path=" + ".".join(self.path) if self.path else "path=(whole object)")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class EntryPath:
+    path: str
+    options: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class PreviewConfig:
+    paths: tuple[EntryPath, ...] = ()
+    exclude: tuple[str, ...] = ()
+    ignore: tuple[Ignore, ...] = ()
+    source: str = ""
+
+    def excluded(self, folder: str) -> bool:
+        return any(glob_match(g, folder) for g in self.exclude)
+
+
+def _fail(source: str, line: int, message: str) -> InvalidInput:
+    return InvalidInput(f"{source}:{line}: {message}" if line else f"{source}: {message}",
+                        code=INVALID_INPUT)
+
+
+def parse_preview_config(text: str, source: str = CONFIG_NAME) -> PreviewConfig:
+    """Read the ``preview:`` section of a ``.cfgpatch.yaml`` text."""
+    try:
+        docs = tree_values(text)
+    except ValueError as exc:
+        raise _fail(source, 0, f"not YAML: {exc}") from None
+    if not docs or not isinstance(docs[0][1], dict):
+        return PreviewConfig(source=source)
+    tree, value = docs[0]
+    section = value.get("preview")
+    if section is None:
+        return PreviewConfig(source=source)
+
+    def line(*path: Any) -> int:
+        return tree.find(["preview", *path])[0].line
+
+    if not isinstance(section, dict):
+        raise _fail(source, line(), "`preview` must be a mapping")
+    for key in section:
+        if key not in _KEYS:
+            raise _fail(source, line(key), f"unknown key preview.{key} "
+                                           f"(known: {', '.join(_KEYS)})")
+    return PreviewConfig(_paths(section.get("paths") or [], source, line),
+                         _strings(section.get("exclude") or [], "exclude", source, line),
+                         _ignores(section.get("ignore") or [], source, line), source)
+
+
+def _strings(value: Any, key: str, source: str, line) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(source, line(key), f"preview.{key} must be a list of strings")
+    return tuple(value)
+
+
+def _paths(value: Any, source: str, line) -> tuple[EntryPath, ...]:
+    if not isinstance(value, list):
+        raise _fail(source, line("paths"), "preview.paths must be a list")
+    out = []
+    for index, item in enumerate(value):
+        if isinstance(item, str):
+            out.append(EntryPath(_clean(item), (), line("paths", index)))
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            raise _fail(source, line("paths", index),
+                        "a preview.paths entry is a folder or {path: ..., options: [...]}")
+        unknown = [k for k in item if k not in ("path", "options")]
+        if unknown:
+            raise _fail(source, line("paths", index, unknown[0]),
+                        f"unknown key {unknown[0]} in preview.paths (known: path, options)")
+        options = item.get("options") or []
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise _fail(source, line("paths", index, "options"),
+                        "preview.paths options must be a list of strings")
+        out.append(EntryPath(_clean(item["path"]), tuple(options), line("paths", index)))
+    return tuple(out)
+
+
+def _ignores(value: Any, source: str, line) -> tuple[Ignore, ...]:
+    if not isinstance(value, list):
+        raise _fail(source, line("ignore"), "preview.ignore must be a list")
+    out = []
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise _fail(source, line("ignore", index),
+                        "a preview.ignore entry is a mapping {kind, name, path}")
+        for key in item:
+            if key not in _IGNORE_KEYS:
+                raise _fail(source, line("ignore", index, key),
+                            f"unknown key {key} in preview.ignore "
+                            f"(known: {', '.join(_IGNORE_KEYS)})")
+        if not any(item.get(k) for k in _IGNORE_KEYS):
+            raise _fail(source, line("ignore", index),
+                        "a preview.ignore entry names a kind, a name or a path")
+        path = item.get("path") or ""
+        if not isinstance(path, str):
+            raise _fail(source, line("ignore", index, "path"), "path must be a string")
+        out.append(Ignore(str(item.get("kind") or ""), str(item.get("name") or ""),
+                          split_field_path(path)))
+    return tuple(out)
+
+
+def split_field_path(path: str) -> tuple[str, ...]:
+    """``metadata.annotations.checksum/config`` -> its keys; ``a\\.b`` keeps a dot.
+
+    >>> split_field_path("metadata.annotations.checksum/config")
+    ('metadata', 'annotations', 'checksum/config')
+    """
+    keys, current, escaped = [], "", False
+    for char in path:
+        if escaped:
+            current, escaped = current + char, False
+        elif char == "\\":
+            escaped = True
+        elif char == ".":
+            keys.append(current)
+            current = ""
+        else:
+            current += char
+    if current or keys:
+        keys.append(current)
+    return tuple(k for k in keys if k != "")
+
+
+def _clean(path: str) -> str:
+    return path.strip().strip("/").removeprefix("./") or "."
+
