@@ -1,0 +1,97 @@
+"""``cfgpatch kube preview``: what a change to a GitOps repository does to the cluster.
+
+Renders every entry point the change can reach at both refs (base from git objects;
+head from git objects or the working tree), pairs and diffs their objects, attributes
+every changed field to its file, line and commits, and says the risks first.  Exit
+status: 0 nothing risky, 1 a risk found, 2 an error (an entry point that does not
+build, a bad ref or configuration).  See docs/preview.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..errors import CfgPatchError
+from .common import write_stderr
+
+FORMATS = ("human", "markdown", "json", "sarif", "html")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "preview", help="what a change will do to the cluster: both git refs rendered, "
+                        "every object diffed, every change traced to its line",
+        description="Render the entry points a change reaches at --base and --head, diff "
+                    "every object and name the file, line and commit behind each change.")
+    parser.add_argument("paths", metavar="PATH", nargs="*",
+                        help="only entry points in or below these folders")
+    parser.add_argument("--base", help="the base ref (default: the merge base with the "
+                                       "default branch)")
+    parser.add_argument("--head", help="the head ref (default: the working tree)")
+    parser.add_argument("--repository", "-C", default=".", help="the git repository")
+    parser.add_argument("--format", default="human", choices=FORMATS)
+    parser.add_argument("--output", "-o", help="write here (markdown: FILE, FILE.2, ... "
+                                               "one per comment part)")
+    parser.add_argument("--all", action="store_true", dest="all_entry_points",
+                        help="render every entry point, even those the change cannot reach")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.set_defaults(func=run_preview)
+
+
+def run_preview(args: argparse.Namespace) -> int:
+    from ..preview.engine import Options, preview
+    from ..preview.report import exit_status
+
+    try:
+        report = preview(Options(args.repository, args.base, args.head, tuple(args.paths),
+                                 args.all_entry_points))
+    except CfgPatchError as error:
+        write_stderr(f"error: {error.message}\n")
+        return 2
+    _write(args, report)
+    return exit_status(report)
+
+
+def _write(args: argparse.Namespace, report: dict) -> None:
+    if args.format == "markdown":
+        from ..preview.markdown import render_markdown
+
+        parts = render_markdown(report)
+        if args.output:
+            for number, part in enumerate(parts, 1):
+                name = args.output if number == 1 else f"{args.output}.{number}"
+                _save(name, part)
+        else:
+            sys.stdout.write("\n\n".join(parts))
+        return
+    if args.format == "json":
+        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    elif args.format == "sarif":
+        import cfgpatch
+        from ..preview.sarif import render_sarif
+
+        version = str(getattr(cfgpatch, "__version__", ""))
+        text = json.dumps(render_sarif(report, version), indent=2) + "\n"
+    elif args.format == "html":
+        from ..preview.html import render_html
+
+        text = render_html(report)
+    else:
+        from ..preview.human import render_human
+
+        tty = sys.stdout.isatty() and not args.output
+        colour = args.color == "always" or (args.color == "auto" and tty
+                                            and not os.environ.get("NO_COLOR"))
+        text = render_human(report, colour)
+    if args.output:
+        _save(args.output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _save(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
