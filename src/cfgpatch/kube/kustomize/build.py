@@ -28,6 +28,7 @@ from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from . import generators, images, nameref, patches, replacements, transformers, variables
 from .crds import load_crds
+from .filesys import FileSystem
 from .kustomization import (
     MANAGED_BY,
     MANAGED_BY_LABEL,
@@ -83,11 +84,15 @@ class BuildResult:
         return gojson.encode({"apiVersion": "v1", "items": items, "kind": "List"}, "    ") + "\n"
 
 
-def build(directory: str, trace: Trace | None = None) -> BuildResult:
-    """Build ``directory`` (see the module docstring); raises :class:`BuildError`."""
+def build(directory: str, trace: Trace | None = None,
+          fs: FileSystem | None = None) -> BuildResult:
+    """Build ``directory`` (see the module docstring); raises :class:`BuildError`.
+
+    Every file is read through ``fs`` (:mod:`.filesys`; the disk when None), so a tree
+    held in memory builds as the same tree on disk does, with the same messages."""
     warnings: list[str] = []
     try:
-        loader = Loader.at(directory)
+        loader = Loader.at(directory, fs)
         target = _Target(loader, trace, warnings, SchemaState())
         kust = target.load()
         metadata = kust.get("buildMetadata") or []

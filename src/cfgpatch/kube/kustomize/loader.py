@@ -1,4 +1,5 @@
-"""Reading a kustomization tree from disk the way kustomize's file loader does.
+"""Reading a kustomization tree (from disk or any :class:`.filesys.FileSystem`) the way
+kustomize's file loader does.
 
 A :class:`Loader` is rooted at one directory (a kustomization or a component) and
 remembers the loader that referred to it, so that a base which is the directory itself
@@ -14,12 +15,13 @@ apart and the build refuses them as not modelled.
 
 from __future__ import annotations
 
-import os
+import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.filebytes import UTF16_MARKS
+from .filesys import DiskFileSystem, FileSystem
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
@@ -45,37 +47,41 @@ class LoaderError(KubeError):
 
 @dataclass
 class Loader:
-    """A root directory (absolute, symlinks resolved) and the loader that referred here."""
+    """A root directory (absolute, symlinks resolved), the loader that referred here and
+    the file system both live on (:mod:`.filesys`)."""
 
     root: str
     referrer: Loader | None = None
+    fs: FileSystem = field(default_factory=DiskFileSystem, repr=False, compare=False)
 
     @classmethod
-    def at(cls, directory: str) -> Loader:
-        """The loader of the top directory of a build."""
-        absolute = os.path.abspath(directory)
-        if not os.path.exists(absolute):
+    def at(cls, directory: str, fs: FileSystem | None = None) -> Loader:
+        """The loader of the top directory of a build (on the disk unless ``fs``)."""
+        fs = fs if fs is not None else DiskFileSystem()
+        absolute = fs.abspath(directory)
+        if not fs.exists(absolute):
             raise LoaderError(f"must build at directory: not a valid directory: "
-                              f"{_evalsymlink_error(absolute)}")
-        real = os.path.realpath(absolute)
-        if not os.path.isdir(real):
+                              f"{_evalsymlink_error(fs, absolute)}")
+        real = fs.realpath(absolute)
+        if not fs.is_dir(real):
             raise LoaderError(f"must build at directory: '{real}': file is not directory")
-        return cls(real)
+        return cls(real, None, fs)
 
     def join(self, path: str) -> str:
-        return os.path.normpath(os.path.join(self.root, path))
+        return posixpath.normpath(posixpath.join(self.root, path))
 
     # --- files ------------------------------------------------------------------------
 
     def file_path(self, path: str) -> str:
         """The absolute path of file ``path`` (kustomize's RestrictionRootOnly)."""
-        joined = path if os.path.isabs(path) else self.join(path)
-        if not os.path.lexists(joined):
-            raise LoaderError(_evalsymlink_error(joined))
-        real = os.path.realpath(joined)
-        if os.path.isdir(real):
+        fs = self.fs
+        joined = path if posixpath.isabs(path) else self.join(path)
+        if not fs.lexists(joined):
+            raise LoaderError(_evalsymlink_error(fs, joined))
+        real = fs.realpath(joined)
+        if fs.is_dir(real):
             raise LoaderError(f"'{joined}' must resolve to a file")
-        folder = os.path.dirname(real)
+        folder = posixpath.dirname(real)
         if not _has_prefix(folder, self.root):
             raise LoaderError(f"security; file '{joined}' is not in or below '{self.root}'")
         return real
@@ -83,21 +89,22 @@ class Loader:
     def read(self, path: str) -> tuple[str, str]:
         """The text of file ``path`` and its absolute path."""
         real = self.file_path(path)
-        try:
-            with open(real, "rb") as handle:
-                data = handle.read()
-        except OSError as err:
-            raise LoaderError(f"open {real}: {err.strerror.lower()}") from None
-        return _text(data), real
+        return _text(self._bytes(real)), real
 
     def read_bytes(self, path: str) -> tuple[bytes, str]:
         real = self.file_path(path)
-        with open(real, "rb") as handle:
-            return handle.read(), real
+        return self._bytes(real), real
+
+    def _bytes(self, real: str) -> bytes:
+        try:
+            return self.fs.read_bytes(real)
+        except OSError as err:
+            reason = (err.strerror or str(err)).lower()
+            raise LoaderError(f"open {real}: {reason}") from None
 
     def exists_file(self, path: str) -> bool:
-        joined = path if os.path.isabs(path) else self.join(path)
-        return os.path.isfile(joined)
+        joined = path if posixpath.isabs(path) else self.join(path)
+        return self.fs.is_file(joined)
 
     # --- directories ------------------------------------------------------------------
 
@@ -105,15 +112,16 @@ class Loader:
         """The loader of directory ``path`` (a base or a component)."""
         if not path:
             raise LoaderError("new root cannot be empty")
-        joined = path if os.path.isabs(path) else self.join(path)
-        if not os.path.lexists(joined):
+        fs = self.fs
+        joined = path if posixpath.isabs(path) else self.join(path)
+        if not fs.lexists(joined):
             raise LoaderError(f"must build at directory: not a valid directory: "
-                              f"{_evalsymlink_error(joined)}")
-        real = os.path.realpath(joined)
-        if not os.path.isdir(real):
+                              f"{_evalsymlink_error(fs, joined)}")
+        real = fs.realpath(joined)
+        if not fs.is_dir(real):
             raise LoaderError(f"must build at directory: '{real}': file is not directory")
         self._refuse_cycle(real)
-        return Loader(real, self)
+        return Loader(real, self, fs)
 
     def _refuse_cycle(self, candidate: str) -> None:
         loader: Loader | None = self
@@ -126,27 +134,27 @@ class Loader:
     def kustomization_file(self) -> str:
         """The one kustomization file of the root (kustomize's LoadKustFile)."""
         found = [name for name in KUSTOMIZATION_FILES
-                 if os.path.isfile(os.path.join(self.root, name))]
+                 if self.fs.is_file(posixpath.join(self.root, name))]
         if not found:
             raise LoaderError(
                 f"unable to find one of 'kustomization.yaml', 'kustomization.yml' or "
                 f"'Kustomization' in directory '{self.root}'")
         if len(found) > 1:
             raise LoaderError(f"Found multiple kustomization files under: {self.root}\n")
-        return os.path.join(self.root, found[0])
+        return posixpath.join(self.root, found[0])
 
 
 def _has_prefix(directory: str, prefix: str) -> bool:
-    if prefix == os.sep or directory == prefix:
+    if prefix == "/" or directory == prefix:
         return True
-    return directory.startswith(prefix + os.sep)
+    return directory.startswith(prefix + "/")
 
 
-def _evalsymlink_error(path: str) -> str:
+def _evalsymlink_error(fs: FileSystem, path: str) -> str:
     missing = path
-    parent = os.path.dirname(path)
-    while parent and parent != missing and not os.path.lexists(parent):
-        missing, parent = parent, os.path.dirname(parent)
+    parent = posixpath.dirname(path)
+    while parent and parent != missing and not fs.lexists(parent):
+        missing, parent = parent, posixpath.dirname(parent)
     return (f"evalsymlink failure on '{path}' : lstat {missing}: "
             f"no such file or directory")
 
