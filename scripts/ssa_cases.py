@@ -725,3 +725,229 @@ def generate(seed: int, scale: float = 1.0, prefix: str = "") -> list[dict]:
             cases.append({"id": f"{prefix}{fam}-{i:03d}", "schema": schema, "live": live,
                           "ops": ops})
     return cases
+
+
+# ----------------------------------------------------------------- edge families
+
+ODD_KEYS = ["a<b", "x&y", "q\"uote", "back\\slash", "é", "日本", "dot.ted/key", "sp ace",
+            "tab\tx", "gt>"]
+
+
+def fam_escapes(rng: random.Random) -> tuple[str, Any, list]:
+    """Keys and values whose JSON escapes show in FieldsV1 (HTML-safe, unicode, quotes)."""
+    m = rng.choice(MANAGERS)
+    if rng.random() < 0.5:
+        o = configmap(rng)
+        o["metadata"]["labels"] = {k: "v" for k in rng.sample(ODD_KEYS, 3)}
+        o["data"] = {k: rng.choice(ODD_KEYS) for k in rng.sample(ODD_KEYS, 2)}
+        o2 = copy.deepcopy(o)
+        o2["data"].pop(next(iter(o2["data"])))
+        return "builtin", None, [apply(m, o), apply(m, o2)]
+    o = widget(rng)
+    o["spec"]["tags"] = rng.sample(ODD_KEYS, 3)
+    o["spec"]["listOfLists"] = [{"name": k} for k in rng.sample(ODD_KEYS, 2)]
+    o["spec"]["pairs"] = [{"a": rng.choice(ODD_KEYS), "b": "<>"}]
+    o2 = copy.deepcopy(o)
+    o2["spec"]["tags"] = o2["spec"]["tags"][1:]
+    return "crd:widgets.yaml", None, [apply(m, o), update("ctl", patch={"spec": {
+        "granularMap": {rng.choice(ODD_KEYS): "1"}}}), apply(m, o2)]
+
+
+def fam_numbers(rng: random.Random) -> tuple[str, Any, list]:
+    """Numbers as keys and set values: floats, integral floats, big and negative ints."""
+    o = widget(rng)
+    nums = rng.sample([1, 2.5, 3.0, -7, 2**53 + 1, 10**18, 0, 1e-7, 1e21, 123456789.5], 4)
+    o["spec"]["numbers"] = [n for i, n in enumerate(nums) if n not in nums[:i]]
+    o["spec"]["ports"] = [{"port": rng.choice([80, 80.0, 443]), "protocol": "TCP"}]
+    o["spec"]["size"] = rng.choice([1e21, 1.5e-7, 100000000.0, -0.5])
+    o2 = copy.deepcopy(o)
+    o2["spec"]["numbers"] = o2["spec"]["numbers"][:2] + [rng.choice([4.0, 4, 99])]
+    return "crd:widgets.yaml", None, [apply("a", o), apply("b", o2, force=rng.random() < 0.5),
+                                      apply("a", o2)]
+
+
+def fam_deduced_types(rng: random.Random) -> tuple[str, Any, list]:
+    """Untyped fields that change kind (map, list, scalar) between writers."""
+    kinds = [1, "s", True, None, [1, 2], {"a": 1}, {"a": {"b": [1]}}, [], {}]
+    o = deduced_obj(rng)
+    o["spec"] = {"x": rng.choice(kinds), "y": {"z": rng.choice(kinds)}}
+    o2 = copy.deepcopy(o)
+    o2["spec"]["x"] = rng.choice(kinds)
+    o2["spec"]["y"]["z"] = rng.choice(kinds)
+    schema = "deduced"
+    if rng.random() < 0.4:
+        o["apiVersion"], o["kind"] = "example.com/v1", "Widget"
+        o2["apiVersion"], o2["kind"] = "example.com/v1", "Widget"
+        o["spec"] = {"free": o["spec"], "port": rng.choice(kinds[:3])}
+        o2["spec"] = {"free": o2["spec"], "port": rng.choice(kinds[:3])}
+        schema = "crd:widgets.yaml"
+    a, b = rng.sample(MANAGERS, 2)
+    ops = [apply(a, o), rng.choice([apply(b, o2), update(b, o2), apply(a, o2)])]
+    ops.append(apply(a, o, force=rng.random() < 0.5))
+    return schema, None, ops
+
+
+def fam_smd(rng: random.Random) -> tuple[str, Any, list]:
+    """Shapes of structured-merge-diff's own scenarios, written afresh on our test CRD."""
+    w = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}
+
+    def obj(spec: dict) -> Obj:
+        return dict(copy.deepcopy(w), spec=spec)
+    which = rng.randint(0, 11)
+    if which == 0:  # a list item removed while another manager owns a value inside it
+        ops = [apply("one", obj({"listOfLists": [{"name": "a"}, {"name": "b", "value": ["c"]}]})),
+               apply("two", obj({"listOfLists": [{"name": "b", "value": ["d"]}]})),
+               update("ctl", patch={"spec": {"listOfLists": [
+                   {"name": "a"}, {"name": "b", "value": ["c", "d", "e"]}]}}),
+               apply("one", obj({"listOfLists": [{"name": "a"}]}))]
+    elif which == 1:  # unset a scalar owned alone, shared with an applier, with an updater
+        ops = [apply("one", obj({"replicas": 1, "mode": "x"})),
+               rng.choice([apply("two", obj({"replicas": 1})),
+                           update("ctl", patch={"spec": {"mode": "x", "enabled": True}})]),
+               apply("one", obj({"mode": "x"})), apply("one", obj({}))]
+    elif which == 2:  # a struct emptied, dangling fields, a null from an updater
+        ops = [apply("one", obj({"struct": {"name": "a", "value": 1, "inner": {"a": "1"}}})),
+               update("ctl", patch={"spec": {"struct": {"inner": {"b": "2"}}}}),
+               apply("one", obj({"struct": rng.choice([{}, {"name": "a"}, None])})),
+               update("ctl", patch={"spec": {"struct": None}})]
+    elif which == 3:  # duplicated set values in the live object
+        ops = [update("ctl", obj({"tags": ["a", "a", "b"], "numbers": [1, 1]})),
+               apply("one", obj({"tags": rng.choice([["a"], ["b", "c"], ["a", "b"]])})),
+               apply("one", obj({"tags": ["c"]}))]
+    elif which == 4:  # duplicated list items in the live object
+        ops = [update("ctl", obj({"listOfMaps": [{"name": "a", "value": {"p": "1"}},
+                                                 {"name": "a", "value": {"p": "2"}},
+                                                 {"name": "b"}]})),
+               apply("one", obj({"listOfMaps": rng.choice([
+                   [{"name": "a", "value": {"q": "3"}}], [{"name": "b", "value": {"p": "1"}}],
+                   [{"name": "c"}]])})),
+               update("ctl2", patch={"spec": {"replicas": 2}}),
+               apply("one", obj({}))]
+    elif which == 5:  # defaulted key omitted and given
+        ops = [apply("one", obj({"ports": [{"port": 80}]})),
+               apply("two", obj({"ports": [{"port": 80, "protocol": "TCP", "name": "h"}]})),
+               apply("one", obj({"ports": [{"port": 80, "name": rng.choice(["h", "i"])}]})),
+               apply("two", obj({"ports": [{"port": 53, "protocol": "UDP"}]}))]
+    elif which == 6:  # reordered sets and map lists
+        ops = [apply("one", obj({"tags": ["a", "b", "c"], "listOfLists": [
+                   {"name": "a"}, {"name": "b"}, {"name": "c"}]})),
+               update("ctl", patch={"spec": {"tags": ["c", "b", "a"]}}),
+               apply("two", obj({"tags": ["d", "b"], "listOfLists": [{"name": "c"},
+                                                                     {"name": "z"}]})),
+               apply("one", obj({"tags": ["b", "a"], "listOfLists": [{"name": "b"},
+                                                                     {"name": "a"}]}))]
+    elif which == 7:  # maps of lists and maps of maps change keys and values
+        ops = [apply("one", obj({"mapOfLists": {"a": ["x"], "b": ["y"]},
+                                 "mapOfMaps": {"a": {"k": "v"}, "b": {"k": "w"}}})),
+               apply("one", obj({"mapOfLists": {"a": ["x", "z"]}, "mapOfMaps": {"c": {"k": "v"}}})),
+               update("ctl", patch={"spec": {"mapOfMaps": {"c": {"l": "1"}}}}),
+               apply("one", obj({}))]
+    elif which == 8:  # atomic maps and structs taken whole
+        ops = [apply("one", obj({"atomicMap": {"a": "1", "b": "2"}, "atomicStruct": {"first": "1"},
+                                 "granularMap": {"a": "1", "b": "2"}})),
+               apply("two", obj({"atomicMap": {"a": "1"}, "granularMap": {"a": "1"}}),
+                     force=rng.random() < 0.5),
+               apply("two", obj({"atomicMap": {"a": "1", "b": "2"},
+                                 "atomicStruct": {"first": "1"}}))]
+    elif which == 9:  # preserve-unknown and embedded objects
+        ops = [apply("one", obj({"free": {"a": {"b": 1}, "l": [1, 2]},
+                                 "template": {"apiVersion": "v1", "kind": "Secret",
+                                              "metadata": {"name": "s", "labels": {"x": "1"}},
+                                              "stringData": {"k": "v"}}})),
+               update("ctl", patch={"spec": {"free": {"a": {"c": 2}}, "template": {
+                   "metadata": {"labels": {"y": "2"}}}}}),
+               apply("one", obj({"free": {"l": [2]}, "template": {"apiVersion": "v1",
+                                                                   "kind": "Secret"}}))]
+    elif which == 10:  # two appliers, each removes what the other keeps
+        ops = [apply("one", obj({"granularMap": {"a": "1", "b": "2"}, "replicas": 2})),
+               apply("two", obj({"granularMap": {"b": "2", "c": "3"}, "replicas": 2})),
+               apply("one", obj({"granularMap": {"a": "1"}})),
+               apply("two", obj({"granularMap": {"c": "3"}})),
+               apply("one", obj({}))]
+    else:  # the updater claims a field, then the applier takes it back by force
+        ops = [apply("one", obj({"mode": "a", "struct": {"name": "n"}})),
+               update("ctl", patch={"spec": {"mode": "b", "struct": {"name": "m"}}}),
+               apply("one", obj({"mode": "a", "struct": {"name": "n"}})),
+               apply("one", obj({"mode": "a", "struct": {"name": "n"}}), force=True),
+               update("ctl", patch={"spec": {"mode": "c"}})]
+    return "crd:widgets.yaml", None, ops
+
+
+def fam_managed_input(rng: random.Random) -> tuple[str, Any, list]:
+    """Live objects that carry managed fields of their own (other versions, stale shapes)."""
+    o = deployment(rng)
+    live = existing(o, rng)
+    entries = [
+        {"manager": "old-tool", "operation": "Update", "apiVersion": rng.choice(
+            ["apps/v1", "apps/v1beta1", "extensions/v1beta1"]), "fieldsType": "FieldsV1",
+         "fieldsV1": {"f:spec": {"f:selector": {"f:matchLabels": {"f:app": {}}},
+                                 "f:replicas": {}}}, "time": rng.choice(TIMES)},
+        {"manager": "kubectl", "operation": "Apply", "apiVersion": "apps/v1",
+         "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {}},
+                                                "f:spec": {"f:template": {"f:spec": {
+                                                    "f:containers": {"k:{\"name\":\"app\"}": {
+                                                        ".": {}, "f:args": {"i:0": {}}}}}}}}},
+    ]
+    live["metadata"]["managedFields"] = rng.sample(entries, rng.randint(1, 2))
+    new = mutate(o, rng)
+    r = rng.random()
+    if r < 0.3:
+        ops = [apply("kubectl", new)]
+    elif r < 0.5:
+        ops = [apply("helm", new, force=True)]
+    elif r < 0.7:
+        withmf = copy.deepcopy(new)
+        withmf["metadata"]["managedFields"] = rng.choice([[], [{}], live["metadata"][
+            "managedFields"][:1], None])
+        ops = [update("ctl", withmf)]
+    else:
+        ops = [update("ctl", patch={"spec": {"replicas": 7}}), apply("old-tool", new)]
+    return "builtin", live, ops
+
+
+def fam_names(rng: random.Random) -> tuple[str, Any, list]:
+    """Manager names: empty, odd characters, an applier that also writes."""
+    o = configmap(rng)
+    name = rng.choice(["", "weird name", "a<b>", "kubectl", "Helm"])
+    ops = [apply(name, o), update(name, patch={"data": {"n": "1"}}),
+           apply(rng.choice(["x", name]), mutate(o, rng)), update("", patch={"data": {"m": "2"}})]
+    return "builtin", None, ops
+
+
+def fam_more_kinds(rng: random.Random) -> tuple[str, Any, list]:
+    """Other built-in kinds with their own list keys and atomic fields."""
+    which = rng.randint(0, 5)
+    md = meta(rng, "x")
+    if which == 0:
+        o = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": md, "spec": {
+            "schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": {"spec": dict(
+                pod_spec(rng), restartPolicy="OnFailure")}}}}}
+    elif which == 1:
+        o = {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": md,
+             "spec": {"podSelector": {"matchLabels": {"app": "web"}},
+                      "policyTypes": ["Ingress"], "ingress": [{"from": [
+                          {"podSelector": {"matchLabels": {"role": "fe"}}}], "ports": [
+                          {"port": 80, "protocol": "TCP"}]}]}}
+    elif which == 2:
+        o = {"apiVersion": "v1", "kind": "Secret", "metadata": md, "type": "Opaque",
+             "stringData": {"a": "1", "b": "2"}}
+    elif which == 3:
+        o = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": md,
+             "spec": {"minAvailable": rng.choice([1, "50%"]),
+                      "selector": {"matchLabels": {"app": "web"}}}}
+    elif which == 4:
+        o = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": md,
+             "imagePullSecrets": [{"name": n} for n in rng.sample(["a", "b", "c"], 2)]}
+    else:
+        o = {"apiVersion": "v1", "kind": "Namespace", "metadata": meta(rng, "ns", ns=False),
+             "spec": {"finalizers": ["kubernetes"]}}
+    a, b = rng.sample(MANAGERS, 2)
+    return "builtin", None, [apply(a, o), update(b, patch=merge_patch_for(o, rng)),
+                             apply(a, mutate(o, rng), force=rng.random() < 0.3)]
+
+
+FAMILIES += [
+    ("escapes", fam_escapes, 60), ("numbers", fam_numbers, 50), ("untyped", fam_deduced_types, 80),
+    ("smd", fam_smd, 150), ("mfin", fam_managed_input, 60), ("names", fam_names, 25),
+    ("kinds", fam_more_kinds, 90),
+]

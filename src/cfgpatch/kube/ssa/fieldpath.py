@@ -114,10 +114,10 @@ def parse_element(text: str) -> PathElement | None:
     try:
         if kind == "f":
             return field(rest)
-        if kind == "v":
-            return value(json.loads(rest))
+        if kind == "v":  # (numbers are read as float64, as the server reads them)
+            return value(json.loads(rest, parse_int=float))
         if kind == "k":
-            obj = json.loads(rest)
+            obj = json.loads(rest, parse_int=float)
             if not isinstance(obj, dict):
                 raise FieldsV1Error(f"invalid key: {text}")
             return key(obj.items())

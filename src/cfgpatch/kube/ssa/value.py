@@ -30,6 +30,9 @@ class _Absent:
 ABSENT: Any = _Absent()
 
 
+_EXACT = 2**53
+
+
 def is_number(v: Any) -> bool:
     """An int or a float, never a bool."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -39,8 +42,10 @@ def order_key(v: Any) -> tuple:
     """A key that sorts values as structured-merge-diff's ``value.Compare`` does."""
     if isinstance(v, bool):
         return (2, v)
-    if isinstance(v, (int, float)):
+    if isinstance(v, float):
         return (0, v)
+    if isinstance(v, int):  # beyond 2**53 an int meets floats as a float64, as in Go
+        return (0, v if -_EXACT <= v <= _EXACT else float(v))
     if isinstance(v, str):
         return (1, v)
     if isinstance(v, list):
@@ -55,7 +60,11 @@ def equals(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if is_number(a) or is_number(b):
-        return is_number(a) and is_number(b) and a == b
+        if not (is_number(a) and is_number(b)):
+            return False
+        if isinstance(a, float) or isinstance(b, float):
+            return float(a) == float(b)
+        return a == b
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a == b
     if isinstance(a, list) or isinstance(b, list):
@@ -95,13 +104,16 @@ def to_string(v: Any) -> str:
 def json_text(v: Any) -> str:
     """The JSON text of a value as the field-set serializer writes it.
 
-    >>> json_text("a<b"), json_text(80), json_text(2.0)
-    ('"a\\\\u003cb"', '80', '2')
+    >>> json_text("a<b"), json_text(80), json_text(2.0), json_text(1e-7)
+    ('"a\\\\u003cb"', '80', '2', '1e-07')
     """
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, float):
-        return go_float(v)
+    if isinstance(v, float):  # json-iterator keeps Go's two-digit exponent (1e-07)
+        text = go_float(v)
+        if "e" in text and len(text.rsplit("e", 1)[1]) == 2:
+            text = text[:-1] + "0" + text[-1]
+        return text
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
