@@ -83,7 +83,7 @@ def _twice(files) -> list[dict]:
 
 def test_the_later_patch_wins_and_the_message_says_so():
     first = _twice(MemoryFiles(TREE))[0]
-    assert first["detail"] == {"field": "spec.replicas"}
+    assert first["detail"] == {"field": "spec.replicas", "resource": "Deployment/web"}
     assert first["message"] == (
         "Deployment/web: spec.replicas is set by both patches[0] of app/kustomization.yaml "
         "and patches[1] of app/kustomization.yaml; patches[1] of app/kustomization.yaml sets "

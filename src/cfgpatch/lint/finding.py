@@ -84,3 +84,35 @@ def unique(findings: list[LintFinding]) -> list[LintFinding]:
             seen.add(ident)
             out.append(finding)
     return out
+
+
+def one_per_mistake(findings: list[LintFinding]) -> list[LintFinding]:
+    """One finding per mistake: the same rule saying the same thing at the same place of a
+    patch for several resources (a selector reaching many, a base under several overlays)
+    becomes one finding naming them all (``detail.resources``), in the first one's place
+    in the order given."""
+    groups: dict[tuple, list[LintFinding]] = {}
+    order: list[tuple] = []
+    for number, finding in enumerate(findings):
+        resource = finding.detail.get("resource")
+        prefix = f"{resource}: "
+        if not isinstance(resource, str) or not finding.message.startswith(prefix):
+            key: tuple = (number,)
+        else:
+            key = (finding.rule, finding.level, finding.location, finding.related,
+                   finding.message[len(prefix):])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(finding)
+    return [_merged(groups[key]) for key in order]
+
+
+def _merged(group: list[LintFinding]) -> LintFinding:
+    if len(group) == 1:
+        return group[0]
+    first = group[0]
+    resources = list(dict.fromkeys(f.detail["resource"] for f in group))
+    rest = first.message[len(first.detail["resource"]) + 2:]
+    return LintFinding(first.rule, first.level, f"{', '.join(resources)}: {rest}",
+                       first.location, first.related, {**first.detail, "resources": resources})

@@ -19,7 +19,7 @@ from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .files import MemoryFiles, written
-from .finding import LintFinding, unique
+from .finding import LintFinding, one_per_mistake, unique
 from .flux import flux_objects, lint_flux
 from .model import Outcome
 from .report import Report
@@ -226,4 +226,4 @@ def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
         _confirmed(outcome, confirm)
         findings += check(outcome)
     findings = _one_failure_per_place(_configured(findings, config))
-    return Report(unique(findings), [o.summary() for o in units], files)
+    return Report(one_per_mistake(unique(findings)), [o.summary() for o in units], files)

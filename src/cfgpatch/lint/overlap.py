@@ -48,7 +48,8 @@ def field_set_twice(applications: list[Application]) -> Iterator[LintFinding]:
             yield make("field-set-twice",
                        f"{app.resource.describe()}: {_label(field)} is set by both "
                        f"{first.site.label} and {app.site.label}; {app.site.label} sets it "
-                       f"{what}", loc, (first_loc,), field=_label(field))
+                       f"{what}", loc, (first_loc,), field=_label(field),
+                       resource=app.resource.describe())
 
 
 def _brief(value: Any) -> str:
