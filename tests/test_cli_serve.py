@@ -84,6 +84,7 @@ def test_timeouts_reach_the_server():
     (["--keep-alive-timeout", "-1"], "keep-alive"),
     (["--workers", "0"], "--workers"),
     (["--workers", "2"], "memory://"),
+    (["--cache-bytes", "0"], "--cache-bytes"),
 ])
 def test_nonsense_timeouts_and_workers_stop_the_server(capsys, argv, fragment):
     assert main(["serve", "--port", "1", "--store", "memory://", *argv]) == 2
@@ -136,3 +137,16 @@ def test_the_server_refuses_numbers_a_double_cannot_hold(tmp_path):
                                 headers={"content-type": "application/json"})
             assert answer.status_code == 400 and answer.json()["code"] == "invalid json"
             assert "/a/1" in answer.text
+
+
+def test_cache_bytes_reaches_the_service():
+    from cfgpatch.cli.serve import build_app
+
+    held = {}
+    for argv in ((), ("--cache-bytes", "100000")):
+        service = build_app(options("--store", "memory://", *argv)).state.service
+        for i in range(20):
+            service.put_value(f"d{i}", {"a": [str(j) * 5 for j in range(2000)]})
+            service.get(f"d{i}")
+        held[argv] = service.cache_bytes()
+    assert held[("--cache-bytes", "100000")] * 5 < held[()]

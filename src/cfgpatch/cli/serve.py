@@ -67,6 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="alignment work one diff, rebase or merge may do before it is refused "
                         f"with limit exceeded (default {DEFAULT_MAX_DIFF_WORK or 'none'}; "
                         "0: no limit)")
+    parser.add_argument("--cache-bytes", type=int, metavar="BYTES",
+                        help="memory the service's caches of each worker may hold, estimated "
+                        "(default 64 MiB)")
     parser.add_argument("--limit-concurrency", type=int, metavar="N",
                         help="answer 503 beyond N requests in progress per worker, counted once "
                         "their bodies are in (default: no limit)")
@@ -147,6 +150,8 @@ def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:
     if args.workers > 1 and args.store.startswith("memory:"):
         raise ValueError("--workers needs a store the processes share (sqlite:/// or "
                          "postgresql://), not memory://")
+    if args.cache_bytes is not None and args.cache_bytes < 1:
+        raise ValueError("--cache-bytes must be a positive number of bytes")
     limits, kept = configured_limits(args)
     timeouts = configured_timeouts(args)
     header_timeout_protocol(args.header_timeout)
@@ -158,7 +163,8 @@ def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:
         from ..server.serialized import SerializedStore
 
         store = SerializedStore(store)
-    app = create_app(Service(store, limits=kept), tokens=tokens, limits=limits,
+    sizes = {} if args.cache_bytes is None else {"cache_bytes": args.cache_bytes}
+    app = create_app(Service(store, limits=kept, **sizes), tokens=tokens, limits=limits,
                      static_dir=_static_dir(), allowed_hosts=args.allowed_host,
                      timeouts=timeouts, limit_concurrency=args.limit_concurrency,
                      access_log=not args.no_access_log)
