@@ -71,6 +71,7 @@ def _write(args: argparse.Namespace, report: dict) -> None:
         text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
     elif args.format == "sarif":
         import cfgpatch
+
         from ..preview.sarif import render_sarif
 
         version = str(getattr(cfgpatch, "__version__", ""))

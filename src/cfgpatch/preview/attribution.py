@@ -130,8 +130,8 @@ class Attributor:
             if sha != ZERO:
                 args.append(sha)
             text = self.repo.text(*args, "--", file, check=False)
-            self._hunks[key] = [(int(a), int(b) if b is not None else 1, int(c),
-                                 int(d) if d is not None else 1)
+            self._hunks[key] = [(int(a), int(b) if b else 1, int(c),
+                                 int(d) if d else 1)
                                 for a, b, c, d in _HUNK.findall(text)]
         shift = 0
         for old, old_len, _new, new_len in self._hunks[key]:

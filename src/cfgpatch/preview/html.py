@@ -12,15 +12,18 @@ from .human import describe_change, describe_where, obj_label, summary_line
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff}
 h1{font-size:20px;margin:0 0 8px}.meta{color:#59636e;margin-bottom:12px}
-table.sum{border-collapse:collapse;margin:8px 0 16px}table.sum td,table.sum th{border:1px solid #d1d9e0;padding:4px 10px;text-align:right}
+table.sum{border-collapse:collapse;margin:8px 0 16px}
+table.sum td,table.sum th{border:1px solid #d1d9e0;padding:4px 10px;text-align:right}
 table.sum th:first-child,table.sum td:first-child{text-align:left}
 .risk{background:#fff1e5;border-left:4px solid #bc4c00;padding:6px 10px;margin:4px 0}
 details{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0}
 summary{padding:8px 10px;cursor:pointer;font-weight:600}summary .st{font-weight:400;color:#59636e}
 .body{padding:0 10px 10px}.chg{font-family:ui-monospace,monospace;font-size:12.5px;margin:2px 0}
 .where{color:#59636e;font-size:12px;margin-left:18px}
-.sbs{display:grid;grid-template-columns:1fr 1fr;gap:0;font-family:ui-monospace,monospace;font-size:12px;overflow-x:auto;border:1px solid #d1d9e0;margin-top:8px}
-.sbs div{white-space:pre;padding:0 6px;min-height:1.4em}.del{background:#ffebe9}.add{background:#dafbe1}
+.sbs{display:grid;grid-template-columns:1fr 1fr;gap:0;font-family:ui-monospace,monospace;
+font-size:12px;overflow-x:auto;border:1px solid #d1d9e0;margin-top:8px}
+.sbs div{white-space:pre;padding:0 6px;min-height:1.4em}
+.del{background:#ffebe9}.add{background:#dafbe1}
 .hd{background:#f6f8fa;font-weight:600}
 @media (max-width:700px){.sbs{grid-template-columns:1fr}.sbs .l.same{display:none}}
 """

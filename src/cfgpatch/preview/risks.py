@@ -5,7 +5,8 @@
   Job ``selector`` and ``template``, PVC ``storageClassName``, ``accessModes`` and
   ``volumeName``, StatefulSet ``volumeClaimTemplates``, ``serviceName`` and
   ``podManagementPolicy``);
-* ``removed``: an object that disappears (what a pruning GitOps tool deletes);
+* ``removed``: an object that disappears (what a pruning GitOps tool deletes), or
+  is renamed (a generated ConfigMap or Secret whose hash changed aside);
 * ``namespace-moved``: the same object in another namespace (deleted and created);
 * ``image``: a container image changed (old and new tag or digest);
 * ``hpa-replicas``: ``spec.replicas`` changed on a workload an HPA scales (the
@@ -56,6 +57,11 @@ def object_risks(kind: str, how: str, changes: list[FieldChange], before: Any, a
     out: list[Risk] = []
     if how == "removed":
         return [Risk("removed", f"{kind} disappears: a pruning GitOps tool deletes it")]
+    if how == "renamed":
+        old = (before.get("metadata") or {}).get("name")
+        out.append(Risk("removed", f"{kind} {old} is renamed: a pruning GitOps tool deletes "
+                                   "it and creates the new one", "/metadata/name",
+                        next((c for c in changes if c.path == "/metadata/name"), None)))
     if how == "namespace-moved":
         old = (before.get("metadata") or {}).get("namespace") or "(none)"
         new = (after.get("metadata") or {}).get("namespace") or "(none)"
