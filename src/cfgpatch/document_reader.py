@@ -131,7 +131,7 @@ class _Reader:
 
     def _skip(self, index: int) -> int:
         if index < len(self.text) and self.text[index] in _SPACE:
-            return _SPACES.match(self.text, index).end()
+            return _SPACES.match(self.text, index).end()  # type: ignore[union-attr]  # '*' always matches
         return index
 
     def _value(self, index: int, level: int) -> tuple[JSON, int]:

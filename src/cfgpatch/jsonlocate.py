@@ -20,6 +20,7 @@ from __future__ import annotations
 import json.decoder
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -27,6 +28,8 @@ from decimal import Decimal
 MAX_LOCATED = 16_000_000
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+#: The standard library's JSON string reader (public in ``json.decoder``, not in its stubs).
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONSTANTS = ("NaN", "Infinity", "-Infinity")
@@ -112,7 +115,7 @@ class _Reader:
         self.frames: list[_Frame] = []
 
     def skip(self, index: int) -> int:
-        return _SPACE.match(self.text, index).end()
+        return _SPACE.match(self.text, index).end()  # type: ignore[union-attr]  # '*' always matches
 
     def run(self) -> tuple[str, int, str] | None:
         index = self.skip(0)
@@ -142,7 +145,7 @@ class _Reader:
                 return found, index, True
             return None, index, True
         if char == '"':
-            string, end = json.decoder.scanstring(text, index + 1)
+            string, end = _scanstring(text, index + 1)
             if _SURROGATE.search(string):
                 return ("a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), "
                         "which is not valid Unicode", index, self.here()), end, False
@@ -164,7 +167,7 @@ class _Reader:
         text, frame = self.text, self.frames[-1]
         if text[index] != '"' or frame.keys is None:
             raise ValueError("no key")
-        key, end = json.decoder.scanstring(text, index + 1)
+        key, end = _scanstring(text, index + 1)
         if key in frame.keys:
             quoted = json.dumps(key, ensure_ascii=False)
             return (f"duplicate key {quoted} in an object", index, self.container()), end

@@ -327,7 +327,8 @@ class _Workspace:
         sizes of containers not owned (never changed in place by this patch)."""
         if type(value) is not dict and type(value) is not list:
             return 1, _scalar_size(value), 0
-        sizes, owned, local = self._sizes, self._owned, {}
+        sizes, owned = self._sizes, self._owned
+        local: dict[int, tuple[Any, int, int, int]] = {}
         stack: list[tuple[Any, bool]] = [(value, False)]
         while stack:
             node, done = stack.pop()

@@ -31,7 +31,7 @@ from .errors import INVALID_JSON, InvalidInput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     JSON = Any  # None | bool | int | float | str | list | dict
@@ -97,7 +97,7 @@ _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 #: only ``NaN``/``Infinity`` are refused (``ValueError``); a caller must screen
 #: the value's text with :func:`needs_strict_reading` and check depth, infinities
 #: and surrogates itself.  ``StopIteration`` means no value starts at ``index``.
-scan_value = _FAST_DECODER.scan_once
+scan_value: Callable[[str, int], tuple[Any, int]] = _FAST_DECODER.scan_once  # type: ignore[attr-defined]  # set in JSONDecoder.__init__, absent from its stubs
 
 
 def parse(text: str | bytes) -> JSON:
@@ -218,6 +218,7 @@ def check_depth(value: JSON, limit: int = MAX_DEPTH) -> None:
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(node, dict):
             children = node.values()
         elif isinstance(node, list):

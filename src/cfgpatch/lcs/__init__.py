@@ -124,7 +124,9 @@ def _walk(a: Sequence, b: Sequence, budget: WorkBudget | None, method: str | Non
         if not kept_a or not kept_b:
             return []  # nothing in common: delete everything, insert everything
     if method == "myers":
-        return myers.walk(a, b, keep_a, keep_b, myers.frontiers(kept_a, kept_b, None, budget))
+        found = myers.frontiers(kept_a, kept_b, None, budget)
+        assert found is not None  # without a limit the search always ends
+        return myers.walk(a, b, keep_a, keep_b, found)
     sparse_cost = sparse.pair_count(count_a, count_b) + len(kept_a) + len(b)
     bits_cost = bits.cost(len(kept_a), len(kept_b))
     if method is None:
