@@ -103,3 +103,29 @@ def test_what_the_page_did_not_read_is_worded_here():
 def test_a_broken_message_is_an_internal_error_never_an_exception():
     assert json.loads(lint_json("not json"))["internal"].startswith("internal error")
     assert json.loads(lint_json("{}"))["verdict"].startswith("Add the files")
+
+
+def test_no_namespace_is_explained_and_the_other_kustomizations_still_linted():
+    from cfgpatch.web.lintmode import lint_view
+
+    deploy = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+              "  namespace: prod\nspec:\n  replicas: 1\n")
+    patch = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"
+    twice = "resources:\n- deploy.yaml\npatches:\n- path: patch.yaml\n- path: patch.yaml\n"
+    files = [
+        {"path": "a/kustomization.yaml", "text": "resources:\n- deploy.yaml\npatches:\n- path: patch.yaml\n"},
+        {"path": "a/deploy.yaml", "text": deploy},
+        {"path": "a/patch.yaml", "text": patch},
+        {"path": "b/kustomization.yaml", "text": twice},
+        {"path": "b/deploy.yaml", "text": deploy.replace("  namespace: prod\n", "")},
+        {"path": "b/patch.yaml", "text": patch},
+    ]
+    view = lint_view(files)
+    failed = [f for g in view["files"] for f in g["findings"] if f["rule"] == "build-failed"]
+    assert len(failed) == 1 and "[noNs]" in failed[0]["message"]
+    assert "The Deployment `web` in these files is in namespace `prod`" in failed[0]["explain"]
+    assert "Add `namespace: prod` to the patch's `metadata`" in failed[0]["explain"]
+    others = [f for g in view["files"] for f in g["findings"] if f["rule"] != "build-failed"]
+    assert others and others[0]["file"] == "b/patch.yaml"
+    assert view["verdict"] == ("A kustomization does not build; the other patches were still "
+                               "linted (1 more finding below).")

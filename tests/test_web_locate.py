@@ -60,3 +60,31 @@ def test_places_by_pointer():
     assert place('[{"op": "add"},\n {"op": "test"}]', "/1")["line"] == 2
     assert place("a: 1\n", "/b") is None
     assert place("a: [", "/a") is None
+
+
+def test_an_unclosed_quote_is_reported_at_the_quote():
+    from cfgpatch.errors import CfgPatchError
+    from cfgpatch.kube.io import reader
+    from cfgpatch.web.locate import input_error
+
+    for text, line, column in (
+        ('metadata:\n  labels:\n    a: "x\n    b: y\n    c: z\nspec:\n  replicas: 2\n', 3, 8),
+        ("metadata:\n  labels:\n    a: 'x\n    b: y\n", 3, 8),
+        ('data:\n  a: "x\n  b: "y"\n  c: z\n', 2, 6),
+        ('- "abc\n- b\n', 1, 3),
+    ):
+        try:
+            reader.load_patch(text, "merge")
+        except CfgPatchError as exc:
+            found = input_error(text, exc)
+        else:
+            raise AssertionError(text)
+        assert (found["line"], found["column"]) == (line, column), text
+        assert "quote is not closed on its line" in found["plain"]
+
+
+def test_closed_and_escaped_quotes_are_not_blamed():
+    from cfgpatch.web.locate import unclosed_quote
+
+    assert unclosed_quote('a: "x \\" y"\nb: \'it\'\'s\'\nc: [\n', 3) is None
+    assert unclosed_quote("a: 'x\n", 1) == (1, 4)

@@ -90,3 +90,44 @@ def test_verdicts_and_rejections():
                              "either: a JSON patch is applied completely or not at all.")
     assert said["kubectl"] == "error: testing value /a failed: test failed"
     assert rejection("boom", None)["plain"] == "Boom."
+
+
+def test_verdict_says_what_a_merge_patch_loses():
+    """A merge patch restating one container: the verdict names the lost one."""
+    from cfgpatch.web import bridge
+
+    obj = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+           "    spec:\n      containers:\n      - name: app\n        image: a:1\n"
+           "      - name: metrics\n        image: m:1\n")
+    patch = '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"a:2"}]}}}}'
+    data = bridge.compute(obj, patch)
+    merge, strategic = data["views"]["merge"], data["views"]["strategic"]
+    assert merge["verdict"] == ("Accepted: 2 changes, and container `metrics` is gone "
+                                "(kubectl would exit 0).")
+    assert merge["losses"] == ["container `metrics`"]
+    assert strategic["losses"] == [] and "gone" not in strategic["verdict"]
+
+
+def test_json_patch_lists_are_by_position_never_merged_by_key():
+    from cfgpatch.web import bridge
+
+    obj = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
+           "  - name: app\n    image: a:1\n")
+    data = bridge.compute(obj, '[{"op":"replace","path":"/spec/containers/0/image","value":"b"}]')
+    texts = json.dumps(data["views"]["json"]["changes"])
+    assert "merged by key" not in texts and "by position" in texts
+
+
+def test_index_past_the_end_says_how_many_elements():
+    from cfgpatch.web import bridge
+
+    obj = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
+           "  - name: app\n    image: a:1\n  - name: b\n    image: b:1\n")
+    data = bridge.compute(obj, '[{"op":"add","path":"/spec/containers/5/image","value":"x"}]')
+    plain = data["views"]["json"]["error"]["plain"]
+    assert "`spec.containers` has 2 elements (positions 0 to 1), so position 5 is past" in plain
+    assert "~1" not in plain
+    data = bridge.compute(obj, '[{"op":"add","path":"/spec/containers/3","value":{}}]')
+    assert "add at 2 appends" in data["views"]["json"]["error"]["plain"]
+    data = bridge.compute(obj, '[{"op":"add","path":"/spec/containers/2","value":{"name":"c"}}]')
+    assert data["results"]["json"]["ok"]

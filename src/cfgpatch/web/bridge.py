@@ -33,9 +33,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import CfgPatchError
+from ..errors import CfgPatchError, KubeError
 from ..jsonvalue import JSON
-from . import command, locate, render, wording
+from ..kube.io.unstructured import NO_OBJECTS
+from . import command, locate, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
 
@@ -70,10 +71,12 @@ def _failure(exc: CfgPatchError, patch: Any = None, patch_type: str = "",
              inputs: _Inputs | None = None) -> tuple[dict, dict]:
     findings = list(getattr(exc, "findings", None) or ())
     result = {"ok": False, "error": exc.describe(), "findings": [_as_dict(f) for f in findings]}
-    index = _failing_op(inputs.obj, patch) if patch_type == "json" and inputs else None
+    index, state = (_failing_op(inputs.obj, patch) if patch_type == "json" and inputs
+                    else (None, None))
     op = patch[index] if index is not None else None
     count = len(patch) if isinstance(patch, list) else 0
-    error = wording.rejection(exc.message, exc.hint, index, op, count)
+    error = wording.rejection(exc.message, exc.hint, index, op, count,
+                              past_end=wording.past_end(state, op))
     if index is not None and inputs is not None:
         error["op_index"] = index
         error["place"] = locate.place(inputs.patch_text, f"/{index}")
@@ -82,20 +85,21 @@ def _failure(exc: CfgPatchError, patch: Any = None, patch_type: str = "",
     return result, view
 
 
-def _failing_op(obj: JSON, ops: Any) -> int | None:
-    """The index of the operation kubectl's JSON Patch fails on, applying one at a time
-    (``None`` when that does not reproduce the failure)."""
+def _failing_op(obj: JSON, ops: Any) -> tuple[int | None, JSON]:
+    """The index of the operation kubectl's JSON Patch fails on, applying one at a time,
+    and the object as that operation found it (``(None, None)`` when that does not
+    reproduce the failure)."""
     from ..kube.engine import jsonpatch
 
     if not isinstance(ops, list) or not isinstance(obj, dict):
-        return None
+        return None, None
     state = obj
     for index, op in enumerate(ops):
         try:
             state = jsonpatch.apply(state, [op])
         except CfgPatchError:
-            return index
-    return None
+            return index, state
+    return None, None
 
 
 def _finding_view(finding: Any, lines: list | None, inputs: _Inputs | None) -> dict:
@@ -139,8 +143,9 @@ def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
     }
     if patch_type != "json":
         view.update(_json_equivalent(obj, outcome.object))
-    view["verdict"] = wording.verdict(result)
-    view["changes"] = wording.change_entries(outcome.changes)
+    view["verdict"] = wording.verdict(result, outcome.changes)
+    view["losses"] = wording.losses(outcome.changes)
+    view["changes"] = wording.change_entries(outcome.changes, patch_type)
     return result, view, outcome
 
 
@@ -165,6 +170,8 @@ def compute(object_text: str, patch_text: str, options: dict | None = None) -> d
                             "results": {}, "views": {}}
     results, views = data["results"], data["views"]
     try:
+        if several.several(object_text):
+            return _compute_several(inputs, data)
         inputs.obj, inputs.notes = READER.object(object_text)
     except CfgPatchError as exc:
         data["inputs"]["object"] = locate.input_error(object_text, exc)
@@ -187,6 +194,34 @@ def compute(object_text: str, patch_text: str, options: dict | None = None) -> d
     if inputs.kustomize:
         data["kustomize"] = _kustomize(inputs, outcomes.get("strategic"))
     return data
+
+
+def _compute_several(inputs: _Inputs, data: dict) -> dict:
+    """Several objects in the object editor: each is patched, as kubectl does
+    (:mod:`.several`); an object that cannot be read is the object editor's error."""
+    objects, error = several.read_objects(inputs.object_text)
+    if error is not None or not objects:
+        raise error or KubeError(NO_OBJECTS, hint="the object editor holds no object")
+    for patch_type in TYPES:
+        data["results"][patch_type], data["views"][patch_type] = several.compute_type(
+            inputs, objects, patch_type, _guarded)
+    if all(data["views"][t].get("unreadable") for t in TYPES):
+        unreadable = _patch_error(inputs.patch_text)
+        if unreadable is not None:
+            data["inputs"]["patch"] = locate.input_error(inputs.patch_text, unreadable)
+    _mark_same(data["results"], data["views"])
+    return data
+
+
+def _mark_same(results: dict, views: dict) -> None:
+    """Several objects: which types give the same objects (the columns' ``same_as``)."""
+    from ..jsonvalue import equal
+
+    done = [t for t in TYPES if results[t]["ok"]]
+    for patch_type in done:
+        views[patch_type]["same_as"] = [
+            other for other in done if other != patch_type
+            and equal(results[other]["objects"], results[patch_type]["objects"])]
 
 
 def _patch_error(patch_text: str) -> CfgPatchError | None:

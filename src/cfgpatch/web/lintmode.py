@@ -105,7 +105,50 @@ def _counted(findings: list[dict]) -> str:
     return ", ".join(parts)
 
 
-def _groups(report: Report, found: list[dict]) -> list[dict]:
+_NO_NS = re.compile(r"no matches for Id (?P<kind>[^./\s]+)\.[^/\s]*/(?P<name>[^\s;]+?)\.\[noNs\]")
+
+
+def _namespaces_of(texts: dict[str, str], kind: str, name: str) -> list[str]:
+    """The namespaces that objects of ``kind`` and ``name`` have in the files given."""
+    import yaml
+
+    found: list[str] = []
+    for text in texts.values():
+        if f"name: {name}" not in text and f'"{name}"' not in text:
+            continue
+        try:
+            docs = list(yaml.safe_load_all(text))
+        except yaml.YAMLError:
+            continue
+        for doc in docs:
+            meta = doc.get("metadata") if isinstance(doc, dict) else None
+            if isinstance(meta, dict) and doc.get("kind") == kind and meta.get("name") == name \
+                    and isinstance(meta.get("namespace"), str) and meta["namespace"] not in found:
+                found.append(meta["namespace"])
+    return found
+
+
+def explanation(message: str, texts: dict[str, str]) -> str | None:
+    """Plain words for a kustomize error a person cannot read as it is, or ``None``.
+
+    ``[noNs]`` is how kustomize writes "no namespace" in a resource id: a patch whose
+    ``metadata`` names no namespace matches only resources that have none."""
+    found = _NO_NS.search(message)
+    if not found:
+        return None
+    kind, name = found["kind"], found["name"]
+    spaces = _namespaces_of(texts, kind, name)
+    where = (f" The {kind} `{name}` in these files is in namespace "
+             + " and ".join(f"`{ns}`" for ns in spaces) + "." if spaces else "")
+    fix = f"`namespace: {spaces[0]}`" if spaces else "its namespace"
+    return (f"The patch names no namespace (kustomize writes that `[noNs]`), and kustomize "
+            f"matches a patch to a resource by kind, name and namespace exactly, and this "
+            f"kustomization has no {kind} `{name}` without a namespace.{where} Add {fix} "
+            f"to the patch's `metadata`, or give the patch a `target:` in `patches:` instead.")
+
+
+def _groups(report: Report, found: list[dict], texts: dict[str, str] | None = None
+            ) -> list[dict]:
     out = []
     for path, group in groupby(found, key=lambda f: f["file"]):
         findings = []
@@ -116,6 +159,7 @@ def _groups(report: Report, found: list[dict]) -> list[dict]:
                 "quote": report.line(path, finding["line"]),
                 "doc": rule(finding["rule"]).anchor,
                 "related": [_place(r) for r in finding.get("related", [])],
+                "explain": explanation(finding["message"], texts or {}),
             })
         out.append({"path": path, "counts": _counted(findings), "findings": findings})
     return out
@@ -129,10 +173,21 @@ def _verdict(report: Report) -> str:
     if not report.findings:
         return "No findings: every patch does what it says."
     if report.build_failed():
-        return "A kustomization does not build; the findings below say where."
+        failed = {f.location.file for f in report.findings if f.rule == "build-failed"}
+        others = [f for f in report.findings if f.rule != "build-failed"]
+        what = ("A kustomization does not build" if len(failed) == 1
+                else f"{len(failed)} kustomizations do not build")
+        rest = (f"; the other patches were still linted ({_plural(len(others), 'more finding')}"
+                f" below)" if others else "; the other patches were still linted and have "
+                "no findings")
+        return f"{what}{rest}."
     worst = report.at_or_above("error")
     return ("Patches that do not do what they seem to: see the errors below." if worst
             else "Nothing fails, but some patches deserve a second look.")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _tone(report: Report) -> str:
@@ -185,7 +240,7 @@ def lint_view(files: list, options: dict | None = None) -> dict:
     doc = report.to_dict()
     out.update(ok=True, report=doc, tone=_tone(report), verdict=_verdict(report),
                summary=summary(report) if report.targets else "",
-               files=_groups(report, doc["findings"]))
+               files=_groups(report, doc["findings"], texts))
     return out
 
 

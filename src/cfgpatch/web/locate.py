@@ -112,7 +112,57 @@ def _json_problem(text: str) -> tuple[int, int, str] | None:
     return line, column, cause
 
 
+#: A block value that opens with a quote: after ``key: `` or ``- `` (or at a line's start).
+_QUOTED_VALUE = re.compile(
+    r"""^(?:\s*(?:-\s+)*(?:[^\s#'"{}\[\],][^:#]*?|"[^"]*"|'[^']*'):\s+"""
+    r"""|\s*(?:-\s+)+|\s*)(["'])""")
+
+
+def _closes(rest: str, quote: str) -> bool:
+    """Whether a quoted value whose text after the opening quote is ``rest`` ends on
+    this line (``\\"`` escapes in double quotes, ``''`` in single quotes)."""
+    at = 0
+    while at < len(rest):
+        char = rest[at]
+        if quote == '"' and char == "\\":
+            at += 2
+            continue
+        if char == quote:
+            if quote == "'" and rest[at + 1:at + 2] == "'":
+                at += 2
+                continue
+            return True
+        at += 1
+    return False
+
+
+def unclosed_quote(text: str, before_line: int) -> tuple[int, int] | None:
+    """The first line up to ``before_line`` (1-based) whose value opens a quote that the
+    line does not close: (line, column of the quote).  A quoted value may go on over
+    several lines in YAML, so the parser only notices many lines later (or at the end);
+    a person nearly always meant to close it on the same line."""
+    for number, line in enumerate(text.split("\n")[:before_line], start=1):
+        match = _QUOTED_VALUE.match(line)
+        if match and not line.lstrip().startswith("#"):
+            quote = match.group(1)
+            if not _closes(line[match.end():], quote):
+                return number, match.start(1) + 1
+    return None
+
+
 def _yaml_problem(text: str) -> tuple[int, int, str] | None:
+    found = _yaml_parser_problem(text)
+    if found is None:
+        return None
+    quoted = unclosed_quote(text, found[0])
+    if quoted is None or quoted[0] == found[0]:
+        return found
+    line, column = quoted
+    return (line, column, f"this quote is not closed on its line, so the value runs on "
+            f"into the lines below (the parser stops at line {found[0]}, column {found[1]})")
+
+
+def _yaml_parser_problem(text: str) -> tuple[int, int, str] | None:
     import yaml
 
     try:

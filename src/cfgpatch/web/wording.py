@@ -21,6 +21,7 @@ or elements (``{"key":"a","operator":"Exists", … 2 more}``), never inside a to
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -81,21 +82,122 @@ def _key_label(key: Any) -> str:
     return key if isinstance(key, str) else brief(key)
 
 
-def verdict(result: dict) -> str:
-    """One sentence for a result (``bridge`` result form)."""
+def verdict(result: dict, changes: list | None = None) -> str:
+    """One sentence for a result (``bridge`` result form); with the engine's ``changes``,
+    what the patch loses is said in the sentence itself (:func:`losses`)."""
     if not result["ok"]:
         return "Rejected: kubectl would exit 1 and leave the object as it was."
     count = len(result["changes"])
     if count == 0:
         return "Accepted: the object is unchanged (kubectl would exit 0)."
-    return f"Accepted: {count} change{'s' if count != 1 else ''} (kubectl would exit 0)."
+    lost = losses(changes or [])
+    said = f", and {joined(lost)}" if lost else ""
+    return f"Accepted: {count} change{'s' if count != 1 else ''}{said} (kubectl would exit 0)."
+
+
+#: How many losses the verdict names before it counts the rest.
+NAMED_LOSSES = 2
+
+
+def joined(lost: list[str]) -> str:
+    """``container `a` is gone``, ``… `a` and list `b` are gone``,
+    ``…, `b` and 2 more are gone``."""
+    named, rest = lost[:NAMED_LOSSES], len(lost) - NAMED_LOSSES
+    if len(lost) == 1:
+        return f"{lost[0]} is gone"
+    if rest <= 0:
+        return f"{' and '.join(named)} are gone"
+    return f"{', '.join(named)} and {rest} more are gone"
+
+
+def _field(path: str) -> str:
+    """The last member name of a pointer, unescaped (``containers``)."""
+    last = path.rsplit("/", 1)[-1]
+    return last.replace("~1", "/").replace("~0", "~")
+
+
+def _element_noun(path: str) -> str:
+    """What one element of the list at ``path`` is called: ``container``, ``port``."""
+    name = _field(path)
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()
+    if words.endswith("ies"):
+        return words[:-3] + "y"
+    if words.endswith(("sses", "xes")):
+        return words[:-2]
+    if words == "env":
+        return "env var"
+    return words[:-1] if words.endswith("s") and not words.endswith("ss") else f"{name} element"
+
+
+def _dotted(path: str) -> str:
+    return ".".join(part.replace("~1", "/").replace("~0", "~") for part in path.split("/")[1:])
+
+
+def losses(changes: list) -> list[str]:
+    """What a result no longer has, one phrase each, in document order: a list element
+    that is gone (``container `metrics` is gone``), a map section or a field removed;
+    the members of something already named gone are not named again."""
+    out: list[str] = []
+    gone: list[str] = []
+    for change in changes:
+        if any(change.path.startswith(prefix + "/") for prefix in gone):
+            continue
+        if change.action == "remove":
+            kind = "section" if isinstance(change.before, dict) else "field"
+            if isinstance(change.before, list):
+                kind = "list"
+            out.append(f"{kind} `{_dotted(change.path)}`")
+            gone.append(change.path)
+        elif change.action == "list":
+            noun = _element_noun(change.path)
+            names = [_loss_name(item) for item in change.lost]
+            if not change.lost:
+                names = [_landing_name(change, lan) for lan in change.landings
+                         if lan.action == "removed"]
+            if change.how == "replaced" and all(lan.key is None for lan in change.landings):
+                names = [_loss_name(item) for item in _removed_values(change)]
+            out += [f"{noun} `{name}`" for name in names]
+    return out
+
+
+def _loss_name(item: Any) -> str:
+    """A lost element, short: its ``name``, else its ``key``, else the string, else JSON."""
+    if isinstance(item, dict):
+        for member in ("name", "key", "mountPath", "ip"):
+            if isinstance(item.get(member), str):
+                return item[member]
+    return item if isinstance(item, str) else brief(item, 40)
+
+
+def _landing_name(change: Any, landing: Any) -> str:
+    if landing.key is not None:
+        return _key_label(landing.key)
+    before = change.before if isinstance(change.before, list) else []
+    index = landing.source
+    if index is not None and index < len(before):
+        return _loss_name(before[index])
+    return f"#{index}"
+
+
+def _removed_values(change: Any) -> list:
+    waiting = Counter(canonical_unchecked(item) for item in change.after)
+    removed = []
+    for item in change.before:
+        text = canonical_unchecked(item)
+        if waiting[text]:
+            waiting[text] -= 1
+        else:
+            removed.append(item)
+    return removed
 
 
 # ------------------------------------------------------------------ what changed
 
 
-def change_entries(changes: list) -> list[dict]:
-    """The page's "What changed" entries for ``changes`` (see the module docstring)."""
+def change_entries(changes: list, patch_type: str = "") -> list[dict]:
+    """The page's "What changed" entries for ``changes`` (see the module docstring).
+    Under ``json`` a list is never merged by key: every operation picks its element by
+    position, so a list's entry says where each element is, by position."""
     out: list[dict] = []
     hidden: list[str] = []  # lists shown as one value: their sub-changes are left out
     for change in changes:
@@ -108,6 +210,8 @@ def change_entries(changes: list) -> list[dict]:
             out.append(_value_list_entry(change))
         elif change.how == "replaced":
             out.append(_keyed_replaced_entry(change))
+        elif patch_type == "json":
+            out.append(_positional_entry(change))
         else:
             out.append(_merged_entry(change))
     return out
@@ -212,15 +316,77 @@ def _merged_entry(change: Any) -> dict:
     return _entry("~", "list", change.path, text, items)
 
 
+def _positional_entry(change: Any) -> dict:
+    """A list a JSON Patch changed: its operations picked elements by position."""
+    items = []
+    for landing in change.landings:
+        label = f" {_key_label(landing.key)}" if landing.key is not None else ""
+        if landing.action == "inserted":
+            items.append(_item("+", "inserted", f"inserted{label} at position {landing.target}"))
+        elif landing.action == "removed":
+            items.append(_item(MINUS, "removed", f"removed{label} from position {landing.source}"))
+        elif landing.action in ("merged", "changed"):
+            where = (f"position {landing.source}" if landing.source == landing.target
+                     else f"position {landing.source} {ARROW} {landing.target}")
+            items.append(_item("~", "changed", f"changed{label} at {where}"))
+        elif landing.source != landing.target:
+            items.append(_item("=", "kept", f"kept{label}: moved {landing.source} {ARROW} "
+                               f"{landing.target}"))
+        else:
+            items.append(_item("=", "kept", f"kept{label} at {landing.target}"))
+    text = "list changed by position (a JSON patch picks elements by index, never by key)"
+    return _entry("~", "list", change.path, text, items)
+
+
 # ------------------------------------------------------------------ rejections
 
 
+def past_end(state: Any, op: Any) -> str | None:
+    """When a JSON Patch operation's path goes through a list index past the list's end,
+    what to say instead of advice about missing parents: how many elements the list has.
+    ``add`` may name the index just past the end (it appends), nothing beyond."""
+    if not isinstance(op, dict) or not isinstance(op.get("path"), str):
+        return None
+    from ..pointer import parse_pointer
+
+    try:
+        tokens = parse_pointer(op["path"])
+    except Exception:  # noqa: BLE001 - a bad pointer has its own error
+        return None
+    node, walked = state, ""
+    for depth, token in enumerate(tokens):
+        last = depth == len(tokens) - 1
+        if isinstance(node, list):
+            if not token.isdigit():
+                return None
+            index, size = int(token), len(node)
+            allowed = size if (last and op.get("op") == "add") else size - 1
+            if index > allowed:
+                label = _dotted(walked) or "the object"
+                count = f"{size} element{'s' if size != 1 else ''}"
+                span = f" (positions 0 to {size - 1})" if size > 1 else (
+                    " (position 0)" if size == 1 else "")
+                extra = f"; add at {size} appends" if op.get("op") == "add" and last else ""
+                return (f"`{label}` has {count}{span}, so position {index} is past its "
+                        f"end{extra}")
+            node = node[index]
+        elif isinstance(node, dict):
+            if token not in node:
+                return None
+            node = node[token]
+        else:
+            return None
+        walked += "/" + token.replace("~", "~0").replace("/", "~1")
+    return None
+
+
 def rejection(message: str, hint: str | None, op_index: int | None = None,
-              op: Any = None, op_count: int = 0) -> dict:
+              op: Any = None, op_count: int = 0, past_end: str | None = None) -> dict:
     """``{"plain", "kubectl"}`` for a patch kubectl refuses: our words first (for a JSON
-    Patch: which operation failed, and that the ones before it were not applied either),
-    kubectl's own text second."""
-    cause = (hint or message).rstrip(".")
+    Patch: which operation failed, and that the ones before it were not applied either;
+    for an index past a list's end, how many elements the list has), kubectl's own text
+    second."""
+    cause = (past_end or hint or message).rstrip(".")
     cause = cause[0].upper() + cause[1:]
     plain = f"{cause}."
     if op_index is not None:
