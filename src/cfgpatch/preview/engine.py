@@ -12,14 +12,13 @@ documented schema) that every output format reads.
 from __future__ import annotations
 
 import posixpath
-import tempfile
 from dataclasses import dataclass, field
 
 from ..lint.config import CONFIG_NAME
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
 from .entrypoints import EntryPoint, find, reach, reached
-from .gittree import WORKTREE, GitRepo, GitTree, WorkTree
+from .gittree import WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
 from .pairing import Pair, pair
 from .render import Render, render
 from .report import object_entry, summarize
@@ -56,21 +55,19 @@ def preview(options: Options) -> dict:
     objects: list[dict] = []
     attributor = Attributor(repo, base, head)
     attributor.readers = {"base": base_files.read_text, "head": head_files.read_text}
-    with tempfile.TemporaryDirectory(prefix="cfgpatch-preview-") as folder:
-        base_root = _materialize(base_files, folder + "/base", chosen)
-        head_root = repo.root if head == WORKTREE else \
-            _materialize(head_files, folder + "/head", chosen)  # type: ignore[arg-type]
-        for entry in chosen:
-            old = render(entry, base_files, base_root) if _exists(base_files, entry) \
-                else Render(entry)
-            new = render(entry, head_files, head_root) if _exists(head_files, entry) \
-                else Render(entry)
-            options.keep[entry.key] = (old, new)
-            report_entries.append(_entry_dict(entry, old, new))
-            if old.error or new.error:
-                continue
-            objects += _objects(entry, pair(old.objects, new.objects), new, attributor,
-                                config)
+    base_fs = GitTreeFileSystem(base_files, repo.root)
+    head_fs = GitTreeFileSystem(head_files, repo.root) if isinstance(head_files, GitTree) \
+        else None
+    for entry in chosen:
+        old = render(entry, base_files, repo.root, base_fs) if _exists(base_files, entry) \
+            else Render(entry)
+        new = render(entry, head_files, repo.root, head_fs) if _exists(head_files, entry) \
+            else Render(entry)
+        options.keep[entry.key] = (old, new)
+        report_entries.append(_entry_dict(entry, old, new))
+        if old.error or new.error:
+            continue
+        objects += _objects(entry, pair(old.objects, new.objects), new, attributor, config)
     skipped = [e.key for e in entries if e not in chosen]
     return summarize(repo.root, base_ref, base, options.head or "working tree", head,
                      report_entries, skipped, objects, config)
@@ -98,11 +95,6 @@ def _exists(files: GitTree | WorkTree, entry: EntryPoint) -> bool:
     if entry.kind == "flux":
         return files.is_file(entry.source) and files.is_dir(entry.path)
     return files.is_dir(entry.path) or entry.path == "."
-
-
-def _materialize(files: GitTree, target: str, entries: list[EntryPoint]) -> str:
-    files.materialize(target)
-    return target
 
 
 def _entry_dict(entry: EntryPoint, old: Render, new: Render) -> dict:

@@ -2,9 +2,12 @@
 
 :class:`GitRepo` runs ``git`` (the only module of the preview that starts processes).
 :class:`GitTree` is the file tree of one commit: one ``git ls-tree -r -z`` lists it and
-one ``git cat-file --batch`` reads every blob the build asks for, so no work tree is
-touched.  ``materialize`` writes the blobs under a temporary folder for builds that
-read a disk (symbolic links kept as links, submodules left out).
+``git cat-file --batch`` reads the blobs (all the build may need, in one run), so no
+work tree is touched.  :class:`GitTreeFileSystem` mounts a commit at the repository's
+own path for ``kube build`` (:mod:`cfgpatch.kube.kustomize.filesys`): symbolic links
+(mode 120000) are links, submodules are absent, and kustomize's messages name the same
+paths as a build of the checkout would.  ``materialize`` writes a tree to a folder (for
+running ``kubectl kustomize`` on it in tests and measurements).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import subprocess
 from dataclasses import dataclass, field
 
 from ..errors import INVALID_INPUT, InvalidInput
+from ..kube.kustomize.filesys import DIRECTORY, FILE, SYMLINK, TreeFileSystem
 
 WORKTREE = "WORKTREE"  # the head ref that means "the working tree, as it is"
 
@@ -175,6 +179,55 @@ class GitTree:
                 handle.write(data)
             if mode == "100755":
                 os.chmod(full, 0o755)
+
+
+class GitTreeFileSystem(TreeFileSystem):
+    """One commit's tree, mounted at ``mount`` (an absolute path), for ``kube build``."""
+
+    def __init__(self, tree: GitTree, mount: str) -> None:
+        self.tree = tree
+        self.mount = posixpath.normpath(mount)
+        self.cwd = self.mount
+        self._children: dict[str, set[str]] = {"": set()}
+        for path in tree.entries:
+            parent = ""
+            for part in path.split("/")[:-1]:
+                child = f"{parent}/{part}" if parent else part
+                self._children.setdefault(parent, set()).add(part)
+                self._children.setdefault(child, set())
+                parent = child
+            self._children.setdefault(parent, set()).add(path.rsplit("/", 1)[-1])
+        yamls = [p for p in tree.entries if not p.endswith((".png", ".jpg", ".gz", ".zip"))]
+        tree.prefetch(yamls)
+
+    def _rel(self, path: str) -> str | None:
+        if path == self.mount:
+            return ""
+        if path.startswith(self.mount + "/"):
+            return path[len(self.mount) + 1:]
+        return None
+
+    def kind(self, path: str) -> str | None:
+        rel = self._rel(path)
+        if rel is None:
+            above = self.mount.startswith(path.rstrip("/") + "/") or path == "/"
+            return DIRECTORY if above else None
+        if rel in self.tree.entries:
+            return SYMLINK if self.tree.entries[rel][0] == "120000" else FILE
+        return DIRECTORY if rel in self._children else None
+
+    def readlink(self, path: str) -> str:
+        return self.tree.read_bytes(self._rel(path) or "").decode("utf-8", "surrogateescape")
+
+    def read_file(self, path: str) -> bytes:
+        return self.tree.read_bytes(self._rel(path) or "")
+
+    def entries(self, path: str) -> list[str]:
+        rel = self._rel(path)
+        if rel is None:
+            rest = self.mount[len(path.rstrip("/")) + 1:] if self.kind(path) else ""
+            return [rest.split("/")[0]] if rest else []
+        return sorted(self._children.get(rel, ()))
 
 
 def _norm(path: str) -> str:

@@ -1,19 +1,27 @@
 """Rendering one entry point at one ref: its objects, their text and their blame.
 
-A kustomization (or a Flux ``spec.path`` folder with one) is built by ``kube build``
-with a trace, so every output field comes with the file and line that last set it
-(:func:`cfgpatch.kube.explain.build.explain`'s blame).  Flux fields that change the
-build (``targetNamespace``, ``namePrefix``, ``patches``...) are applied by an overlay
-kustomization written in a temporary folder, whose lines are mapped back to the Flux
-object's file.  A folder of plain manifests is read file by file; each field's line is
-where the file writes it.
+A kustomization is built by ``kube build`` (from the git tree's file system, or the
+disk for the working tree) with a trace, so every output field comes with the file and
+line that last set it (:func:`cfgpatch.kube.explain.build.explain`'s blame).
+
+A Flux ``Kustomization`` builds its ``spec.path``: a folder without a kustomization
+gets the one kustomize-controller generates (every manifest below it, each sub-folder
+with a kustomization as a whole), held in memory; the Flux fields that change the build
+(``targetNamespace``, ``namePrefix``, ``nameSuffix``, ``patches``, ``images``,
+``components``) go into an overlay kustomization over the folder, also in memory, whose
+lines are attributed to the Flux object.  (The controller edits the folder's own
+kustomization instead: its ``patches`` then run before the folder's ``namePrefix``; the
+overlay runs them after, so a patch that names an object by its unprefixed name is
+where the two differ.)
+
+A folder of plain manifests is read file by file; each field's line is where the file
+writes it.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import posixpath
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,10 +29,12 @@ from ..errors import KubeError
 from ..kube.explain.build import explain
 from ..kube.io.kyaml_write import write_value
 from ..kube.kustomize.build import BuildError, build
+from ..kube.kustomize.filesys import FileSystem
 from ..kube.kustomize.resources import Resource, read_resources
 from ..kube.kustomize.styles import plain
 from ..kube.kustomize.trace import Trace
-from .entrypoints import EntryPoint, Files, kustomization_file, manifest_files
+from .entrypoints import EntryPoint, Files, is_manifest, kustomization_file, manifest_files
+from .overlayfs import OverlayFileSystem
 
 Where = tuple[str, int]  # (file relative to the repository root, or "(step)"; line)
 
@@ -54,22 +64,19 @@ class Render:
     warnings: list[str] = field(default_factory=list)
 
 
-def render(entry: EntryPoint, files: Files, root: str) -> Render:
-    """Render ``entry`` from the tree ``files`` written (or found) under ``root``."""
+def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = None) -> Render:
+    """Render ``entry`` of the tree ``files``, mounted at ``root`` in ``fs`` (the disk
+    when None)."""
     out = Render(entry)
-    unsupported = [o for o in entry.options]
-    if unsupported:
-        out.error = f"option {unsupported[0]} is not modelled by cfgpatch kube build"
+    if entry.options:
+        out.error = f"option {entry.options[0]} is not modelled by cfgpatch kube build"
         return out
     has_kustomization = kustomization_file(files, entry.path) is not None
     try:
-        if entry.extras and has_kustomization:
-            _build_flux(out, entry, root)
-        elif entry.extras:
-            out.error = ("a Flux Kustomization with targetNamespace, namePrefix, patches or "
-                         "images on a folder without a kustomization is not modelled")
+        if entry.kind == "flux":
+            _build_flux(out, entry, files, root, fs, has_kustomization)
         elif has_kustomization:
-            _build(out, os.path.join(root, entry.path), root)
+            _build(out, posixpath.join(root, entry.path), root, fs)
         else:
             _plain(out, files, entry, root)
     except BuildError as err:
@@ -82,15 +89,15 @@ def render(entry: EntryPoint, files: Files, root: str) -> Render:
     return out
 
 
-def _build(out: Render, directory: str, root: str, mapping: dict | None = None) -> None:
-    result = build(directory, Trace())
+def _build(out: Render, directory: str, root: str, fs: FileSystem | None,
+           mapping: dict | None = None) -> None:
+    result = build(posixpath.normpath(directory), Trace(), fs=fs)
     out.output = result.yaml()
     out.warnings = result.warnings
     blame = {b.resource: b for b in explain(result).blame}
-    real_root = os.path.realpath(root)
     for resource in result.resources:
         found = blame.get(resource.describe())
-        where = {p: _relative(f, line, real_root, mapping) for p, f, line in found.fields} \
+        where = {p: _relative(f, line, root, mapping) for p, f, line in found.fields} \
             if found else {}
         out.objects.append(RenderedObject(plain(resource.value), write_value(resource.value),
                                           where))
@@ -99,17 +106,14 @@ def _build(out: Render, directory: str, root: str, mapping: dict | None = None) 
 def _relative(file: str, line: int, root: str, mapping: dict | None) -> Where:
     if mapping and file in mapping:
         return mapping[file]
-    if not os.path.isabs(file):
-        return file, line
-    real = os.path.realpath(file)
-    if real == root or real.startswith(root + os.sep):
-        return posixpath.relpath(real, root).replace(os.sep, "/"), line
+    if file.startswith(root + "/"):
+        return file[len(root) + 1:], line
     return file, line
 
 
 def _plain(out: Render, files: Files, entry: EntryPoint, root: str) -> None:
     for path in manifest_files(files, entry.path):
-        for resource in read_resources(files.read_text(path), os.path.join(root, path)):
+        for resource in read_resources(files.read_text(path), posixpath.join(root, path)):
             out.objects.append(_plain_object(resource, path))
 
 
@@ -120,10 +124,20 @@ def _plain_object(resource: Resource, path: str) -> RenderedObject:
     return RenderedObject(value, write_value(resource.value), blame)
 
 
-def _build_flux(out: Render, entry: EntryPoint, root: str) -> None:
-    """The Flux fields as an overlay over ``spec.path`` (see the module docstring)."""
+def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str,
+                fs: FileSystem | None, has_kustomization: bool) -> None:
+    """What kustomize-controller builds (see the module docstring)."""
+    added: dict[str, str] = {}
+    folder = posixpath.join(root, entry.path) if entry.path != "." else root
+    if not has_kustomization:
+        added[posixpath.join(folder, "kustomization.yaml")] = generated_kustomization(
+            files, entry.path)
+    if not entry.extras:
+        _build(out, folder, root, OverlayFileSystem(fs, added))
+        return
     extras = dict(entry.extras)
-    target = os.path.realpath(os.path.join(root, entry.path))
+    overlay_dir = posixpath.join(root, ".cfgpatch-preview", "flux", _safe(entry.name))
+    target = posixpath.relpath(folder, overlay_dir)
     lines = ["resources:", f"- {_quoted(target)}"]
     if extras.get("targetNamespace"):
         lines.append(f"namespace: {_quoted(str(extras['targetNamespace']))}")
@@ -132,24 +146,44 @@ def _build_flux(out: Render, entry: EntryPoint, root: str) -> None:
             lines.append(f"{key}: {_quoted(str(extras[key]))}")
     if extras.get("components"):
         lines.append("components:")
-        lines += [f"- {_quoted(os.path.join(target, str(c)))}" for c in extras["components"]]
-    import json
-
+        lines += [f"- {_quoted(posixpath.join(target, str(c)))}" for c in extras["components"]]
     for key in ("patches", "images"):
         if extras.get(key):
             lines.append(f"{key}: {json.dumps(extras[key])}")
-    with tempfile.TemporaryDirectory(prefix="cfgpatch-flux-") as folder:
-        overlay = os.path.join(folder, "kustomization.yaml")
-        with open(overlay, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(lines) + "\n")
-        mapping = {os.path.realpath(overlay): (entry.source, entry.line), overlay:
-                   (entry.source, entry.line)}
-        _build(out, folder, root, mapping)
+    overlay = posixpath.join(overlay_dir, "kustomization.yaml")
+    added[overlay] = "\n".join(lines) + "\n"
+    _build(out, overlay_dir, root, OverlayFileSystem(fs, added),
+           {overlay: (entry.source, entry.line)})
+
+
+def generated_kustomization(files: Files, folder: str) -> str:
+    """The kustomization kustomize-controller writes for a folder without one: every
+    manifest below it, and each sub-folder that has a kustomization (not what is below
+    that)."""
+    prefix = "" if folder == "." else folder + "/"
+    owned: list[str] = []
+    resources: list[str] = []
+    for path in files.paths():
+        if not path.startswith(prefix) or any(path.startswith(o + "/") for o in owned):
+            continue
+        sub = posixpath.dirname(path)
+        if sub != (folder if folder != "." else "") and \
+                kustomization_file(files, sub or ".") is not None:
+            owned.append(sub)
+            resources.append(sub[len(prefix):])
+            continue
+        if path.endswith((".yaml", ".yml", ".json")) and is_manifest(files, path):
+            resources.append(path[len(prefix):])
+    body = "".join(f"- {_quoted(r)}\n" for r in resources)
+    return "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n" \
+        + body if body else "resources: []\n"
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "flux"
 
 
 def _quoted(text: str) -> str:
-    import json
-
     return json.dumps(text)
 
 
