@@ -91,7 +91,11 @@ class Lifecycle:
             return 0
         infos = self.store.versions(name) if policy.keep_seconds is not None else None
         before = prune_point(last, policy, infos)
-        return self.store.prune(name, before) if before > 1 else 0
+        if before <= 1:
+            return 0
+        gone = self.store.prune(name, before)
+        self.values.forget(name, before)
+        return gone
 
     def _retain(self, name: str, version: int) -> None:
         """After a write that starts a block of versions, apply the retention policy

@@ -182,6 +182,9 @@ class Service(Lifecycle):
         chain = self.store.chain(name, version)
         if len(chain) == 1 and chain[0].kind == FULL:
             return chain[0].text
+        if not chain:  # removed by retention (another process's cache may still hold it)
+            raise LookupFailed(f"{name!r} has no version {version} (removed by retention)",
+                               code=UNKNOWN_VERSION)
         return self._canonical(self.values.value(name, version))
 
     # -- writing ---------------------------------------------------------------

@@ -60,6 +60,13 @@ class VersionCache:
                 break
             self.chars -= dropped
 
+    def forget(self, name: str, below: int) -> None:
+        """Drop the versions of ``name`` below ``below`` (retention removed them)."""
+        for key in [key for key in list(self._entries) if key[0] == name and key[1] < below]:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self.chars -= entry[1]
+
     def clear(self) -> None:
         self._entries.clear()
         self.chars = 0
