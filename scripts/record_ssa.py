@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ssa_cases import generate  # noqa: E402
+from ssa_cases import csa_flow_cases, csa_flow_extend, generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -51,6 +51,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=DATA / "cases.jsonl.gz")
     args = ap.parse_args()
     cases = generate(args.seed, args.scale)
+    cases += csa_flow_extend(csa_flow_cases(args.seed, max(1, int(80 * args.scale))),
+                             run_oracle)
     results = run_oracle(cases)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps(dict(c, results=results[c["id"]]), sort_keys=True,

@@ -951,3 +951,65 @@ FAMILIES += [
     ("smd", fam_smd, 150), ("mfin", fam_managed_input, 60), ("names", fam_names, 25),
     ("kinds", fam_more_kinds, 90),
 ]
+
+
+# ----------------------------------------------------------------- kubectl's migration
+
+CSA = "kubectl-client-side-apply"
+
+
+def csa_flow_cases(seed: int, count: int, prefix: str = "") -> list[dict]:
+    """Client-side-applied objects that ``kubectl apply --server-side`` then applies: the
+    first ops; :func:`csa_flow_extend` adds kubectl's further requests step by step."""
+    rng = random.Random(f"{seed}:csaflow")
+    cases = []
+    for i in range(count):
+        _, o, schema = _kind(rng, ["deployment", "service", "configmap", "widget"])
+        ops = [update(CSA, with_last_applied(o))]
+        if rng.random() < 0.5:
+            ops.append(update("kube-controller-manager", patch=merge_patch_for(o, rng)))
+        new = subset(o, rng) if rng.random() < 0.6 else mutate(o, rng)
+        ops.append(apply("kubectl", new, force=rng.random() < 0.2))
+        cases.append({"id": f"{prefix}csaflow-{i:03d}", "schema": schema, "live": None,
+                      "ops": ops})
+    return cases
+
+
+def csa_flow_extend(cases: list[dict], run: Callable[[list[dict]], dict]) -> list[dict]:
+    """Add kubectl's requests after its server-side apply, as kubectl 1.32 decides them
+    from the server's answers (``run`` answers a batch): the apply of the last-applied
+    annotation by ``kubectl-last-applied``, the JSON patch moving the client-side
+    managers' fields to ``kubectl`` (an Update carrying the new ``managedFields``), and the
+    second apply."""
+    from cfgpatch.kube.ssa.csaupgrade import LAST_APPLIED_PATH, find_fields_owners, upgraded_entries
+
+    todo = [c for c in cases if c["id"].split("-")[-2].endswith("csaflow")]
+    for step in range(2):
+        answers = run(todo)
+        for case in todo:
+            res = answers[case["id"]][-1]
+            if not res.get("ok"):
+                continue
+            live = res["object"]
+            meta = live.get("metadata", {})
+            entries = meta.get("managedFields") or []
+            apply_op = next(op for op in case["ops"] if op["manager"] == "kubectl")
+            if step == 0:
+                ann = (meta.get("annotations") or {}).get(LAST_APPLIED)
+                if ann is None or find_fields_owners(entries, "Apply", LAST_APPLIED_PATH):
+                    continue
+                just = {"apiVersion": live["apiVersion"], "kind": live["kind"], "metadata": {
+                    k: meta[k] for k in ("name", "namespace") if k in meta}}
+                just["metadata"]["annotations"] = {LAST_APPLIED: ann}
+                case["ops"].append(apply("kubectl-last-applied", just))
+            else:
+                owners = find_fields_owners(entries, "Update", LAST_APPLIED_PATH)
+                names = sorted({e.get("manager", "") for e in owners})
+                after = upgraded_entries(entries, names, "kubectl")
+                if not names or after == entries:
+                    continue
+                sent = copy.deepcopy(live)
+                sent["metadata"]["managedFields"] = after or []
+                case["ops"].append(update("kubectl", sent))
+                case["ops"].append(copy.deepcopy(apply_op))
+    return cases
