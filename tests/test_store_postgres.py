@@ -169,3 +169,40 @@ def test_unreachable_server_is_a_store_error():
             "postgresql://postgres@127.0.0.1:1/test?connect_timeout=1", max_size=1, open_timeout=1
         )
     assert "cannot connect to PostgreSQL" in caught.value.message
+
+
+def test_service_history_through_deltas_and_a_migrated_database(prefix):
+    """A database written by the first schema migrates in place; new versions are
+    deltas; every version reads back byte for byte, with and without a cache."""
+    import json
+
+    from cfgpatch.service import Service
+    from cfgpatch.store.deltas import DELTA, FULL
+
+    url = pg_support.url_with_prefix(prefix)
+    conninfo, _ = split_url(url)
+    old = PostgresStore(conninfo, prefix=prefix, schema=MIGRATIONS[:2])
+    texts = [json.dumps({"items": list(range(60)), "n": n}, separators=(",", ":"))
+             for n in range(3)]
+    old._run(lambda conn: [conn.execute(
+        f"INSERT INTO {prefix}versions (name, version, body) VALUES ('cfg', %s, %s)",
+        (n, text)) for n, text in enumerate(texts, 1)], "write")
+    old.close()
+    store = PostgresStore.from_url(url)
+    service, model = Service(store), Service()
+    for text in texts:
+        model.put("cfg", text)
+    for n in range(3, 70):
+        patch = json.dumps([{"op": "replace", "path": "/n", "value": n},
+                            {"op": "add", "path": "/items/-", "value": n}])
+        assert service.apply("cfg", patch) == model.apply("cfg", patch)
+    service.put("cfg", model.get("cfg").replace('"n":69', '"n":"whole"'))
+    model.put("cfg", model.get("cfg").replace('"n":69', '"n":"whole"'))
+    kinds = dict(store._query(f"SELECT version, kind FROM {prefix}versions"))
+    assert kinds[1] == kinds[33] == kinds[65] == FULL and kinds[4] == kinds[71] == DELTA
+    fresh = Service(PostgresStore.from_url(url))
+    for version in range(1, model.head("cfg") + 1):
+        assert fresh.get("cfg", version) == model.get("cfg", version)
+        assert service.get("cfg", version) == model.get("cfg", version)
+    fresh.store.close()
+    store.close()
