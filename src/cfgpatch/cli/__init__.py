@@ -12,6 +12,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from types import SimpleNamespace
 
 #: Sub-command modules, in the order ``--help`` lists them.  A module that is not
 #: present (an optional part not installed) is skipped.
@@ -55,7 +56,7 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    args = None
+    args: argparse.Namespace | SimpleNamespace | None = None
     if words[:2] == ["kube", "patch"]:  # the usual spellings, without argparse's start-up
         from .kube_patch_words import parse
 

@@ -130,10 +130,12 @@ def run_apply(args: argparse.Namespace) -> int:
     if args.dry_run not in DRY_RUNS:
         return _fail(KubeError(f"Invalid dry-run value ({args.dry_run}). Must be \"none\", "
                                "\"server\", or \"client\"."))
+    built: str | None = None  # the YAML of -k
     if args.kustomize is not None:
-        built = _built(args.kustomize)
-        if isinstance(built, int):
-            return built
+        outcome = _built(args.kustomize)
+        if isinstance(outcome, int):
+            return outcome
+        built = outcome
         files = [args.kustomize]
     else:
         files, errors = manifest_files(flag_paths(args.filename), args.recursive)
@@ -141,7 +143,7 @@ def run_apply(args: argparse.Namespace) -> int:
             return report(aggregate(errors))
     try:
         cluster = Cluster(args)
-        if args.kustomize is not None:
+        if built is not None:
             found = read_built(built, args.kustomize, args.namespace)
         else:
             found = read_manifests(files, args.namespace)

@@ -55,8 +55,9 @@ def parse(words: list[str]) -> SimpleNamespace | None:
     if values["filename"] is None:
         return None
     for name in TRIMMED:
-        if values[name] is not None:
-            values[name] = _flag_value(values[name])
+        value = values[name]
+        if isinstance(value, str):  # these flags hold text (None: not given)
+            values[name] = _flag_value(value)
     return SimpleNamespace(command="kube", kube_command="patch", func=run_patch, **values)
 
 

@@ -51,7 +51,8 @@ class KubeResult:
     A plain class (``dataclasses`` is left out of the start-up) that compares and prints
     as the dataclass it was."""
 
-    __hash__ = None  # mutable, compared by value (as a dataclass)
+    # mutable, compared by value (as a dataclass); typing has no way to say "unhashable"
+    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, object: Any, changes: list[Change] | None = None,  # noqa: A002
                  findings: list[Finding] | None = None) -> None:

@@ -190,7 +190,7 @@ def _value(op: dict) -> Any:
 def _apply_op(root: list, op: dict | None) -> None:
     kind = _kind(op)
     handler = _OPS.get(kind)
-    if handler is None:
+    if handler is None or op is None:  # no op: kind "unknown"
         raise GoError(f"Unexpected kind: {kind}")
     handler(root, op)
 

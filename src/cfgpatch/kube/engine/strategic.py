@@ -173,8 +173,9 @@ class StrategicMerge:
                 raise bad_arg_type(SLICE_TYPE, value)
         elem, meta = node.lookup_slice(field)
         meta.check()
-        current = current if found_original else []
-        given = given if found_patch else []
+        # (present and no list was refused above; absent is an empty list)
+        current = current if isinstance(current, list) else []
+        given = given if isinstance(given, list) else []
         check_order(given, order, meta.merge_key)
         if found_original and not found_patch:
             merged = current

@@ -169,7 +169,7 @@ class _Scanner:
 
     def digits(self) -> int:
         start = self.pos
-        while self.peek() is not None and self.peek() in _DIGITS:
+        while (c := self.peek()) is not None and c in _DIGITS:
             self.pos += 1
         return self.pos - start
 
@@ -192,9 +192,9 @@ class _Scanner:
             self.pos += 1
             self.need_digit("after decimal point in numeric literal")
             self.digits()
-        if self.peek() is not None and self.peek() in b"eE":
+        if (c := self.peek()) is not None and c in b"eE":
             self.pos += 1
-            if self.peek() is not None and self.peek() in b"+-":
+            if (c := self.peek()) is not None and c in b"+-":
                 self.pos += 1
             self.need_digit("in exponent of numeric literal")
             self.digits()

@@ -109,6 +109,8 @@ def format_float(number: float) -> str:
     if number == 0:
         return "-0" if str(number).startswith("-") else "0"
     sign, digits, exponent = Decimal(repr(number)).normalize().as_tuple()
+    if isinstance(exponent, str):  # "n", "N", "F": Go's %v of NaN and the infinities
+        return "NaN" if exponent in "nN" else "-Inf" if sign else "+Inf"
     text = "".join(map(str, digits))
     point = len(text) + exponent  # position of the decimal point
     exp = point - 1

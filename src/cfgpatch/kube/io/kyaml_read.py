@@ -12,6 +12,7 @@ shared nodes (the same :class:`Node` object at both places).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -176,13 +177,17 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
 
 _SIMPLE = frozenset(range(0x20, 0x7F)) | {0x0A}
 _c_loader: Any = None
+#: Whether libyaml may compose the simple texts (the pure-Python composer reads the rest;
+#: both give the same nodes).  ``CFGPATCH_NO_LIBYAML=1`` forces the pure-Python path
+#: everywhere: ``make test-pure-yaml`` runs the YAML tests so.
+LIBYAML = os.environ.get("CFGPATCH_NO_LIBYAML", "") in ("", "0")
 
 
 def _fast_compose(yaml: Any, text: str, first: bool = False) -> list | None:
     """The documents composed by libyaml, or None (not available, text not simple, or an
     error: the pure-Python composer then gives the message)."""
     global _c_loader
-    if not getattr(yaml, "__with_libyaml__", False) or not text.isascii() \
+    if not LIBYAML or not getattr(yaml, "__with_libyaml__", False) or not text.isascii() \
             or not _SIMPLE.issuperset(text.encode("ascii")) or "\\/" in text:
         return None  # (libyaml takes the escape \/, go-yaml refuses it)
     if _c_loader is None:

@@ -26,6 +26,9 @@ def go_kind(value: Any) -> str:
     return "string" if isinstance(value, str) else "number"
 
 
+#: Go's name of a JSON container's type in decoding errors.
+_CONTAINERS: dict[type, str] = {dict: "object", list: "array"}
+
 _META_STRINGS = ("name", "namespace", "generateName", "resourceVersion",
                  "selfLink", "creationTimestamp", "deletionTimestamp")
 #: The other typed fields of ObjectMeta: Go type of the field, of an element of a list.
@@ -48,10 +51,10 @@ def _element_problems(field: str, items: list, ordered: bool) -> list[tuple[str,
     """Wrong JSON types in the ``ownerReferences``/``managedFields`` elements and their
     scalar fields, in document order (Go reports the first; ``time`` is not parsed)."""
     struct, types = _ELEMENT_FIELDS[field]
-    out = []
+    out: list[tuple[str, Any, str]] = []
     for item in items:
         if item is not None and not isinstance(item, dict):
-            out.append((f"ObjectMeta.metadata.{field}", item, _META_TYPED[field][1]))
+            out.append((f"ObjectMeta.metadata.{field}", item, f"v1.{struct}"))
         for name in (item if ordered else sorted(item)) if isinstance(item, dict) else ():
             want, value = types.get(name), item[name]
             if want is None or value is None:
@@ -83,7 +86,7 @@ def check_metadata(obj: dict, source: str, ordered: bool = False) -> None:
     for key in (obj if ordered else sorted(obj)):
         value = obj[key]
         if key == "apiVersion" and value is not None and not isinstance(value, str):
-            kind = {dict: "object", list: "array"}.get(type(value)) or go_kind(value)
+            kind = _CONTAINERS.get(type(value)) or go_kind(value)
             raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
                             "Go struct field metadataOnlyObject.apiVersion of type string",
                             hint="apiVersion must be a string such as apps/v1")
@@ -99,7 +102,7 @@ def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
         raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
                         "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
                         hint="metadata must be a mapping")
-    problems = []
+    problems: list[tuple[str, Any, str]] = []
     for field in (meta if ordered else sorted(meta)):
         value = meta[field]
         where = f"ObjectMeta.metadata.{field}"
@@ -126,7 +129,7 @@ def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
                 problems.extend(_element_problems(field, value, ordered))
     if problems:
         where, value, want = problems[0]
-        kind = {dict: "object", list: "array"}.get(type(value)) or go_kind(value)
+        kind = _CONTAINERS.get(type(value)) or go_kind(value)
         field = where.split(".", 2)[-1]
         hint = ("label and annotation values must be strings: quote them in YAML "
                 "(\"true\", \"8080\")" if field in ("labels", "annotations") else

@@ -38,7 +38,7 @@ from .filebytes import UTF16_MARKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
 
 __all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
            "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
@@ -212,7 +212,7 @@ def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
     surrogate area``, ``incomplete UTF-16 surrogate pair``).  Chunks are
     :data:`CHUNK` bytes of the file (its mark included); a surrogate pair cut by a chunk's
     end starts the next one."""
-    order = "little" if codec == "utf-16-le" else "big"
+    order: Literal["little", "big"] = "little" if codec == "utf-16-le" else "big"
     at, message = _utf16_problem(data, order)
     text = data[2:at].decode(codec)
     ctrl = _PRINTABLE.search(text)
@@ -234,7 +234,7 @@ def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
     return text, Unread(len(data[2:max(start, 2)].decode(codec)), f"yaml: {message}")
 
 
-def _utf16_problem(data: bytes, order: str) -> tuple[int, str]:
+def _utf16_problem(data: bytes, order: Literal["little", "big"]) -> tuple[int, str]:
     """The offset of the first UTF-16 code unit after the mark that does not decode, and
     go-yaml's words for it (``len(data)`` and ``""`` when all do)."""
     at = 2

@@ -76,7 +76,8 @@ __all__ = ["PLAIN_TAG", "TypeNote", "compose_documents", "decode_result", "load_
 def _loader_class() -> type:
     """PyYAML's pure-Python composer; untagged plain scalars get the tag ``PLAIN_TAG`` so
     that go-yaml's resolution can be applied to exactly those."""
-    yaml = pyyaml()
+    pyyaml()  # PyYAML, or the error that asks for it
+    import yaml
 
     class Loader(yaml.BaseLoader):
         def resolve(self, kind: type, value: Any, implicit: Any) -> str:
@@ -192,7 +193,8 @@ def load_objects(text: str, source: str = "-") -> Iterator[tuple[dict, list[Type
         for piece in docsplit.pieces(text):
             read = _piece_value(piece, source)
             if read is not None:
-                yield from _document_objects(*read, source, None)
+                value, notes = read
+                yield from _document_objects(value, notes, source, None)
     except docsplit.SeparatorError as err:
         raise KubeError(f"error parsing {source}: {err}",
                         hint="a line starting with --- must hold nothing else but a comment"

@@ -124,7 +124,7 @@ def already_normal(value: Any) -> bool:
     >>> already_normal({"a": [1, "x", None, True]}), already_normal({"a": [1.5]})
     (True, False)
     """
-    stack, seen = [value], set()
+    stack, seen = [value], set[int]()
     pop, extend, see = stack.pop, stack.extend, seen.add
     while stack:
         item = pop()
@@ -193,8 +193,8 @@ def list_items(value: dict) -> list:
         raise KubeError(f"json: cannot unmarshal {_go_value_type(items)} into Go struct field "
                         "decodeList.items of type []json.RawMessage",
                         hint="an object with an items member is read as a list by kubectl")
-    kind = value.get("kind") if isinstance(value.get("kind"), str) else ""
-    version = value.get("apiVersion") if isinstance(value.get("apiVersion"), str) else ""
+    kind = own if isinstance(own := value.get("kind"), str) else ""
+    version = own if isinstance(own := value.get("apiVersion"), str) else ""
     out = []
     for item in items:
         item = {} if item is None else item

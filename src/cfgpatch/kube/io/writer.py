@@ -117,7 +117,8 @@ def _node(value: Any) -> Any:
 def _dumper_class() -> type:
     """PyYAML's emitter set up like go-yaml v2's: 80 columns, 2-space indent, Unicode
     written as is except characters beyond U+FFFF, which go-yaml escapes."""
-    yaml = pyyaml()
+    pyyaml()  # PyYAML, or the error that asks for it
+    import yaml
 
     class Dumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.resolver.BaseResolver):
         def __init__(self, stream: Any, **kwargs: Any) -> None:

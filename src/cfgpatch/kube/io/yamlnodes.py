@@ -159,10 +159,9 @@ def _go_syntax(node: Any) -> str:
     if isinstance(node, yaml.SequenceNode):
         return "[]interface {}{" + ", ".join(_go_syntax(item) for item in node.value) + "}"
     if isinstance(node, yaml.MappingNode):
-        items = sorted((not _go_syntax(k).startswith("interface {}(nil)"),
-                        f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
-        items = [text for _, text in items]
-        return "map[interface {}]interface {}{" + ", ".join(items) + "}"
+        members = sorted((not _go_syntax(k).startswith("interface {}(nil)"),
+                          f"{_go_syntax(k)}:{_go_syntax(v)}") for k, v in node.value)
+        return "map[interface {}]interface {}{" + ", ".join(text for _, text in members) + "}"
     value = goyaml.resolve_plain(node.value) if node.tag == PLAIN_TAG else node.value
     if value is goyaml.STR or isinstance(value, str):
         return gojson.go_quote(node.value)

@@ -70,7 +70,8 @@ def analysis(text: str) -> _Analysis:
     if found is None:
         from yaml.emitter import Emitter
 
-        raw = Emitter.analyze_scalar(_UnicodeEmitter(), text)
+        # analyze_scalar reads only allow_unicode of its emitter: a stand-in serves
+        raw = Emitter.analyze_scalar(_UnicodeEmitter(), text)  # type: ignore[arg-type]
         astral = any(ord(ch) > 0xFFFF for ch in text)
         found = _Analysis(raw.empty, raw.multiline, raw.allow_block_plain and not astral,
                           raw.allow_single_quoted and not astral, raw.allow_block and not astral)

@@ -131,14 +131,16 @@ class _Converter:
 
     def define(self, key: str, schema: dict) -> None:
         if key in OPAQUE_STRUCTS:
-            go_name, fields = OPAQUE_STRUCTS[key]
-            self.types[key] = {"name": go_name, "fields": dict(fields)}
+            go_name, opaque = OPAQUE_STRUCTS[key]
+            self.types[key] = {"name": go_name, "fields": dict(opaque)}
             return
         fields: dict[str, Any] = {}
         self.types[key] = {"name": key.rsplit(".", 1)[-1].rsplit("/", 1)[-1],
                            "fields": fields}
         props = schema.get("properties")
-        for prop in sorted(props) if isinstance(props, dict) else ():
+        if not isinstance(props, dict):
+            props = {}
+        for prop in sorted(props):
             spec = props[prop] if isinstance(props[prop], dict) else {}
             fields[prop] = self.field(spec, f"{key}/{prop}", key, prop)
 

@@ -23,6 +23,7 @@ schemas), pruning and defaulting of custom resources (give objects as stored).
 
 from __future__ import annotations
 
+import builtins
 import copy
 from typing import Any
 
@@ -58,7 +59,9 @@ def crd_types(crd: Any, base: Schema) -> dict[tuple[str, str, str], tuple[Schema
     if not isinstance(crd, dict) or crd.get("kind") != "CustomResourceDefinition" \
             or crd.get("apiVersion") != "apiextensions.k8s.io/v1":
         raise CRDError("not an apiextensions.k8s.io/v1 CustomResourceDefinition")
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    if not isinstance(spec, dict):
+        spec = {}
     group = str(spec.get("group", ""))
     kind = str((spec.get("names") or {}).get("kind", ""))
     preserve = spec.get("preserveUnknownFields") is True
@@ -187,7 +190,8 @@ class _Converter:
             element = TypeRef(UNTYPED_ATOMIC)
         return ListType(element, relationship, tuple(keys))
 
-    def list_relationship(self, s: dict) -> tuple[str, list[str]]:
+    # (builtins.list: the method ``list`` above shadows the type in this class)
+    def list_relationship(self, s: dict) -> tuple[str, builtins.list[str]]:
         if "x-kubernetes-list-type" in s:
             val = s["x-kubernetes-list-type"]
             if val == "atomic":
