@@ -11,11 +11,9 @@ from ...errors import INVALID_ARGUMENTS, SERVER_REFUSES, KubeError, OwnershipCon
 from . import fieldpath as fp
 from . import managed as mf
 from .builtin import builtin_schema, type_name
-from .compare import compare
 from .crd import CRDError, crd_types
 from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of
 from .schema import Schema, TypeRef, deduced_schema
-from .typed import validate
 from .value import deep_copy
 
 
@@ -181,18 +179,15 @@ def _store(obj: Any, managers: dict, times: dict) -> tuple[dict, list[mf.Managed
     return out, entries
 
 
-def _changes(fm: FieldManager, before: Any, after: Any) -> Changes:
-    typed_before, _ = fm.typed(before, True)
-    if typed_before is None or not validate_ok(fm, after):
+def _changes(trace: Trace) -> Changes:
+    """The object's fields the operation changed (``managedFields`` aside)."""
+    cmp = trace.changes
+    if cmp is None:
         return Changes()
-    cmp, _ = compare(typed_before.schema, typed_before.ref, before, after)
-    return Changes(cmp.added, cmp.modified, cmp.removed)
-
-
-def validate_ok(fm: FieldManager, obj: Any) -> bool:
-    """True when ``obj`` has a type and fits it (duplicates allowed)."""
-    found = fm.lookup(*gvk_of(obj))
-    return found is not None and not validate(found[0], found[1], obj, True)
+    mf_path = fp.FieldSet.from_paths([(fp.field("metadata"), fp.field("managedFields"))])
+    return Changes(cmp.added.recursive_difference(mf_path),
+                   cmp.modified.recursive_difference(mf_path),
+                   cmp.removed.recursive_difference(mf_path))
 
 
 def _check(obj: Any, what: str) -> None:
@@ -223,10 +218,8 @@ def server_side_apply(live: dict | None, obj: dict, *, manager: str = "kubectl",
     except ServerError as exc:
         raise KubeError(str(exc), code=SERVER_REFUSES) from None
     result, entries = _store(stored, managers, times)
-    plain_live = {k: v for k, v in live.items()}
-    changes = _changes(fm, _without_mf(plain_live), _without_mf(result))
     return ApplyResult(result, entries, mf.entries_of(live),
-                       changed=not _same(live, stored), changes=changes,
+                       changed=trace.changed, changes=_changes(trace),
                        forced=_conflicts(trace.forced),
                        before_first_apply=trace.before_first_apply,
                        upgraded_from_last_applied=trace.upgraded_from_last_applied)
@@ -247,18 +240,5 @@ def update(live: dict | None, obj: dict, *, manager: str,
     except ServerError as exc:
         raise KubeError(str(exc), code=SERVER_REFUSES) from None
     result, entries = _store(stored, managers, times)
-    changes = _changes(fm, _without_mf(live), _without_mf(result))
-    return UpdateResult(result, entries, mf.entries_of(live), changes,
+    return UpdateResult(result, entries, mf.entries_of(live), _changes(trace),
                         taken=_conflicts(trace.taken))
-
-
-def _without_mf(obj: Any) -> Any:
-    from .fieldmanager import without_managed_fields
-
-    return without_managed_fields(obj)
-
-
-def _same(live: Any, stored: Any) -> bool:
-    from .value import equals
-
-    return equals(_without_mf(live), _without_mf(stored))

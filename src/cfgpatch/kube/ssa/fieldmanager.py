@@ -71,6 +71,8 @@ class Trace:
     forced: list[tuple[str, tuple]] = field(default_factory=list)
     upgraded_from_last_applied: bool = False
     taken: list[tuple[str, tuple]] = field(default_factory=list)
+    changes: Any = None  # the Comparison of the live object with the stored one
+    changed: bool = True
 
 
 def gvk_of(obj: Any) -> tuple[str, str, str]:
@@ -191,8 +193,10 @@ class FieldManager:
                 raise ServerError(f"failed to create manager for existing fields: {exc}") from None
             trace.before_first_apply = bool(managers)
         ident = self.ident(manager, mf.APPLY)
-        obj, managers, forced = self._smd_apply(live, applied, managers, ident, force)
+        obj, managers, forced, changes = self._smd_apply(live, applied, managers, ident, force)
         trace.forced = forced
+        trace.changes = changes
+        trace.changed = obj is not ABSENT
         managers = _strip(managers, ident)
         if obj is ABSENT:
             obj = without_managed_fields(live)
@@ -201,7 +205,7 @@ class FieldManager:
         return obj, managers, times
 
     def _smd_apply(self, live: Any, patch: Any, managers: Managers, ident: str,
-                   force: bool) -> tuple[Any, Managers, list]:
+                   force: bool) -> tuple[Any, Managers, list, Any]:
         if mf.read_entries(patch) is not None:
             raise ServerError("metadata.managedFields must be nil")
         tpatch, err = self.typed(patch, False)
@@ -216,7 +220,7 @@ class FieldManager:
             raise ConflictError(exc.conflicts) from None
         except UpdaterError as exc:
             raise ServerError(str(exc)) from None
-        return done.value, done.managers, done.conflicts
+        return done.value, done.managers, done.conflicts, done.changes
 
     # ------------------------------------------------------------ Update
     def update(self, live: Any, new: Any, manager: str, now: str | None,
@@ -258,11 +262,12 @@ class FieldManager:
         if tlive is None:
             raise ServerError(f"failed to convert live object ({_gvknn(live)}) to smd typed: {err}")
         try:
-            managers, _, taken = smd_update(tlive, tnew, self.version, managers, _CURRENT)
+            managers, cmp, taken = smd_update(tlive, tnew, self.version, managers, _CURRENT)
         except UpdaterError as exc:
             raise ServerError(f"failed to update ManagedFields ({_gvknn(new)}): {exc}") from None
         if trace is not None:
             trace.taken = [c for c in taken if c[0] != ident]
+            trace.changes = cmp
         managers = _strip(managers, _CURRENT)
         if _CURRENT in managers:
             vs = managers.pop(_CURRENT)

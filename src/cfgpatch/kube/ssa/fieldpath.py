@@ -30,21 +30,24 @@ FIELD, KEY, VALUE, INDEX = 0, 1, 2, 3
 class PathElement:
     """One step of a path: a field, an associative-list key, a set value or an index."""
 
-    __slots__ = ("kind", "data", "sort_key")
+    __slots__ = ("kind", "data", "sort_key", "_hash")
 
     def __init__(self, kind: int, data: Any, sort_key: tuple) -> None:
         self.kind = kind
         self.data = data
         self.sort_key = sort_key
+        self._hash = hash(sort_key)
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return isinstance(other, PathElement) and self.sort_key == other.sort_key
 
     def __lt__(self, other: PathElement) -> bool:
         return self.sort_key < other.sort_key
 
     def __hash__(self) -> int:
-        return hash(self.sort_key)
+        return self._hash
 
     def __repr__(self) -> str:
         return f"PathElement({self.serialize()!r})"
@@ -71,9 +74,17 @@ class PathElement:
         return f"i:{self.data}"
 
 
+_FIELDS: dict[str, PathElement] = {}
+
+
 def field(name: str) -> PathElement:
     """The element naming a field of a map or struct."""
-    return PathElement(FIELD, name, (FIELD, name))
+    pe = _FIELDS.get(name)
+    if pe is None:
+        pe = PathElement(FIELD, name, (FIELD, name))
+        if len(_FIELDS) < 100_000:
+            _FIELDS[name] = pe
+    return pe
 
 
 def key(fields: Iterable[tuple[str, Any]]) -> PathElement:
@@ -104,8 +115,20 @@ class FieldsV1Error(ValueError):
     """A ``fieldsV1`` value that is not a field set."""
 
 
+_PARSED: dict[str, PathElement | None] = {}
+
+
 def parse_element(text: str) -> PathElement | None:
     """A ``FieldsV1`` key back to its element (``None`` for an unknown kind, skipped)."""
+    pe = _PARSED.get(text)
+    if pe is None:
+        pe = _parse_element(text)
+        if len(_PARSED) < 100_000:
+            _PARSED[text] = pe
+    return pe
+
+
+def _parse_element(text: str) -> PathElement | None:
     if len(text) < 2:
         raise FieldsV1Error("key must be 2 characters long:")
     if text[1] != ":":

@@ -83,16 +83,33 @@ def _part(atom: Atom, which: str) -> Atom:
 
 
 def resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, Errors]:
-    """The deduced atom of a value's type, or the schema error."""
+    """The deduced atom of a value's type, or the schema error (cached per type and kind)."""
+    if v is ABSENT or v is None:
+        kind = 0
+    elif isinstance(v, dict):
+        kind = 3
+    elif isinstance(v, list):
+        kind = 2
+    else:
+        kind = 1
+    cache = schema.deduced
+    hit = cache.get((ref, kind))
+    if hit is None:
+        hit = cache[(ref, kind)] = _resolve(schema, ref, v)
+    atom, errs = hit
+    return atom, list(errs)
+
+
+def _resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, tuple]:
     atom = schema.resolve(ref)
     if atom is None:
         name = ref.named if ref.named is not None else "inlined type"
-        return None, [("", f"schema error: no type found matching: {name}")]
+        return None, (("", f"schema error: no type found matching: {name}"),)
     atom = deduce(atom, v)
     if atom.is_empty():
         name = "named type: " + ref.named if ref.named is not None else "inlined"
-        return None, [("", f"schema error: invalid atom: {name}")]
-    return atom, []
+        return None, (("", f"schema error: invalid atom: {name}"),)
+    return atom, ()
 
 
 def item_element(schema: Schema, lt: ListType, child: Any) -> fp.PathElement:
@@ -222,57 +239,65 @@ def _validate_map(schema: Schema, mt: MapType, v: Any, allow_duplicates: bool) -
 
 def to_field_set(schema: Schema, ref: TypeRef, v: Any) -> fp.FieldSet:
     """The fields a (valid) value sets."""
-    out = fp.FieldSet()
-    _fields(schema, ref, v, (), out)
-    return out
+    root = fp.FieldSet()
+    atom, _ = resolve(schema, ref, v)
+    if atom is not None:
+        _inside(schema, atom, v, root)
+    return root
 
 
-def _fields(schema: Schema, ref: TypeRef, v: Any, path: tuple, out: fp.FieldSet) -> None:
+def _into(schema: Schema, ref: TypeRef, v: Any, parent: fp.FieldSet, pe: fp.PathElement) -> None:
+    """Add the fields of ``v`` (at ``pe`` below ``parent``) to ``parent``."""
     atom, _ = resolve(schema, ref, v)
     if atom is None:
         return
+    if atom.map is None and atom.list is None:  # a scalar
+        parent.members.add(pe)
+        return
+    rel = atom.map.relationship if atom.map is not None else atom.list.relationship
+    if rel == ATOMIC:
+        parent.members.add(pe)
+        return
+    node = parent.children.get(pe)
+    fresh = node is None
+    if fresh:
+        node = fp.FieldSet()
+    _inside(schema, atom, v, node)
+    if fresh and (node.members or node.children):
+        parent.children[pe] = node
+
+
+def _inside(schema: Schema, atom: Atom, v: Any, node: fp.FieldSet) -> None:
     if atom.map is not None:
         mt = atom.map
-        if mt.relationship == ATOMIC:
-            out.insert(path)
+        if mt.relationship == ATOMIC or not isinstance(v, dict):
             return
-        if not isinstance(v, dict):
-            return
+        fields = mt.fields
         for k, child in v.items():
-            sf = mt.fields.get(k)
-            here = path + (fp.field(k),)
-            _fields(schema, sf.type if sf is not None else mt.element_type, child, here, out)
+            sf = fields.get(k)
+            pe = fp.field(k)
+            _into(schema, sf.type if sf is not None else mt.element_type, child, node, pe)
             if child is None or (isinstance(child, dict) and not child) or sf is None:
-                out.insert(here)
-    elif atom.scalar is not None:
-        out.insert(path)
-    else:
-        assert atom.list is not None
-        _list_fields(schema, atom.list, v, path, out)
-
-
-def _list_fields(schema: Schema, lt: ListType, v: Any, path: tuple, out: fp.FieldSet) -> None:
-    if lt.relationship == ATOMIC:
-        out.insert(path)
-        return
-    if not isinstance(v, list):
-        return
-    pes = [_element_or_blank(schema, lt, child) for child in v]
-    seen: set = set()
-    dups: set = set()
-    for pe in pes:
-        if pe in seen:
-            if pe not in dups:
-                out.insert(path + (pe,))
-                dups.add(pe)
-        else:
-            seen.add(pe)
-    for pe, child in zip(pes, v):
-        if pe in dups:
-            continue
-        here = path + (pe,)
-        _fields(schema, lt.element_type, child, here, out)
-        out.insert(here)
+                node.members.add(pe)
+    elif atom.list is not None:
+        lt = atom.list
+        if lt.relationship == ATOMIC or not isinstance(v, list):
+            return
+        pes = [_element_or_blank(schema, lt, child) for child in v]
+        seen: set = set()
+        dups: set = set()
+        for pe in pes:
+            if pe in seen:
+                if pe not in dups:
+                    node.members.add(pe)
+                    dups.add(pe)
+            else:
+                seen.add(pe)
+        for pe, child in zip(pes, v):
+            if pe in dups:
+                continue
+            _into(schema, lt.element_type, child, node, pe)
+            node.members.add(pe)
 
 
 _BLANK = fp.PathElement(-1, None, (-1,))  # Go's zero PathElement (an item with no name)

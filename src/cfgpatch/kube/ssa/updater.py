@@ -135,6 +135,7 @@ class Applied:
     value: Any  # the new object, or ABSENT when nothing changed
     managers: Managers
     conflicts: list[tuple[str, tuple]]  # the conflicts force overrode
+    changes: Comparison  # the live object's fields added, modified and removed
 
 
 def apply(live: Typed, config: Typed, version: str, managers: Managers, manager: str,
@@ -149,9 +150,9 @@ def apply(live: Typed, config: Typed, version: str, managers: Managers, manager:
     managers = dict(managers)
     managers[manager] = VersionedSet(config.field_set(), version, True)
     new = _prune(new, managers, manager, last)
-    managers, _, found = _update(live, new, version, managers, manager, force)
-    value = ABSENT if equals(live.value, new.value) else new.value
-    return Applied(value, managers, found)
+    managers, cmp, found = _update(live, new, version, managers, manager, force)
+    same = live.value == new.value and equals(live.value, new.value)  # (== first: C speed)
+    return Applied(ABSENT if same else new.value, managers, found, cmp)
 
 
 def _prune(merged: Typed, managers: Managers, applier: str, last: VersionedSet | None) -> Typed:
