@@ -335,20 +335,17 @@ def test_shared_copies_give_the_unshared_result_and_leave_the_input_alone(doc, p
 
 
 def test_doubling_copies_are_refused_by_the_budget_before_they_grow():
-    import time
     import tracemalloc
 
     patch = [{"op": "copy", "from": "/a", "path": "/a/-"} for _ in range(60)]
     tracemalloc.start()
-    started = time.perf_counter()
     with pytest.raises(CfgPatchError) as info:
         apply_patch({"a": ["x" * 100]}, patch, share_unchanged=True, copy_budget=4 << 20)
-    elapsed = time.perf_counter() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert info.value.wire() == "limit exceeded at op 15"  # 2**15 * 103 bytes > 4 MiB
     assert "at most 4194304" in info.value.message
-    assert peak < 2 << 20 and elapsed < 1.0
+    assert peak < 2 << 20
     # Without a byte budget the node count still stops it, as quickly.
     with pytest.raises(CfgPatchError) as nodes:
         apply_patch({"a": ["x" * 100]}, patch, share_unchanged=True)

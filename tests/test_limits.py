@@ -90,3 +90,20 @@ def test_exact_numbers_accepts_what_a_double_holds_and_numbers_in_strings():
     ServiceLimits(exact_numbers=True).check_numbers(
         '[0.1,1e2,2.50,12345678901234567890,"3.14159265358979323846",1.7976931348623157e308]',
         "the document")
+
+
+def test_a_patch_of_doubling_copies_is_refused_holding_a_few_megabytes():
+    import json
+    import tracemalloc
+
+    service = Service(limits=ServiceLimits(max_document_bytes=4 << 20))
+    service.put("d", json.dumps({"a": ["x" * 40] * 8}))
+    patch = json.dumps([{"op": "copy", "from": "/a", "path": "/a/-"}] * 60)  # 2.6 KB
+    tracemalloc.start()
+    with pytest.raises(LimitExceeded) as info:
+        service.apply("d", patch)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert info.value.wire() == "limit exceeded at op 13" and len(patch) < 2700
+    assert peak < 3 << 20
+    assert service.head("d") == 1
