@@ -26,7 +26,16 @@ from typing import Any
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
-from . import generators, images, nameref, patches, replacements, transformers, variables
+from . import (
+    generators,
+    images,
+    nameref,
+    patches,
+    plugins,
+    replacements,
+    transformers,
+    variables,
+)
 from .crds import load_crds
 from .filesys import FileSystem
 from .kustomization import (
@@ -239,13 +248,48 @@ class _Target:
         resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)), configured)
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
+        for plugin in self._plugins(kust, "generators"):
+            plugin(resmap)
         try:
             resmap = self._components(kust, resmap)
         except KubeError as err:
             raise _wrap("accumulating components: ", err) from None
         self._transform(kust, resmap)
+        self._validate(kust, resmap)
         variables.merge_vars(resmap, kust)
         return resmap
+
+    # --- plugins given as configuration -------------------------------------------------
+
+    def _plugins(self, kust: Kustomization, field_name: str) -> list[plugins.Plugin]:
+        """The built-in plugins configured by ``kust``'s ``field_name`` entries."""
+        entries = kust.get(field_name) or []
+        if not entries:
+            return []
+        generator = field_name == "generators"
+        inline, paths = plugins.split_entries(entries, kust.file)
+        configs = ResMap()
+        origin = self.origin_of(posixpath.basename(kust.file))
+        if origin is not None:
+            for config in inline:
+                annotate_origin(config, {"path": origin})
+        try:
+            configs.append_all(inline)
+            configs = self._resources(plugins.Kustomization(
+                kust.loader, kust.file, {"resources": paths}, {}), configs)
+        except KubeError as err:
+            raise _wrap("loading generator plugins: " if generator else "", err) from None
+        try:
+            return [plugins.prepare(config, kust, self.trace, self.state, generator,
+                                    origin is not None) for config in configs.resources]
+        except KubeError as err:
+            prefix = "loading generator plugins: failed to load generator: " if generator else ""
+            raise _wrap(prefix, err) from None
+
+    def _validate(self, kust: Kustomization, resmap: ResMap) -> None:
+        """``validators``: transformers that must change nothing."""
+        for plugin in self._plugins(kust, "validators"):
+            plugins.validate(plugin, resmap)
 
     # --- resources --------------------------------------------------------------------
 
@@ -360,6 +404,7 @@ class _Target:
         done = self._recorder(kust, resmap)
         loaded = replacements.load(kust)  # configured before any transformer runs
         legacy = patches.load_legacy_strategic(kust)
+        configured = self._plugins(kust, "transformers")
         for patch in legacy:
             patches.apply_patch(resmap, patch, trace, self.state)
         done("PatchStrategicMergeTransformer", bool(legacy))
@@ -390,6 +435,8 @@ class _Target:
             done("ImageTagTransformer")
         replacements.run(resmap, trace, kust, loaded)
         done("ReplacementTransformer", bool(loaded))
+        for plugin in configured:
+            plugin(resmap)
 
     def _recorder(self, kust: Kustomization, resmap: ResMap) -> Callable[..., None]:
         """``done(kind, ran=True)``: with a ``buildMetadata`` option at the top, record

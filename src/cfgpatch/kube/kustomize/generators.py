@@ -35,7 +35,8 @@ from .trace import GENERATOR, Step, Touch, Trace, snapshot
 
 
 def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization,
-                   configured_in: str | None = None) -> None:
+                   configured_in: str | None = None, configured_by: dict | None = None
+                   ) -> None:
     """Add (or merge, or replace) the generated ConfigMaps and Secrets of ``kust``.
 
     ``configured_in``: with ``buildMetadata: [originAnnotations]`` at the top, the
@@ -47,8 +48,9 @@ def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization,
             made = generate(kust, kind, args if isinstance(args, dict) else {}, options,
                             pointer)
             if configured_in is not None:
-                annotate_origin(made, {"configuredIn": configured_in, "configuredBy": {
-                    "apiVersion": "builtin", "kind": f"{kind}Generator"}})
+                annotate_origin(made, {"configuredIn": configured_in, "configuredBy":
+                                       configured_by or {"apiVersion": "builtin",
+                                                         "kind": f"{kind}Generator"}})
             step = None
             if trace is not None:
                 step = trace.begin(Step(GENERATOR, field_name, index, kust.file,

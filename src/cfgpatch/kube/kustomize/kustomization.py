@@ -52,9 +52,6 @@ FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 UNMODELLED: dict[str, str] = {
     "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
     "helmChartInflationGenerator": "Helm charts",
-    "generators": "generator plugins (KRM functions)",
-    "transformers": "transformer plugins (KRM functions)",
-    "validators": "validator plugins (KRM functions)",
 }
 #: The ``buildMetadata`` options ``kube build`` models at the top kustomization (below
 #: it, measured, no option has any effect).

@@ -429,7 +429,8 @@ def annotate_origin(resource: Resource, origin: dict) -> None:
 TRANSFORMATIONS = "alpha.config.kubernetes.io/transformations"
 
 
-def record_transformation(resource: Resource, configured_in: str, kind: str) -> None:
+def record_transformation(resource: Resource, configured_in: str, kind: str,
+                          name: str = "", namespace: str = "") -> None:
     """Add one entry to the resource's transformations annotation, as kustomize does
     after each built-in transformer of a kustomization ran (on every resource there,
     changed or not), so later patches see it."""
@@ -439,6 +440,10 @@ def record_transformation(resource: Resource, configured_in: str, kind: str) -> 
     annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
     entry = (f"- configuredIn: {configured_in}\n  configuredBy:\n    apiVersion: builtin\n"
              f"    kind: {kind}\n")
+    if name:  # a plugin given as configuration: its name and namespace too
+        entry += f"    name: {name}\n"
+    if namespace:
+        entry += f"    namespace: {namespace}\n"
     previous = annotations.get(TRANSFORMATIONS)
     text = (previous if isinstance(previous, str) else "") + entry
     meta["annotations"] = {**annotations, TRANSFORMATIONS: text}

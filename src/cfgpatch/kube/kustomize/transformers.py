@@ -62,27 +62,42 @@ def run_at(resmap: ResMap, trace: Trace | None, where: tuple[str, int], name: st
 
 
 def namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
-    target = kust.get("namespace", "")
+    set_namespace(resmap, trace, kust, kust.get("namespace", ""), resmap.config.namespace)
+
+
+def set_namespace(resmap: ResMap, trace: Trace | None, kust: Kustomization, target: str,
+                  specs: tuple, unset_only: bool = False, subjects: str = "defaultOnly"
+                  ) -> None:
+    """kustomize's namespace transformer: ``target`` on every namespaced resource's
+    ``metadata/namespace`` and at ``specs``; ``unset_only`` leaves a namespace already
+    set; ``subjects`` says which RoleBinding/ClusterRoleBinding subjects get it
+    (``defaultOnly``: those named ``default``; ``allServiceAccounts``; ``none``)."""
     if not target:
         return
 
     taken = Counter(id_key(r.cur_id()) for r in resmap.resources)
+    setter = _scalar_setter(target, unset_only)
 
     def change(resource: Resource) -> None:
         gvk = resource.gvk
         taken[id_key(resource.cur_id())] -= 1
         resource.store_previous_id()  # kustomize: later patches may name the old id
+        binding = gvk.kind in ("RoleBinding", "ClusterRoleBinding")
         if not resource.cur_id().cluster_scoped:
-            resource.metadata()["namespace"] = target
-        if gvk.kind in ("RoleBinding", "ClusterRoleBinding"):
-            _default_subjects(resource.value, target)
-        for spec in resmap.config.namespace:
+            meta = resource.metadata()
+            if not unset_only or not meta.get("namespace"):
+                meta["namespace"] = target
+        if binding:
+            _binding_subjects(resource.value, subjects, setter)
+        for spec in specs:
             # kustomize: metadata/namespace is set above, metadata/name only in v1
             if spec.path == "metadata/namespace" or (
                     spec.path == "metadata/name" and resource.value.get("apiVersion") != "v1"):
                 continue
+            if binding and spec.path == "subjects/namespace":
+                continue
             if spec.applies_to(gvk):
-                fs.walk(resource.value, spec, _scalar_setter(target), str)
+                fs.walk(resource.value, spec, setter, str)
         key = id_key(resource.cur_id())
         taken[key] += 1
         if taken[key] > 1:
@@ -110,21 +125,29 @@ def _with_previous_ids(resource: Resource) -> dict:
     return value
 
 
-def _default_subjects(value: dict, target: str) -> None:
+def _binding_subjects(value: dict, mode: str, setter: Callable[[dict, str], None]) -> None:
     subjects = value.get("subjects")
-    if not isinstance(subjects, list):
+    if mode == "none" or not isinstance(subjects, list):
         return
     for subject in subjects:
-        if isinstance(subject, dict) and subject.get("name") == "default":
-            subject["namespace"] = target
+        if not isinstance(subject, dict):
+            continue
+        if mode == "allServiceAccounts":
+            chosen = subject.get("kind") == "ServiceAccount"
+        else:
+            chosen = subject.get("name") == "default"
+        if chosen:
+            setter(subject, "namespace")
 
 
-def _scalar_setter(text: str) -> Callable[[dict, str], None]:
+def _scalar_setter(text: str, unset_only: bool = False) -> Callable[[dict, str], None]:
     def visit(parent: dict, key: str) -> None:
         current = parent.get(key)
         if isinstance(current, (dict, list)):
             raise KubeError(f"{key}: expected a scalar, found a {type(current).__name__}",
                             code=KUSTOMIZE_ERROR)
+        if unset_only and current not in (None, ""):
+            return
         parent[key] = text
     return visit
 
