@@ -128,7 +128,9 @@ def test_if_match_bad_or_unknown_version(api):
     assert weak_or_other.status_code == 412  # strong comparison: W/"1" is not "1"
     garbled = patch(api, "cfg", [], **{"if-match": "1"})
     assert garbled.status_code == 400 and garbled.json()["code"] == "invalid arguments"
-    star = patch(api, "cfg", [], **{"if-match": "*"})
+    star = patch(api, "cfg", [], **{"if-match": "*"})  # goes ahead, changes nothing
+    assert star.status_code == 200 and star.json() == {"version": 1}
+    star = patch(api, "cfg", [{"op": "add", "path": "/b", "value": 2}], **{"if-match": "*"})
     assert star.status_code == 200 and star.json() == {"version": 2}
 
 
@@ -249,3 +251,31 @@ def test_health_fails_when_the_store_does(tmp_path):
     store.close()
     broken = client.get("/healthz")
     assert broken.status_code == 503 and broken.json()["code"] == "store error"
+
+
+def test_a_write_that_changes_nothing_answers_the_head(tmp_path):
+    from server_support import client_for, patch_document, put_document
+
+    with client_for(tmp_path) as client:
+        assert put_document(client, "cfg", {"a": 1}).json() == {"version": 1}
+        again = put_document(client, "cfg", {"a": 1})
+        assert again.status_code == 200 and again.json() == {"version": 1}
+        canonical = client.put("/v1/documents/cfg", content='{"a":1}',
+                               headers={"content-type": "application/json"})
+        assert canonical.json() == {"version": 1} and canonical.headers["etag"] == '"1"'
+        assert patch_document(client, "cfg", []).json() == {"version": 1}
+        assert patch_document(client, "cfg", {}, merge=True).json() == {"version": 1}
+        assert patch_document(client, "cfg", [{"op": "replace", "path": "/a", "value": 1}]
+                              ).json() == {"version": 1}
+        assert client.get("/v1/documents/cfg/versions").json()["head"] == 1
+        forced = client.put("/v1/documents/cfg?force=1", content='{"a":1}',
+                            headers={"content-type": "application/json"})
+        assert forced.json() == {"version": 2}
+        forced = client.patch("/v1/documents/cfg?force=1", content="[]",
+                              headers={"content-type": "application/json-patch+json"})
+        assert forced.json() == {"version": 3}
+        assert patch_document(client, "cfg", [{"op": "replace", "path": "/a", "value": 2}]
+                              ).json() == {"version": 4}
+        bad = client.put("/v1/documents/cfg?force=yes", content='{"a":1}',
+                         headers={"content-type": "application/json"})
+        assert bad.status_code == 400 and bad.json()["code"] == "invalid arguments"

@@ -58,6 +58,7 @@ from .inputs import (
     check_message,
     check_name,
     etag,
+    parse_flag,
     parse_side,
     parse_version,
     parse_wait,
@@ -131,6 +132,12 @@ class Api:
             verb = "write" if write else "read"
             raise AuthError(f"token {who.name!r} may not {verb} {name!r}", code=FORBIDDEN)
 
+    @staticmethod
+    def force(request: Request) -> bool:
+        """``?force=1``: commit even a write that changes nothing (by default such a
+        write stores nothing and answers the head)."""
+        return parse_flag(query(request, "force"), "force")
+
     def message(self, request: Request) -> str | None:
         return check_message(query(request, "message"), self.limits.max_message)
 
@@ -143,12 +150,15 @@ class Api:
     async def put_document(self, request: Request) -> Response:
         who, name = self.document(request, write=True)
         require_type(request, (JSON_TYPE,))
-        message, when = self.message(request), preconditions(request)
+        message, when, force = self.message(request), preconditions(request), self.force(request)
         data = await self.limits.read_body(request)
+        # A PUT that changes nothing answers version 1 too: 201 only for a name that
+        # had no version when the request came.
+        fresh = force or await self.call(self.service.store.head_version, name) is None
         version, stored = await self.call(self.service.put_text, name, data, author=who.name,
-                                          message=message, when=when)
+                                          message=message, when=when, force=force)
         self.committed(name)
-        status = 201 if version == 1 else 200
+        status = 201 if version == 1 and fresh else 200
         # RFC 9110 section 9.3.4: a validator only if the body was stored unchanged (the
         # service keeps canonical text); the version is in the answer's body either way.
         unchanged = stored.encode("utf-8") == data
@@ -193,6 +203,7 @@ class Api:
         who, name = self.document(request, write=True)
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
         message, when, base = self.message(request), preconditions(request), rebase_from(request)
+        force = self.force(request)
         data = await self.limits.read_body(request)
         call: Callable[..., int]
         if kind == JSON_PATCH:
@@ -200,7 +211,7 @@ class Api:
         else:
             call = self.service.apply_merge_patch
         version = await self.call(call, name, data, base, author=who.name, message=message,
-                                  when=when)
+                                  when=when, force=force)
         self.committed(name)
         return JSONResponse({"version": version}, headers=etag(version))
 

@@ -134,6 +134,15 @@ def check_message(text: str | None, limit: int) -> str | None:
     return text or None
 
 
+def parse_flag(raw: str | None, key: str) -> bool:
+    """A ``0``/``1`` query flag (absent: 0)."""
+    if raw is None or raw == "0":
+        return False
+    if raw == "1":
+        return True
+    raise InvalidInput(f"{key} must be 0 or 1, not {raw[:40]!r}", code=INVALID_ARGUMENTS)
+
+
 def parse_wait(raw: str | None, longest: int) -> int:
     """Seconds of a long poll's ``?wait=`` (0 when absent), at most ``longest``."""
     if raw is None:

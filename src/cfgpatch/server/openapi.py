@@ -28,6 +28,12 @@ _NAME = {
     "schema": {"type": "string", "pattern": f"^{NAME_PATTERN}$"},
     "description": "Document name.",
 }
+_FORCE = {
+    "name": "force", "in": "query", "required": False,
+    "schema": {"type": "string", "enum": ["0", "1"]},
+    "description": "1: commit a new version even when the write changes nothing (by "
+                   "default such a write stores nothing and answers the head's version).",
+}
 _MESSAGE = {
     "name": "message", "in": "query", "required": False,
     "schema": {"type": "string", "maxLength": 1000, "pattern": "^[^\\x00-\\x08\\x0b-\\x1f\\x7f]*$"},
@@ -149,7 +155,7 @@ def _paths() -> dict:
             },
             "put": {
                 "summary": "Create or replace the document; answers the new version.",
-                "parameters": [_MESSAGE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
+                "parameters": [_MESSAGE, _FORCE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
                 "requestBody": {"required": True, **_json(_ANY_JSON)},
                 "responses": {"200": _ok("Replaced.", _VERSION, with_etag=True),
                               "201": _ok("Created.", _VERSION, with_etag=True),
@@ -162,7 +168,7 @@ def _paths() -> dict:
                                "conflict is a 409 naming the pointer, a test that fails "
                                "against the head a 409 too. If-Match / If-None-Match are "
                                "judged against the head the write replaces.",
-                "parameters": [_MESSAGE, _IF_MATCH, _IF_NONE_MATCH_WRITE, _REBASE],
+                "parameters": [_MESSAGE, _FORCE, _IF_MATCH, _IF_NONE_MATCH_WRITE, _REBASE],
                 "requestBody": {"required": True, "content": {
                     "application/json-patch+json": {"schema": _PATCH},
                     "application/merge-patch+json": {"schema": _ANY_JSON}}},
