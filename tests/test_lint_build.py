@@ -127,6 +127,15 @@ RESOLVER_GAPS.update({
                                    "patchesStrategicMerge entry without kustomize's error",
 })
 RESOLVER_GAPS.update({
+    ("builtin-plugins", build): "lint's own resolution does not run built-in plugins given "
+                                "as generators/transformers/validators configuration files"
+    for build in ("build-metadata-plugins", "errors-external", "errors-external-generator",
+                  "errors-missing", "errors-not-generator", "errors-not-transformer",
+                  "errors-patch-config", "errors-prefix-specs", "errors-subjects",
+                  "errors-unknown-builtin", "generators", "inline-entries", "namespace-modes",
+                  "transformers")
+})
+RESOLVER_GAPS.update({
     ("replacements-references", build): "lint's own resolution does not run replacements "
                                         "(a replacement renames the Service)"
     for build in ("base", "overlay")

@@ -38,7 +38,8 @@ def _flux(path: str, patches: str = PATCHES, api: str = "kustomize.toolkit.fluxc
     return ("apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}\n---\n"
             f"apiVersion: {api}\nkind: Kustomization\n"
             "metadata: {name: web, namespace: flux-system}\n"
-            f"spec:\n  path: {path}\n  patches:\n{patches}")
+            f"spec:\n  path: {path}\n  patches:\n{patches.rstrip()}\n"
+            "  sourceRef: {kind: GitRepository, name: flux-system}\n")
 
 
 PREFIXED = {"apps/web/deploy.yaml": DEPLOYMENT,
@@ -115,3 +116,19 @@ def test_a_flux_object_without_patches_lints_nothing():
                  "  patches:\n    []", "  patches: []")}
     report = lint_files(MemoryFiles(files))
     assert report.findings == [] and report.patch_count() == 0
+
+
+def test_only_flux_kustomizations_built_from_this_repository_are_linted():
+    """A sourceRef to another repository (or none: a fragment kustomize patches in) is
+    not this repository's folder; ``flux-sources`` names the sources that are."""
+    files = {**PREFIXED, "clusters/web.yaml": _flux("./apps/missing")}
+    other = {**PREFIXED, "clusters/web.yaml": _flux("./apps/missing").replace(
+        "name: flux-system}", "name: team-repo}")}
+    fragment = {**PREFIXED, "clusters/web.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\n"
+                "kind: Kustomization\nmetadata: {name: web}\nspec: {path: ./staging}\n"}
+    assert [f.rule for f in lint_files(MemoryFiles(files)).findings] == ["build-failed"]
+    assert lint_files(MemoryFiles(other)).findings == []
+    assert lint_files(MemoryFiles(fragment)).findings == []
+    config = MemoryFiles({**other, ".cfgpatch.yaml": "lint:\n  flux-sources: "
+                                                     "[GitRepository/flux-system/team-repo]\n"})
+    assert [f.rule for f in lint_files(config).findings] == ["build-failed"]

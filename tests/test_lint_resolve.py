@@ -174,6 +174,7 @@ spec:
       spec:
         items:
         - name: f
+  sourceRef: {{kind: GitRepository, name: flux-system}}
 """
 
 

@@ -75,7 +75,8 @@ def test_a_bad_config_is_placed_at_its_file_line_and_column():
                       {"path": "kustomization.yaml", "text": "resources: []\n"}])
     assert not view["ok"]
     assert view["error"] == {"plain": ".cfgpatch.yaml:2:3: unknown key lint.colour (known: "
-                                      "include, exclude, disable, severity, schemas, patches)",
+                                      "include, exclude, default-exclude, disable, severity, "
+                                      "schemas, patches, kustomize, flux-sources)",
                              "file": ".cfgpatch.yaml", "line": 2, "column": 3}
     assert view["verdict"].startswith("The configuration cannot be used: .cfgpatch.yaml:2:3:")
 

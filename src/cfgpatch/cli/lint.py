@@ -65,6 +65,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "PATH)")
     parser.add_argument("--no-kubectl", action="store_true",
                         help="never run kubectl: build failures are lint's own resolution's")
+    parser.add_argument("--load-restrictor", choices=("LoadRestrictionsRootOnly",
+                                                      "LoadRestrictionsNone"),
+                        help="as kubectl kustomize's; .cfgpatch.yaml lint.kustomize may set "
+                             "it per folder")
+    parser.add_argument("--enable-helm", action="store_true",
+                        help="build helmCharts with helm, as kubectl kustomize --enable-helm")
+    parser.add_argument("--helm-command", metavar="COMMAND",
+                        help="the helm to run (default: helm)")
+    parser.add_argument("--no-default-exclude", action="store_true",
+                        help="also lint test data folders (testdata, test, tests, fixtures...)")
     parser.set_defaults(func=run_lint)
 
 
@@ -83,12 +93,15 @@ def _relative(root: Path, path: str) -> str | None:
     return "" if str(rel) == "." else rel.as_posix()
 
 
-def kubectl_confirm(root: Path, kubectl: str):
-    """``confirm(directory)``: kustomize's error text, or None when it builds."""
+def kubectl_confirm(root: Path, kubectl: str, config=None):
+    """``confirm(directory)``: kustomize's error text, or None when it builds (with the
+    build options ``config`` gives the folder)."""
     def confirm(directory: str) -> str | None:
         target = root / directory if directory else root
+        flags = config.build_options(directory).flags() if config is not None else []
         try:
-            done = subprocess.run([kubectl, "kustomize", str(target)], capture_output=True,
+            done = subprocess.run([kubectl, "kustomize", *flags, str(target)],
+                                  capture_output=True,
                                   text=True, timeout=120, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"kubectl kustomize could not run: {exc}"
@@ -125,8 +138,16 @@ def _config(args: argparse.Namespace, files):
     for rule_id in args.disable:
         if not is_rule(rule_id):
             raise ValueError(f"--disable: unknown rule {rule_id!r} (see docs/lint.md)")
+    options = config.options
+    if args.load_restrictor:
+        options = replace(options, load_restrictor=args.load_restrictor)
+    if args.enable_helm:
+        options = replace(options, enable_helm=True)
+    if args.helm_command:
+        options = replace(options, helm_command=args.helm_command)
     return replace(config, disable=config.disable | frozenset(args.disable),
-                   schemas=(*config.schemas, *args.schema))
+                   schemas=(*config.schemas, *args.schema), options=options,
+                   default_exclude=() if args.no_default_exclude else config.default_exclude)
 
 
 def _color(choice: str, output: str | None) -> bool:
@@ -161,7 +182,7 @@ def run_lint(args: argparse.Namespace) -> int:
     except (CfgPatchError, OSError, ValueError) as exc:
         return _usage(str(getattr(exc, "message", exc)))
     kubectl = None if args.no_kubectl else (args.kubectl or shutil.which("kubectl"))
-    confirm = kubectl_confirm(root, kubectl) if kubectl else None
+    confirm = kubectl_confirm(root, kubectl, config) if kubectl else None
     report = lint_files(files, paths, config, confirm=confirm)
     text = renderer(args.format)(report, color=_color(args.color, args.output),
                                  root_uri=root.as_uri())

@@ -33,6 +33,9 @@ def check(outcome: Outcome) -> list[LintFinding]:
     if outcome.error is not None:
         out.append(make("build-failed", _build_message(outcome),
                         outcome.error_location or Location(outcome.path), error=outcome.error))
+    if outcome.offline is not None:
+        out.append(make("build-incomplete", f"not followed offline: {outcome.offline}",
+                        outcome.offline_location or Location(outcome.path)))
     if outcome.not_followed is not None:
         out.append(make("not-followed", outcome.not_followed, Location(outcome.path)))
     by_site: dict[int, list[Application]] = {id(s): [] for s in outcome.sites}

@@ -28,12 +28,20 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
+from .options import BuildOptions, PathOptions, parse_entries
 from .rules import is_rule, normalise_level
 from .yamlpos import Tree, tree_values
 
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")
-_KEYS = ("include", "exclude", "disable", "severity", "schemas", "patches")
+_KEYS = ("include", "exclude", "default-exclude", "disable", "severity", "schemas", "patches",
+         "kustomize", "flux-sources")
+#: Folders of test data skipped unless a PATH given names them (``default-exclude``
+#: replaces the list; ``[]`` lints them too): kustomizations there are meant to fail.
+DEFAULT_EXCLUDE = ("testdata", "test", "tests", "fixtures", "__fixtures__", "test-fixtures",
+                   "test-data", "test_data")
+#: Flux sources taken for this repository: the GitRepository ``flux bootstrap`` makes.
+DEFAULT_FLUX_SOURCES = ("GitRepository/flux-system",)
 _PATCH_KEYS = ("patch", "target", "type", "select")
 _SELECT_KEYS = ("apiVersion", "kind", "name", "namespace")
 
@@ -58,12 +66,42 @@ class Config:
     schemas: tuple[str, ...] = ()
     patches: tuple[StandalonePatch, ...] = ()
     source: str = ""  # the config file's path ("" when there is none)
+    default_exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    #: Build options per folder (``lint.kustomize``), over ``options``.
+    kustomize: tuple[PathOptions, ...] = ()
+    options: BuildOptions = BuildOptions()
+    #: ``Kind/name`` (or ``Kind/namespace/name``) of the Flux sources that are this
+    #: repository; a Flux Kustomization of any other source is not linted.
+    flux_sources: tuple[str, ...] = DEFAULT_FLUX_SOURCES
 
     def considers(self, path: str) -> bool:
         """Whether lint looks at ``path`` (relative, POSIX)."""
         if self.include and not any(glob_match(g, path) for g in self.include):
             return False
         return not any(glob_match(g, path) for g in self.exclude)
+
+    def test_data(self, path: str, under: str) -> bool:
+        """Whether ``path`` lies in a test data folder below the PATH ``under`` given."""
+        rest = path[len(under):].lstrip("/") if under and path.startswith(under) else path
+        folders = rest.rsplit("/", 1)[0] if "/" in rest else ""
+        return bool(folders) and any(glob_match(g, folders) for g in self.default_exclude)
+
+    def build_options(self, directory: str) -> BuildOptions:
+        """The options the kustomization in ``directory`` is built with."""
+        options = self.options
+        for entry in self.kustomize:
+            if glob_match(entry.path, directory) or entry.path in ("**", "*", "."):
+                options = entry.apply(options)
+        return options
+
+    def flux_source_here(self, source_ref: object, namespace: str) -> bool:
+        """Whether a Flux ``sourceRef`` names this repository (``flux-sources``)."""
+        if not isinstance(source_ref, dict):
+            return False
+        kind, name = source_ref.get("kind"), source_ref.get("name")
+        space = source_ref.get("namespace") or namespace
+        return f"{kind}/{name}" in self.flux_sources or \
+            f"{kind}/{space}/{name}" in self.flux_sources
 
     def level(self, rule_id: str, default: str) -> str | None:
         """The level to report ``rule_id`` at, or None if it is disabled."""
@@ -123,6 +161,12 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
         schemas=_strings(section, "schemas", where),
         patches=tuple(_patches(section.get("patches") or [], where)),
         source=source,
+        default_exclude=(_strings(section, "default-exclude", where)
+                         if "default-exclude" in section else DEFAULT_EXCLUDE),
+        kustomize=parse_entries(section.get("kustomize") or [],
+                                lambda message, path: _fail(where, message, path)),
+        flux_sources=(_strings(section, "flux-sources", where)
+                      if "flux-sources" in section else DEFAULT_FLUX_SOURCES),
     )
 
 

@@ -24,10 +24,12 @@ import os
 import posixpath
 from typing import Any
 
-from ..errors import KUSTOMIZE_UNMODELLED, KubeError
+from ..errors import KubeError
 from .build import Builder, lint_kustomization
 from .finding import Location
 from .model import Application, Outcome, PatchSite, ResourceId
+from .offline import kept_own_error, offline_reason, reason_location
+from .options import DEFAULT_OPTIONS, BuildOptions
 from .patching import apply_json, apply_strategic, retargeted
 from .resolve import find_kustomization, join, read_kustomization
 from .sites import kustomization_sites
@@ -112,27 +114,59 @@ def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()
     return out + [d.site for d in declared]
 
 
-def lint_kustomization_built(builder: Builder, root: str, path: str) -> Outcome:
+def _build(directory: str, trace: Any, options: BuildOptions) -> None:
+    """``kube build`` of ``directory`` with the options it takes (those it does not take
+    yet are left at kustomize's defaults)."""
+    from ..kube.kustomize.build import build
+    extra = {name: value for name, value in (
+        ("load_restrictor", options.load_restrictor), ("enable_helm", options.enable_helm),
+        ("helm_command", options.helm_command)) if name in _build_parameters()}
+    build(directory, trace, **extra)
+
+
+def _build_parameters() -> frozenset[str]:
+    import inspect
+
+    from ..kube.kustomize.build import build
+    return frozenset(inspect.signature(build).parameters)
+
+
+def _offline(builder: Builder, path: str, reason: str, message: str) -> Outcome:
+    """A unit whose build needs what cannot be followed offline: lint's own resolution
+    of what is at hand, with a ``build-incomplete`` note instead of a failure."""
+    own = lint_kustomization(builder, path)
+    own.incomplete = [*own.incomplete, reason]
+    own.offline = reason
+    own.offline_location = reason_location(message, path)
+    if own.error is not None and not kept_own_error(own.error):
+        own.error = None
+        own.error_location = None
+    return own
+
+
+def lint_kustomization_built(builder: Builder, root: str, path: str,
+                             options: BuildOptions = DEFAULT_OPTIONS) -> Outcome:
     """The outcome of the kustomization file ``path`` (relative to ``root``) from
-    ``kube build``; lint's own resolution when the build does not model something, and
-    to find where a failed build points."""
-    from ..kube.kustomize.build import BuildError, build
+    ``kube build``; lint's own resolution when the build needs what cannot be followed
+    offline (``lint.offline``), and to find where a failed build points."""
+    from ..kube.kustomize.build import BuildError
     from ..kube.kustomize.trace import Trace
 
     trace = Trace()
     error: str | None = None
     try:
-        build(os.path.join(root, *posixpath.dirname(path).split("/")), trace)
+        _build(os.path.join(root, *posixpath.dirname(path).split("/")), trace, options)
     except BuildError as exc:
-        if exc.code == KUSTOMIZE_UNMODELLED:
-            own = lint_kustomization(builder, path)
-            own.incomplete = [*own.incomplete, f"kube build does not model it: {exc.message}"]
-            return own
-        error = exc.message.replace(os.path.abspath(root) + os.sep, "")
+        message = exc.message.replace(os.path.abspath(root) + os.sep, "")
+        reason = offline_reason(exc.code, message)
+        if reason is not None:
+            return _offline(builder, path, reason, message)
+        error = message
     if error is None:
         outcome = Outcome("kustomization", path, sites=unit_sites(builder, path),
                           builder="kube build")
         outcome.applications = _applications(root, trace.steps, outcome.sites)[0]
+        outcome.incomplete = placeholders(builder, path)
         return outcome
     own = lint_kustomization(builder, path)
     outcome = Outcome("kustomization", path, sites=own.sites, builder="kube build")
@@ -143,6 +177,29 @@ def lint_kustomization_built(builder: Builder, root: str, path: str) -> Outcome:
     outcome.error_location = own.error_location or (
         last.location() if last is not None and _failed_in_patch(trace) else Location(path))
     return outcome
+
+
+def placeholders(builder: Builder, path: str) -> list[str]:
+    """Resource files of the kustomization that hold no document: placeholders another
+    tool fills in (``flux bootstrap`` writes ``gotk-components.yaml`` so), so the build
+    here is not the whole of what its patches will meet."""
+    try:
+        kustomization = read_kustomization(builder.files, path)
+    except Exception:  # noqa: BLE001 - it built; a reading lint cannot make is no placeholder
+        return []
+    out = []
+    for entry in kustomization.value.get("resources") or []:
+        name = join(kustomization.directory, entry) if isinstance(entry, str) else None
+        if name is None or not name.endswith((".yaml", ".yml", ".json")):
+            continue
+        try:
+            text = builder.files[name]
+        except (KeyError, OSError, UnicodeDecodeError):
+            continue
+        if not any(line.strip() and not line.lstrip().startswith("#") and
+                   line.strip() != "---" for line in text.splitlines()):
+            out.append(f"{name} holds no document (a placeholder)")
+    return out
 
 
 def _failed_in_patch(trace: Any) -> bool:

@@ -22,6 +22,7 @@ from .files import MemoryFiles, written
 from .finding import LintFinding, one_per_mistake, unique
 from .flux import flux_objects, lint_flux
 from .model import Outcome
+from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .resolve import KUSTOMIZATION_NAMES, read_kustomization
 from .standalone import lint_standalone
@@ -54,8 +55,9 @@ def discover(files: Mapping[str, str], config: Config, paths: Iterable[str]
     others: list[str] = []
     seen: set[str] = set()
     for path in paths:
-        for name in _walk(files, normal_path(path)):
-            if name in seen or not config.considers(name):
+        under = normal_path(path)
+        for name in _walk(files, under):
+            if name in seen or not config.considers(name) or config.test_data(name, under):
                 continue
             seen.add(name)
             base = posixpath.basename(name)
@@ -110,14 +112,16 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
             extra += configuration_findings(files, path)  # components' too
             if _is_component(files, path):
                 continue
-            out.append(_kustomization_outcome(builder, root, path))
+            options = config.build_options(posixpath.dirname(path))
+            out.append(_kustomization_outcome(builder, root, path, options))
     for path in others:
         try:
             text = files[path]
         except (KeyError, OSError, UnicodeDecodeError):
             continue
         for document, tree, value in flux_objects(text):
-            out.append(lint_flux(builder, path, document, tree, value))
+            if _flux_source_here(config, value):
+                out.append(lint_flux(builder, path, document, tree, value))
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
@@ -130,14 +134,22 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     return out, extra
 
 
-def _kustomization_outcome(builder: Builder, root: str | None, path: str) -> Outcome:
+def _flux_source_here(config: Config, value: dict) -> bool:
+    """Whether a Flux Kustomization builds from this repository (``flux-sources``)."""
+    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+    metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    return config.flux_source_here(spec.get("sourceRef"), str(metadata.get("namespace") or ""))
+
+
+def _kustomization_outcome(builder: Builder, root: str | None, path: str,
+                           options: BuildOptions = DEFAULT_OPTIONS) -> Outcome:
     """The outcome of one kustomization: built with ``kube build`` when on disk (under
     ``root``), else with lint's own resolution; a tree nested beyond what either follows
     is this unit's error, not the end of the run."""
     try:
         if root is not None:
             from .kbuild import lint_kustomization_built
-            return lint_kustomization_built(builder, root, path)
+            return lint_kustomization_built(builder, root, path, options)
         return lint_kustomization(builder, path)
     except RecursionError:  # not kustomize's failure: lint could not follow it
         outcome = Outcome("kustomization", path)
@@ -184,7 +196,7 @@ def _configured(findings: Iterable[LintFinding], config: Config) -> list[LintFin
 def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
     """Replace lint's build error by kustomize's own (or drop it if kustomize builds)."""
     if confirm is None or outcome.error is None or outcome.kind != "kustomization" or \
-            outcome.builder == "kube build":
+            outcome.builder == "kube build" or outcome.offline is not None:
         return
     where = outcome.error_location.file if outcome.error_location else outcome.path
     if posixpath.basename(where) not in KUSTOMIZATION_NAMES:
@@ -205,10 +217,11 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
     best: dict[tuple, LintFinding] = {}
     out = []
     for finding in findings:
-        if finding.rule != "build-failed":
+        if finding.rule not in ("build-failed", "build-incomplete"):
             out.append(finding)
             continue
-        key = (finding.location.file, finding.location.line, finding.location.column)
+        key = (finding.rule, finding.location.file, finding.location.line,
+               finding.location.column)
         if key not in best or len(finding.message) < len(best[key].message):
             best[key] = finding
     return out + list(best.values())

@@ -129,11 +129,16 @@ class Outcome:
     #: What the build could not follow (a remote base, a plugin): the resources may be
     #: incomplete, so ``patch-matches-nothing`` stays silent.
     incomplete: list = field(default_factory=list)
+    #: What the build needs that cannot be followed offline (a remote base, a Helm chart
+    #: to pull, no helm binary, a plugin) and where: a ``build-incomplete`` note.
+    offline: str | None = None
+    offline_location: Location | None = None
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),
                 "applications": len(self.applications), "builder": self.builder,
-                **({"error": self.error} if self.error else {})}
+                **({"error": self.error} if self.error else {}),
+                **({"incomplete": self.offline} if self.offline else {})}
 
 
 def app_shapes(app: Application) -> Any:

@@ -60,6 +60,15 @@ _REPOSITORY = {
         "kustomize refuses to build this kustomization; nothing under it can be checked.",
         "Run `kubectl kustomize` on the directory: the message is kustomize's own. Fix the "
         "reference, patch or field it names."),
+    "build-incomplete": (
+        NOTE, "The build needs what cannot be followed offline",
+        "kustomize needs something lint cannot follow here: a remote base or file (git or "
+        "https), a Helm chart to pull (`repo:`), a chart with no helm binary, or a plugin. "
+        "The patches were checked against what is at hand; a patch whose target lies in the "
+        "missing part is not reported as matching nothing. Not a failure of the build.",
+        "Nothing to fix in the repository. To check everything, vendor the remote part, pull "
+        "the chart into the chart home, or run lint where helm is installed (`--enable-helm`, "
+        "`--helm-command`)."),
     "not-followed": (
         WARNING, "cfgpatch could not follow this kustomization",
         "A document under this kustomization is nested deeper than cfgpatch follows (a few "
