@@ -185,7 +185,7 @@ class Service(Lifecycle):
         if not chain:  # removed by retention (another process's cache may still hold it)
             raise LookupFailed(f"{name!r} has no version {version} (removed by retention)",
                                code=UNKNOWN_VERSION)
-        return self._canonical(self.values.value(name, version))
+        return self._canonical(self.values.value(name, version, chain))
 
     # -- writing ---------------------------------------------------------------
     def put(self, name: str, text: str, *, author: str | None = None,
@@ -326,7 +326,7 @@ class Service(Lifecycle):
 
     def _unchanged(self, name: str, head: int, value: JSON, text: str) -> bool:
         head_value = self.values.value(name, head)
-        return value is head_value or text == self._text(name, head)
+        return value is head_value or text == self._canonical(head_value)
 
     def _delta(self, name: str, live: int | None, last: int | None, value: JSON,
                applied: list | None) -> str | None:

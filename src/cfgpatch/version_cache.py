@@ -71,16 +71,18 @@ class VersionCache:
         self._entries.clear()
         self.chars = 0
 
-    def value(self, name: str, version: int) -> JSON:
+    def value(self, name: str, version: int, chain: list[StoredVersion] | None = None
+              ) -> JSON:
         """The parsed value of ``version`` (``unknown version`` if the store lacks it
-        or it is a deletion)."""
+        or it is a deletion); ``chain`` is the store's chain when the caller read it."""
         key = (name, version)
         entry = self._entries.get(key)
         if entry is not None:
             with suppress(KeyError):  # evicted by another thread meanwhile
                 self._entries.move_to_end(key)
             return entry[0]
-        chain = self.store.chain(name, version)
+        if chain is None:
+            chain = self.store.chain(name, version)
         if not chain or chain[-1].kind == TOMBSTONE:
             raise LookupFailed(f"{name!r} has no version {version}"
                                + (" (the document was deleted there)" if chain else ""),
