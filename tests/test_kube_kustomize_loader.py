@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cfgpatch.errors import KubeError
 from cfgpatch.kube.kustomize.loader import Loader, LoaderError, is_remote
 
 
@@ -101,3 +102,48 @@ def test_kustomization_file_names(root):
 ])
 def test_remote_references(path, remote):
     assert is_remote(path) is remote
+
+
+# --load-restrictor (measured with kubectl 1.32 kustomize --load-restrictor ...)
+
+def _restrictor_tree(tmp_path, resources):
+    (tmp_path / "a" / "d").mkdir(parents=True)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    (tmp_path / "a" / "kustomization.yaml").write_text(
+        "resources:\n" + "".join(f"- {r}\n" for r in resources))
+    return str(tmp_path / "a")
+
+
+def test_load_restrictions_none_reads_files_outside_the_root(tmp_path):
+    from cfgpatch.kube.kustomize.build import build
+    root = _restrictor_tree(tmp_path, ["../shared/cm.yaml"])
+    built = build(root, load_restrictor="LoadRestrictionsNone")
+    assert built.yaml() == "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
+    with pytest.raises(KubeError) as caught:
+        build(root)
+    assert "security; file '" + str(tmp_path / "shared" / "cm.yaml") + "' is not in or below" \
+        in caught.value.message
+
+
+@pytest.mark.parametrize("resource, reason", [
+    ("missing.yaml", "open {a}/missing.yaml: no such file or directory"),
+    ("d", "read {a}/d: is a directory"),
+])
+def test_load_restrictions_none_reports_the_read_as_kustomize_does(tmp_path, resource, reason):
+    from cfgpatch.kube.kustomize.build import build
+    root = _restrictor_tree(tmp_path, [resource])
+    with pytest.raises(KubeError) as caught:
+        build(root, load_restrictor="LoadRestrictionsNone")
+    assert caught.value.message.startswith(
+        f"accumulating resources: accumulation err='accumulating resources from "
+        f"'{resource}': {reason.format(a=root)}': ")
+
+
+def test_an_unknown_load_restrictor_is_kubectls_flag_error(tmp_path):
+    from cfgpatch.kube.kustomize.build import build
+    with pytest.raises(KubeError) as caught:
+        build(_restrictor_tree(tmp_path, []), load_restrictor="bogus")
+    assert caught.value.message == ("illegal flag value --load-restrictor bogus; legal values: "
+                                    "[LoadRestrictionsRootOnly LoadRestrictionsNone]")

@@ -124,3 +124,11 @@ def test_bad_build_options_are_placed(text, where, what):
         parse_config(text)
     assert info.value.message.startswith(f".cfgpatch.yaml:{where}: ")
     assert what in info.value.message
+
+
+def test_a_folder_built_with_load_restrictions_none_builds_so_in_lint():
+    texts = {"docs/example/kustomization.yaml": "resources: [../web.yaml]\n",
+             "docs/web.yaml": DEPLOY}
+    assert [r for r, _, _ in _rules(texts)] == ["build-failed"]
+    none = "lint:\n  kustomize:\n  - path: docs/example\n    load-restrictor: LoadRestrictionsNone\n"
+    assert _rules({**texts, ".cfgpatch.yaml": none}) == []

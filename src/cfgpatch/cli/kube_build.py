@@ -40,6 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--explain", action="store_true",
                         help="explain every patch and blame every output field "
                              "(standard error; with -o json, in the JSON output)")
+    parser.add_argument("--load-restrictor", default="LoadRestrictionsRootOnly",
+                        metavar="RESTRICTOR",
+                        help="LoadRestrictionsRootOnly (default: files only from each "
+                             "kustomization's directory and below) or LoadRestrictionsNone")
     parser.set_defaults(func=run_build)
 
 
@@ -68,7 +72,8 @@ def _build_and_print(args: argparse.Namespace) -> int:
     from ..kube.kustomize.build import build
     from ..kube.kustomize.trace import Trace
 
-    result = build(args.directory, Trace() if args.explain else None)
+    result = build(args.directory, Trace() if args.explain else None,
+                   load_restrictor=args.load_restrictor)
     for warning in result.warnings:
         sys.stderr.write(warning + "\n")
     if not args.explain:

@@ -48,7 +48,7 @@ from .kustomization import (
     load,
     sort_options_error,
 )
-from .loader import Loader, LoaderError, is_remote
+from .loader import ROOT_ONLY, Loader, LoaderError, is_remote
 from .openapi import SchemaState
 from .plainkeys import check_keys
 from .resmap import ResMap
@@ -93,15 +93,17 @@ class BuildResult:
         return gojson.encode({"apiVersion": "v1", "items": items, "kind": "List"}, "    ") + "\n"
 
 
-def build(directory: str, trace: Trace | None = None,
-          fs: FileSystem | None = None) -> BuildResult:
+def build(directory: str, trace: Trace | None = None, fs: FileSystem | None = None, *,
+          load_restrictor: str = ROOT_ONLY) -> BuildResult:
     """Build ``directory`` (see the module docstring); raises :class:`BuildError`.
 
     Every file is read through ``fs`` (:mod:`.filesys`; the disk when None), so a tree
-    held in memory builds as the same tree on disk does, with the same messages."""
+    held in memory builds as the same tree on disk does, with the same messages.
+    ``load_restrictor``: ``LoadRestrictionsNone`` lets every kustomization read files
+    outside its directory (``kubectl kustomize --load-restrictor``)."""
     warnings: list[str] = []
     try:
-        loader = Loader.at(directory, fs)
+        loader = Loader.at(directory, fs, load_restrictor)
         target = _Target(loader, trace, warnings, SchemaState())
         kust = target.load()
         metadata = kust.get("buildMetadata") or []

@@ -23,6 +23,8 @@ from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.filebytes import UTF16_MARKS
 from .filesys import DiskFileSystem, FileSystem
 
+ROOT_ONLY, UNRESTRICTED = "LoadRestrictionsRootOnly", "LoadRestrictionsNone"
+LOAD_RESTRICTORS = (ROOT_ONLY, UNRESTRICTED)
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 _REMOTE = re.compile(r"^(https?://|git::|git@|ssh://|file://|github\.com/|gitlab\.com/|"
@@ -53,10 +55,17 @@ class Loader:
     root: str
     referrer: Loader | None = None
     fs: FileSystem = field(default_factory=DiskFileSystem, repr=False, compare=False)
+    #: kustomize's load restrictor: files only from the root and below (RootOnly), or
+    #: from anywhere (``--load-restrictor LoadRestrictionsNone``).
+    restricted: bool = True
 
     @classmethod
-    def at(cls, directory: str, fs: FileSystem | None = None) -> Loader:
+    def at(cls, directory: str, fs: FileSystem | None = None,
+           load_restrictor: str = ROOT_ONLY) -> Loader:
         """The loader of the top directory of a build (on the disk unless ``fs``)."""
+        if load_restrictor not in LOAD_RESTRICTORS:
+            raise LoaderError(f"illegal flag value --load-restrictor {load_restrictor}; "
+                              f"legal values: [{' '.join(LOAD_RESTRICTORS)}]")
         fs = fs if fs is not None else DiskFileSystem()
         absolute = fs.abspath(directory)
         if not fs.exists(absolute):
@@ -65,7 +74,7 @@ class Loader:
         real = fs.realpath(absolute)
         if not fs.is_dir(real):
             raise LoaderError(f"must build at directory: '{real}': file is not directory")
-        return cls(real, None, fs)
+        return cls(real, None, fs, load_restrictor == ROOT_ONLY)
 
     def join(self, path: str) -> str:
         return posixpath.normpath(posixpath.join(self.root, path))
@@ -76,6 +85,8 @@ class Loader:
         """The absolute path of file ``path`` (kustomize's RestrictionRootOnly)."""
         fs = self.fs
         joined = path if posixpath.isabs(path) else self.join(path)
+        if not self.restricted:  # kustomize's RestrictionNone: the path as it is
+            return joined
         if not fs.lexists(joined):
             raise LoaderError(_evalsymlink_error(fs, joined))
         real = fs.realpath(joined)
@@ -100,7 +111,8 @@ class Loader:
             return self.fs.read_bytes(real)
         except OSError as err:
             reason = (err.strerror or str(err)).lower()
-            raise LoaderError(f"open {real}: {reason}") from None
+            verb = "read" if isinstance(err, IsADirectoryError) else "open"
+            raise LoaderError(f"{verb} {real}: {reason}") from None
 
     def exists_file(self, path: str) -> bool:
         joined = path if posixpath.isabs(path) else self.join(path)
@@ -121,7 +133,7 @@ class Loader:
         if not fs.is_dir(real):
             raise LoaderError(f"must build at directory: '{real}': file is not directory")
         self._refuse_cycle(real)
-        return Loader(real, self, fs)
+        return Loader(real, self, fs, self.restricted)
 
     def _refuse_cycle(self, candidate: str) -> None:
         loader: Loader | None = self
