@@ -236,7 +236,7 @@ def _struct(value: dict, into: Struct, where: _Where, errors: list[GoDecodeError
 def _order(value: dict, fields: dict[str, Any]):
     """Keep the source order of the fields (the kustomization's own order matters to
     nothing Go does, but to our messages and to ``bases``/``resources``)."""
-    first = {}
+    first: dict[str | None, int] = {}
     for index, key in enumerate(value):
         first.setdefault(_field_name(key, fields), index)
     return lambda name: first.get(name, len(first))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
@@ -91,7 +92,7 @@ def images(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     for index, entry in enumerate(kust.get("images", [])):
         entry = _checked(kust, index, entry)
         run(resmap, trace, kust, "images", index, f"/images/{index}",
-            lambda r, e=entry: _update_resource(r, e, specs))
+            partial(_update_resource, entry=entry, specs=specs))
 
 
 def _checked(kust: Kustomization, index: int, entry: Any) -> dict:

@@ -83,7 +83,9 @@ def apply_strategic(resource: dict, patch: dict, schema: KustomizeSchema) -> dic
 
 def _restore_identity(dest: dict, resource: dict) -> None:
     """kustomize sets the target's kind, name and namespace back after the merge."""
-    meta = resource.get("metadata") if isinstance(resource.get("metadata"), dict) else {}
+    meta = resource.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     dest["kind"] = resource.get("kind", "")
     metadata = dest.get("metadata")
     if not isinstance(metadata, dict):

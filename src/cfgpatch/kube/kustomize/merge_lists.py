@@ -150,7 +150,8 @@ def _set_elements(walker: Any, sources: list[Any], node: Any, depth: int,
     elements = node.elements()
     if len(keys) > 1:
         values_list = _merge_values(values_list)
-    valid_keys, valid_values = keys, []
+    valid_values: list[str] = []
+    valid_keys = keys
     for values in values_list:
         if not values:
             continue

@@ -152,5 +152,8 @@ def _definitions(text: str, file: str) -> dict:
 def _kind(value: Any) -> str:
     if value is None:
         return "an empty document"
-    return {list: "a list", str: "a string", dict: "a mapping"}.get(type(value),
-                                                                 type(value).__name__)
+    return _KINDS.get(type(value), type(value).__name__)
+
+
+#: kustomize's words for a document's type in its errors.
+_KINDS: dict[type, str] = {list: "a list", str: "a string", dict: "a mapping"}

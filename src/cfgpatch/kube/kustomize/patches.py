@@ -19,7 +19,8 @@ Every application is recorded on the build's :class:`.trace.Trace` when one is g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field  # "field" is a field name below
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..engine import jsonpatch
@@ -49,12 +50,12 @@ class Document:
     """One strategic merge patch document and where each of its fields is written."""
 
     value: dict
-    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    positions: dict[str, tuple[int, int]] = dataclass_field(default_factory=dict)
     #: the patch with its labels and annotations as strings (kustomize sets them so on
     #: the copy it merges when the patch has a ``target``)
     targeted: dict | None = None
     #: where a scalar's source text is not its value's (:mod:`.patchtexts`)
-    texts: dict = field(default_factory=dict)
+    texts: dict = dataclass_field(default_factory=dict)
     #: a plain key reads as no string (:mod:`.plainkeys`)
     typed_keys: bool = False
 
@@ -77,12 +78,12 @@ class Patch:
     file: str
     line: int  # of the entry in the kustomization
     offset: int = 0  # lines before the patch text in ``file``
-    documents: list[Document] = field(default_factory=list)
-    ops: list = field(default_factory=list)
-    op_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    documents: list[Document] = dataclass_field(default_factory=list)
+    ops: list = dataclass_field(default_factory=list)
+    op_positions: dict[str, tuple[int, int]] = dataclass_field(default_factory=dict)
     target: Selector | None = None
     target_raw: dict | None = None
-    options: dict = field(default_factory=dict)
+    options: dict = dataclass_field(default_factory=dict)
 
     def kinds(self) -> tuple[str, ...]:
         named = [d.value.get("kind") for d in self.documents]
@@ -157,10 +158,11 @@ def load_legacy_json(kust: Kustomization) -> list[Patch]:
         text, path, offset = _entry_text(kust, "patchesJson6902", index, entry)
         patch = Patch(kust, "patchesJson6902", index, JSON, path,
                       kust.line(f"/patchesJson6902/{index}"), offset)
-        patch.ops, patch.op_positions = _json_ops(text, offset)
-        if patch.ops is None:
+        ops, patch.op_positions = _json_ops(text, offset)
+        if ops is None:
             raise KubeError(f"{path}: not a JSON 6902 patch (patchesJson6902)",
                             code=KUSTOMIZE_ERROR)
+        patch.ops = ops
         _set_target(patch, entry)
         if patch.target is None:
             raise KubeError(f"must specify a target for patch {text}", code=KUSTOMIZE_ERROR)
@@ -182,6 +184,7 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
     if documents is not None:
         patch = Patch(kust, name, index, STRATEGIC, path, line, offset, documents)
     else:
+        assert ops is not None  # one of the two parsed (refused above otherwise)
         patch = Patch(kust, name, index, JSON, path, line, offset, ops=ops,
                       op_positions=op_positions)
     _set_target(patch, entry)
@@ -454,8 +457,10 @@ def _strip_internal(result: dict, internal: dict[str, str]) -> None:
     """Take the internal annotations off a patch's result again (kustomize restores and
     later strips them, whatever the patch did to them); an empty map goes too."""
     meta = result.get("metadata")
-    found = meta.get("annotations") if isinstance(meta, dict) else None
-    if found is None and isinstance(meta, dict) and "annotations" in meta:
+    if not isinstance(meta, dict):
+        return
+    found = meta.get("annotations")
+    if found is None and "annotations" in meta:
         del meta["annotations"]  # the null a resource without annotations showed
         return
     if not isinstance(found, dict):

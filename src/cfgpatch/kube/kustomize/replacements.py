@@ -206,7 +206,9 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
         raise KubeError(f"fieldPath `{path}` is missing for replacement source {resid}",
                         code=KUSTOMIZE_ERROR)
     value = _spelled(found[0], tuple(place), value)
-    options = source.get("options") if isinstance(source.get("options"), dict) else {}
+    options = source.get("options")
+    if not isinstance(options, dict):
+        options = {}
     delimiter = options.get("delimiter") or ""
     if not delimiter:
         return found[0], copy.deepcopy(value)
@@ -286,7 +288,9 @@ def _targets(resources: list[Resource], target: dict) -> list[Resource]:
 
 
 def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> None:
-    options = target.get("options") if isinstance(target.get("options"), dict) else {}
+    options = target.get("options")
+    if not isinstance(options, dict):
+        options = {}
     create = options.get("create") is True
     paths = target.get("fieldPaths") or ["metadata.name"]
     for path in paths:

@@ -242,7 +242,7 @@ class KustomizeSchema:
         node = self._table.for_kind(api_version, kind, unversioned=False)
         alias = facts["aliases"].get(f"{api_version}/{kind}")
         if node is None and alias is not None:
-            node = self._table.for_kind(*alias, unversioned=False)
+            node = self._table.for_kind(alias[0], alias[1], unversioned=False)
         if node is None:
             return None
         return BuiltinNode(facts, node, NO_META)

@@ -64,12 +64,15 @@ class SourceText(str):
     """The source text of a metadata scalar that does not decode to a string:
     ``decoded`` is what it decodes to (what a JSON 6902 patch sees)."""
 
+    decoded: Any
+
     def __new__(cls, text: str, decoded: Any) -> SourceText:
         made = super().__new__(cls, text)
         made.decoded = decoded
         return made
 
-    def __getnewargs__(self) -> tuple[str, Any]:  # copies (a snapshot, deepcopy) keep both
+    # copies (a snapshot, deepcopy) keep both; str's stubs allow no second argument
+    def __getnewargs__(self) -> tuple[str, Any]:  # type: ignore[override]
         return str(self), self.decoded
 
 

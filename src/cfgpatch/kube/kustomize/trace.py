@@ -8,7 +8,8 @@ resource's value before and after.  Without a trace nothing is copied.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field  # "field" is a field name below
 from typing import Any
 
 from ...jsonvalue import deep_copy
@@ -40,11 +41,11 @@ class Step:
     patch: Any = None  # the patch value (patches)
     patch_file: str = ""  # where the patch text is (the kustomization itself when inline)
     patch_line: int = 0
-    patch_positions: dict = field(default_factory=dict)  # pointer -> (line, column)
+    patch_positions: dict = dataclass_field(default_factory=dict)  # pointer -> (line, column)
     selector: dict | None = None  # the target, as written
     patch_kinds: tuple[str, ...] = ()  # the kinds the patch names (its own kind, target kind)
-    targets: list[str] = field(default_factory=list)  # what it selected, by name
-    touches: list[Touch] = field(default_factory=list)
+    targets: list[str] = dataclass_field(default_factory=list)  # what it selected, by name
+    touches: list[Touch] = dataclass_field(default_factory=list)
 
     def describe(self) -> str:
         where = f"{self.kustomization}:{self.line}" if self.line else self.kustomization
@@ -54,7 +55,7 @@ class Step:
 
 @dataclass
 class Trace:
-    steps: list[Step] = field(default_factory=list)
+    steps: list[Step] = dataclass_field(default_factory=list)
 
     def begin(self, step: Step) -> Step:
         self.steps.append(step)
