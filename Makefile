@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install serve test lint web bench clean
+.PHONY: install serve test lint typecheck test-pure-yaml web bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,20 @@ serve: install web
 lint: install
 	$(PY) -m ruff check src tests benchmarks scripts
 
-test: install lint web
+test: install lint typecheck web
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory test-pure-yaml
+
+# mypy on all of src/ (configured in pyproject.toml: strict on the core modules)
+typecheck: install
+	$(PY) -m mypy
+
+# The YAML-reading tests again on PyYAML's pure-Python path (libyaml switched off; the
+# page and texts that are not plain ASCII always take that path).
+PURE_YAML_TESTS := tests/test_kube_io_*.py tests/test_kube_go_yaml.py tests/test_kube_kustomize*.py \
+	tests/test_kube_kyaml*.py tests/test_cli_kube_build.py tests/test_lint_*.py
+test-pure-yaml: install
+	CFGPATCH_NO_LIBYAML=1 $(PY) -m pytest -q -p no:cacheprovider $(PURE_YAML_TESTS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache

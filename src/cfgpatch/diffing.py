@@ -67,7 +67,7 @@ class _Builder:
         self.tokens: dict[str, str] = {}  # object key -> its escaped "/token"
         #: key order -> its (key, token) pairs in sorted order, and whether that is the
         #: key order itself (see :meth:`_same_shape`)
-        self.shapes: dict[tuple, tuple[list[tuple[str, str]], bool]] = {}
+        self.shapes: dict[tuple[Any, ...], tuple[list[tuple[str, str]], bool]] = {}
 
     def run(self, a: JSON, b: JSON) -> None:
         first = self._pair(a, b, "", "", None)
@@ -84,7 +84,7 @@ class _Builder:
             else:
                 stack.pop()
 
-    def _pair(self, x: JSON, y: JSON, p1: str, p2: str, group: str | None) -> Iterator | None:
+    def _pair(self, x: JSON, y: JSON, p1: str, p2: str, group: str | None) -> Iterator[Any] | None:
         """The generator comparing two containers of one kind; else the change, now."""
         kx, ky = type(x), type(y)
         if kx is dict and ky is dict:
@@ -95,7 +95,8 @@ class _Builder:
             self.changes.append(("replace", p2, y, group))
         return None
 
-    def _object(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
+    def _object(self, x: dict[str, Any], y: dict[str, Any], p1: str, p2: str,
+                group: str | None) -> Iterator[Any]:
         change = self.changes.append
         same = self.cache.same
         keys = tuple(x)
@@ -111,7 +112,8 @@ class _Builder:
             elif kind is not type(yv) or xv != yv:
                 change(("replace", p2 + token, yv, group))
 
-    def _members(self, x: dict, y: dict, p1: str, p2: str, group: str | None) -> Iterator:
+    def _members(self, x: dict[str, Any], y: dict[str, Any], p1: str, p2: str,
+                 group: str | None) -> Iterator[Any]:
         """``((key, token), x[key], y[key])`` for the keys of both objects, in sorted
         order; a key of one only is removed or added here, in its turn."""
         remove, change = self.removals.append, self.changes.append
@@ -123,7 +125,8 @@ class _Builder:
             else:
                 yield (key, token), x[key], y[key]
 
-    def _same_shape(self, keys: tuple, x: dict, y: dict) -> Iterator[tuple]:
+    def _same_shape(self, keys: tuple[Any, ...], x: dict[str, Any], y: dict[str, Any]
+                    ) -> Iterator[tuple[Any, ...]]:
         """``((key, token), x[key], y[key])`` for the keys of two objects whose keys
         are ``keys`` in this order, in sorted order of the keys.
 
@@ -153,7 +156,7 @@ class _Builder:
             out.append((key, token))
         return out
 
-    def _array(self, x: list, y: list, p1: str, p2: str, group: str) -> Iterator:
+    def _array(self, x: list[Any], y: list[Any], p1: str, p2: str, group: str) -> Iterator[Any]:
         if self.budget is not None:
             self.budget.where = p1
         if len(x) < BIG_ARRAY and len(y) < BIG_ARRAY and set(map(type, x + y)) <= _SELF_KEYED:
@@ -184,7 +187,7 @@ class _Builder:
 
 
 def diff_ops(a: JSON, b: JSON, cache: TextCache | None = None, *,
-             work_limit: int | None = None) -> list[dict]:
+             work_limit: int | None = None) -> list[dict[str, Any]]:
     """The patch as operation dicts whose values are ``b``'s own objects (no copies).
 
     ``work_limit`` bounds the steps of array alignment the diff may take
@@ -204,7 +207,7 @@ def diff_plan(a: JSON, b: JSON, cache: TextCache | None = None, *,
     return plan_moves(builder.removals, builder.changes, cache.text)
 
 
-def diff(a: JSON, b: JSON, *, work_limit: int | None = None) -> list[dict]:
+def diff(a: JSON, b: JSON, *, work_limit: int | None = None) -> list[dict[str, Any]]:
     """The JSON Patch that turns ``a`` into ``b`` (values are independent copies).
 
     ``work_limit``: as for :func:`diff_ops`.
@@ -221,7 +224,7 @@ def diff(a: JSON, b: JSON, *, work_limit: int | None = None) -> list[dict]:
     return ops
 
 
-def patch_text(ops: list[dict]) -> str:
+def patch_text(ops: list[dict[str, Any]]) -> str:
     """Canonical text of a patch (keys sorted, no whitespace)."""
     return canonical_unchecked(ops)
 
@@ -253,7 +256,7 @@ def digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def count_ops(ops: list[dict]) -> dict[str, int]:
+def count_ops(ops: list[dict[str, Any]]) -> dict[str, int]:
     """How many operations of each generated kind a patch has."""
     counts = {"add": 0, "remove": 0, "replace": 0, "move": 0}
     for op in ops:
@@ -263,7 +266,7 @@ def count_ops(ops: list[dict]) -> dict[str, int]:
 
 @pausing
 def diff_stats(a: JSON, b: JSON, *, cache: TextCache | None = None,
-               work_limit: int | None = None) -> dict:
+               work_limit: int | None = None) -> dict[str, Any]:
     """The contract's statistics: op counts, digest of the patch text, round trip.
 
     ``roundtrip`` says whether applying the patch to ``a`` gives text equal to

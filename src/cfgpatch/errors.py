@@ -26,6 +26,10 @@ there is one, the pointer and token involved, and a human message.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
+    from typing import Any
+
 INVALID_ARGUMENTS = "invalid arguments"
 UNKNOWN_OPERATION = "unknown operation"
 UNKNOWN_DOCUMENT = "unknown document"
@@ -182,9 +186,9 @@ class CfgPatchError(Exception):
             text = f"{text}; {self.hint}"
         return text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (used by the HTTP API and the web page)."""
-        out: dict = {"code": self.code, "message": self.message}
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
         for key in ("op_index", "pointer", "token", "hint"):
             value = getattr(self, key)
             if value is not None:
@@ -254,7 +258,8 @@ class KubeError(CfgPatchError):
 
     default_code = KUBECTL_ERROR
 
-    def __init__(self, message: str = "", *, findings: list | tuple = (), **kwargs) -> None:
+    def __init__(self, message: str = "", *, findings: list[Any] | tuple[Any, ...] = (),
+                 **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.findings = list(findings)
 
@@ -268,7 +273,8 @@ class OwnershipConflict(KubeError):
 
     default_code = OWNERSHIP_CONFLICT
 
-    def __init__(self, message: str = "", *, conflicts: list | tuple = (), **kwargs) -> None:
+    def __init__(self, message: str = "", *, conflicts: list[Any] | tuple[Any, ...] = (),
+                 **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.conflicts = list(conflicts)
 

@@ -186,7 +186,7 @@ class _Reader:
         """The pointer of the value being read."""
         return self.container() + "/" + self.frames[-1].child() if self.frames else ""
 
-    def number(self, match: re.Match) -> tuple[str, int, str] | None:
+    def number(self, match: re.Match[str]) -> tuple[str, int, str] | None:
         whole, fraction, exponent = match.groups()
         if fraction is None and exponent is None:
             digits = len(whole) - whole.startswith("-")

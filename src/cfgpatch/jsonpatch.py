@@ -69,7 +69,7 @@ class Operation:
     path: list[str]
     from_: list[str] | None
     value: Any
-    raw: dict
+    raw: dict[str, Any]
 
 
 def check_operation(raw: Any) -> Operation:
@@ -100,7 +100,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def parse_patch(text: str | bytes) -> list:
+def parse_patch(text: str | bytes) -> list[Any]:
     """Parse patch text: ``invalid json`` if it is not JSON, ``invalid patch`` if not a list."""
     patch = parse(text)
     if type(patch) is not list:
@@ -112,7 +112,7 @@ def parse_patch(text: str | bytes) -> list:
 
 
 def apply_patch(
-    doc: JSON, patch: list, *, share_unchanged: bool = False, trusted: bool = False,
+    doc: JSON, patch: list[Any], *, share_unchanged: bool = False, trusted: bool = False,
     after_test: Callable[[list[str], JSON, JSON], None] | None = None,
     copy_budget: int | None = None,
 ) -> JSON:

@@ -73,7 +73,7 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
-def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict:
+def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
@@ -273,7 +273,7 @@ def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _make_unchecked_encoders() -> tuple[Callable[[JSON], str], Callable[[list], list[str]]]:
+def _make_unchecked_encoders() -> tuple[Callable[[JSON], str], Callable[[list[Any]], list[str]]]:
     """Canonical encoders for one valid value and for many, without per-call set-up.
 
     ``JSONEncoder.encode`` builds a new C encoder on every call, which costs
@@ -346,7 +346,7 @@ def equal(a: JSON, b: JSON) -> bool:
         if len(a) != len(b):
             return False
         return all(equal(x, y) for x, y in zip(a, b))
-    return a == b
+    return bool(a == b)  # scalars: already a bool (the call keeps the type exact)
 
 
 def deep_copy(value: JSON) -> JSON:

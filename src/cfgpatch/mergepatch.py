@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from .jsonvalue import JSON, deep_copy, equal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
+    from typing import Any
+
 
 def apply_merge_patch(target: JSON, patch: JSON, *, share_unchanged: bool = False) -> JSON:
     """Apply ``patch`` to ``target`` (RFC 7386 section 2); inputs are not modified.
@@ -30,7 +34,7 @@ def apply_merge_patch(target: JSON, patch: JSON, *, share_unchanged: bool = Fals
     if type(patch) is not dict:
         return copy(patch)
     if type(target) is not dict:
-        result: dict = {}
+        result: dict[str, Any] = {}
     else:
         result = target.copy() if share_unchanged else deep_copy(target)
     stack = [(result, patch)]
@@ -64,7 +68,7 @@ def create_merge_patch(source: JSON, target: JSON) -> JSON:
     """
     if type(source) is not dict or type(target) is not dict:
         return deep_copy(target)
-    patch: dict = {}
+    patch: dict[str, Any] = {}
     for key in sorted(set(source) | set(target)):
         if key not in target:
             patch[key] = None

@@ -236,7 +236,7 @@ class _Pairing:
 
 def place_moves(
     removals: list[Removal], changes: list[Change], text_of: Callable[[Any], str]
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The final patch: removals, then changes, with Part 3a's moves applied.
 
     ``text_of`` maps a value to a key that is equal exactly when values are
@@ -279,7 +279,7 @@ def plan_moves(
     return ops
 
 
-def as_dicts(plan: list[Planned]) -> list[dict]:
+def as_dicts(plan: list[Planned]) -> list[dict[str, Any]]:
     """The operation dicts of a plan (values are the plan's own objects)."""
     return [
         {"op": "remove", "path": path} if op == "remove"

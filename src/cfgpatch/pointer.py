@@ -18,6 +18,10 @@ import re
 from .errors import INVALID_INDEX, INVALID_POINTER, PATH_NOT_FOUND, InvalidInput, PatchFailed
 from .jsonvalue import JSON, type_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
+    from typing import Any
+
 _BAD_ESCAPE = re.compile(r"~(?![01])")
 _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
@@ -94,7 +98,7 @@ def is_proper_prefix(prefix: list[str], tokens: list[str]) -> bool:
     return len(prefix) < len(tokens) and tokens[: len(prefix)] == prefix
 
 
-def array_index(tokens: list[str], depth: int, array: list, *, allow_end: bool) -> int:
+def array_index(tokens: list[str], depth: int, array: list[Any], *, allow_end: bool) -> int:
     """The index named by ``tokens[depth]`` in ``array``; raise the spec's errors.
 
     ``allow_end`` admits ``-`` and ``len(array)`` (an add-style target).
@@ -147,7 +151,7 @@ def step(node: JSON, tokens: list[str], depth: int) -> JSON:
     )
 
 
-def missing_key(obj: dict, tokens: list[str], depth: int) -> PatchFailed:
+def missing_key(obj: dict[str, Any], tokens: list[str], depth: int) -> PatchFailed:
     """The ``path not found`` error for a missing key, with a corrected pointer if one fits."""
     token = tokens[depth]
     error = PatchFailed(
@@ -170,7 +174,7 @@ def missing_key(obj: dict, tokens: list[str], depth: int) -> PatchFailed:
     return error
 
 
-def suggest_split_key(obj: dict, tokens: list[str], depth: int) -> str | None:
+def suggest_split_key(obj: dict[str, Any], tokens: list[str], depth: int) -> str | None:
     """A corrected pointer when an unescaped ``/`` split an existing key of ``obj``.
 
     Tries joining ``tokens[depth:]`` back together, longest first, and accepts the

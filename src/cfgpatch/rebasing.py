@@ -101,9 +101,9 @@ def merge(base: JSON, mine: JSON, head: JSON) -> JSON:
 
 
 def rebase(
-    base: JSON, head: JSON, patch: list, *, trusted: bool = False,
+    base: JSON, head: JSON, patch: list[Any], *, trusted: bool = False,
     cache: TextCache | None = None, work_limit: int | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The patch to run on ``head`` that carries ``patch`` (written against ``base``).
 
     ``trusted=True`` skips validating ``base`` (it came from our own parser);

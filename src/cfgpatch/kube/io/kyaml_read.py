@@ -191,7 +191,7 @@ def _fast_compose(yaml: Any, text: str, first: bool = False) -> list | None:
             or not _SIMPLE.issuperset(text.encode("ascii")) or "\\/" in text:
         return None  # (libyaml takes the escape \/, go-yaml refuses it)
     if _c_loader is None:
-        class CLoader(yaml.CBaseLoader):  # type: ignore[name-defined,misc]
+        class CLoader(yaml.CBaseLoader):
             def resolve(self, kind: type, value: Any, implicit: Any) -> str:
                 if kind is yaml.ScalarNode and implicit and implicit[0]:
                     return PLAIN_TAG
