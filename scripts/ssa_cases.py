@@ -291,13 +291,35 @@ def deduced_obj(rng: random.Random) -> Obj:
     return o
 
 
+def gizmo(rng: random.Random) -> Obj:
+    spec: dict = {}
+    for k in rng.sample(["replicas", "port", "memory", "raw", "selector", "parts", "ports",
+                         "args", "tags", "retained", "env", "extra"], rng.randint(2, 6)):
+        spec[k] = {
+            "replicas": lambda: rng.randint(1, 5), "port": lambda: rng.choice([80, "http"]),
+            "memory": lambda: rng.choice(["1Gi", 512]),
+            "raw": lambda: rng.choice([{"a": [1]}, {"b": {"c": "d"}}]),
+            "selector": lambda: {"matchLabels": {"app": rng.choice(["a", "b"])}},
+            "parts": lambda: [{"name": n, "size": rng.choice([1, 2.5]), "opts": {"o": "1"}}
+                              for n in rng.sample(["x", "y", "z"], rng.randint(1, 2))],
+            "ports": lambda: [{"port": p} for p in rng.sample([80, 443], rng.randint(1, 2))],
+            "args": lambda: rng.sample(["-a", "-b", "-c"], 2),
+            "tags": lambda: rng.sample(["t1", "t2", "t3"], 2),
+            "retained": lambda: [{"name": "r", "size": rng.randint(1, 3)}],
+            "env": lambda: {"A": rng.choice(["1", "2"])},
+            "extra": lambda: {"q": {"r": rng.randint(1, 3)}, "l": [1, 2]},
+        }[k]()
+    return {"apiVersion": "gizmos.example.io/v1", "kind": "Gizmo", "metadata": meta(rng, "g"),
+            "spec": spec}
+
+
 KINDS: dict[str, tuple[Callable[[random.Random], Obj], str]] = {
     "deployment": (deployment, "builtin"), "statefulset": (statefulset, "builtin"),
     "daemonset": (daemonset, "builtin"), "service": (service, "builtin"),
     "pod": (pod, "builtin"), "configmap": (configmap, "builtin"), "ingress": (ingress, "builtin"),
     "role": (role, "builtin"), "crb": (clusterrolebinding, "builtin"), "hpa": (hpa, "builtin"),
     "widget": (widget, "crd:widgets.yaml"), "gadget": (gadget, "crd:gadgets.yaml"),
-    "thing": (deduced_obj, "deduced"),
+    "thing": (deduced_obj, "deduced"), "gizmo": (gizmo, "openapi:openapi-gizmos.json"),
 }
 
 

@@ -1,7 +1,7 @@
 """Replaying oracle cases of server-side apply through our engine.
 
 A case is what ``ssa-oracle -batch`` reads: ``{"id", "schema": "builtin" | "deduced" |
-"crd:<file>", "live", "ops": [{"op": "apply" | "update", "manager", "force",
+"crd:<file>" | "openapi:<file>" (the oracle's ``-schema`` mode), "live", "ops": [{"op": "apply" | "update", "manager", "force",
 "object" | "patchLive"}]}``; its results are, per op, ``{"op", "ok", "object"}`` or
 ``{"op", "ok": false, "error"}``.  As the oracle does, the field manager's kind is the first
 op's, ``managedFields[].time`` is cleared between ops and in the results, and an update
@@ -42,6 +42,9 @@ def types_for(schema: str, crd_dir: Path = CRDS) -> Types:
             _TYPES[schema] = Types()
         elif schema == "deduced":
             _TYPES[schema] = Types(schema=_empty_schema(), deduced=True)
+        elif schema.startswith("openapi:"):
+            doc = json.loads((crd_dir.parent / schema.split(":", 1)[1]).read_text())
+            _TYPES[schema] = Types(schema=_empty_schema(), openapi=doc)
         else:
             crd = yaml.safe_load((crd_dir / schema.split(":", 1)[1]).read_text())
             _TYPES[schema] = Types(crds=[crd])

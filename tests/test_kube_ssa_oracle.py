@@ -27,7 +27,8 @@ def test_corpus_is_wide() -> None:
     assert len(RECORDS) >= 1000 and len(families) >= 12
     assert {"Deployment", "Service", "Pod", "ConfigMap", "StatefulSet", "Ingress", "Role",
             "Widget", "Gadget"} <= kinds
-    assert {"builtin", "deduced", "crd:widgets.yaml", "crd:gadgets.yaml"} <= schemas
+    assert {"builtin", "deduced", "crd:widgets.yaml", "crd:gadgets.yaml",
+            "openapi:openapi-gizmos.json"} <= schemas
     assert outcomes["ok"] > 3000 and outcomes["Apply failed with 1 conflict"] > 100
 
 

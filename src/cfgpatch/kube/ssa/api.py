@@ -13,6 +13,7 @@ from . import managed as mf
 from .builtin import builtin_schema, type_name
 from .crd import CRDError, crd_types
 from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of
+from .openapi import openapi_types
 from .schema import Schema, TypeRef, deduced_schema
 from .value import deep_copy
 
@@ -23,14 +24,22 @@ class Types:
     ``schema``: the table of named types (the built-in Kubernetes 1.32 types by default);
     ``crds``: CustomResourceDefinition objects (their served versions' schemas);
     ``deduced``: a kind found nowhere is typed from its content (maps granular, lists
-    atomic) instead of refused, as the server does for a CRD without a schema.
+    atomic) instead of refused, as the server does for a CRD without a schema;
+    ``openapi``: an OpenAPI v2 or v3 document (a cluster's ``/openapi/v2``): its kinds
+    (``x-kubernetes-group-version-kind``) come before the built-in table's.
     """
 
     def __init__(self, schema: Schema | None = None, crds: Sequence[Any] = (),
-                 deduced: bool = False) -> None:
+                 deduced: bool = False, openapi: Any = None) -> None:
         self.schema = schema if schema is not None else builtin_schema()
         self.deduced = deduced
         self.custom: dict[tuple[str, str, str], tuple[Schema, TypeRef]] = {}
+        if openapi is not None:
+            try:
+                self.custom.update(openapi_types(openapi))
+            except CRDError as exc:
+                raise KubeError(f"invalid OpenAPI document: {exc}",
+                                code=INVALID_ARGUMENTS) from None
         for crd in crds:
             try:
                 self.custom.update(crd_types(crd, self.schema))
