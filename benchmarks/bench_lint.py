@@ -17,6 +17,12 @@ mistakes.  Timed in one run, interleaved, best of ``--rounds``:
   no way to build many in one process), which only builds: it checks nothing.
 
     python benchmarks/bench_lint.py [--apps 50] [--rounds 3] [--kubectl PATH]
+    python benchmarks/bench_lint.py --repo DIR [--rounds 3] [--kubectl PATH]
+
+``--repo DIR``: a real repository instead of the generated tree: ``cfgpatch lint`` of the
+whole repository (one process, kubectl not asked) side by side with ``kubectl kustomize``
+of every kustomization lint linted there, once each (the folders whose build exits 0 or
+not alike: kubectl is timed whatever it answers).
 
 The ratio column is ours / kubectl's (below 1: lint is faster than just building).
 """
@@ -192,7 +198,10 @@ def main() -> int:
     parser.add_argument("--apps", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kubectl", default=shutil.which("kubectl"))
+    parser.add_argument("--repo", help="a repository to lint instead of the generated tree")
     args = parser.parse_args()
+    if args.repo:
+        return repository(Path(args.repo).resolve(), args.rounds, args.kubectl)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         kustomizations, patches = generate(root, args.apps)
@@ -252,6 +261,43 @@ def main() -> int:
         cached, uncached = min(times["lint (in-process)"]), min(times["lint, no read cache"])
         print(f"kube build's read cache (kube.io.kyaml_read.cached_reads): in-process lint "
               f"{cached:.2f} s with it, {uncached:.2f} s without (ratio {cached / uncached:.2f})")
+    return 0
+
+
+def repository(root: Path, rounds: int, kubectl: str | None) -> int:
+    """Lint of ``root`` vs ``kubectl kustomize`` of each kustomization lint linted."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    report = lint_files(DiskFiles(str(root)))
+    dirs = sorted({str(root / os.path.dirname(t["path"])) for t in report.targets
+                   if t["kind"] == "kustomization"})
+
+    def lint_process() -> None:
+        done = subprocess.run([sys.executable, "-m", "cfgpatch", "lint", "--root", str(root),
+                               "--format", "json", "--no-kubectl"], env=env,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode in (0, 1, 2), done.stderr
+
+    def kustomize() -> None:
+        for directory in dirs:
+            subprocess.run([kubectl, "kustomize", directory], capture_output=True,
+                           check=False, timeout=120)
+
+    linted, built = [], []
+    for _ in range(rounds):  # interleaved
+        linted.append(best(1, lint_process))
+        if kubectl:
+            built.append(best(1, kustomize))
+    found = report.counts()
+    print(f"repository: {root.name}: {len(dirs)} kustomizations, {report.patch_count()} "
+          f"patches; lint found {found['error']} errors, {found['warning']} warnings, "
+          f"{found['note']} notes; best of {rounds}, interleaved")
+    lint_time = min(linted)
+    if built:
+        kube_time = min(built)
+        print(f"lint (process) {lint_time:8.2f} s   kubectl kustomize x{len(dirs)} "
+              f"{kube_time:8.2f} s   ratio {lint_time / kube_time:.2f}")
+    else:
+        print(f"lint (process) {lint_time:8.2f} s   (no kubectl)")
     return 0
 
 
