@@ -139,9 +139,10 @@ def kubectl_server_side_apply(live: dict | None, obj: dict, *,
     if field_manager == SERVER_SIDE_MANAGER and LAST_APPLIED in ann and not find_fields_owners(
             _entries(current), mf.APPLY, LAST_APPLIED_PATH):
         meta = current.get("metadata") or {}
+        just_meta: dict = {k: meta[k] for k in ("name", "namespace") if k in meta}
+        just_meta["annotations"] = {LAST_APPLIED: ann[LAST_APPLIED]}
         just = {"apiVersion": current.get("apiVersion"), "kind": current.get("kind"),
-                "metadata": {k: meta[k] for k in ("name", "namespace") if k in meta}}
-        just["metadata"]["annotations"] = {LAST_APPLIED: ann[LAST_APPLIED]}
+                "metadata": just_meta}
         saved = server_side_apply(current, just, manager=LAST_APPLIED_MANAGER, schema=types,
                                   time=time)
         current = saved.object

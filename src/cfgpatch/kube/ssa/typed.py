@@ -251,19 +251,20 @@ def _into(schema: Schema, ref: TypeRef, v: Any, parent: fp.FieldSet, pe: fp.Path
     atom, _ = resolve(schema, ref, v)
     if atom is None:
         return
-    if atom.map is None and atom.list is None:  # a scalar
+    if atom.map is not None:  # (Go's order: map, scalar, list)
+        rel = atom.map.relationship
+    elif atom.scalar is not None or atom.list is None:
         parent.members.add(pe)
         return
-    rel = atom.map.relationship if atom.map is not None else atom.list.relationship
+    else:
+        rel = atom.list.relationship
     if rel == ATOMIC:
         parent.members.add(pe)
         return
-    node = parent.children.get(pe)
-    fresh = node is None
-    if fresh:
-        node = fp.FieldSet()
+    existing = parent.children.get(pe)
+    node = existing if existing is not None else fp.FieldSet()
     _inside(schema, atom, v, node)
-    if fresh and (node.members or node.children):
+    if existing is None and (node.members or node.children):
         parent.children[pe] = node
 
 
@@ -279,7 +280,7 @@ def _inside(schema: Schema, atom: Atom, v: Any, node: fp.FieldSet) -> None:
             _into(schema, sf.type if sf is not None else mt.element_type, child, node, pe)
             if child is None or (isinstance(child, dict) and not child) or sf is None:
                 node.members.add(pe)
-    elif atom.list is not None:
+    elif atom.scalar is None and atom.list is not None:
         lt = atom.list
         if lt.relationship == ATOMIC or not isinstance(v, list):
             return
