@@ -31,47 +31,50 @@ The package is layered; each sub-package imports only those above it in this lis
 
 The public API (docs/api.md) is this package's ``__all__``: everything ``cfgpatch
 kube ...`` and ``cfgpatch lint`` do, as functions over plain values with typed results.
-``build``, ``lint`` and the server-side apply functions are imported on first use
-(kustomize, the linter and the field manager take a few tenths of a second to load), so
-``from cfgpatch.kube import patch`` stays fast.  Every failure is a
-:class:`~cfgpatch.errors.CfgPatchError` (:class:`~cfgpatch.errors.KubeError` with
-kubectl's text for what kubectl refuses).
+Everything but :func:`patch` is imported on first use (kustomize, the linter and the
+field manager take a few tenths of a second to load; ``kube patch`` starts without
+``typing`` or ``dataclasses``), so ``from cfgpatch.kube import patch`` stays fast.
+Every failure is a :class:`~cfgpatch.errors.CfgPatchError`
+(:class:`~cfgpatch.errors.KubeError` with kubectl's text for what kubectl refuses).
 
 Standard library only, except ``io.reader``/``io.writer`` (PyYAML's pure-Python part).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
 from ..errors import CfgPatchError, KubeError, OwnershipConflict
-from .applying import ApplyOutcome, DiffResult, apply, diff, upgrade
-from .objects import ReadObject, ReadResult, dump, read, read_one
 from .patcher import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing and dataclasses are left out of kube patch's start-up
+    from typing import Any
+
     from ..lint.directory import lint_directory as lint
     from ..lint.report import Report as LintReport
+    from .applying import ApplyOutcome, DiffResult, apply, diff, upgrade
     from .kustomize.build import BuildError, BuildResult, build
+    from .objects import ReadObject, ReadResult, dump, read, read_one
     from .schema.openapi import load_openapi
     from .ssa import ApplyResult as ServerSideApplyResult
     from .ssa import Conflict, Types, UpdateResult, server_side_apply, update
 
+_APPLYING, _OBJECTS, _BUILD, _SSA = ("cfgpatch.kube.applying", "cfgpatch.kube.objects",
+                                     "cfgpatch.kube.kustomize.build", "cfgpatch.kube.ssa")
 #: name -> (module, attribute) of the names imported on first use.
 _LAZY = {
-    "build": ("cfgpatch.kube.kustomize.build", "build"),
-    "BuildResult": ("cfgpatch.kube.kustomize.build", "BuildResult"),
-    "BuildError": ("cfgpatch.kube.kustomize.build", "BuildError"),
+    "apply": (_APPLYING, "apply"), "diff": (_APPLYING, "diff"),
+    "upgrade": (_APPLYING, "upgrade"), "ApplyOutcome": (_APPLYING, "ApplyOutcome"),
+    "DiffResult": (_APPLYING, "DiffResult"),
+    "read": (_OBJECTS, "read"), "read_one": (_OBJECTS, "read_one"), "dump": (_OBJECTS, "dump"),
+    "ReadObject": (_OBJECTS, "ReadObject"), "ReadResult": (_OBJECTS, "ReadResult"),
+    "build": (_BUILD, "build"), "BuildResult": (_BUILD, "BuildResult"),
+    "BuildError": (_BUILD, "BuildError"),
     "lint": ("cfgpatch.lint.directory", "lint_directory"),
     "LintReport": ("cfgpatch.lint.report", "Report"),
     "load_openapi": ("cfgpatch.kube.schema.openapi", "load_openapi"),
-    "server_side_apply": ("cfgpatch.kube.ssa", "server_side_apply"),
-    "update": ("cfgpatch.kube.ssa", "update"),
-    "ServerSideApplyResult": ("cfgpatch.kube.ssa", "ApplyResult"),
-    "UpdateResult": ("cfgpatch.kube.ssa", "UpdateResult"),
-    "Conflict": ("cfgpatch.kube.ssa", "Conflict"),
-    "Types": ("cfgpatch.kube.ssa", "Types"),
+    "server_side_apply": (_SSA, "server_side_apply"), "update": (_SSA, "update"),
+    "ServerSideApplyResult": (_SSA, "ApplyResult"), "UpdateResult": (_SSA, "UpdateResult"),
+    "Conflict": (_SSA, "Conflict"), "Types": (_SSA, "Types"),
 }
 
 
@@ -79,8 +82,10 @@ def __getattr__(name: str) -> Any:
     """The names of :data:`_LAZY`, imported on first use (PEP 562)."""
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
     module, attribute = _LAZY[name]
-    value = getattr(importlib.import_module(module), attribute)
+    value = getattr(import_module(module), attribute)
     globals()[name] = value
     return value
 
