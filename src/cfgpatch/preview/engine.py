@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..lint.config import CONFIG_NAME
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
-from .entrypoints import EntryPoint, find, reach, reached
+from .entrypoints import EntryPoint, find, kustomization_file, reach, reached
 from .gittree import WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
 from .pairing import Pair, pair
 from .render import Render, render
@@ -60,9 +60,9 @@ def preview(options: Options) -> dict:
         else None
     for entry in chosen:
         old = render(entry, base_files, repo.root, base_fs) if _exists(base_files, entry) \
-            else Render(entry)
+            else Render(entry, absent=True)
         new = render(entry, head_files, repo.root, head_fs) if _exists(head_files, entry) \
-            else Render(entry)
+            else Render(entry, absent=True)
         options.keep[entry.key] = (old, new)
         report_entries.append(_entry_dict(entry, old, new))
         if old.error or new.error:
@@ -94,6 +94,8 @@ def _entries(base: GitTree, head: GitTree | WorkTree, config: PreviewConfig,
 def _exists(files: GitTree | WorkTree, entry: EntryPoint) -> bool:
     if entry.kind == "flux":
         return files.is_file(entry.source) and files.is_dir(entry.path)
+    if entry.kind == "kustomization":
+        return kustomization_file(files, entry.path) is not None
     return files.is_dir(entry.path) or entry.path == "."
 
 

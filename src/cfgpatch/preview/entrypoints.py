@@ -150,8 +150,12 @@ def flux_entry_points(files: Files) -> list[EntryPoint]:
             if not (isinstance(value, dict) and value.get("kind") == "Kustomization"
                     and str(value.get("apiVersion", "")).startswith(FLUX_API)):
                 continue
-            spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
-            source = spec.get("sourceRef") if isinstance(spec.get("sourceRef"), dict) else {}
+            spec = value.get("spec")
+            if not isinstance(spec, dict):
+                spec = {}
+            source = spec.get("sourceRef")
+            if not isinstance(source, dict):
+                source = {}
             if source.get("kind", "GitRepository") != "GitRepository":
                 continue
             folder = _join(".", str(spec.get("path") or "."))

@@ -62,6 +62,7 @@ class Render:
     output: str = ""  # what kubectl kustomize prints (kustomizations only)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
+    absent: bool = False  # the entry point does not exist at this ref
 
 
 def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = None) -> Render:
