@@ -46,7 +46,7 @@ from starlette.routing import Mount, Route
 
 from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput, StoreError
 from ..service import Service
-from . import metrics, openapi
+from . import history, metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
 from .front import ROUTE_KEY, SLOT_KEY, Front, Slots
 from .hosts import HostGuard, host_policy
@@ -371,14 +371,16 @@ def create_app(
     timeouts = timeouts or Timeouts()
     api = Api(service, tokens, limits, timeouts)
     doc = "/v1/documents/{name}"
+    hist = history.History(api)  # history pages, deletion, restore, retention
     routes = [
         resource("/healthz", {"GET": api.health}),
         resource("/metrics", {"GET": api.metrics}),
         resource("/v1/openapi.json", {"GET": api.openapi_document}),
         resource("/v1/documents", {"GET": api.list_documents}),
         resource(doc, {"GET": api.get_document, "PUT": api.put_document,
-                       "PATCH": api.patch_document}),
-        resource(doc + "/versions", {"GET": api.list_versions}),
+                       "PATCH": api.patch_document, "DELETE": hist.delete_document}),
+        resource(doc + "/versions", {"GET": hist.list_versions}),
+        *(resource(path, methods) for path, methods in history.routes(hist, doc).items()),
         resource(doc + "/rebase", {"POST": api.rebase}),
         resource("/v1/diff", {"GET": api.diff}),
         Route("/v1", NoApiRoute()),

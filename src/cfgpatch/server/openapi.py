@@ -127,8 +127,51 @@ _NOT_MODIFIED = {"description": "Not modified (If-None-Match matched).", "header
 _SIDE = {"type": "string", "pattern": f"^{NAME_PATTERN}(@{_VERSION_TEXT})?$"}
 
 
+_RULE = {"type": ["integer", "null"], "minimum": 1, "maximum": 10**12}
+_RETENTION = {"type": "object", "required": ["prefix"], "additionalProperties": False,
+              "properties": {"prefix": {"type": "string"}, "keep_last": _RULE,
+                             "keep_seconds": _RULE}}
+
+
+def _history_paths(doc_errors: tuple[int, ...]) -> dict:
+    """The routes of :mod:`.history`: deletion, restore, retention (the history pages
+    are documented with the versions route)."""
+    deleted = {"type": "object", "required": ["version", "deleted"],
+               "properties": {"version": {"type": "integer", "minimum": 1},
+                              "deleted": {"const": True}}}
+    return {
+        "delete": {
+            "summary": "Delete the document: a tombstone version (the history stays "
+                       "readable with ?version=n; the name can be written again).",
+            "parameters": [_MESSAGE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
+            "responses": {"200": _ok("Deleted; the tombstone's version.", deleted),
+                          **_errors(*doc_errors, 503)},
+        },
+        "/v1/documents/{name}/restore": {"post": {
+            "summary": "Write version ?version=n again as the newest version (undoes a "
+                       "deletion or any later change).",
+            "parameters": [_NAME, {"name": "version", "in": "query", "required": True,
+                                   "schema": _VERSION_QUERY},
+                           _MESSAGE, _FORCE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
+            "responses": {"200": _ok("Restored.", _VERSION, with_etag=True),
+                          **_errors(*doc_errors, 503)},
+        }},
+        "/v1/retention": {
+            "get": {"summary": "The retention policies whose prefix the caller may read.",
+                    "responses": {"200": _ok("Policies.", {"type": "object"}),
+                                  **_errors(401, 503)}},
+            "put": {"summary": "Set the retention policy of a name prefix (both rules null: "
+                               "remove it); needs write access to the prefix.",
+                    "requestBody": {"required": True, **_json(_RETENTION)},
+                    "responses": {"200": _ok("The policy set.", _RETENTION),
+                                  **_errors(400, 401, 403, 413, 415, 503)}},
+        },
+    }
+
+
 def _paths() -> dict:
     doc_errors = (400, 401, 403, 404, 412)
+    history = _history_paths(doc_errors)
     return {
         "/v1/documents": {"get": {
             "summary": "Names of the documents the caller may read.",
@@ -153,6 +196,7 @@ def _paths() -> dict:
                 "responses": {"200": _ok("The document.", _ANY_JSON, with_etag=True),
                               "304": _NOT_MODIFIED, **_errors(*doc_errors, 503)},
             },
+            "delete": history["delete"],
             "put": {
                 "summary": "Create or replace the document; answers the new version.",
                 "parameters": [_MESSAGE, _FORCE, _IF_MATCH, _IF_NONE_MATCH_WRITE],
@@ -177,11 +221,25 @@ def _paths() -> dict:
             },
         },
         "/v1/documents/{name}/versions": {"get": {
-            "parameters": [_NAME, _IF_MATCH, _IF_NONE_MATCH_READ],
-            "summary": "Every version, oldest first, with time, author (token name) and message.",
-            "responses": {"200": _ok("History.", {"type": "object"}, with_etag=True),
+            "parameters": [_NAME, _IF_MATCH, _IF_NONE_MATCH_READ,
+                           {"name": "after", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 0,
+                                       "maximum": MAX_VERSION},
+                            "description": "Only the versions above this one."},
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
+                            "description": "At most this many versions (a page); a Link "
+                                           "header names the next page."}],
+            "summary": "The versions, oldest first, with time, author (token name) and "
+                       "message (a tombstone: deleted true); ?after= and ?limit= page it.",
+            "responses": {"200": {**_ok("History.", {"type": "object"}, with_etag=True),
+                                  "headers": {**_ETAG, "Link": {
+                                      "schema": {"type": "string"},
+                                      "description": 'The next page: <url>; rel="next".'}}},
                           "304": _NOT_MODIFIED, **_errors(*doc_errors, 503)},
         }},
+        "/v1/documents/{name}/restore": history["/v1/documents/{name}/restore"],
+        "/v1/retention": history["/v1/retention"],
         "/v1/documents/{name}/rebase": {"post": {
             "parameters": [_NAME, {"name": "base", "in": "query", "required": True,
                                    "schema": _VERSION_QUERY}, _IF_MATCH, _IF_NONE_MATCH_WRITE],

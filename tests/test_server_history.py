@@ -1,0 +1,89 @@
+"""cfgpatch.server.history over HTTP (in process, SQLite): history pages with a
+Link header, deletion as a tombstone version, restore, retention policies, and
+no-op writes answered with the head (``?force=1`` commits)."""
+
+from __future__ import annotations
+
+import json
+
+from server_support import JSON, client_for, patch_document, put_document
+
+
+def test_history_pages_follow_the_link_header(tmp_path):
+    with client_for(tmp_path) as client:
+        for n in range(7):
+            put_document(client, "cfg", {"n": n})
+        whole = client.get("/v1/documents/cfg/versions").json()
+        assert [v["version"] for v in whole["versions"]] == list(range(1, 8))
+        seen, url = [], "/v1/documents/cfg/versions?limit=3"
+        while url:
+            page = client.get(url)
+            assert page.status_code == 200 and page.headers["etag"] == '"7"'
+            seen += [v["version"] for v in page.json()["versions"]]
+            link = page.headers.get("link")
+            url = link[1:link.index(">")] if link else None
+            assert link is None or link.endswith('>; rel="next"')
+        assert seen == list(range(1, 8))
+        assert client.get("/v1/documents/cfg/versions?after=5").json()["versions"][0][
+            "version"] == 6
+        for bad in ("limit=0", "limit=1001", "after=-1", "limit=x", "after=1&after=2"):
+            answer = client.get(f"/v1/documents/cfg/versions?{bad}")
+            assert answer.status_code == 400 and answer.json()["code"] == "invalid arguments"
+
+
+def test_delete_is_a_tombstone_and_restore_brings_a_version_back(tmp_path):
+    with client_for(tmp_path) as client:
+        put_document(client, "cfg", {"a": 1})
+        patch_document(client, "cfg", [{"op": "add", "path": "/b", "value": 2}])
+        stale = client.delete("/v1/documents/cfg", headers={"if-match": '"1"'})
+        assert stale.status_code == 412
+        gone = client.delete("/v1/documents/cfg?message=retired")
+        assert gone.status_code == 200 and gone.json() == {"version": 3, "deleted": True}
+        assert client.get("/v1/documents/cfg").status_code == 404
+        assert client.delete("/v1/documents/cfg").status_code == 404
+        assert client.get("/v1/documents/cfg?version=2").json() == {"a": 1, "b": 2}
+        history = client.get("/v1/documents/cfg/versions").json()["versions"]
+        assert history[-1]["deleted"] is True and history[-1]["message"] == "retired"
+        assert "deleted" not in history[0]
+        back = client.post("/v1/documents/cfg/restore?version=1")
+        assert back.status_code == 200 and back.json() == {"version": 4}
+        assert client.get("/v1/documents/cfg").json() == {"a": 1}
+        assert client.post("/v1/documents/cfg/restore").status_code == 400
+        assert client.post("/v1/documents/cfg/restore?version=9").status_code == 404
+
+
+def test_a_write_that_changes_nothing_answers_the_head(tmp_path):
+    with client_for(tmp_path) as client:
+        assert put_document(client, "cfg", {"a": 1}).json() == {"version": 1}
+        same = put_document(client, "cfg", {"a": 1})
+        assert same.status_code == 200 and same.json() == {"version": 1}
+        assert patch_document(client, "cfg", []).json() == {"version": 1}
+        assert patch_document(client, "cfg", {"a": 1}, merge=True).json() == {"version": 1}
+        forced = client.patch("/v1/documents/cfg?force=1", content="[]",
+                              headers={"content-type": "application/json-patch+json"})
+        assert forced.json() == {"version": 2}
+        assert len(client.get("/v1/documents/cfg/versions").json()["versions"]) == 2
+
+
+def test_retention_policies_are_set_read_and_checked(tmp_path):
+    tokens = json.dumps({"tokens": [
+        {"name": "admin", "token": "admin-token-0123456789", "write": [""]},
+        {"name": "team", "token": "team-token-0123456789", "write": ["team-"]},
+    ]})
+    admin = {"authorization": "Bearer admin-token-0123456789", **JSON}
+    team = {"authorization": "Bearer team-token-0123456789", **JSON}
+    with client_for(tmp_path, tokens=tokens, allowed_hosts=["*"]) as client:
+        policy = {"prefix": "team-a-", "keep_last": 50, "keep_seconds": None}
+        assert client.put("/v1/retention", content=json.dumps(policy), headers=team).json() \
+            == policy
+        everything = client.put("/v1/retention", headers=team,
+                                content=json.dumps({"prefix": "", "keep_last": 5}))
+        assert everything.status_code == 403
+        assert client.put("/v1/retention", headers=admin, content=json.dumps(
+            {"prefix": "", "keep_seconds": 86400})).status_code == 200
+        assert client.get("/v1/retention", headers=team).json() == {"policies": [policy]}
+        assert len(client.get("/v1/retention", headers=admin).json()["policies"]) == 2
+        for bad in ({"prefix": "x", "keep_last": 0}, {"prefix": 1}, [],
+                    {"prefix": "x", "keep": 1}, {"prefix": "x", "keep_last": 1.5}):
+            answer = client.put("/v1/retention", content=json.dumps(bad), headers=admin)
+            assert answer.status_code == 400, bad
