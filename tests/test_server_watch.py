@@ -140,3 +140,27 @@ def test_a_local_commit_wakes_the_polls():
 
     woke, took = asyncio.run(run())
     assert woke and took < 1
+
+
+def test_a_poll_whose_client_hangs_up_stops_waiting():
+    from cfgpatch.server.watch import unless_gone
+
+    async def read_head(name):
+        return 1
+
+    async def run():
+        watcher = Watcher(read_head, interval=0.1)
+        messages = asyncio.Queue()
+        messages.put_nowait({"type": "http.request", "body": b"", "more_body": False})
+
+        async def hang_up():
+            await asyncio.sleep(0.3)
+            messages.put_nowait({"type": "http.disconnect"})
+
+        start = asyncio.get_running_loop().time()
+        result, _ = await asyncio.gather(
+            unless_gone(watcher.wait("cfg", lambda h: h == 1, 30), messages.get), hang_up())
+        return result, asyncio.get_running_loop().time() - start, watcher.following()
+
+    result, took, following = asyncio.run(run())
+    assert result is None and took < 1 and following == 0

@@ -13,7 +13,8 @@ Commits reach a waiting poll in two ways:
   every poll of that document in this process: a thousand controllers following
   one document cost one ``head_version`` query per interval, not a thousand.
 
-Nothing is kept for a document nobody waits for.
+Nothing is kept for a document nobody waits for, and a poll whose client hangs
+up stops waiting at once (:func:`unless_gone`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+
+
+async def unless_gone(waiting: Awaitable[bool], receive: Callable[[], Awaitable[dict]]
+                      ) -> bool | None:
+    """``waiting``'s result, or ``None`` as soon as the client closes the connection
+    (``receive`` gives ``http.disconnect``); the loser is cancelled."""
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    wait_task = asyncio.ensure_future(waiting)
+    gone_task = asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({wait_task, gone_task}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (wait_task, gone_task):
+            task.cancel()
+        await asyncio.gather(wait_task, gone_task, return_exceptions=True)
+    if wait_task.cancelled():
+        return None
+    return wait_task.result()  # a store error while waiting is the request's error
 
 
 class _Followed:
