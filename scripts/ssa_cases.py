@@ -1035,3 +1035,37 @@ def csa_flow_extend(cases: list[dict], run: Callable[[list[dict]], dict]) -> lis
                 case["ops"].append(update("kubectl", sent))
                 case["ops"].append(copy.deepcopy(apply_op))
     return cases
+
+
+def fam_last_applied(rng: random.Random) -> tuple[str, Any, list]:
+    """kubectl's conflicts forgiven by the last-applied annotation, and when they are not."""
+    o = deployment(rng)
+    o["spec"]["replicas"] = 2
+    live = existing(o, rng)
+    la = copy.deepcopy(o)
+    which = rng.randint(0, 5)
+    if which == 1:
+        la["apiVersion"] = "apps/v1beta1"
+    elif which == 2:
+        la["spec"]["replicas"] = 9  # the live object no longer holds what was applied
+    text = json.dumps(la, sort_keys=True, separators=(",", ":")) + "\n"
+    if which == 3:
+        text = "{not json"
+    elif which == 4:
+        text = json.dumps({"apiVersion": "apps/v1", "metadata": {"name": "web"}})
+    live["metadata"].setdefault("annotations", {})[LAST_APPLIED] = text
+    live["metadata"]["managedFields"] = [{
+        "manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "apps/v1",
+        "fieldsType": "FieldsV1", "time": rng.choice(TIMES),
+        "fieldsV1": {"f:metadata": {"f:annotations": {".": {}, f"f:{LAST_APPLIED}": {}}},
+                     "f:spec": {"f:replicas": {}, "f:template": {"f:spec": {"f:containers": {
+                         "k:{\"name\":\"app\"}": {".": {}, "f:image": {}, "f:name": {}}}}}}}},
+        {"manager": "hpa-controller", "operation": "Update", "apiVersion": "apps/v1",
+         "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}}][:rng.randint(1, 2)]
+    new = copy.deepcopy(o)
+    new["spec"]["replicas"] = rng.choice([2, 3])
+    new["spec"]["template"]["spec"]["containers"][0]["image"] = rng.choice(["app:1", "new:2"])
+    return "builtin", live, [apply(rng.choice(["kubectl", "kubectl", "helm"]), new)]
+
+
+FAMILIES.append(("lastapplied", fam_last_applied, 60))
