@@ -43,7 +43,7 @@ def preview(options: Options) -> dict:
     head_files: GitTree | WorkTree = repo.tree(head) if head != WORKTREE else WorkTree(repo)
     config = _config(head_files)
     changed = repo.changed_files(base, head)
-    entries = _entries(base_files, head_files, config, options.paths)
+    entries, declared = _entries(base_files, head_files, config, options.paths)
     chosen = []
     for entry in entries:
         folders = reach(base_files, entry) | reach(head_files, entry)
@@ -59,7 +59,8 @@ def preview(options: Options) -> dict:
     head_fs = GitTreeFileSystem(head_files, repo.root) if isinstance(head_files, GitTree) \
         else None
     for entry in chosen:
-        old = render(entry, base_files, repo.root, base_fs) if _exists(base_files, entry) \
+        then = declared.get(entry.key, entry)  # as base declares it (Flux fields)
+        old = render(then, base_files, repo.root, base_fs) if _exists(base_files, then) \
             else Render(entry, absent=True)
         new = render(entry, head_files, repo.root, head_fs) if _exists(head_files, entry) \
             else Render(entry, absent=True)
@@ -80,15 +81,17 @@ def _config(files: GitTree | WorkTree) -> PreviewConfig:
 
 
 def _entries(base: GitTree, head: GitTree | WorkTree, config: PreviewConfig,
-             paths: tuple[str, ...]) -> list[EntryPoint]:
+             paths: tuple[str, ...]) -> tuple[list[EntryPoint], dict[str, EntryPoint]]:
+    """The entry points of both refs (head's declaration of each), and base's."""
     found: dict[str, EntryPoint] = {}
-    for entry in find(base, config) + find(head, config):
-        found[entry.key] = entry  # the head's declaration wins
+    at_base = {e.key: e for e in find(base, config)}
+    for entry in [*at_base.values(), *find(head, config)]:
+        found[entry.key] = entry
     wanted = [posixpath.normpath(p.strip("/")) for p in paths]
     out = [e for e in found.values()
            if not wanted or any(w == "." or e.path == w or e.path.startswith(w + "/")
                                 for w in wanted)]
-    return sorted(out, key=lambda e: (e.path, e.key))
+    return sorted(out, key=lambda e: (e.path, e.key)), at_base
 
 
 def _exists(files: GitTree | WorkTree, entry: EntryPoint) -> bool:

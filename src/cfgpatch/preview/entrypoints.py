@@ -118,11 +118,17 @@ def find(files: Files, config: PreviewConfig) -> list[EntryPoint]:
         if folder not in included and folder not in tree.components \
                 and not config.excluded(folder):
             found[folder] = EntryPoint(folder, "kustomization")
+    generated: list[str] = []  # Flux folders without a kustomization: all below is theirs
     for entry in flux_entry_points(files):
         if not config.excluded(entry.path) and files.is_dir(entry.path):
             found.setdefault(entry.key, entry)
+            if entry.path not in tree.kustomizations:
+                generated.append(entry.path)
+    for key, entry in list(found.items()):
+        if entry.kind == "kustomization" and _below(entry.path, generated):
+            del found[key]
     for folder in plain_folders(files, tree):
-        if not config.excluded(folder):
+        if not config.excluded(folder) and not _below(folder, generated, inclusive=True):
             found.setdefault(folder, EntryPoint(folder, "plain"))
     for item in config.paths:
         kind = "config"
@@ -221,6 +227,11 @@ def reached(folders: set[str], changed: set[str], plain: bool = False) -> bool:
             if parent == folder or (not plain and parent.startswith(folder + "/")):
                 return True
     return False
+
+
+def _below(folder: str, roots: list[str], inclusive: bool = False) -> bool:
+    return any((inclusive and folder == root) or root == "." or folder.startswith(root + "/")
+               for root in roots)
 
 
 def _direct(files: Files, folder: str) -> list[str]:

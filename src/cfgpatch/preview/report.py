@@ -48,9 +48,9 @@ def object_entry(entry: EntryPoint, pair: Pair, attributor: Attributor, config: 
     ignored = len(changes) - len(shown)
     if status == "changed" and not shown:
         status = "ignored"
-    if status in ("added", "removed") and whole:
+    if whole and status != "unchanged":
         status = "ignored"
-        ignored = 1
+        ignored = max(1, ignored)
     out["status"] = status
     out["ignored_changes"] = ignored
     out["changes"] = [c.to_dict() for c in shown]
