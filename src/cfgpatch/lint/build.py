@@ -283,7 +283,9 @@ def _written_keys(kustomization: Kustomization, any_resource: bool
     for entry in generators:
         literals = [item.split("=", 1)[0] for item in entry.get("literals") or []
                     if isinstance(item, str) and "=" in item]
-        options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+        options = entry.get("options")
+        if not isinstance(options, dict):
+            options = {}
         out += [(_generator_field(entry, value), literals + _option_keys(options))]
     if generators:
         common = value.get("generatorOptions")

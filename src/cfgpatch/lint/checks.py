@@ -82,7 +82,7 @@ def engine_findings(app: Application, unit_kind: str) -> Iterator[LintFinding]:
 
 
 def _matches_nothing(site: PatchSite) -> LintFinding:
-    selector = ", ".join(f"{k} {v}" for k, v in site.target.items()) or "empty selector"
+    selector = ", ".join(f"{k} {v}" for k, v in (site.target or {}).items()) or "empty selector"
     related = (site.target_location,) if site.target_location else ()
     return make("patch-matches-nothing",
                 f"the target ({selector}) of {site.label} selects no resource of the build, "
@@ -140,7 +140,9 @@ def _crd_shapes(crds: list, obj: dict) -> Shapes | None:
     kind, group = obj.get("kind"), str(obj.get("apiVersion", "")).rsplit("/", 1)[0]
     for crd in crds:
         spec = crd.get("spec") if isinstance(crd, dict) else None
-        names = spec.get("names", {}) if isinstance(spec, dict) else {}
+        if not isinstance(spec, dict):
+            continue
+        names = spec.get("names", {})
         if isinstance(names, dict) and names.get("kind") == kind and spec.get("group") == group:
             try:
                 return crd_shapes(crd, obj)

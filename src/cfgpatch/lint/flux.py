@@ -89,9 +89,13 @@ def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dic
               ) -> Outcome:
     """The outcome of one Flux Kustomization: its ``spec.patches`` on the built folder."""
     outcome = Outcome("flux", path)
-    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+    spec = value.get("spec")
+    if not isinstance(spec, dict):
+        spec = {}
     directory = normal_path(str(spec.get("path") or ""))
-    patches = spec.get("patches") if isinstance(spec.get("patches"), list) else []
+    patches = spec.get("patches")
+    if not isinstance(patches, list):
+        patches = []
     for index, entry in enumerate(patches):
         outcome.sites += entry_sites(tree, ["spec", "patches", index], entry, path, directory,
                                      builder.files)

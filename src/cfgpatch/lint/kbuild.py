@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from contextvars import ContextVar
 from typing import Any
 
 from ..errors import KubeError
@@ -114,14 +115,21 @@ def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()
     return out + [d.site for d in declared]
 
 
+#: Where files given in memory are mounted for ``kube build`` (no folder is written).
+MEMORY_ROOT = "/cfgpatch-lint-memory"
+#: The in-memory file system of the run, when the files are in memory.
+memory_fs: ContextVar[Any] = ContextVar("memory_fs", default=None)
+
+
 def _build(directory: str, trace: Any, options: BuildOptions) -> None:
     """``kube build`` of ``directory`` with the options it takes (those it does not take
     yet are left at kustomize's defaults)."""
     from ..kube.kustomize.build import build
-    extra = {name: value for name, value in (
+    extra: dict[str, Any] = {name: value for name, value in (
         ("load_restrictor", options.load_restrictor), ("enable_helm", options.enable_helm),
         ("helm_command", options.helm_command)) if name in _build_parameters()}
-    build(directory, trace, **extra)
+    fs = memory_fs.get() if directory.startswith(MEMORY_ROOT) else None
+    build(directory, trace, fs, **extra)
 
 
 def _build_parameters() -> frozenset[str]:

@@ -136,8 +136,12 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
 
 def _flux_source_here(config: Config, value: dict) -> bool:
     """Whether a Flux Kustomization builds from this repository (``flux-sources``)."""
-    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
-    metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    spec = value.get("spec")
+    if not isinstance(spec, dict):
+        spec = {}
+    metadata = value.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     return config.flux_source_here(spec.get("sourceRef"), str(metadata.get("namespace") or ""))
 
 
@@ -168,8 +172,23 @@ def _build_root(files: Mapping[str, str], exact: bool
     if root is not None:
         return nullcontext(root)
     if isinstance(files, MemoryFiles):
+        if all(_writable(path) for path in files):
+            from .kbuild import MEMORY_ROOT, memory_fs
+            memory_fs.set(_memory_fs(files))
+            return nullcontext(MEMORY_ROOT)
         return written(files)
     return nullcontext(None)
+
+
+def _writable(path: str) -> bool:
+    return bool(path) and all(part not in ("", ".", "..") for part in path.split("/"))
+
+
+def _memory_fs(files: MemoryFiles):
+    """``kube build``'s in-memory file system holding ``files`` (no folder written)."""
+    from ..kube.kustomize.filesys import MemoryFileSystem
+    from .kbuild import MEMORY_ROOT
+    return MemoryFileSystem({path: files[path] for path in files}, cwd=MEMORY_ROOT)
 
 
 #: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a

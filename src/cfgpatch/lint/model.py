@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import CfgPatchError
 from .finding import Location
 from .yamlpos import Mapper, Span, Tree, identity
 
@@ -105,7 +106,7 @@ class Application:
     #: The kube schema node of the kind (None: no built-in schema, e.g. a custom resource).
     node: Any = None
     #: The error when the application failed (the build fails with it).
-    error: Exception | None = None
+    error: CfgPatchError | None = None
 
 
 @dataclass

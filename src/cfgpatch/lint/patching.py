@@ -23,8 +23,9 @@ from .selectors import SelectorError, group_version, matches
 
 
 def resource_id(obj: Any) -> ResourceId:
-    meta = obj.get("metadata") if isinstance(obj, dict) and isinstance(
-        obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(meta, dict):
+        meta = {}
     return ResourceId(str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
                       str(meta.get("name", "")), str(meta.get("namespace") or ""))
 
@@ -62,8 +63,7 @@ def apply_json(obj: dict, ops: Any, explain: bool) -> tuple[Any, list]:
     annotations there meanwhile), and an annotations map left empty is dropped."""
     from ..kube.patcher import patch as kube_patch
     meta = obj.get("metadata")
-    added = isinstance(meta, dict) and meta.get("annotations") is None
-    if added:
+    if isinstance(meta, dict) and meta.get("annotations") is None:
         obj = {**obj, "metadata": {**meta, "annotations": {}}}
     result = kube_patch(obj, ops, "json", explain=explain)
     after = result.object
@@ -100,7 +100,9 @@ def selected(site: PatchSite, resources: list[Resource]) -> list[Resource]:
 def _own_selector(patch: dict) -> dict:
     import re
     group, version = group_version(patch)
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    meta = patch.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     out = {"group": re.escape(group) if group else "^$", "version": re.escape(version),
            "kind": re.escape(str(patch.get("kind", ""))),
            "name": re.escape(str(meta.get("name", "")))}
@@ -111,7 +113,9 @@ def _own_selector(patch: dict) -> dict:
 
 def _patch_ident(patch: dict) -> str:
     group, version = group_version(patch)
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    meta = patch.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     namespace = meta.get("namespace") or "[noNs]"
     gv = f"{version}.{group}" if group else version
     return f"{patch.get('kind', '')}.{gv}/{meta.get('name', '')}.{namespace}"
@@ -179,8 +183,12 @@ def retargeted(patch: Any, obj: dict) -> Any:
     for key in ("apiVersion", "kind"):
         if key in obj:
             out[key] = obj[key]
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-    have = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = patch.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
+    have = obj.get("metadata")
+    if not isinstance(have, dict):
+        have = {}
     meta = {**meta, **{k: have[k] for k in ("name", "namespace") if k in have}}
     if "namespace" not in have:
         meta.pop("namespace", None)
@@ -192,7 +200,9 @@ def _renamed(site: PatchSite, resource: Resource, after: dict) -> dict:
     """``options.allowNameChange``/``allowKindChange``: the patch's own name or kind wins
     (kustomize keeps the resource's apiVersion even when the kind changes: measured)."""
     patch = site.patch if isinstance(site.patch, dict) else {}
-    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    meta = patch.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     if site.options.get("allowNameChange") and isinstance(meta.get("name"), str):
         old = after.get("metadata", {}).get("name") if isinstance(
             after.get("metadata"), dict) else None

@@ -319,7 +319,9 @@ def _check_namespaced(kustomization: Kustomization, taken: Counter,
 
 def resource_key(obj: dict) -> tuple[str, str, str, str]:
     """(apiVersion, kind, name, namespace): what kustomize calls a resource's id."""
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     return (str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
             str(meta.get("name", "")), str(meta.get("namespace") or ""))
 
@@ -349,8 +351,9 @@ def read_resources(files: Mapping[str, str], path: str, where: Location) -> list
     out = []
     for doc, duplicates in docs:
         items = doc.get("items") if isinstance(doc, dict) and str(
-            doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list) \
-            else [doc]
+            doc.get("kind", "")).endswith("List") else None
+        if not isinstance(items, list):
+            items = [doc]
         for item in items:
             if not isinstance(item, dict) or not item.get("kind"):
                 raise ResolveError(f"accumulating resources: {path}: missing Resource "

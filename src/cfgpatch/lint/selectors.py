@@ -80,7 +80,9 @@ def matches(target: dict, obj: Any, previous_names: Iterable[str] = ()) -> bool:
     for key, field in (("labelSelector", "labels"), ("annotationSelector", "annotations")):
         text = target.get(key)
         if text:
-            have = meta.get(field) if isinstance(meta.get(field), dict) else {}
+            have = meta.get(field)
+            if not isinstance(have, dict):
+                have = {}
             if not label_selector_matches(str(text), have):
                 return False
     return True

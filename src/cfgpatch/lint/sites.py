@@ -87,9 +87,10 @@ def entry_sites(tree: Tree, where: list[Any], entry: Any, declared_in: str, dire
     else:
         node = tree.node_at([*where, "patch"])
     options = entry.get("options") if isinstance(entry, dict) else None
-    common = {"declared_in": declared_in, "target": target if isinstance(target, dict) else None,
-              "target_location": target_location, "label": label,
-              "options": options if isinstance(options, dict) else {}}
+    common: dict[str, Any] = {
+        "declared_in": declared_in, "target": target if isinstance(target, dict) else None,
+        "target_location": target_location, "label": label,
+        "options": options if isinstance(options, dict) else {}}
     if isinstance(entry, dict) and isinstance(entry.get("patch"), str) and node is not None:
         return _sites_of_text(entry["patch"], declared_in, embedded(tree, node), legacy, common)
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):

@@ -110,15 +110,18 @@ def _failing_op(obj: Any, ops: Any) -> int | None:
 
 
 def _selected(obj: Any, select: dict) -> bool:
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     have = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"),
             "name": meta.get("name"), "namespace": meta.get("namespace") or ""}
     return all(str(have.get(k) or "") == v for k, v in select.items())
 
 
 def resource_id(obj: Any) -> ResourceId:
-    meta = obj.get("metadata") if isinstance(obj, dict) and isinstance(
-        obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(meta, dict):
+        meta = {}
     return ResourceId(str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
                       str(meta.get("name", "")), str(meta.get("namespace") or ""))
 

@@ -153,7 +153,7 @@ def _parsed(text: str) -> tuple[tuple[Tree, Any, str | None], ...] | str:
         line = getattr(exc, "line", 0)
         return f"line {line}: {exc.message}" if line else exc.message
     lines = text.splitlines()
-    out = []
+    out: list[tuple[Tree, Any, str | None]] = []
     for node in nodes:
         try:
             out.append((Tree(node, lines), node_value(_expanded(node)), None))

@@ -14,6 +14,7 @@ FORMATS = ("human", "json", "sarif", "github")
 
 def renderer(name: str) -> Callable[..., str]:
     """The ``render`` function of format ``name``."""
+    render: Callable[..., str]
     if name == "human":
         from .human import render
     elif name == "json":

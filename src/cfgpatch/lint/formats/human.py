@@ -89,7 +89,7 @@ def summary(report: Report) -> str:
                f"in {_plural(files, 'file')}")
     if not report.findings:
         summary = "no findings"
-    kinds = {}
+    kinds: dict[str, int] = {}
     for target in report.targets:
         kinds[target["kind"]] = kinds.get(target["kind"], 0) + 1
     linted = ", ".join(_plural(n, _KINDS.get(k, k)) for k, n in sorted(kinds.items())) \
