@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from conftest import SHARED, require
 from kustomize_corpus import ROOT_SRC, TREES, builds
 
 
@@ -42,10 +43,36 @@ def test_json_output():
 
 
 def test_unmodelled_field_exits_3(tmp_path):
-    (tmp_path / "kustomization.yaml").write_text("helmCharts:\n- name: x\n")
+    (tmp_path / "kustomization.yaml").write_text(
+        "transformers:\n- |-\n  apiVersion: builtin\n  kind: HashTransformer\n"
+        "  metadata: {name: h}\n")
     proc = run(str(tmp_path))
     assert proc.returncode == 3
-    assert "helmCharts" in proc.stderr and "kustomization.yaml:1" in proc.stderr
+    assert "HashTransformer" in proc.stderr and "kustomization.yaml:1" in proc.stderr
+
+
+def test_helm_charts_without_enable_helm_are_kustomizes_error(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("helmCharts:\n- name: x\n")
+    proc = run(str(tmp_path))
+    assert proc.returncode == 1
+    assert proc.stderr.endswith("`: must specify --enable-helm\n")
+
+
+def test_enable_helm_runs_the_helm_command(tmp_path):
+    helm = SHARED / "bin" / "helm"
+    require(helm.exists(), f"{helm} is missing")
+    chart = tmp_path / "charts" / "web"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: web\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("size: 1\n")
+    (chart / "templates" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n"
+        "data:\n  size: {{ .Values.size | quote }}\n")
+    (tmp_path / "kustomization.yaml").write_text(
+        "helmCharts:\n- name: web\n  releaseName: r\n  valuesInline: {size: 2}\n")
+    proc = run(str(tmp_path), "--enable-helm", "--helm-command", str(helm))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "apiVersion: v1\ndata:\n  size: \"2\"\nkind: ConfigMap\nmetadata:\n  name: r\n"
 
 
 def test_explain_human_names_patches_that_match_nothing():

@@ -76,7 +76,7 @@ def test_fifo_sort_keeps_input_order(tmp_path):
 
 
 @pytest.mark.parametrize("field, text", [
-    ("helmCharts", "helmCharts:\n- name: x\n"),
+    ("helmChartInflationGenerator", "helmChartInflationGenerator:\n- chartName: x\n"),
     ("HashTransformer", "transformers:\n- |-\n  apiVersion: builtin\n  kind: HashTransformer\n"
                         "  metadata: {name: h}\n"),
 ])

@@ -44,6 +44,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         metavar="RESTRICTOR",
                         help="LoadRestrictionsRootOnly (default: files only from each "
                              "kustomization's directory and below) or LoadRestrictionsNone")
+    parser.add_argument("--enable-helm", action="store_true",
+                        help="inflate helmCharts with the external helm, as kustomize does")
+    parser.add_argument("--helm-command", default="helm", metavar="HELM",
+                        help="the helm executable (default: helm)")
+    parser.add_argument("--helm-api-versions", action="append", default=[], metavar="V",
+                        help="Kubernetes API versions for helm's Capabilities.APIVersions")
+    parser.add_argument("--helm-kube-version", default="", metavar="V",
+                        help="Kubernetes version for helm's Capabilities.KubeVersion")
+    parser.add_argument("--helm-debug", action="store_true",
+                        help="helm's debug output in its errors")
     parser.set_defaults(func=run_build)
 
 
@@ -71,9 +81,14 @@ def refused(error: BuildError) -> int:
 def _build_and_print(args: argparse.Namespace) -> int:
     from ..kube.kustomize.build import build
     from ..kube.kustomize.trace import Trace
+    from .helm_runner import install
 
+    versions = tuple(v for item in args.helm_api_versions for v in item.split(",") if v)
     result = build(args.directory, Trace() if args.explain else None,
-                   load_restrictor=args.load_restrictor)
+                   load_restrictor=args.load_restrictor, enable_helm=args.enable_helm,
+                   helm_command=args.helm_command, helm_api_versions=versions,
+                   helm_kube_version=args.helm_kube_version, helm_debug=args.helm_debug,
+                   helm_runner=install())
     for warning in result.warnings:
         sys.stderr.write(warning + "\n")
     if not args.explain:

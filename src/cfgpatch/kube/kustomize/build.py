@@ -28,6 +28,7 @@ from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from . import (
     generators,
+    helm,
     images,
     nameref,
     patches,
@@ -38,6 +39,7 @@ from . import (
 )
 from .crds import load_crds
 from .filesys import FileSystem
+from .helm import HelmOptions, HelmProcess
 from .kustomization import (
     MANAGED_BY,
     MANAGED_BY_LABEL,
@@ -94,17 +96,25 @@ class BuildResult:
 
 
 def build(directory: str, trace: Trace | None = None, fs: FileSystem | None = None, *,
-          load_restrictor: str = ROOT_ONLY) -> BuildResult:
+          load_restrictor: str = ROOT_ONLY, enable_helm: bool = False,
+          helm_command: str = "helm", helm_api_versions: tuple[str, ...] = (),
+          helm_kube_version: str = "", helm_debug: bool = False,
+          helm_runner: HelmProcess | None = None) -> BuildResult:
     """Build ``directory`` (see the module docstring); raises :class:`BuildError`.
 
     Every file is read through ``fs`` (:mod:`.filesys`; the disk when None), so a tree
     held in memory builds as the same tree on disk does, with the same messages.
     ``load_restrictor``: ``LoadRestrictionsNone`` lets every kustomization read files
-    outside its directory (``kubectl kustomize --load-restrictor``)."""
+    outside its directory (``kubectl kustomize --load-restrictor``).  The ``helm_*``
+    parameters are ``kubectl kustomize``'s ``--enable-helm``, ``--helm-command``,
+    ``--helm-api-versions``, ``--helm-kube-version`` and ``--helm-debug``; helm runs
+    through ``helm_runner`` (:mod:`.helm`; by default the one the command line installs)."""
     warnings: list[str] = []
     try:
         loader = Loader.at(directory, fs, load_restrictor)
         target = _Target(loader, trace, warnings, SchemaState())
+        target.helm = HelmOptions(enable_helm, helm_command, tuple(helm_api_versions),
+                                  helm_kube_version, helm_debug, helm_runner)
         kust = target.load()
         metadata = kust.get("buildMetadata") or []
         if metadata:  # any option: kustomize tracks both during the build (measured)
@@ -206,6 +216,15 @@ def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
                        tuple(legacy.get("orderLast") or ()))
 
 
+def _absorb_all(resmap: ResMap, made: list[Resource]) -> None:
+    """Resources a generator made that are no generated maps: appended (kustomize's
+    ``AbsorbAll``; an id taken already is its error)."""
+    try:
+        resmap.append_all(made)
+    except KubeError as err:
+        raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
+
+
 def _wrap(prefix: str, err: KubeError) -> KubeError:
     if err.code == KUSTOMIZE_UNMODELLED:
         return err
@@ -225,6 +244,7 @@ class _Target:
         #: the paths from the top spell it; origins and transformer runs are recorded
         #: (None: they are not).
         self.origin_dir = origin_dir
+        self.helm = HelmOptions()
 
     def origin_of(self, path: str) -> str | None:
         """``path`` (as this kustomization writes it) as an origin names it: joined to
@@ -248,8 +268,11 @@ class _Target:
         if configured is None:
             configured = TransformerConfig.default()
         resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)), configured)
+        charts = helm.configure_charts(kust, self.helm)
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
+        for chart in charts:
+            _absorb_all(resmap, chart.generate())
         for plugin in self._plugins(kust, "generators"):
             plugin(resmap)
         try:
@@ -283,7 +306,8 @@ class _Target:
             raise _wrap("loading generator plugins: " if generator else "", err) from None
         try:
             return [plugins.prepare(config, kust, self.trace, self.state, generator,
-                                    origin is not None) for config in configs.resources]
+                                    origin is not None, self.helm)
+                    for config in configs.resources]
         except KubeError as err:
             prefix = "loading generator plugins: failed to load generator: " if generator else ""
             raise _wrap(prefix, err) from None
@@ -349,6 +373,7 @@ class _Target:
 
     def _directory(self, resmap: ResMap, loader: Loader, component: bool, path: str) -> ResMap:
         sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path))
+        sub.helm = self.helm
         try:
             kust = sub.load()
         except KubeError as err:

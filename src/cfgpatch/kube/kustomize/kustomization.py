@@ -50,8 +50,7 @@ FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 
 #: Fields ``kube build`` refuses, with what they are.
 UNMODELLED: dict[str, str] = {
-    "helmGlobals": "Helm charts", "helmCharts": "Helm charts",
-    "helmChartInflationGenerator": "Helm charts",
+    "helmChartInflationGenerator": "the deprecated Helm chart arguments",
 }
 #: The ``buildMetadata`` options ``kube build`` models at the top kustomization (below
 #: it, measured, no option has any effect).

@@ -83,7 +83,7 @@ def plugin_id(config: Resource) -> str:
 
 
 def prepare(config: Resource, kust: Kustomization, trace: Trace | None, state: SchemaState,
-            generator: bool, tracked: bool = False) -> Plugin:
+            generator: bool, tracked: bool = False, helm_options: Any = None) -> Plugin:
     """The plugin ``config`` configures (kustomize's errors when it cannot be).
 
     ``tracked``: with a ``buildMetadata`` option at the top, generated resources name
@@ -100,7 +100,9 @@ def prepare(config: Resource, kust: Kustomization, trace: Trace | None, state: S
         raise KubeError(f"plugin {plugin_id(config)} not a generator", code=KUSTOMIZE_ERROR)
     if not generator and kind not in _TRANSFORMERS:
         raise KubeError(f"plugin {plugin_id(config)} not a transformer", code=KUSTOMIZE_ERROR)
-    if kind in _UNMODELLED or kind == "HelmChartInflationGenerator":
+    if kind == "HelmChartInflationGenerator":
+        return _chart(config, kust, helm_options)
+    if kind in _UNMODELLED:
         where = kust.where("/generators" if generator else "/transformers")
         raise KubeError(f"{where}: the builtin plugin {kind} ({plugin_id(config)}) is "
                         f"not modelled by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED,
@@ -157,6 +159,24 @@ def validate(plugin: Plugin, resmap: ResMap) -> None:
             raise KubeError("validator shouldn't modify the resource map: nodes unequal: "
                             f"\n -- {gojson.encode(plain(old))},\n -- "
                             f"{gojson.encode(plain(new))}\n", code=KUSTOMIZE_ERROR)
+
+
+def _chart(config: Resource, kust: Kustomization, options: Any) -> Plugin:
+    from . import helm
+    args = {k: v for k, v in config.value.items() if k not in ("apiVersion", "kind", "metadata")}
+    try:
+        chart = helm.configure(kust, args, options or helm.HelmOptions())
+    except KubeError as err:
+        raise KubeError(f"plugin {plugin_id(config)} fails configuration: {err.message}",
+                        code=err.code) from None
+
+    def run(resmap: ResMap) -> None:
+        made = chart.generate()
+        try:
+            resmap.append_all(made)
+        except KubeError as err:
+            raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
+    return run
 
 
 def _synthetic(kust: Kustomization, value: dict) -> Kustomization:

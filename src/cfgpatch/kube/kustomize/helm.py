@@ -1,0 +1,298 @@
+"""Helm charts in a build (``helmCharts:``, ``helmGlobals:``, the builtin
+HelmChartInflationGenerator), as kustomize v5.5 inflates them: by running the external
+``helm`` exactly as kustomize does.
+
+For each chart: ``helm version -c --short`` (a major version other than 3 is refused),
+``helm pull`` when the chart is not under the chart home (``charts`` beside the
+kustomization unless ``helmGlobals.chartHome``) and a ``repo`` is given, the values file
+(the chart's ``values.yaml``, read through the kustomization's loader, so inside its
+root unless ``--load-restrictor LoadRestrictionsNone``; with ``valuesInline`` merged
+over it, or under it with ``valuesMerge: merge``, or alone with ``replace``) written to a
+temporary folder, then ``helm template`` with kustomize's arguments, its output read as
+the chart's resources.  The environment gives helm a home of its own
+(``HELM_CONFIG_HOME``, ``HELM_CACHE_HOME``, ``HELM_DATA_HOME``).
+
+Running a process is not part of the core (it runs in the browser too): a
+:class:`HelmProcess` does it, given to :func:`~.build.build` or installed once by the
+command line (:func:`install_runner`).  Without one, helm cannot be run: kustomize's
+error for a missing binary.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..io.kyaml_write import write_value
+from .kustomization import Kustomization
+from .replacements import omit_empty
+from .resources import Resource, read_resources
+
+DEFAULT_HOME = "charts"
+_MERGES = ("merge", "override", "replace")
+_VERSION = re.compile(r"v?\d+(\.\d+)+")
+
+
+class HelmProcess(Protocol):
+    """What inflating a chart needs from the machine."""
+
+    def make_temp_dir(self) -> str:
+        """A new empty folder (kustomize's ``kustomize-helm-*``)."""
+
+    def write_file(self, path: str, data: bytes) -> None:
+        """Write a values file."""
+
+    def remove_tree(self, path: str) -> None:
+        """Remove a folder made by :meth:`make_temp_dir`."""
+
+    def run(self, command: str, args: list[str], env: dict[str, str]) -> tuple[int, bytes, bytes]:
+        """Run ``command`` with ``args`` and ``env`` added to the environment: exit code,
+        standard output, standard error (a command that cannot start: a negative code
+        and Go's ``exec`` error text as standard error)."""
+
+
+_installed: list[HelmProcess] = []
+
+
+def install_runner(runner: HelmProcess) -> None:
+    """Make ``runner`` the one builds use when they are given none."""
+    _installed[:] = [runner]
+
+
+@dataclass
+class HelmOptions:
+    """``kubectl kustomize``'s helm flags."""
+
+    enabled: bool = False
+    command: str = "helm"
+    api_versions: tuple[str, ...] = ()
+    kube_version: str = ""
+    debug: bool = False
+    runner: HelmProcess | None = field(default=None, repr=False)
+
+    def process(self) -> HelmProcess | None:
+        return self.runner if self.runner is not None else (
+            _installed[0] if _installed else None)
+
+
+def configure_charts(kust: Kustomization, options: HelmOptions) -> list[Chart]:
+    """The charts of ``helmCharts:`` with ``helmGlobals:``, configured (kustomize's
+    ``trouble configuring builtin HelmChartInflationGenerator`` errors)."""
+    globals_ = kust.get("helmGlobals") or {}
+    charts = []
+    for chart in kust.get("helmCharts") or []:
+        args = _args(chart if isinstance(chart, dict) else {}, globals_)
+        try:
+            charts.append(configure(kust, args, options))
+        except KubeError as err:
+            text = write_value(omit_empty(args))
+            raise KubeError(f"trouble configuring builtin HelmChartInflationGenerator with "
+                            f"config: `\n{text}`: {err.message}", code=err.code) from None
+    return charts
+
+
+def _args(chart: dict, globals_: Any) -> dict:
+    globals_ = globals_ if isinstance(globals_, dict) else {}
+    return {**{k: v for k, v in globals_.items() if v is not None},
+            **{k: v for k, v in chart.items() if v is not None}}
+
+
+def configure(kust: Kustomization, args: dict, options: HelmOptions) -> Chart:
+    """One chart (its ``helmGlobals`` fields included) configured as kustomize's plugin
+    does (its errors)."""
+    if not options.enabled:
+        raise KubeError("must specify --enable-helm", code=KUSTOMIZE_ERROR)
+    if not options.command:
+        raise KubeError("must specify --helm-command", code=KUSTOMIZE_ERROR)
+    args = dict(args)
+    if options.kube_version:
+        args["kubeVersion"] = options.kube_version
+    if options.api_versions:
+        args["apiVersions"] = list(options.api_versions)
+    if options.debug:
+        args["debug"] = True
+    if not args.get("name"):
+        raise KubeError("chart name cannot be empty", code=KUSTOMIZE_ERROR)
+    made = Chart(kust, args, options)
+    made.validate()
+    return made
+
+
+class Chart:
+    """One configured chart (kustomize's HelmChartInflationGeneratorPlugin)."""
+
+    def __init__(self, kust: Kustomization, args: dict, options: HelmOptions) -> None:
+        self.kust, self.args, self.options = kust, args, options
+        self.process = options.process()
+        self.tmp = ""
+        self.env: dict[str, str] = {}
+
+    def _str(self, key: str) -> str:
+        value = self.args.get(key)
+        return "" if value is None else str(value)
+
+    def home(self) -> str:
+        home = self._str("chartHome") or DEFAULT_HOME
+        if not home.startswith("/"):
+            home = posixpath.join(self.kust.loader.root, home)
+        if self._str("version") and self._str("repo"):
+            home = posixpath.join(home, f"{self._str('name')}-{self._str('version')}")
+        return posixpath.normpath(home)
+
+    def validate(self) -> None:
+        if not self._str("valuesFile"):
+            self.args["valuesFile"] = posixpath.join(self.home(), self._str("name"),
+                                                     "values.yaml")
+        extra = []
+        for path in self.args.get("additionalValuesFiles") or []:
+            try:
+                self.kust.loader.read_bytes(str(path))
+            except KubeError as err:
+                raise KubeError(f"could not load additionalValuesFile: {err.message}",
+                                code=err.code) from None
+            extra.append(posixpath.join(self.kust.loader.root, str(path)))
+        self.args["additionalValuesFiles"] = extra
+        merge = self._str("valuesMerge")
+        if merge and merge not in _MERGES:
+            raise KubeError(f"valuesMerge must be one of [{' '.join(_MERGES)}]",
+                            code=KUSTOMIZE_ERROR)
+        self.args["valuesMerge"] = merge or "override"
+        home = self._str("configHome")
+        if not home:
+            self.tmp = self._temp()
+            home = posixpath.join(self.tmp, "helm")
+        self.env = {"HELM_CONFIG_HOME": home, "HELM_CACHE_HOME": f"{home}/.cache",
+                    "HELM_DATA_HOME": f"{home}/.data"}
+
+    def _temp(self) -> str:
+        return self.process.make_temp_dir() if self.process is not None else "/tmp/kustomize-helm"
+
+    # --- generating -----------------------------------------------------------------
+
+    def generate(self) -> list[Resource]:
+        try:
+            return self._generate()
+        finally:
+            if self.tmp and self.process is not None:
+                self.process.remove_tree(self.tmp)
+
+    def _generate(self) -> list[Resource]:
+        self._check_version()
+        chart = posixpath.join(self.home(), self._str("name"))
+        if not self.kust.loader.fs.is_dir(chart):
+            if not self._str("repo"):
+                raise KubeError("no repo specified for pull, no chart found at ''",
+                                code=KUSTOMIZE_ERROR)
+            self._run(self._pull_args())
+        values = self._values()
+        if not self.tmp:
+            self.tmp = self._temp()
+        path = posixpath.join(self.tmp, f"{self._str('name')}-kustomize-values.yaml")
+        if self.process is not None:
+            self.process.write_file(path, values)
+        self.args["valuesFile"] = path
+        out = self._run(self.template_args())
+        return read_resources(out.decode("utf-8", "surrogateescape"), "helm template")
+
+    def _check_version(self) -> None:
+        out = self._run(["version", "-c", "--short"]).decode("utf-8", "replace")
+        found = _VERSION.search(out)
+        if found is None:
+            raise KubeError(f"cannot find version string in {out}", code=KUSTOMIZE_ERROR)
+        version = found.group().lstrip("v")
+        if version.split(".")[0] != "3":
+            raise KubeError(f"this plugin requires helm V3 but got v{version}",
+                            code=KUSTOMIZE_ERROR)
+
+    def _values(self) -> bytes:
+        inline = self.args.get("valuesInline")
+        if not isinstance(inline, dict) or not inline:
+            return self.kust.loader.read_bytes(self._str("valuesFile"))[0]
+        if self.args["valuesMerge"] != "replace":
+            text, _ = self.kust.loader.read(self._str("valuesFile"))
+            chart = _values_map(text)
+            if self.args["valuesMerge"] == "override":
+                inline = merged(inline, chart)
+            else:
+                inline = merged(chart, inline)
+        return (json.dumps(inline, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+    def _pull_args(self) -> list[str]:
+        args = ["pull", "--untar", "--untardir", self.home()]
+        repo, name = self._str("repo"), self._str("name")
+        if repo.startswith("oci://"):
+            args.append(repo.rstrip("/") + "/" + name)
+        else:
+            args += ["--repo", repo, name]
+        if self._str("version"):
+            args += ["--version", self._str("version")]
+        return args
+
+    def template_args(self) -> list[str]:
+        """kustomize's ``helm template`` arguments."""
+        args = ["template"]
+        release = self._str("releaseName")
+        args += [release] if release else ["--generate-name"]
+        args.append(posixpath.join(self.home(), self._str("name")))
+        for key, flag in (("namespace", "--namespace"), ("nameTemplate", "--name-template"),
+                          ("valuesFile", "-f")):
+            if self._str(key):
+                args += [flag, self._str(key)]
+        for path in self.args.get("additionalValuesFiles") or []:
+            args += ["-f", path]
+        for version in self.args.get("apiVersions") or []:
+            args += ["--api-versions", str(version)]
+        if self._str("kubeVersion"):
+            args += ["--kube-version", self._str("kubeVersion")]
+        for key, flag in (("includeCRDs", "--include-crds"), ("skipTests", "--skip-tests"),
+                          ("skipHooks", "--no-hooks"), ("debug", "--debug")):
+            if self.args.get(key) is True:
+                args.append(flag)
+        return args
+
+    def _run(self, args: list[str]) -> bytes:
+        command = self.options.command
+        if self.process is None:
+            code, out, err = -1, b"", (f'exec: "{command}": executable file not found in '
+                                       f"$PATH").encode()
+        else:
+            code, out, err = self.process.run(command, args, self.env)
+        if code == 0:
+            return out
+        output = err.decode("utf-8", "replace") if code >= 0 else ""
+        if "--debug" in args:
+            output = (f" Helm stack trace:\n{output}\nHelm template:\n"
+                      f"{out.decode('utf-8', 'replace')}\n")
+        env = " ".join(f"{k}={v}" for k, v in self.env.items())
+        reason = err.decode("utf-8", "replace").strip() if code < 0 else f"exit status {code}"
+        prefix = f"{output}: " if output else ""
+        raise KubeError(f"{prefix}unable to run: '{command} {' '.join(args)}' with "
+                        f"env=[{env}] (is '{command}' installed?): {reason}",
+                        code=KUSTOMIZE_ERROR)
+
+
+def merged(src: Any, dest: Any) -> Any:
+    """kyaml's merge of ``src`` into ``dest`` without a schema, as far as values files
+    use it: maps merge key by key, ``src`` wins elsewhere (lists are replaced), a null
+    in ``src`` removes the key."""
+    if not isinstance(src, dict) or not isinstance(dest, dict):
+        return src
+    out = dict(dest)
+    for key, value in src.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merged(value, dest.get(key))
+    return out
+
+
+def _values_map(text: str) -> dict:
+    from ..io.kyaml_read import read_first_document
+    from .kustomization import v2_value
+    node = read_first_document(text, "values.yaml")
+    value: Any = v2_value(node) if node is not None else {}
+    return value if isinstance(value, dict) else {}
