@@ -42,6 +42,7 @@ class Attributor:
     _blame: dict[str, dict[int, str]] = field(default_factory=dict)
     _commits: dict[str, Commit] = field(default_factory=dict)
     _range: list[str] | None = None
+    _all: set[str] | None = None
     _hunks: dict[tuple[str, str], list[tuple[int, int, int, int]]] = field(default_factory=dict)
     #: side ("base" or "head") -> a reader of that side's files (for :meth:`extent`)
     readers: dict[str, Callable[[str], str]] = field(default_factory=dict)
@@ -85,6 +86,13 @@ class Attributor:
             self._range = self.repo.commits(self.base, head)
         return self._range
 
+    def all_commits(self) -> set[str]:
+        """Every commit of base..head (a merged branch's own commits included)."""
+        if self._all is None:
+            head = "HEAD" if self.head == WORKTREE else self.head
+            self._all = set(self.repo.text("rev-list", f"{self.base}..{head}").split())
+        return self._all
+
     def head_commits(self, file: str, line: int, end: int = 0) -> list[Commit]:
         """The commits of base..head that last wrote lines ``line``..``end`` of ``file``
         at head."""
@@ -92,7 +100,7 @@ class Attributor:
             return []
         if file not in self._blame:
             self._blame[file] = self._run_blame(file)
-        in_range = set(self.range())
+        in_range = self.all_commits()
         found: dict[str, Commit] = {}
         for number in range(line, max(line, end) + 1):
             sha = self._blame[file].get(number)

@@ -10,7 +10,8 @@ from html import escape
 from .human import describe_change, describe_where, obj_label, summary_line
 
 STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff}
+body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff;
+overflow-wrap:anywhere}
 h1{font-size:20px;margin:0 0 8px}.meta{color:#59636e;margin-bottom:12px}
 table.sum{border-collapse:collapse;margin:8px 0 16px}
 table.sum td,table.sum th{border:1px solid #d1d9e0;padding:4px 10px;text-align:right}
@@ -20,12 +21,13 @@ details{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0}
 summary{padding:8px 10px;cursor:pointer;font-weight:600}summary .st{font-weight:400;color:#59636e}
 .body{padding:0 10px 10px}.chg{font-family:ui-monospace,monospace;font-size:12.5px;margin:2px 0}
 .where{color:#59636e;font-size:12px;margin-left:18px}
-.sbs{display:grid;grid-template-columns:1fr 1fr;gap:0;font-family:ui-monospace,monospace;
+.sbs{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0;font-family:ui-monospace,monospace;
 font-size:12px;overflow-x:auto;border:1px solid #d1d9e0;margin-top:8px}
-.sbs div{white-space:pre;padding:0 6px;min-height:1.4em}
+.sbs div{white-space:pre-wrap;word-break:break-all;padding:0 6px;min-height:1.4em}
 .del{background:#ffebe9}.add{background:#dafbe1}
 .hd{background:#f6f8fa;font-weight:600}
-@media (max-width:700px){.sbs{grid-template-columns:1fr}.sbs .l.same{display:none}}
+@media (max-width:700px){.sbs{grid-template-columns:minmax(0,1fr)}.sbs .l.same{display:none}
+body{padding:8px}table.sum td,table.sum th{padding:2px 6px}}
 """
 
 
@@ -92,10 +94,10 @@ def _side_by_side(before: str, after: str) -> str:
                 cells.append(f"<div class='l same'>{escape(left)}</div>"
                              f"<div>{escape(right)}</div>")
             continue
-        left, right = a[i1:i2], b[j1:j2]
-        for index in range(max(len(left), len(right))):
-            lcell = escape(left[index]) if index < len(left) else ""
-            rcell = escape(right[index]) if index < len(right) else ""
-            cells.append(f"<div class='l {'del' if index < len(left) else ''}'>{lcell}</div>"
-                         f"<div class='{'add' if index < len(right) else ''}'>{rcell}</div>")
+        lefts, rights = a[i1:i2], b[j1:j2]
+        for index in range(max(len(lefts), len(rights))):
+            lcell = escape(lefts[index]) if index < len(lefts) else ""
+            rcell = escape(rights[index]) if index < len(rights) else ""
+            cells.append(f"<div class='l {'del' if index < len(lefts) else ''}'>{lcell}</div>"
+                         f"<div class='{'add' if index < len(rights) else ''}'>{rcell}</div>")
     return "<div class=sbs>" + "".join(cells) + "</div>"

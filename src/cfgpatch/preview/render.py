@@ -49,7 +49,9 @@ class RenderedObject:
     def ident(self) -> tuple[str, str, str, str]:
         """(group, kind, namespace, name)."""
         api = str(self.value.get("apiVersion") or "")
-        meta = self.value.get("metadata") if isinstance(self.value.get("metadata"), dict) else {}
+        meta = self.value.get("metadata")
+        if not isinstance(meta, dict):
+            meta = {}
         group = api.rpartition("/")[0]
         return (group, str(self.value.get("kind") or ""), str(meta.get("namespace") or ""),
                 str(meta.get("name") or ""))
@@ -93,15 +95,17 @@ def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = N
 def _build(out: Render, directory: str, root: str, fs: FileSystem | None,
            mapping: dict | None = None) -> None:
     result = build(posixpath.normpath(directory), Trace(), fs=fs)
-    out.output = result.yaml()
     out.warnings = result.warnings
     blame = {b.resource: b for b in explain(result).blame}
+    texts = []
     for resource in result.resources:
         found = blame.get(resource.describe())
         where = {p: _relative(f, line, root, mapping) for p, f, line in found.fields} \
             if found else {}
-        out.objects.append(RenderedObject(plain(resource.value), write_value(resource.value),
-                                          where))
+        text = write_value(resource.value)
+        texts.append(text)
+        out.objects.append(RenderedObject(plain(resource.value), text, where))
+    out.output = "---\n".join(texts)  # BuildResult.yaml(), each text written once
 
 
 def _relative(file: str, line: int, root: str, mapping: dict | None) -> Where:

@@ -95,8 +95,13 @@ def _attribute(change: FieldChange, pair: Pair, attributor: Attributor) -> list[
         places[side.blame[path]] = None
     out = []
     side_name = "base" if on_base else "head"
-    for file, line in places:
-        end = attributor.extent(side_name, file, line)
+    spans = sorted(((file, line, attributor.extent(side_name, file, line))
+                    for file, line in places), key=lambda s: (s[0], s[1], -s[2]))
+    kept: list[tuple[str, int, int]] = []
+    for file, line, end in spans:  # a block inside one already named adds nothing
+        if not any(f == file and first <= line and end <= last for f, first, last in kept):
+            kept.append((file, line, end))
+    for file, line, end in kept:
         commits = attributor.base_commits(file, line, end) if on_base else \
             attributor.head_commits(file, line, end)
         out.append({"file": file, "line": line, "end_line": end, "side": side_name,
