@@ -21,7 +21,8 @@ details{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0}
 summary{padding:8px 10px;cursor:pointer;font-weight:600}summary .st{font-weight:400;color:#59636e}
 .body{padding:0 10px 10px}.chg{font-family:ui-monospace,monospace;font-size:12.5px;margin:2px 0}
 .where{color:#59636e;font-size:12px;margin-left:18px}
-.sbs{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0;font-family:ui-monospace,monospace;
+.sbs{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0;
+font-family:ui-monospace,monospace;
 font-size:12px;overflow-x:auto;border:1px solid #d1d9e0;margin-top:8px}
 .sbs div{white-space:pre-wrap;word-break:break-all;padding:0 6px;min-height:1.4em}
 .del{background:#ffebe9}.add{background:#dafbe1}
