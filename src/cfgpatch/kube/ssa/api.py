@@ -227,7 +227,7 @@ def server_side_apply(live: dict | None, obj: dict, *, manager: str = "kubectl",
     except ServerError as exc:
         raise KubeError(str(exc), code=SERVER_REFUSES) from None
     result, entries = _store(stored, managers, times)
-    return ApplyResult(result, entries, mf.entries_of(live),
+    return ApplyResult(result, entries, mf.encode(*trace.before),
                        changed=trace.changed, changes=_changes(trace),
                        forced=_conflicts(trace.forced),
                        before_first_apply=trace.before_first_apply,

@@ -73,6 +73,7 @@ class Trace:
     taken: list[tuple[str, tuple]] = field(default_factory=list)
     changes: Any = None  # the Comparison of the live object with the stored one
     changed: bool = True
+    before: Any = None  # the live object's managers and times, decoded
 
 
 def gvk_of(obj: Any) -> tuple[str, str, str]:
@@ -156,6 +157,7 @@ class FieldManager:
             managers, times = mf.decode(mf.read_entries(live))
         except mf.DecodeError as exc:
             raise ServerError(f"failed to decode managed fields: {exc}") from None
+        trace.before = (managers, times)
         if gvk_of(applied) != self.gvk:
             raise ServerError(f"invalid object type: {gvk_string(gvk_of(applied))}")
         try:

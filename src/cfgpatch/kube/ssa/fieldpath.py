@@ -30,13 +30,14 @@ FIELD, KEY, VALUE, INDEX = 0, 1, 2, 3
 class PathElement:
     """One step of a path: a field, an associative-list key, a set value or an index."""
 
-    __slots__ = ("kind", "data", "sort_key", "_hash")
+    __slots__ = ("kind", "data", "sort_key", "_hash", "_text")
 
     def __init__(self, kind: int, data: Any, sort_key: tuple) -> None:
         self.kind = kind
         self.data = data
         self.sort_key = sort_key
         self._hash = hash(sort_key)
+        self._text: str | None = None
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -64,6 +65,11 @@ class PathElement:
 
     def serialize(self) -> str:
         """The element as a ``FieldsV1`` key (``f:name``, ``k:{...}``, ``v:...``, ``i:0``)."""
+        if self._text is None:
+            self._text = self._serialize()
+        return self._text
+
+    def _serialize(self) -> str:
         if self.kind == FIELD:
             return "f:" + self.data
         if self.kind == KEY:
@@ -87,10 +93,22 @@ def field(name: str) -> PathElement:
     return pe
 
 
+_KEYS: dict[tuple, PathElement] = {}
+
+
 def key(fields: Iterable[tuple[str, Any]]) -> PathElement:
     """The element naming an associative-list item by its key fields (sorted by name)."""
     items = tuple(sorted(fields, key=lambda kv: kv[0]))
-    return PathElement(KEY, items, (KEY, tuple((n, order_key(v)) for n, v in items)))
+    try:  # (the type of each value is part of the cache key: 1, 1.0 and True differ)
+        memo = tuple((n, type(v), v) for n, v in items)
+        pe = _KEYS.get(memo)
+    except TypeError:  # a list or map as a key value
+        memo, pe = (), None
+    if pe is None:
+        pe = PathElement(KEY, items, (KEY, tuple((n, order_key(v)) for n, v in items)))
+        if memo and len(_KEYS) < 100_000:
+            _KEYS[memo] = pe
+    return pe
 
 
 def value(v: Any) -> PathElement:

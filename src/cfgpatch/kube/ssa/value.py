@@ -57,6 +57,14 @@ def order_key(v: Any) -> tuple:
 
 def equals(a: Any, b: Any) -> bool:
     """structured-merge-diff's ``value.Equals``."""
+    ta = type(a)
+    if ta is type(b):
+        if ta is str or ta is int or ta is float or ta is bool or a is None:
+            return a == b
+        if ta is dict:
+            return len(a) == len(b) and all(k in b and equals(x, b[k]) for k, x in a.items())
+        if ta is list:
+            return len(a) == len(b) and all(equals(x, y) for x, y in zip(a, b))
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if is_number(a) or is_number(b):
