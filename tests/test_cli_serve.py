@@ -76,7 +76,7 @@ def test_timeouts_reach_the_server():
             timeouts.poll_interval) == (3, 0.5, 4, 9, 0.25)
     defaults = configured_timeouts(options())
     assert (defaults.body, defaults.health, defaults.request, defaults.max_wait) == (
-        20, 1.5, 10, 60)
+        20, 1.0, 10, 60)
 
 
 @pytest.mark.parametrize("argv, fragment", [

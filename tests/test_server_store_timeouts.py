@@ -31,7 +31,7 @@ def proxied(tmp_path):
     netloc = f"{parts.username + '@' if parts.username else ''}127.0.0.1:{proxy.port}"
     sep = "&" if parts.query else ""
     url = urlunsplit(parts._replace(netloc=netloc, query=f"{parts.query}{sep}prefix={prefix}"))
-    server = ServerProcess(url, "--request-timeout", "1.5", log=tmp_path / "server.log")
+    server = ServerProcess(url, "--request-timeout", "1", log=tmp_path / "server.log")
     try:
         answer = httpx.put(server.url + "/v1/documents/cfg", content=b'{"n":0}', headers=JSON)
         assert answer.status_code == 201

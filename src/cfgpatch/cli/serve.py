@@ -84,9 +84,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "long after its head (default 20)")
     parser.add_argument("--keep-alive-timeout", type=float, default=5.0, metavar="SECONDS",
                         help="close an idle kept-alive connection after this long (default 5)")
-    parser.add_argument("--health-timeout", type=float, default=1.5, metavar="SECONDS",
+    parser.add_argument("--health-timeout", type=float, default=1.0, metavar="SECONDS",
                         help="/healthz answers 503 when the store has not answered after this "
-                        "long (default 1.5)")
+                        "long (default 1)")
     parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="answer 503 when the store and the computation of a request have "
                         "not finished after this long (default 10)")

@@ -27,7 +27,7 @@ DEFAULT_BODY_TIMEOUT = 20.0
 #: Seconds an idle kept-alive connection stays open.
 DEFAULT_KEEP_ALIVE_TIMEOUT = 5.0
 #: Seconds ``/healthz`` waits for the store before answering 503.
-DEFAULT_HEALTH_TIMEOUT = 1.5
+DEFAULT_HEALTH_TIMEOUT = 1.0
 #: Seconds a request waits for the service (store and computation) before a 503.
 DEFAULT_REQUEST_TIMEOUT = 10.0
 #: Longest ``?wait=`` of a long poll, and how often a waiting poll reads the head.

@@ -28,7 +28,7 @@ from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo,
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
 #: Seconds a request waits for a pooled connection before it fails (a lost database:
 #: the pool cannot reconnect, so requests fail fast instead of waiting the pool's 30 s).
-DEFAULT_POOL_TIMEOUT = 1.5
+DEFAULT_POOL_TIMEOUT = 1.0
 #: libpq parameters a store URL gets unless it names them: give up connecting after
 #: 2 s (libpq's minimum), drop a connection whose sent data is not acknowledged within
 #: 1.5 s, probe idle connections so a vanished host is noticed, and let the server
