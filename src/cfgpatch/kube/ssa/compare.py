@@ -154,7 +154,9 @@ class _Walker:
             if len(ll) <= 1 and len(rl) <= 1:
                 lv = ll[0] if ll else ABSENT
                 rv = rl[0] if rl else ABSENT
-                errs += with_prefix(self.compare(et, lv, rv, here), str(pe))
+                inner = self.compare(et, lv, rv, here)
+                if inner:
+                    errs += with_prefix(inner, str(pe))
             elif len(ll) >= 2 and len(rl) >= 2:
                 if len(ll) != len(rl) or not all(equals(a, b) for a, b in zip(ll, rl)):
                     self.c.modified.insert(here)

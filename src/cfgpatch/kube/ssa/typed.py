@@ -209,7 +209,8 @@ def _validate_list(schema: Schema, lt: ListType, v: Any, allow_duplicates: bool)
                 errs.append(("", f"duplicate entries for key {pe}"))
             seen.add(pe)
         inner = validate(schema, lt.element_type, child, allow_duplicates)
-        errs.extend(with_prefix(inner, str(pe)))
+        if inner:
+            errs.extend(with_prefix(inner, str(pe)))
     return errs
 
 
