@@ -163,6 +163,7 @@ class Service(Lifecycle):
         (at most ``limit``), oldest first (``None``: not modified, judged on that head
         as :meth:`read` does).  A deleted document's history is listed, its last entry
         ``deleted``; the head is then that tombstone."""
+        head: int | None
         if after == 0 and limit is None:
             infos = self.store.versions(name)
             if not infos:
@@ -243,7 +244,8 @@ class Service(Lifecycle):
         self.limits.check_patch(patch, patch_text)
         self.limits.check_numbers(patch_text, "the patch")
 
-        def compute(head: int) -> tuple[JSON, list]:
+        def compute(head: int | None) -> tuple[JSON, list]:
+            assert head is not None  # must_exist: _write passes the existing head
             doc = self.values.value(name, head)
             patch_now = patch
             if base_version is not None and base_version != head:
@@ -271,7 +273,8 @@ class Service(Lifecycle):
         self.limits.check_value_depth(patch, patch_text, "the merge patch is")
         self.limits.check_numbers(patch_text, "the merge patch")
 
-        def compute(head: int) -> tuple[JSON, list]:
+        def compute(head: int | None) -> tuple[JSON, list]:
+            assert head is not None  # must_exist: _write passes the existing head
             doc = self.values.value(name, head)
             if base_version is None or base_version == head:
                 return apply_merge_patch(doc, patch, share_unchanged=True), []

@@ -104,6 +104,7 @@ class InputReader:
             self._object = None
             self._object = self._read(text)
         read = self._object
+        assert read is not None  # each branch above leaves the text's reading there
         return deep_copy(read.obj), list(read.notes)
 
     def _read(self, text: str) -> _ObjectRead:

@@ -67,9 +67,15 @@ def label(obj: Any) -> str:
     """``ConfigMap a``: how the page names one object of several."""
     if not isinstance(obj, dict):
         return "an object"
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    name = meta.get("name") if isinstance(meta.get("name"), str) else "(no name)"
-    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "object"
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
+    name = meta.get("name")
+    if not isinstance(name, str):
+        name = "(no name)"
+    kind = obj.get("kind")
+    if not isinstance(kind, str):
+        kind = "object"
     return f"{kind} {name}"
 
 

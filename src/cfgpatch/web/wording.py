@@ -218,7 +218,8 @@ def change_entries(changes: list, patch_type: str = "") -> list[dict]:
 
 
 def _entry(symbol: str, kind: str, path: str, text: str, items: list | None = None) -> dict:
-    entry = {"symbol": symbol, "kind": kind, "path": path or "(root)", "text": text}
+    entry: dict[str, Any] = {"symbol": symbol, "kind": kind, "path": path or "(root)",
+                             "text": text}
     if items:
         entry["items"] = items
     return entry

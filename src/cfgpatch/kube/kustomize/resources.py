@@ -437,7 +437,9 @@ def record_transformation(resource: Resource, configured_in: str, kind: str,
     meta = resource.value.setdefault("metadata", {})
     if not isinstance(meta, dict):
         return
-    annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    annotations = meta.get("annotations")
+    if not isinstance(annotations, dict):
+        annotations = {}
     entry = (f"- configuredIn: {configured_in}\n  configuredBy:\n    apiVersion: builtin\n"
              f"    kind: {kind}\n")
     if name:  # a plugin given as configuration: its name and namespace too

@@ -120,7 +120,9 @@ def _conflict(resmap: ResMap, resource: Resource) -> None:
 def _with_previous_ids(resource: Resource) -> dict:
     value = copy.deepcopy(resource.value)
     meta = value.setdefault("metadata", {})
-    notes = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    notes = meta.get("annotations")
+    if not isinstance(notes, dict):
+        notes = {}
     meta["annotations"] = {**notes, **resource.internal_annotations()}
     return value
 
@@ -232,7 +234,8 @@ def _label_specs(resmap: ResMap, entry: dict) -> tuple:
         raise KubeError(f"failed to merge {step}: {err.message}", code=err.code) from None
 
 
-def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
+# (kustomize's transformer name; it shadows only the name of the __future__ feature)
+def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:  # type: ignore[no-redef]
     common = _string_map(kust.get("commonAnnotations"))
     if common:
         _set_entries(resmap, trace, kust, "commonAnnotations", 0, "/commonAnnotations",
@@ -302,7 +305,9 @@ def replicas(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     specs = resmap.config.replicas
     for index, entry in enumerate(kust.get("replicas", [])):
         entry = entry if isinstance(entry, dict) else {}
-        name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+        name = entry.get("name")
+        if not isinstance(name, str):
+            name = ""
         count = entry.get("count", 0)
         matched: list[Resource] = []
         for spec in specs:
