@@ -35,6 +35,13 @@ def test_exit_status_and_formats(tmp_path):
     html = _run(root, "--base", base, "--format", "html", "--output", str(tmp_path / "p.html"))
     assert html.returncode == 1 and "<div class=sbs>" in (tmp_path / "p.html").read_text()
     assert _run(root, "--base", "no-such-ref").returncode == 2
+    saved = tmp_path / "r.json"
+    assert _run(root, "--base", base, "--format", "json", "-o", str(saved)).returncode == 1
+    again = _run(root, "--report", str(saved), "--format", "markdown", "-o", str(tmp_path / "c"))
+    assert again.returncode == 1 and "**Risks (1)**" in (tmp_path / "c").read_text()
+    (tmp_path / "bad.json").write_text("{}")
+    bad = _run(root, "--report", str(tmp_path / "bad.json"))
+    assert bad.returncode == 2 and "not a cfgpatch.preview/v1 report" in bad.stderr
 
 
 def test_a_build_error_is_exit_2(tmp_path):

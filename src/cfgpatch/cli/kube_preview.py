@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true", dest="all_entry_points",
                         help="render every entry point, even those the change cannot reach")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--report", metavar="JSON",
+                        help="write a saved JSON report in --format instead of computing one")
     parser.set_defaults(func=run_preview)
 
 
@@ -46,13 +48,31 @@ def run_preview(args: argparse.Namespace) -> int:
     from ..preview.report import exit_status
 
     try:
-        report = preview(Options(args.repository, args.base, args.head, tuple(args.paths),
-                                 args.all_entry_points))
+        if args.report:
+            report = _saved(args.report)
+        else:
+            report = preview(Options(args.repository, args.base, args.head,
+                                     tuple(args.paths), args.all_entry_points))
     except CfgPatchError as error:
         write_stderr(f"error: {error.message}\n")
         return 2
     _write(args, report)
     return exit_status(report)
+
+
+def _saved(path: str) -> dict:
+    from ..errors import INVALID_INPUT, InvalidInput
+    from ..preview.report import SCHEMA
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except (OSError, ValueError) as err:
+        raise InvalidInput(f"{path}: cannot read the report ({err})",
+                           code=INVALID_INPUT) from None
+    if not isinstance(report, dict) or report.get("schema") != SCHEMA:
+        raise InvalidInput(f"{path}: not a {SCHEMA} report", code=INVALID_INPUT)
+    return report
 
 
 def _write(args: argparse.Namespace, report: dict) -> None:
