@@ -164,3 +164,19 @@ def test_a_poll_whose_client_hangs_up_stops_waiting():
 
     result, took, following = asyncio.run(run())
     assert result is None and took < 1 and following == 0
+
+
+def test_a_real_poll_whose_client_hangs_up_leaves_no_waiter(pair):
+    import socket
+
+    from test_server_metrics import value
+
+    a, _ = pair
+    tag = _head(a.url)
+    with socket.create_connection(("127.0.0.1", a.port)) as sock:
+        sock.sendall(b"GET /v1/documents/cfg?wait=30 HTTP/1.1\r\nHost: localhost\r\n"
+                     b"If-None-Match: " + tag.encode() + b"\r\n\r\n")
+        time.sleep(0.5)
+        assert value(httpx.get(a.url + "/metrics").text, "cfgpatch_long_polls_waiting") == 1
+    time.sleep(0.5)
+    assert value(httpx.get(a.url + "/metrics").text, "cfgpatch_long_polls_waiting") == 0

@@ -77,7 +77,7 @@ from .problems import (
     problem_response,
 )
 from .static import StaticSite
-from .watch import Watcher
+from .watch import Watcher, unless_gone
 
 #: The metrics route label of long polls (kept apart from ordinary reads).
 LONG_POLL_ROUTE = "/v1/documents/{name}?wait"
@@ -180,14 +180,17 @@ class Api:
 
     async def follow(self, request: Request, name: str, still: Callable[[int | None], bool],
                      wait: int) -> None:
-        """A long poll: wait (without a concurrency slot) while ``still(head)``."""
+        """A long poll: wait (without a concurrency slot) while ``still(head)``, and not
+        after the client has hung up."""
         request.scope[ROUTE_KEY] = LONG_POLL_ROUTE
         held = request.scope.get(SLOT_KEY)
         if held is not None:
             held.release()
         metrics.LONG_POLLS.inc()
         try:
-            await self.watcher.wait(name, lambda head: head is not None and still(head), wait)
+            await unless_gone(
+                self.watcher.wait(name, lambda head: head is not None and still(head), wait),
+                request.receive)
         finally:
             metrics.LONG_POLLS.dec()
 

@@ -273,7 +273,7 @@ def _paths() -> dict:
                                      "responses": {"200": _ok("OpenAPI.", {"type": "object"}),
                                                    **_errors()}}},
         "/healthz": {"get": {"summary": "Up and the store answers (503 after the health "
-                                        "timeout, 1.5 s by default).",
+                                        "timeout, 1 s by default).",
                              "responses": {"200": _ok("Up.", {"type": "object"}),
                                            **_errors(503)}}},
         "/metrics": {"get": {"summary": "Prometheus metrics (requests, latencies, commits, "
@@ -293,7 +293,8 @@ def document() -> dict:
             "version": "1",
             "description": "Versioned JSON documents: append-only history, JSON Patch and "
                            "Merge Patch, conditional requests (RFC 9110), explicit rebase, "
-                           "diff. Error codes and their statuses: "
+                           "diff. Every answer carries X-Request-Id (the client's own, when "
+                           "it sent a usable one). Error codes and their statuses: "
                            + ", ".join(f"{c} {s}" for c, s in sorted(STATUS.items())),
         },
         "components": {

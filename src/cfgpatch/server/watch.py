@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
 
-async def unless_gone(waiting: Awaitable[bool], receive: Callable[[], Awaitable[dict]]
+async def unless_gone(waiting: Awaitable[bool],
+                      receive: Callable[[], Awaitable[MutableMapping[str, Any]]]
                       ) -> bool | None:
     """``waiting``'s result, or ``None`` as soon as the client closes the connection
     (``receive`` gives ``http.disconnect``); the loser is cancelled."""
