@@ -14,9 +14,9 @@ The patch has two phases: every ``remove`` (in traversal order, with indices
 counting the surviving elements to the left), then every ``add`` and
 ``replace`` (in traversal order, with indices that are final positions in
 ``b``; never ``-``).  :func:`cfgpatch.moves.place_moves` then turns matching
-remove/add pairs into ``move`` operations (Part 3a).
+remove/add pairs into ``move`` operations.
 
-Speed (Part 4): array elements are compared through their canonical text
+Speed: array elements are compared through their canonical text
 (computed once per element, cached by object identity in a
 :class:`~cfgpatch.text_cache.TextCache`), :mod:`cfgpatch.lcs` picks an alignment
 method per array whose cost follows the work, and the traversal is iterative,

@@ -1,6 +1,6 @@
 """The ``test`` operations of a rebased patch, judged against the head as well.
 
-A stale-base apply (Part 3b of the contract) replays a patch on the version its
+A stale-base apply (a patch sent with an older ``base_version``) replays a patch on the version its
 author saw and merges the result with the head; the patch's ``test`` operations
 are checked only against that old version.  A client that guards a
 read-modify-write with ``test`` (``/count`` is 0, so set it to 1) then has its
@@ -29,10 +29,10 @@ from .rebasing import MISSING, merge
 
 
 def replay_with_head_tests(base: JSON, head: JSON, patch: list) -> JSON:
-    """Replay ``patch`` on ``base`` (Part 1 rules), judging each ``test`` on the head too.
+    """Replay ``patch`` on ``base`` (RFC 6902's rules), judging each ``test`` on the head too.
 
     Returns the replayed document (``mine``).  A failure names its operation:
-    Part 1's errors on base first, then ``test failed`` (or ``conflict``) for a
+    RFC 6902's errors on base first, then ``test failed`` (or ``conflict``) for a
     test that passed on base but not against the head.
     """
     judge = _HeadJudge(base, head)

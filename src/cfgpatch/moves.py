@@ -1,9 +1,9 @@
-"""Move detection: the post-pass of contract Part 3a over a two-phase patch.
+"""Move detection: a removed value added back elsewhere becomes one ``move``.
 
-The input is the Part 2 patch, split as it is built: the removals (phase 1,
-each with the value it removes and its *group*, the pointer of the outermost
-array of ``a`` its path indexes into, or ``None``) followed by the adds and
-replaces (phase 2, each with its group computed the same way).
+A post-pass over a two-phase patch.  The input is the diff's patch, split as it is
+built: the removals (phase 1, each with the value it removes and its *group*, the
+pointer of the outermost array of ``a`` its path indexes into, or ``None``) followed
+by the adds and replaces (phase 2, each with its group computed the same way).
 
 "Inside that array" is the contract's own definition: a path that "starts with
 its pointer and is longer", compared as pointer text (so ``/lx/0`` and ``/lx``
@@ -237,7 +237,7 @@ class _Pairing:
 def place_moves(
     removals: list[Removal], changes: list[Change], text_of: Callable[[Any], str]
 ) -> list[dict[str, Any]]:
-    """The final patch: removals, then changes, with Part 3a's moves applied.
+    """The final patch: removals, then changes, with the moves applied.
 
     ``text_of`` maps a value to a key that is equal exactly when values are
     equal (canonical text).  Values in the result are the given objects (not

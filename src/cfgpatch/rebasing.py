@@ -1,4 +1,4 @@
-"""Three-way merge and rebase of a patch written against an older version (Part 3b).
+"""Three-way merge and rebase of a patch written against an older version.
 
 :func:`rebase` carries a client's intent onto the current head:
 

@@ -1,4 +1,4 @@
-"""Array alignment for the diff (contract Part 2, rule 2), at the cost of the work.
+"""Array alignment for the diff (its rule for arrays), at the cost of the work.
 
 :func:`align` pairs up equal elements of two sequences of keys (hashable
 values that are equal exactly when the array elements are equal, such as

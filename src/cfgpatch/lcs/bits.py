@@ -12,7 +12,7 @@ and ``V_i`` follows from ``V_{i+1}`` and the set ``S`` of bits where ``B'``
 holds ``A'[i]``: with ``U = V & S``, ``V_i = ((V + U) | (V - U))`` (kept to
 ``M`` bits).
 
-The walk (contract Part 2, rule 2) goes from row 0 down while the rows are
+The walk (the diff's rule for arrays) goes from row 0 down while the rows are
 computed from row ``N`` up, so rows are kept: all of them when they fit in
 :data:`ROW_BYTES`, otherwise every ``s``-th, and a block of ``s`` rows is
 computed again from the one below it when the walk enters it.  At a mismatch

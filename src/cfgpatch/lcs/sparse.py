@@ -13,7 +13,7 @@ last: ``T[h]``, the largest ``j`` of a level-``h`` pair seen so far, decreases
 with ``h``, and ``L(i+1, q)`` is the number of ``h`` with ``T[h] >= q``
 (a bisection).
 
-*The walk* (contract Part 2, rule 2), at a point ``(i, j)`` with ``l = L(i, j)``,
+*The walk* (the diff's rule for arrays), at a point ``(i, j)`` with ``l = L(i, j)``,
 always reaches its next match on level ``l``.  Let ``k`` be the largest row of
 a level-``l`` pair with column ``>= j`` (``L(r, j) = l`` exactly for rows
 ``i <= r <= k``).  Going down column ``j`` deletes rows as long as ``L`` stays

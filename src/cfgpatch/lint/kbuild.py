@@ -1,4 +1,4 @@
-"""Outcomes from ``kube build`` (issue 11: kustomize's exact build) for repositories on disk.
+"""Outcomes from ``kube build`` (kustomize's exact build) for repositories on disk.
 
 ``cfgpatch.kube.kustomize.build`` builds a kustomization directory exactly as
 ``kubectl kustomize`` does and, given a :class:`~cfgpatch.kube.kustomize.trace.Trace`,

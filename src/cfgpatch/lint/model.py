@@ -125,7 +125,7 @@ class Outcome:
     error_location: Location | None = None
     #: Custom resource definitions known to lint (for naming list keys).
     crds: list = field(default_factory=list)
-    #: Who built it: ``lint`` (lint's own resolution) or ``kube build`` (issue 11's).
+    #: Who built it: ``lint`` (lint's own resolution) or ``kube build`` (kustomize's exact build).
     builder: str = "lint"
     #: What the build could not follow (a remote base, a plugin): the resources may be
     #: incomplete, so ``patch-matches-nothing`` stays silent.
