@@ -110,5 +110,5 @@ def run(operations: list) -> list:
     >>> run([["put", "cfg", '{"a":1}'], ["apply", "cfg", "[]"], ["get", "cfg", 1]])
     [1, 2, '{"a":1}']
     """
-    service = Service()
+    service = Service(cache_bytes=None)  # a fresh in-memory service: no byte bound
     return [execute(service, operation) for operation in operations]

@@ -14,7 +14,7 @@ preconditions included.  A precondition is therefore always judged against the
 version the write replaces.
 
 A JSON Patch (or merge patch) sent with ``base_version`` older than the head is
-rebased (Part 3b of the contract: replay on base, three-way merge, diff).  With
+rebased (replayed on its base, merged three ways with the head, diffed).  With
 ``tests_on_head=True`` (the HTTP rebase request) every ``test`` of the patch is
 also judged against the head (:mod:`cfgpatch.guards`); ``run()`` leaves it off,
 as the contract says the head plays no part in a patch's failures.
@@ -65,6 +65,8 @@ SERVICE_TEXT_CACHE_SIZE = 500_000
 DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 #: Estimated bytes of memory a parsed version takes per character of its text.
 VALUE_WEIGHT = 10
+#: The weight bound of the version cache with ``cache_bytes=None``.
+UNBOUNDED = 2**62
 #: Alignment steps the diff engine may take to make the delta of a whole new text
 #: (beyond it the version is kept whole).
 DELTA_WORK = 1_000_000
@@ -77,9 +79,12 @@ class Service(Lifecycle):
     :class:`~cfgpatch.lifecycle.Lifecycle`)."""
 
     def __init__(self, store: Store | None = None, *, limits: ServiceLimits | None = None,
-                 cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
-        if type(cache_bytes) is not int or cache_bytes < 1:
+                 cache_bytes: int | None = DEFAULT_CACHE_BYTES) -> None:
+        """``cache_bytes=None``: the caches are bounded by their entry counts only
+        (``run()``: its store keeps every version in memory anyway)."""
+        if cache_bytes is not None and (type(cache_bytes) is not int or cache_bytes < 1):
             raise ValueError(f"cache_bytes must be a positive integer, not {cache_bytes!r}")
+        chars = None if cache_bytes is None else cache_bytes // VALUE_WEIGHT
         self.store: Store = store if store is not None else MemoryStore()
         self.limits = limits if limits is not None else ServiceLimits()
         #: Canonical text of the elements of long arrays in stored values, by
@@ -87,12 +92,13 @@ class Service(Lifecycle):
         #: (Each cache counts characters of text; the values it keeps alive weigh
         #: about :data:`VALUE_WEIGHT` bytes per character.)
         self.texts = TextCache(limit=SERVICE_TEXT_CACHE_SIZE,
-                               max_chars=cache_bytes // 4 // VALUE_WEIGHT)
+                               max_chars=None if chars is None else chars // 4)
         #: Array element spellings read so far, by every read of stored or put text
         #: (:mod:`cfgpatch.spellings`: two bounded generations; only speed depends on it).
-        self.spellings = SpellingTable(max_chars=cache_bytes // 8 // VALUE_WEIGHT)
+        self.spellings = (SpellingTable() if chars is None
+                          else SpellingTable(max_chars=chars // 8))
         self.values = VersionCache(self.store, self._parse_stored,
-                                   max_chars=cache_bytes // 2 // VALUE_WEIGHT)
+                                   max_chars=UNBOUNDED if chars is None else chars // 2)
 
     def cache_bytes(self) -> int:
         """Estimated memory the caches hold now (at most about ``cache_bytes``)."""
