@@ -93,3 +93,36 @@ def test_config_paths_with_options_are_entry_points_that_say_what_is_not_modelle
     report = preview(Options(str(root), base, None))
     entry = next(e for e in report["entry_points"] if e["path"] == "base")
     assert "--enable-helm is not modelled" in entry["error"]["head"]
+
+
+LIVE = """apiVersion: v1
+kind: Service
+metadata:
+  name: prod-web
+  labels: {tier: frontend, owner: ops}
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: |
+      {"apiVersion":"v1","kind":"Service","metadata":{"annotations":{},"labels":{"owner":"ops","tier":"frontend"},"name":"prod-web","namespace":"default"},"spec":{"ports":[{"port":80,"targetPort":8080}],"selector":{"app":"web"}}}
+  namespace: default
+spec:
+  ports:
+  - port: 80
+    targetPort: 8080
+  selector: {app: web}
+"""
+
+
+def test_live_objects_get_the_client_side_apply_outcome(tmp_path):
+    root = tmp_path / "repo"
+    base = new_repo(root, gitops_files())
+    apply_edits(root, ["service-port"])
+    live = tmp_path / "live"
+    live.mkdir()
+    (live / "svc.yaml").write_text(LIVE)
+    report = preview(Options(str(root), base, None, live=str(live)))
+    service = next(o for o in report["objects"] if o["kind"] == "Service")
+    assert service["live"]["exists"] and not service["live"]["unchanged"]
+    removal = [r for r in service["risks"] if r["rule"] == "live-removal"]
+    assert [r["path"] for r in removal] == ["/metadata/labels/owner"]
+    assert any(c["path"] == "/spec/ports/0/port" or c["path"].startswith("/spec/ports")
+               for c in service["live"]["changes"])

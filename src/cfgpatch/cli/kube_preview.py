@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                "one per comment part)")
     parser.add_argument("--all", action="store_true", dest="all_entry_points",
                         help="render every entry point, even those the change cannot reach")
+    parser.add_argument("--live", metavar="DIR",
+                        help="objects as `kubectl get -o yaml` saved them: add the "
+                             "client-side apply's own outcome on each")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--report", metavar="JSON",
                         help="write a saved JSON report in --format instead of computing one")
@@ -52,7 +55,8 @@ def run_preview(args: argparse.Namespace) -> int:
             report = _saved(args.report)
         else:
             report = preview(Options(args.repository, args.base, args.head,
-                                     tuple(args.paths), args.all_entry_points))
+                                     tuple(args.paths), args.all_entry_points,
+                                     live=args.live))
     except CfgPatchError as error:
         write_stderr(f"error: {error.message}\n")
         return 2

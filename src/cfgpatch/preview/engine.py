@@ -19,6 +19,8 @@ from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
 from .entrypoints import EntryPoint, find, kustomization_file, reach, reached
 from .gittree import WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
+from .live import outcome as live_outcome
+from .live import read_live
 from .pairing import Pair, pair
 from .render import Render, render
 from .report import object_entry, summarize
@@ -31,6 +33,7 @@ class Options:
     head: str | None = None  # None: the working tree
     paths: tuple[str, ...] = ()
     all_entry_points: bool = False  # render even the ones no change reaches
+    live: str | None = None  # a folder of live objects (kubectl get -o yaml)
     keep: dict = field(default_factory=dict)  # filled with the renders (tests)
 
 
@@ -53,6 +56,7 @@ def preview(options: Options) -> dict:
             chosen.append(entry)
     report_entries: list[dict] = []
     objects: list[dict] = []
+    live = read_live(options.live) if options.live else None
     attributor = Attributor(repo, base, head)
     attributor.readers = {"base": base_files.read_text, "head": head_files.read_text}
     base_fs = GitTreeFileSystem(base_files, repo.root)
@@ -68,7 +72,8 @@ def preview(options: Options) -> dict:
         report_entries.append(_entry_dict(entry, old, new))
         if old.error or new.error:
             continue
-        objects += _objects(entry, pair(old.objects, new.objects), new, attributor, config)
+        objects += _objects(entry, pair(old.objects, new.objects), new, attributor, config,
+                            live)
     skipped = [e.key for e in entries if e not in chosen]
     return summarize(repo.root, base_ref, base, options.head or "working tree", head,
                      report_entries, skipped, objects, config)
@@ -113,15 +118,51 @@ def _entry_dict(entry: EntryPoint, old: Render, new: Render) -> dict:
 
 
 def _objects(entry: EntryPoint, pairs: list[Pair], head: Render, attributor: Attributor,
-             config: PreviewConfig) -> list[dict]:
+             config: PreviewConfig, live: dict | None) -> list[dict]:
     from .risks import hpa_targets
 
     scaled = hpa_targets(head.objects)
     entries = [object_entry(entry, p, attributor, config, scaled) for p in pairs]
+    if live is not None:
+        for item, found in zip(entries, pairs, strict=True):
+            _live(item, found, live)
     renames = {e["name"]: e for e in entries if e["status"] == "hash-renamed"}
     for item in entries:
         _follow_renames(item, renames)
     return [e for e in entries if e["status"] != "unchanged"]
+
+
+def _live(item: dict, found: Pair, live: dict) -> None:
+    """The apply's outcome on the live object (see :mod:`.live`)."""
+    label = f"{item['kind']}/{item['namespace'] + '/' if item['namespace'] else ''}" \
+        f"{item['name']}"
+    if found.head is None:
+        current = _live_of(live, found.base.ident) if found.base is not None else None
+        item["live"] = {"exists": current is not None}
+        return
+    current = _live_of(live, found.head.ident)
+    if current is None:
+        item["live"] = {"exists": False}
+        return
+    result, risks = live_outcome(found.head, current)
+    item["live"] = {"exists": True, **result}
+    intended = [c["path"] for c in item.get("changes", []) if c["action"] == "remove"]
+    for risk in risks:  # a removal the change itself makes is in the diff already
+        if any(risk.get("path", "") == p or risk.get("path", "").startswith(p + "/")
+               for p in intended):
+            continue
+        risk["object"] = label
+        item["risks"].append(risk)
+    if item["status"] == "unchanged" and (risks or not result.get("unchanged", True)):
+        item["status"] = "changed"  # the live object differs from what is applied
+
+
+def _live_of(live: dict, ident: tuple[str, str, str, str]) -> dict | None:
+    """The live object; a namespaced object written without a namespace is applied to
+    ``default``."""
+    group, kind, namespace, name = ident
+    return live.get(ident) or (live.get((group, kind, "default", name)) if not namespace
+                               else None)
 
 
 def _follow_renames(item: dict, renames: dict[str, dict]) -> None:
