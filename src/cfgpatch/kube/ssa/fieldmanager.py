@@ -116,6 +116,16 @@ def _annotations(obj: Any) -> dict | None:
     return ann
 
 
+def bare(obj: Any) -> Any:
+    """The object without ``metadata.managedFields`` (a shallow copy when it has them): they
+    are owned by nobody and replaced after every operation, so the walks skip them."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict) and "managedFields" in meta:
+        obj = dict(obj)
+        obj["metadata"] = {k: v for k, v in meta.items() if k != "managedFields"}
+    return obj
+
+
 def without_managed_fields(obj: Any) -> Any:
     """A copy without ``metadata.managedFields``."""
     out = deep_copy(obj)
@@ -213,7 +223,7 @@ class FieldManager:
         tpatch, err = self.typed(patch, False)
         if tpatch is None:
             raise ServerError(f"failed to create typed patch object ({_gvknn(patch)}): {err}")
-        tlive, err = self.typed(live, True)
+        tlive, err = self.typed(bare(live), True)
         if tlive is None:
             raise ServerError(f"failed to create typed live object ({_gvknn(live)}): {err}")
         try:
@@ -260,7 +270,7 @@ class FieldManager:
         tnew, err = self.typed(new, True)
         if tnew is None:
             raise ServerError(f"failed to convert new object ({_gvknn(new)}) to smd typed: {err}")
-        tlive, err = self.typed(live, True)
+        tlive, err = self.typed(bare(live), True)
         if tlive is None:
             raise ServerError(f"failed to convert live object ({_gvknn(live)}) to smd typed: {err}")
         try:

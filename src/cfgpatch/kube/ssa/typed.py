@@ -24,6 +24,8 @@ from .schema import (
     NUMERIC,
     STRING,
     UNTYPED,
+    UNTYPED_ATOMIC,
+    UNTYPED_DEDUCED,
     Atom,
     ListType,
     MapType,
@@ -154,9 +156,13 @@ def _keyed(schema: Schema, lt: ListType, child: Any) -> fp.PathElement:
 
 # ----------------------------------------------------------------- validation
 
+_ANYTHING = (UNTYPED_ATOMIC, UNTYPED_DEDUCED)
+
 
 def validate(schema: Schema, ref: TypeRef, v: Any, allow_duplicates: bool = False) -> Errors:
     """The validation errors of a value (empty when it fits its type)."""
+    if ref.named in _ANYTHING and ref.named in schema.types:
+        return []  # (untyped, all the way down: every JSON value fits)
     atom, errs = resolve(schema, ref, v)
     if atom is None:
         return errs
