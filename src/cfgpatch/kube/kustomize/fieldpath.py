@@ -69,6 +69,8 @@ def parse(path: str, where: str) -> list[Segment]:
         depth += (ch == "[") - (ch == "]")
         current += ch
     parts.append(current)
+    if len(parts) > 1 and parts[0] == "":  # a leading dot is skipped (measured)
+        parts = parts[1:]
     return [_segment(part, path, where) for part in parts]
 
 

@@ -305,6 +305,8 @@ def _walk(node: Any, parts: list[str], spec: FieldSpec, out: list, trail: tuple)
             return
         node[name] = {}
     elif node[name] is None and not last:
+        if not spec.create:  # a null on the way is left as it is (measured: volumes: null)
+            return
         node[name] = [] if is_seq else {}
     if last:
         out.append((node, name, (*trail, name)))

@@ -130,8 +130,8 @@ class Loader:
             raise LoaderError(f"must build at directory: not a valid directory: "
                               f"{_evalsymlink_error(fs, joined)}")
         real = fs.realpath(joined)
-        if not fs.is_dir(real):
-            raise LoaderError(f"must build at directory: '{real}': file is not directory")
+        if not fs.is_dir(real):  # kustomize names the path as joined, links unresolved
+            raise LoaderError(f"must build at directory: '{joined}': file is not directory")
         self._refuse_cycle(real)
         return Loader(real, self, fs, self.restricted)
 
@@ -145,8 +145,7 @@ class Loader:
 
     def kustomization_file(self) -> str:
         """The one kustomization file of the root (kustomize's LoadKustFile)."""
-        found = [name for name in KUSTOMIZATION_FILES
-                 if self.fs.is_file(posixpath.join(self.root, name))]
+        found = [name for name in KUSTOMIZATION_FILES if _loads(self, name)]
         if not found:
             raise LoaderError(
                 f"unable to find one of 'kustomization.yaml', 'kustomization.yml' or "
@@ -154,6 +153,16 @@ class Loader:
         if len(found) > 1:
             raise LoaderError(f"Found multiple kustomization files under: {self.root}\n")
         return posixpath.join(self.root, found[0])
+
+
+def _loads(loader: Loader, name: str) -> bool:
+    """Whether kustomize's loader reads file ``name`` (a link out of the root does not
+    count as a kustomization file unless the load restrictor allows it: measured)."""
+    try:
+        loader.read_bytes(name)
+    except LoaderError:
+        return False
+    return True
 
 
 def _has_prefix(directory: str, prefix: str) -> bool:

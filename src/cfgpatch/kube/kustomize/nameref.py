@@ -108,6 +108,8 @@ REFERENCES: list[tuple[Gvk, list[FieldSpec]]] = [
     # kustomize writes this group as "networking.k8s.io/v1", so it never matches
     (Gvk("networking.k8s.io/v1", "v1", "IngressClass"),
      [_spec("spec/ingressClassName", "Ingress")]),
+    (Gvk(_ADMISSION, "", "ValidatingAdmissionPolicy"),
+     [_spec("spec/policyName", "ValidatingAdmissionPolicyBinding", _ADMISSION)]),
 ]
 
 
