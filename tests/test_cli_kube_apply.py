@@ -105,7 +105,7 @@ def test_a_patch_that_cannot_be_made_fails_with_kubectls_whole_message(write, ca
     assert ours + "\n" == case["stderr"] and hint
 
 
-@pytest.mark.parametrize("flag", ["--server-side", "--prune"])
+@pytest.mark.parametrize("flag", ["--prune"])
 def test_out_of_scope_flags_are_refused(write, capsys, flag):
     live = write("live.json", deployment())
     code, _, err = run(capsys, "-f", live, "--live", live, flag)

@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # argparse and typing are left out of kube patch's start-up
 
 #: Sibling modules that add more ``cfgpatch kube`` sub-commands, each with
 #: ``register(sub)``; a module that does not exist (yet) is skipped.
-KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "kube_upgrade", "kube_preview")
+KUBE_COMMAND_MODULES = ("kube_build", "kube_diff", "kube_apply", "kube_upgrade", "kube_preview",
+                        "kube_server_side")
 KUBECTL_FORMATS = ("go-template", "go-template-file", "json", "jsonpath", "jsonpath-as-json",
                    "jsonpath-file", "name", "template", "templatefile", "yaml")
 

@@ -19,8 +19,9 @@ to its live object by identity and applied in turn, and a later object sees what
 earlier one left (:class:`.kube_cluster.Cluster`); kubectl's errors of reading come
 first, then those of applying, as kubectl gathers them.
 
-Not modelled: ``--server-side`` (server-side apply computes no patch on the client)
-and ``--prune`` (it lists objects on the server); both are refused with a message.
+``--server-side`` is server-side apply (:mod:`.kube_server_side`: field owners,
+``managedFields``, conflicts).  Not modelled: ``--prune`` (it lists objects on the
+server); it is refused with a message.
 Exit code 0, or 1 where kubectl fails (a conflict with ``--overwrite=false``,
 a field kubectl's types do not know, a document that is no object).
 """
@@ -44,10 +45,9 @@ from .kube import (
     source_name,
 )
 from .kube_cluster import Cluster, namespace_for
+from .kube_server_side import add_server_side_flags
 
 OUT_OF_SCOPE = {
-    "server_side": "--server-side is not modelled: server-side apply merges on the server "
-                   "by field ownership and sends no client-computed patch",
     "prune": "--prune is not modelled: it deletes objects found on the server",
 }
 
@@ -68,9 +68,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                          help="the objects `kube build DIR` builds (as kubectl apply -k)")
     parser.add_argument("-R", "--recursive", action="store_true",
                         help="read the directories given to -f recursively")
-    parser.add_argument("--live", required=True, metavar="FILE",
+    parser.add_argument("--live", metavar="FILE",
                         help="the live objects, as `kubectl get -o yaml` prints them ('none': "
-                             "nothing is live, kubectl creates every object)")
+                             "nothing is live, kubectl creates every object); required but "
+                             "with --server-side, whose default is none")
     parser.add_argument("--last-applied", metavar="FILE",
                         help="the last applied configurations (default: the live objects' "
                              "annotations; 'none' for none)")
@@ -82,9 +83,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "says configured or created without a patch; the real outcome "
                              "follows as comments), server (the lines say server dry run), "
                              "none; a dry run keeps nothing for the objects after it")
-    parser.add_argument("--server-side", action="store_true", help="not modelled (refused)")
+    parser.add_argument("--server-side", action="store_true",
+                        help="server-side apply as the API server does it (field owners, "
+                             "managedFields, conflicts; see docs/kube-apply.md)")
+    parser.add_argument("--force-conflicts", action="store_true",
+                        help="server-side: take the conflicting fields over")
+    add_server_side_flags(parser)
     parser.add_argument("--prune", action="store_true", help="not modelled (refused)")
-    parser.set_defaults(func=run_apply)
+    parser.set_defaults(func=run_apply, usage_error=parser.error)
 
 
 def add_common_flags(parser: argparse.ArgumentParser, names: bool = False) -> None:
@@ -123,6 +129,14 @@ def _parts(text: str) -> tuple[str, ...]:
 def run_apply(args: argparse.Namespace) -> int:
     from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
 
+    if args.force_conflicts and not args.server_side:
+        return _fail(KubeError("--force-conflicts only works with --server-side"))
+    if args.server_side:
+        from .kube_server_side import run_server_side
+
+        return run_server_side(args)
+    if args.live is None:
+        args.usage_error("the following arguments are required: --live")
     for flag, message in OUT_OF_SCOPE.items():
         if getattr(args, flag):
             sys.stderr.write(f"cfgpatch: {message}\n")

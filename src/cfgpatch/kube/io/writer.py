@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 
 @unstructured.too_deep
-def dump(obj: Any, fmt: str) -> str:
-    """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out).
+def dump(obj: Any, fmt: str, managed_fields: bool = False) -> str:
+    """kubectl's ``-o json`` or ``-o yaml`` text for ``obj`` (``managedFields`` left out
+    unless ``managed_fields``, as ``--show-managed-fields`` keeps them).
 
     >>> print(dump({"kind": "K", "data": {"k9": "y", "k10": "<b>"}}, "json"), end="")
     {
@@ -38,7 +39,8 @@ def dump(obj: Any, fmt: str) -> str:
       k10: <b>
     kind: K
     """
-    obj = _without_managed_fields(obj)
+    if not managed_fields:
+        obj = _without_managed_fields(obj)
     if fmt == "json":
         return gojson.encode(obj, "    ") + "\n"
     if fmt == "yaml":
