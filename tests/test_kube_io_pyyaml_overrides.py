@@ -102,6 +102,7 @@ def test_libyaml_and_the_pure_python_composer_give_the_same_nodes(monkeypatch, t
         # (a plain scalar's style is "" from libyaml, None from PyYAML: the same)
         return (type(node).__name__, node.tag, value, getattr(node, "style", None) or None)
 
+    monkeypatch.setattr(kyaml_read, "LIBYAML", True)  # (make test-pure-yaml switches it off)
     fast = kyaml_read._fast_compose(yaml, text)
     assert fast is not None
     monkeypatch.setattr(kyaml_read, "LIBYAML", False)
