@@ -172,7 +172,7 @@ def test_risks_come_with_their_line(repo):
     root, base, head = repo
     report = preview(Options(str(root), base, head))
     rules = {r["rule"] for r in report["risks"]}
-    assert {"image", "removed"} <= rules  # the Namespace renamed: the old one is deleted
+    assert {"image", "removed"} <= rules  # the Namespace shop is deleted (store added)
     image = next(r for r in report["risks"] if r["rule"] == "image")
     assert image["message"] == "image nginx:1.26 -> nginx:1.27"
     assert image["file"] == "overlays/prod/kustomization.yaml"

@@ -33,7 +33,7 @@ def render_human(report: dict, colour: bool = False) -> str:
         if obj.get("referrers"):
             out.append(f"  referrers that follow: {', '.join(obj['referrers'])}")
         for source in obj.get("sources", []):
-            out.append(c(DIM, f"  from {source['file']}:{source['line']}"))
+            out.append(c(DIM, f"  from {describe_where(source)}"))
         for change in obj["changes"]:
             colour_code = GREEN if change["action"] == "add" else \
                 RED if change["action"] == "remove" else YELLOW

@@ -83,7 +83,7 @@ def _section(obj: dict, limit: int) -> str:
         for where in change["attribution"]:
             body.append(f"  - ← {_escape(describe_where(where))}")
     for source in obj.get("sources", []):
-        body.append(f"- from `{source['file']}:{source['line']}`")
+        body.append(f"- from {_escape(describe_where(source))}")
     if obj["ignored_changes"]:
         body.append(f"- {obj['ignored_changes']} change(s) ignored (preview.ignore)")
     text = "\n".join(body)

@@ -3,7 +3,8 @@
 What is left unpaired is looked at again: a generated ConfigMap or Secret whose hash
 suffix changed (``web-config-8f2k9c6t7m`` -> ``web-config-b5h4k2g7hd``) is the same
 object renamed; an object whose namespace alone changed is a namespace move; any other
-unpaired object whose content, name aside, equals one on the other side is a rename.
+unpaired object whose content, name aside, equals one on the other side is a rename
+(an object with nothing but its name, a bare Namespace, is never paired so).
 """
 
 from __future__ import annotations
@@ -62,12 +63,20 @@ def _counterpart(obj: RenderedObject, left: list[RenderedObject]
         g, k, ns, n = other.ident
         if (g, k, n) == (group, kind, name) and ns != namespace:
             return other, "namespace-moved"
+    if not _substantial(obj.value):
+        return None, ""  # nothing but a name (a bare Namespace): a rename says nothing
     text = _nameless(obj.value)
     for other in left:
         g, k, ns, _ = other.ident
         if (g, k, ns) == (group, kind, namespace) and _nameless(other.value) == text:
             return other, "renamed"
     return None, ""
+
+
+def _substantial(value: dict) -> bool:
+    meta = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    return any(k not in ("apiVersion", "kind", "metadata") for k in value) or \
+        any(k not in ("name", "namespace") for k in meta)
 
 
 def _nameless(value: dict) -> str:

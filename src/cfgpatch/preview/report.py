@@ -110,17 +110,20 @@ def _attribute(change: FieldChange, pair: Pair, attributor: Attributor) -> list[
 
 
 def _sources(obj: RenderedObject | None, side: str, attributor: Attributor) -> list[dict]:
+    """Where an added (or removed) object is written: per file, the lines of its fields."""
     if obj is None:
         return []
-    first: dict[str, int] = {}
+    spans: dict[str, tuple[int, int]] = {}
     for file, line in obj.blame.values():
-        if not file.startswith("(") and line and (file not in first or line < first[file]):
-            first[file] = line
+        if file.startswith("(") or not line:
+            continue
+        first, last = spans.get(file, (line, line))
+        spans[file] = (min(first, line), max(last, attributor.extent(side, file, line)))
     out = []
-    for file, line in sorted(first.items()):
-        commits = attributor.head_commits(file, line) if side == "head" else \
-            attributor.base_commits(file, line)
-        out.append({"file": file, "line": line, "end_line": line, "side": side,
+    for file, (line, end) in sorted(spans.items()):
+        commits = attributor.head_commits(file, line, end) if side == "head" else \
+            attributor.base_commits(file, line, end)
+        out.append({"file": file, "line": line, "end_line": end, "side": side,
                     "commits": [c.to_dict() for c in commits]})
     return out
 
