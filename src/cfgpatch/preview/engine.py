@@ -11,9 +11,11 @@ documented schema) that every output format reads.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from dataclasses import dataclass, field
 
+from ..errors import CfgPatchError
 from ..lint.config import CONFIG_NAME
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
@@ -45,8 +47,9 @@ def preview(options: Options) -> dict:
     base_files = repo.tree(base)
     head_files: GitTree | WorkTree = repo.tree(head) if head != WORKTREE else WorkTree(repo)
     config = _config(head_files)
+    source_here = _flux_sources(head_files)
     changed = repo.changed_files(base, head)
-    entries, declared = _entries(base_files, head_files, config, options.paths)
+    entries, declared = _entries(base_files, head_files, config, options.paths, source_here)
     chosen = []
     for entry in entries:
         folders = reach(base_files, entry) | reach(head_files, entry)
@@ -85,12 +88,24 @@ def _config(files: GitTree | WorkTree) -> PreviewConfig:
     return parse_preview_config(files.read_text(CONFIG_NAME))
 
 
+def _flux_sources(files: GitTree | WorkTree):
+    """``cfgpatch lint``'s answer to "is this Flux source this repository?"."""
+    from ..lint.config import Config, parse_config
+
+    config = Config()
+    if files.is_file(CONFIG_NAME):
+        with contextlib.suppress(CfgPatchError):  # lint reports its own section's mistakes
+            config = parse_config(files.read_text(CONFIG_NAME))
+    return config.flux_source_here
+
+
 def _entries(base: GitTree, head: GitTree | WorkTree, config: PreviewConfig,
-             paths: tuple[str, ...]) -> tuple[list[EntryPoint], dict[str, EntryPoint]]:
+             paths: tuple[str, ...], source_here
+             ) -> tuple[list[EntryPoint], dict[str, EntryPoint]]:
     """The entry points of both refs (head's declaration of each), and base's."""
     found: dict[str, EntryPoint] = {}
-    at_base = {e.key: e for e in find(base, config)}
-    for entry in [*at_base.values(), *find(head, config)]:
+    at_base = {e.key: e for e in find(base, config, source_here)}
+    for entry in [*at_base.values(), *find(head, config, source_here)]:
         found[entry.key] = entry
     wanted = [posixpath.normpath(p.strip("/")) for p in paths]
     out = [e for e in found.values()

@@ -2,8 +2,10 @@
 
 * every top-level kustomization: a folder with a kustomization file that no other
   kustomization includes (as a resource or a component) and that is not a Component;
-* every Flux ``Kustomization`` (``kustomize.toolkit.fluxcd.io``) whose source is a
-  ``GitRepository`` (taken to be this repository): its ``spec.path``, with its
+* every Flux ``Kustomization`` (``kustomize.toolkit.fluxcd.io``) whose source is this
+  repository (as ``cfgpatch lint`` decides: by default the ``GitRepository`` named
+  ``flux-system`` that ``flux bootstrap`` makes; ``lint.flux-sources`` in
+  ``.cfgpatch.yaml`` names others): its ``spec.path``, with its
   ``targetNamespace``, ``namePrefix``, ``nameSuffix``, ``patches``, ``images`` and
   ``components`` when it sets them (else it is the same entry point as the folder);
 * every folder of plain manifests (YAML documents with ``apiVersion`` and ``kind``) that
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -109,8 +112,10 @@ def layout(files: Files) -> Layout:
     return out
 
 
-def find(files: Files, config: PreviewConfig) -> list[EntryPoint]:
-    """Every entry point of ``files`` (see the module docstring), in path order."""
+def find(files: Files, config: PreviewConfig,
+         source_here: Callable[[Any, str], bool] | None = None) -> list[EntryPoint]:
+    """Every entry point of ``files`` (see the module docstring), in path order;
+    ``source_here(sourceRef, namespace)``: whether a Flux source is this repository."""
     tree = layout(files)
     included = set().union(*tree.includes.values()) if tree.includes else set()
     found: dict[str, EntryPoint] = {}
@@ -119,7 +124,7 @@ def find(files: Files, config: PreviewConfig) -> list[EntryPoint]:
                 and not config.excluded(folder):
             found[folder] = EntryPoint(folder, "kustomization")
     generated: list[str] = []  # Flux folders without a kustomization: all below is theirs
-    for entry in flux_entry_points(files):
+    for entry in flux_entry_points(files, source_here or _bootstrapped):
         if not config.excluded(entry.path) and files.is_dir(entry.path):
             found.setdefault(entry.key, entry)
             if entry.path not in tree.kustomizations:
@@ -137,7 +142,13 @@ def find(files: Files, config: PreviewConfig) -> list[EntryPoint]:
     return sorted(found.values(), key=lambda e: (e.path, e.key))
 
 
-def flux_entry_points(files: Files) -> list[EntryPoint]:
+def _bootstrapped(source: Any, namespace: str) -> bool:
+    return isinstance(source, dict) and source.get("kind") == "GitRepository" \
+        and source.get("name") == "flux-system"
+
+
+def flux_entry_points(files: Files, source_here: Callable[[Any, str], bool] = _bootstrapped
+                      ) -> list[EntryPoint]:
     out = []
     for path in files.paths():
         if not path.endswith(_MANIFEST):
