@@ -92,9 +92,10 @@ def dropped_lines(manager: str, before: Sequence[ManagedFieldsEntry],
                   after: Sequence[ManagedFieldsEntry], removed: fp.FieldSet) -> list[str]:
     """The fields ``manager`` applied before and no longer sends: removed, or kept (and
     by whom)."""
-    stopped = _applier(before, manager).difference(_applier(after, manager))
+    mine = _applier(after, manager)
+    stopped = _applier(before, manager).difference(mine)
     lines = []
-    for path in _tops(stopped):
+    for path in _tops(stopped, mine):
         name = fp.path_string(path)
         others = [label(e) for e in after if _owns_under(e.fields, path)]
         if others:
@@ -102,15 +103,18 @@ def dropped_lines(manager: str, before: Sequence[ManagedFieldsEntry],
                          f"{', '.join(others)} still own{'s' if len(others) == 1 else ''} it"
                          " (it stays, stuck, until they give it up)")
         else:
-            lines.append(f"removed {name}: {manager} applied it before, no longer sends "
+            lines.append(f"removed {name}: {manager} owned it as an applier, no longer sends "
                          "it, and no other manager owns it")
     return lines
 
 
-def _tops(fields: fp.FieldSet) -> list[tuple]:
-    """The members of ``fields`` none of whose ancestors is a member."""
-    members = sorted(fields.paths(), key=lambda p: tuple(pe.sort_key for pe in p))
-    return [p for p in members if not any(fields.has(p[:i]) for i in range(1, len(p)))]
+def _tops(fields: fp.FieldSet, kept: fp.FieldSet) -> list[tuple]:
+    """The members of ``fields`` under which ``kept`` has nothing, none of whose
+    ancestors is such a member (a map the applier still sends fields of is no loss)."""
+    members = [p for p in sorted(fields.paths(), key=lambda p: tuple(pe.sort_key for pe in p))
+               if not _owns_under(kept, p)]
+    chosen = set(members)
+    return [p for p in members if not any(p[:i] in chosen for i in range(1, len(p)))]
 
 
 def _owns_under(fields: fp.FieldSet, path: tuple) -> bool:
