@@ -214,7 +214,7 @@ def test_client_side_fields_migrate_to_kubectl(put, capsys):
     assert ("kubectl-client-side-apply", "Update") not in managers
     assert ("kubectl", "Apply") in managers
     assert "minReadySeconds" not in stored["spec"]
-    assert "moved to kubectl" in err
+    assert "step: managed fields of kubectl-client-side-apply moved to kubectl" in err
 
 
 def test_kubectl_migrates_for_any_field_manager(put, capsys):

@@ -205,7 +205,7 @@ def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -
     err.write(f"cfgpatch: server-side apply of {resource_name(manifest)} by {manager} "
               f"{verb} the object\n")
     for step in done.steps[1:]:
-        err.write(f"  kubectl: {step}\n")
+        err.write(f"  step: {step}\n")
     if result.before_first_apply:
         err.write("  the live object had no managed fields: its fields were first "
                   "recorded for before-first-apply\n")

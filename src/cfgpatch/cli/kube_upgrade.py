@@ -22,6 +22,12 @@ reported as Helm's upgrade treats it:
   object exists and the release does not own it);
 * ``deleted``: in the old manifest only (``helm.sh/resource-policy: keep`` keeps it).
 
+With ``--server-side`` it is Helm 4's upgrade (:mod:`.kube_helm4`): each object is
+applied server-side by the field manager ``helm`` with ``--force-conflicts`` off unless
+given; ``--from-client-side`` says the release was installed with client-side apply
+(Helm 3, or Helm 4 with ``--server-side=false``): Helm 4 then first hands the fields of
+``helm``'s Update entries to its Apply entry, as ``csaupgrade`` does.
+
 Exit code 0, 1 when an object would make Helm fail.
 """
 
@@ -58,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="custom resources patched three-way (CreateThreeWayJSONMergePatch, "
                           "as Helm's install --take-ownership does)")
     add_common_flags(parser)
+    from .kube_helm4 import add_flags
+
+    add_flags(parser)
     parser.set_defaults(func=run_upgrade, cr_three_way=False)
 
 
@@ -89,6 +98,11 @@ def _report(args: argparse.Namespace, key: tuple, old: dict | None, new: dict | 
         kept = _annotations(old).get(KEEP) == "keep"
         out.write(f"{name} {'kept (helm.sh/resource-policy: keep)' if kept else 'deleted'}\n")
         return False
+    if live is None and getattr(args, "server_side", False):
+        from .kube_helm4 import upgrade_server_side
+
+        out.write(f"{name} {'recreated' if old is not None else 'created'}\n")
+        return upgrade_server_side(args, None, _with_namespace(args, new), None)
     if live is None:
         out.write(f"{name} {'recreated' if old is not None else 'created'}\n")
         if "result" in args.show:
@@ -99,6 +113,11 @@ def _report(args: argparse.Namespace, key: tuple, old: dict | None, new: dict | 
                   "Helm refuses to take it over (rendered manifests contain a resource "
                   "that already exists)\n")
         return True
+    if getattr(args, "server_side", False):
+        from .kube_helm4 import upgrade_server_side
+
+        return upgrade_server_side(args, name, _with_namespace(args, new),
+                                   _with_namespace(args, live))
     node = kind_schema(args, new)
     # the live object is in the namespace it was matched in (kubectl get prints it)
     old, new, live = (_with_namespace(args, obj) for obj in (old, new, live))
