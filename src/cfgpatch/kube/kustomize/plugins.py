@@ -317,8 +317,9 @@ def _generator(kind: str) -> Callable[..., Plugin]:
                   state: SchemaState, origin: tuple[str, dict] | None = None) -> Plugin:
         meta = _strings(value.get("metadata"))
         args = {k: v for k, v in value.items() if k not in ("apiVersion", "kind", "metadata")}
-        args["name"] = meta.get("name") or ""
-        if meta.get("namespace"):
+        # the generator's own name and namespace, else the configuration's (measured)
+        args["name"] = args.get("name") or meta.get("name") or ""
+        if not args.get("namespace") and meta.get("namespace"):
             args["namespace"] = meta["namespace"]
         synthetic = _synthetic(kust, {field: [args]})
         where, by = origin if origin is not None else (None, None)
