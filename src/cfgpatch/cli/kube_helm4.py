@@ -70,7 +70,7 @@ def upgrade_server_side(args: argparse.Namespace, name: str | None, new: dict,
         if name is not None:
             sys.stdout.write(f"{name} conflict: Helm 4 fails\n")
         if args.explain:
-            _explain_conflict(args, state, new, live, manager, error)
+            _explain_conflict(new, live, manager, error)
         sys.stderr.write(f"Error: UPGRADE FAILED: conflict occurred while applying object "
                          f"{_where(new)}: {error.message}\n")
         return True

@@ -164,7 +164,7 @@ def _apply_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
                                          time=state.time)
     except OwnershipConflict as error:
         if args.explain:
-            _explain_conflict(args, state, manifest, live, manager, error)
+            _explain_conflict(manifest, live, manager, error)
         raise KubeError(f"{error.message}\n{CONFLICT_ADVICE}") from None
     state.cluster.store(key, done.result.object)
     state.print(args, done.result.object)
@@ -238,8 +238,8 @@ def _migrated(before: list, done: Any, manager: str) -> list:
     return out
 
 
-def _explain_conflict(args: argparse.Namespace, state: _State, manifest: dict,
-                      live: dict | None, manager: str, error: OwnershipConflict) -> None:
+def _explain_conflict(manifest: dict, live: dict | None, manager: str,
+                      error: OwnershipConflict) -> None:
     from ..kube.explain.ownership import conflict_lines
 
     err = sys.stderr
