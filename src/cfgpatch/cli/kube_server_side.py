@@ -201,9 +201,10 @@ def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -
     err = sys.stderr
     result = done.result
     before = entries_of(live)
-    verb = "creates" if live is None else "changes" if result.changed else "leaves as it is"
+    verb = "creates the object" if live is None else "changes the object" if result.changed \
+        else "leaves the object as it is"
     err.write(f"cfgpatch: server-side apply of {resource_name(manifest)} by {manager} "
-              f"{verb} the object\n")
+              f"{verb}\n")
     for step in done.steps[1:]:
         err.write(f"  step: {step}\n")
     if result.before_first_apply:
