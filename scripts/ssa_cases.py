@@ -1069,3 +1069,34 @@ def fam_last_applied(rng: random.Random) -> tuple[str, Any, list]:
 
 
 FAMILIES.append(("lastapplied", fam_last_applied, 60))
+
+
+WEIRD = [None, 1, "s", [], {}, [1, None], {"a": None}, True, 1.5, [{"x": 1}], {"k": [1]},
+         -3, "", [[1]], {"a": {"b": 2}}]
+
+
+def _weird(o: Obj, rng: random.Random) -> Obj:
+    o = copy.deepcopy(o)
+    for _ in range(rng.randint(1, 2)):
+        paths = [p for p in _paths(o) if p not in _FIXED and p[0] != "metadata" or
+                 (len(p) > 1 and p[1] in ("labels", "annotations"))]
+        if not paths:
+            break
+        p = rng.choice(paths)
+        _get(o, p[:-1])[p[-1]] = copy.deepcopy(rng.choice(WEIRD))
+    return o
+
+
+def fam_weird(rng: random.Random) -> tuple[str, Any, list]:
+    """Values of the wrong kind anywhere: the server's type errors, in its words."""
+    _, o, schema = _kind(rng, [k for k in KINDS if not KINDS[k][1].startswith("openapi")])
+    m = rng.choice(MANAGERS)
+    r = rng.random()
+    if r < 0.4:
+        return schema, None, [apply(m, _weird(o, rng))]
+    if r < 0.7:
+        return schema, None, [apply(m, o), update("ctl", _weird(o, rng))]
+    return schema, None, [apply(m, o), apply(m, _weird(o, rng), force=True)]
+
+
+FAMILIES.append(("weird", fam_weird, 120))
