@@ -21,11 +21,23 @@ import sys
 from ..errors import (
     INVALID_ARGUMENTS,
     KUBECTL_CRASH,
-    KUBECTL_UNPREFIXED,
     MULTIPLE_DOCUMENTS,
     CfgPatchError,
     KubeError,
 )
+from .kube_files import read_bytes as _read_bytes
+from .kube_files import read_file as _read_file
+from .kube_files import read_object_file as _read_object_file
+from .kube_files import source_name
+from .kube_report import aggregate, report
+from .kube_report import as_kube_error as _as_kube_error
+from .kube_report import explain as _explain
+from .kube_report import fail as _fail
+from .kube_report import fail_all as _fail_all
+
+# (the sub-command modules import these from here too)
+__all__ = ["aggregate", "prepare_words", "register", "report", "resource_name", "run_patch",
+           "source_name"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse and typing are left out of kube patch's start-up
@@ -143,12 +155,6 @@ def run_patch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _as_kube_error(error: CfgPatchError) -> KubeError:
-    if isinstance(error, KubeError):
-        return error
-    return KubeError(error.message, hint=error.hint)
-
-
 def _verbatim(args: argparse.Namespace) -> bool:
     return args.type == "merge" and _raw_numbers_differ(args.patch_text)
 
@@ -215,60 +221,6 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
         failed.append(KubeError(unstructured.NO_OBJECTS,
                                 hint=f"{args.filename} holds no object"))
     return _fail_all(failed, unread) if failed or unread else 0
-
-
-def _fail_all(failed: list[KubeError], unread: list[KubeError]) -> int:
-    """kubectl patch's report of the errors of a file of several objects.
-
-    kubectl gathers the errors of the objects it read (a patch that fails, a namespace
-    other than ``-n``) one by one, and the errors of reading the file (a document that
-    is no object, a list item without a type, the error that ends the reading) in one
-    group that comes last (:func:`aggregate`, printed by :func:`report`).
-    """
-    return report(aggregate([*failed, aggregate(unread)]))
-
-
-#: A Go ``utilerrors`` aggregate as kubectl builds them: a list of errors and aggregates.
-Aggregate = list
-
-
-def aggregate(errors: list) -> KubeError | Aggregate | None:
-    """What a visitor returns for the errors it gathered: None, the one error, or the
-    aggregate of several (``None`` entries are left out)."""
-    errors = [error for error in errors if error is not None]
-    if not errors:
-        return None
-    return errors[0] if len(errors) == 1 else errors
-
-
-def _leaves(error: KubeError | Aggregate) -> list[KubeError]:
-    if isinstance(error, KubeError):
-        return [error]
-    return [leaf for inner in error for leaf in _leaves(inner)]
-
-
-def aggregate_message(error: KubeError | Aggregate) -> str:
-    """An error's text as Go prints it: an aggregate's messages, nested ones included,
-    without repeats, in brackets when there are several."""
-    if isinstance(error, KubeError):
-        return error.message
-    messages = list(dict.fromkeys(leaf.message for leaf in _leaves(error)))
-    return messages[0] if len(messages) == 1 else f"[{', '.join(messages)}]"
-
-
-def report(error: KubeError | Aggregate | None) -> int:
-    """kubectl's ``CheckErr``: one error as usual (``error: ...``); an aggregate one line
-    per member, without ``error: `` (a nested aggregate as one line); then our hints."""
-    if error is None:
-        return 0
-    if isinstance(error, KubeError):
-        return _fail(error)
-    for member in error:
-        sys.stderr.write(f"{aggregate_message(member)}\n")
-    for leaf in _leaves(error):
-        if leaf.hint:
-            sys.stderr.write(f"cfgpatch: {leaf.hint}\n")
-    return 1
 
 
 def _check_flags(args: argparse.Namespace) -> None:
@@ -349,36 +301,6 @@ def _check_namespace(obj: Any, namespace: str | None) -> None:
             f'"{namespace}". You must pass \'--namespace={own}\' to perform this operation.')
 
 
-def source_name(path: str) -> str:
-    """The ``-f`` file as kubectl's messages name it (``STDIN`` for ``-``)."""
-    return "STDIN" if path == "-" else path
-
-
-def _read_object_file(path: str) -> str:
-    return _read_file(path, 'the path "{path}" does not exist')
-
-
-def _read_file(path: str, missing: str) -> str:
-    """A manifest's text as kubectl's file reader gives it (byte order marks, bytes
-    that are not UTF-8: :mod:`cfgpatch.kube.io.filebytes`)."""
-    from ..kube.io import filebytes
-
-    return filebytes.decode(_read_bytes(path, missing))
-
-
-def _read_bytes(path: str, missing: str) -> bytes:
-    if path == "-":
-        stdin = getattr(sys.stdin, "buffer", None)
-        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
-    if not os.path.exists(path):
-        raise KubeError(missing.format(path=path))
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise KubeError(f"cannot read {path}: {exc}", code=INVALID_ARGUMENTS) from None
-
-
 def _patch(args: argparse.Namespace, obj: Any, patch: Any, notes: list,
            patch_notes: list) -> Any:
     from .. import kube
@@ -446,26 +368,3 @@ def _render(result: Any, original: Any, output: str | None, verbatim: bool = Fal
     return f"{resource_name(result)} patched{suffix}\n"
 
 
-def _fail(error: KubeError) -> int:
-    # kubectl's fatal(): a newline only where the message has none at its end
-    end = "" if error.message.endswith("\n") else "\n"
-    if error.code in (KUBECTL_CRASH, KUBECTL_UNPREFIXED):  # kubectl prints these without "error: "
-        sys.stderr.write(f"{error.message}{end}")
-    else:
-        sys.stderr.write(f"error: {error.message}{end}")
-    if error.hint:
-        sys.stderr.write(f"cfgpatch: {error.hint}\n")
-    for finding in getattr(error, "findings", None) or ():
-        sys.stderr.write(f"cfgpatch: {finding.describe()}\n")
-    return 2 if error.code == KUBECTL_CRASH else 1
-
-
-def _explain(changes: list, findings: list) -> None:
-    out = sys.stderr
-    out.write("cfgpatch: changes:\n" if changes else "cfgpatch: no change\n")
-    for change in changes:
-        out.write(f"  {change.describe()}\n")
-    if findings:
-        out.write("cfgpatch: findings:\n")
-        for finding in findings:
-            out.write(f"  {finding.describe()}\n")
