@@ -90,7 +90,7 @@ def main() -> int:
     binary = kubectl()
     commits = repo.text("rev-list", "--first-parent", f"--max-count={args.pairs + 1}",
                         args.ref).split()
-    totals = {"pairs": 0, "renders": 0, "equal": 0, "both_refuse": 0, "differ": 0,
+    totals = {"pairs": 0, "renders": 0, "equal": 0, "both_refuse": 0, "refuse_other_text": 0, "differ": 0,
               "missed": 0, "entry_points": 0, "changed_objects": 0, "seconds": 0.0}
     trees: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="measure-preview-") as scratch:
@@ -125,6 +125,12 @@ def main() -> int:
                         totals["equal"] += 1
                     elif proc.returncode != 0 and render.error:
                         totals["both_refuse"] += 1
+                        theirs = proc.stderr.replace(tree(sha), "<root>").strip()
+                        ours = "error: " + render.error.replace(repo.root, "<root>")
+                        if ours.strip() not in theirs:
+                            totals["refuse_other_text"] += 1
+                            notes.append(f"REFUSE-TEXT {key}@{sha[:8]}: ours={ours[:100]!r} "
+                                         f"kubectl={theirs[:100]!r}")
                     else:
                         totals["differ"] += 1
                         notes.append(f"DIFFER {key}@{sha[:8]}: ours={render.error[:80]!r} "
