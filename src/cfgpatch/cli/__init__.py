@@ -29,7 +29,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="cfgpatch",
         description="Safe, explainable changes to JSON and Kubernetes configuration.",
     )
-    parser.add_argument("--version", action="version", version=f"cfgpatch {_version()}")
+    class _Version(argparse.Action):  # asks the installed metadata only when used
+        def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
+            sys.stdout.write(f"cfgpatch {_version()}\n")
+            parser.exit()
+
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show program's version number and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
         try:
@@ -54,6 +60,16 @@ def _version() -> str:
         return __version__
 
 
+def _kube_build_args(words: list[str]) -> argparse.Namespace:
+    import argparse
+
+    from . import kube_build
+
+    parser = argparse.ArgumentParser(prog="cfgpatch kube")
+    kube_build.register(parser.add_subparsers(dest="kube_command"))
+    return parser.parse_args(["build", *words])
+
+
 def main(argv: list[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | SimpleNamespace | None = None
@@ -61,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         from .kube_patch_words import parse
 
         args = parse(words[2:])
+    elif words[:2] == ["kube", "build"]:  # kube build's parser alone: a short start-up
+        args = _kube_build_args(words[2:])
     if args is None:
         parser, args = _parse_args(words)
         if not getattr(args, "func", None):

@@ -24,6 +24,7 @@ from .common import write_stderr
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..kube.kustomize.build import BuildError
+    from ..kube.kustomize.helm import HelmProcess
 
 UNMODELLED_EXIT = 3
 
@@ -78,17 +79,24 @@ def refused(error: BuildError) -> int:
     return UNMODELLED_EXIT if error.code == KUSTOMIZE_UNMODELLED else 1
 
 
+def _helm_runner(enabled: bool) -> HelmProcess | None:
+    """The subprocess helm runner, imported only when helm may run."""
+    if not enabled:
+        return None
+    from .helm_runner import install
+
+    return install()
+
+
 def _build_and_print(args: argparse.Namespace) -> int:
     from ..kube.kustomize.build import build
     from ..kube.kustomize.trace import Trace
-    from .helm_runner import install
-
     versions = tuple(v for item in args.helm_api_versions for v in item.split(",") if v)
     result = build(args.directory, Trace() if args.explain else None,
                    load_restrictor=args.load_restrictor, enable_helm=args.enable_helm,
                    helm_command=args.helm_command, helm_api_versions=versions,
                    helm_kube_version=args.helm_kube_version, helm_debug=args.helm_debug,
-                   helm_runner=install())
+                   helm_runner=_helm_runner(args.enable_helm))
     for warning in result.warnings:
         sys.stderr.write(warning + "\n")
     if not args.explain:
