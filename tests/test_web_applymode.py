@@ -104,3 +104,26 @@ def test_bad_options_and_internal_errors_do_not_raise():
     assert json.loads(bridge.apply_json("", "kind: X\n", "", "[1]"))["mode"] == "apply"
     assert json.loads(bridge.apply_json("", "kind: X\n", "", "{"))["error"]["plain"].startswith(
         "internal error")
+
+
+def test_removing_replicas_says_the_server_defaults_it_to_one():
+    """The HPA trap: replicas leaves the manifest, kubectl sends null, the server sets 1."""
+    import json as _json
+
+    from cfgpatch.web.applymode import compute_apply
+
+    manifest = {"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "web", "namespace": "default"},
+                "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}}}
+    live = _json.loads(_json.dumps(manifest))
+    live["metadata"]["annotations"] = {
+        "kubectl.kubernetes.io/last-applied-configuration": _json.dumps(manifest) + "\n"}
+    live["spec"]["replicas"] = 7
+    del manifest["spec"]["replicas"]
+    data = compute_apply(_json.dumps(live), _json.dumps(manifest), "", {})
+    assert '"replicas":null' in data["patch"]["text"]
+    [note] = [c for c in data["consequences"] if c["code"] == "replicas-defaulted"]
+    assert "defaults it to 1" in note["text"] and "(it has 7 now)" in note["text"]
+    assert "<the new last-applied configuration, below>" in data["readable"]["text"]
+    assert _json.loads(data["readable"]["annotation"])["kind"] == "Deployment"
+    assert ["-", "  replicas: 7"] in data["before_after"]

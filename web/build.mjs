@@ -150,6 +150,12 @@ async function compress(file, cacheKey) {
   if (br.length < data.length * 0.95) writeFileSync(`${file}.br`, br);
 }
 
+// Pyodide's files are the same from build to build: their compressed copies are cached.
+function cacheKeyOf(file) {
+  const rel = relative(out, file);
+  return rel.startsWith("pyodide-") ? rel.replace(/\//g, "_") : null;
+}
+
 async function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -159,12 +165,20 @@ async function main() {
   const sizes = Object.fromEntries(FETCHED.map((name) =>
     [name, statSync(join(out, pyodide.folder, name)).size]));
   sizes.snapshot = statSync(join(out, py.snapshot)).size;
+  // The files the worker fetches are compressed first, so that it knows what crosses the
+  // network when a server sends the brotli copies (its progress counts those bytes).
+  const fetched = [...FETCHED.map((name) => join(out, pyodide.folder, name)), join(out, py.snapshot)];
+  await Promise.all(fetched.map((file) => compress(file, cacheKeyOf(file))));
+  const sent = (file) => statSync(existsSync(`${file}.br`) ? `${file}.br` : file).size;
+  const encoded = Object.fromEntries(FETCHED.map((name) => [name, sent(join(out, pyodide.folder, name))]));
+  encoded.snapshot = sent(join(out, py.snapshot));
   const site = {
     pyodide: `${pyodide.folder}/`,
     snapshot: py.snapshot,
     archives: py.archives,
     sizes,
     total: Object.values(sizes).reduce((a, b) => a + b, 0),
+    encoded, // the brotli copies' sizes (what cfgpatch serve sends)
   };
   const version = JSON.stringify(pyodide.version);
   const worker = bundle("worker.js", "worker.js", "esm", { __SITE__: JSON.stringify(site) });
@@ -186,10 +200,10 @@ async function main() {
   writeFileSync(join(out, "build.json"), JSON.stringify(info, null, 2) + "\n");
 
   const started = Date.now();
-  await Promise.all(allFiles(out).map((file) => {
-    const rel = relative(out, file);
-    return compress(file, rel.startsWith("pyodide-") ? rel.replace(/\//g, "_") : null);
-  }));
+  const done = new Set(fetched);
+  await Promise.all(allFiles(out)
+    .filter((file) => !done.has(file) && !file.endsWith(".br") && !file.endsWith(".gz"))
+    .map((file) => compress(file, cacheKeyOf(file))));
   console.log(`compressed the page's files (gzip, brotli quality ${QUALITY}) in ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s`);
   console.log(`built the page into ${out} (Pyodide ${pyodide.version})`);

@@ -20,6 +20,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A sentence the Python side wrote, `code` in backticks drawn as <code> (never shown raw).
+export function rich(text) {
+  const parts = String(text ?? "").split("`");
+  if (parts.length % 2 === 0) return [String(text ?? "")]; // an odd backtick: plain text
+  return parts.map((part, i) => (i % 2 ? el("code", {}, part) : part)).filter((p) => p !== "");
+}
+
+// Children for replaceChildren(): null, undefined and false left out (replaceChildren
+// itself would write them as the words "null" and "undefined").
+export function kids(...children) {
+  return children.flat(Infinity).filter((child) => child !== null && child !== undefined && child !== false);
+}
+
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }

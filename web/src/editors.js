@@ -20,7 +20,9 @@ export function makeEditor(parent, label, { onEdit, onRun }) {
       yaml(),
       lintGutter(),
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ "aria-label": label }),
+      // tabindex: the editable text is the focusable part of its scrolling box (it is in
+      // the tab order already; axe-core counts only an explicit tabindex)
+      EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged && !applying) onEdit();
       }),

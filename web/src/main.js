@@ -26,6 +26,7 @@ import { resultPanel } from "./panels/result.js";
 import { statusPanel } from "./panels/status.js";
 import { toolbarPanel } from "./panels/toolbar.js";
 import { installLintHook, lintMode } from "./modes/lint.js"; // the lint mode
+import { wantMode } from "./modes/want.js"; // the write-the-patch mode
 
 // Drawn in this order on every result; each reads state.data and the declared state.
 const PANELS = [toolbarPanel, inputsPanel, resultPanel, changesPanel, comparePanel,
@@ -58,9 +59,11 @@ const scheduler = new Scheduler({
 const fragment = new Fragment({
   current: () => (state.mode === "apply" ? applyMode.linkState()
     : state.mode === "lint" ? lintMode.linkState()
+    : state.mode === "want" ? wantMode.linkState()
       : { type: state.type, format: state.format, ...scheduler.read() }),
   apply: (link) => {
     if (link.mode === "apply") return applyMode.fromLink(link); // ---- the apply mode's link
+    if (link.mode === "want") return wantMode.fromLink(link); // ---- the write-the-patch mode's
     if (link.mode === "lint") { // ---- the lint mode's link: its files, then the mode shown
       const linted = lintMode.fromLink(link);
       actions.setMode("lint");
@@ -124,6 +127,7 @@ const actions = {
     fragment.schedule(); // the link holds the mode shown
     if (mode === "apply") return applyMode.shown();
     if (mode === "lint") return lintMode.shown();
+    if (mode === "want") return wantMode.shown();
     return scheduler.settled();
   },
   // Put the cursor at a place in an editor (1-based line and column).
@@ -148,6 +152,7 @@ function wireKeys() {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
       event.preventDefault();
       if (state.mode === "apply") applyMode.scheduler.compute();
+      else if (state.mode === "want") wantMode.scheduler.compute();
       else scheduler.compute();
     } else if (state.mode === "patch" && event.altKey && ["1", "2", "3"].includes(event.key)) {
       event.preventDefault();
@@ -170,6 +175,9 @@ async function start() {
   }
   // ---- the lint mode (modes/lint.js)
   lintMode.mount({ onDrawn: () => fragment.schedule(), link: () => fragment.link() });
+  // ---- the write-the-patch mode (modes/want.js)
+  wantMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`),
+    () => fragment.schedule());
   wireKeys();
   // The inputs show at once (from a shared link, or the first example); they are
   // computed when the engine is ready.
@@ -189,6 +197,7 @@ async function start() {
   await scheduler.compute(); // whatever the editors hold now, edits made while loading included
   await applyMode.ready(engine); // computes only when the apply mode is shown
   lintMode.start(engine); // the lint mode computes once shown (or asked through the hook)
+  await wantMode.ready(engine); // computes only when the write-the-patch mode is shown
   state.firstResultAt = performance.now(); // since navigation start
   statusPanel.ready();
   document.body.dataset.ready = "true";
@@ -197,3 +206,4 @@ async function start() {
 const ready = start();
 installHook({ ready, actions, scheduler, fragment, editors: ctx.editors });
 installLintHook(); // window.cfgpatch.lint
+window.cfgpatch.want = wantMode.hook(); // window.cfgpatch.want

@@ -4,7 +4,7 @@
 export const TYPES = ["strategic", "merge", "json"];
 export const FORMATS = ["yaml", "json"];
 export const RESULT_VIEWS = ["result", "before-after"];
-export const MODES = ["patch", "apply", "lint"]; // the question the page answers (docs/web.md)
+export const MODES = ["patch", "apply", "lint", "want"]; // the question the page answers (docs/web.md)
 
 export const state = Object.seal({
   // what the reader chose
@@ -40,6 +40,9 @@ export const state = Object.seal({
   lintSkipped: [], // files a folder held that were not read: [{path, reason}]
   lintData: null, // cfgpatch.web.lintmode.lint_view's last reply
   lintMs: 0, // the last lint call in the worker
+
+  // ---- the write-the-patch mode (modes/want.js)
+  want: null, // cfgpatch.web.wantmode.compute_want's last reply
 });
 
 // What the bridge is asked for besides the results (see bridge.compute's options).

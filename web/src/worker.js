@@ -35,17 +35,56 @@ function stage(name) {
 const plainFetch = self.fetch.bind(self);
 self.fetch = async (...args) => {
   const response = await plainFetch(...args);
-  if (response.ok && response.body) count(response.clone().body);
+  if (response.ok && response.body) count(response.clone().body, response);
   return response;
 };
-async function count(body) {
+// The size FILES gives for a response (what it unpacks to), by its file name.
+function unpackedSize(url) {
+  const name = new URL(url).pathname.split("/").pop();
+  if (name === FILES.snapshot.split("/").pop()) return FILES.sizes.snapshot;
+  return FILES.sizes[name];
+}
+// What crosses the network: a body the server sent compressed (Content-Encoding) is
+// counted in its Content-Length, not in the bytes it unpacks to. The total expects the
+// unpacked sizes until the first compressed response; from then on the files still to
+// come are expected as their brotli copies (FILES.encoded, measured at build time).
+const expected = { ...FILES.sizes };
+const arrived = new Set();
+function nameOf(url) {
+  const name = new URL(url).pathname.split("/").pop();
+  return name === FILES.snapshot.split("/").pop() ? "snapshot" : name;
+}
+function expect(name, size, compressed) {
+  arrived.add(name);
+  expected[name] = size;
+  if (compressed && FILES.encoded) {
+    for (const other of Object.keys(expected)) {
+      if (!arrived.has(other) && FILES.encoded[other]) expected[other] = FILES.encoded[other];
+    }
+  }
+  progress.total = Object.values(expected).reduce((a, b) => a + b, 0);
+}
+async function count(body, response) {
+  const unpacked = unpackedSize(response.url);
+  const sent = Number(response.headers.get("content-length")) || 0;
+  const encoding = response.headers.get("content-encoding");
+  const compressed = Boolean(encoding && encoding !== "identity" && sent > 0);
+  let ratio = 1;
+  if (unpacked) {
+    if (compressed) ratio = sent / unpacked;
+    expect(nameOf(response.url), compressed ? sent : unpacked, compressed);
+  }
+  let counted = 0;
   const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true }));
     if (done) break;
-    progress.loaded += value.byteLength;
+    counted += value.byteLength;
+    progress.loaded += value.byteLength * ratio;
     report();
   }
+  if (ratio !== 1) progress.loaded += sent - counted * ratio; // exact once it is all here
+  progress.loaded = Math.round(progress.loaded);
   report(true);
 }
 
@@ -125,6 +164,7 @@ const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
 const CALLS = {
   apply_json: (a) => bridge.apply_json(a.live, a.manifest, a.last ?? "", a.options ?? "{}"),
   lint_json: (a) => bridge.lint_json(a.files, a.options ?? "{}"),
+  want_json: (a) => bridge.want_json(a.object, a.wanted, "{}"),
 };
 
 function compute(data) {

@@ -32,7 +32,7 @@ import json
 from typing import Any
 
 from ..errors import CfgPatchError, KubeError
-from . import locate, render, wording
+from . import applyexplain, locate, render, wording
 from .printed import printed_lines
 
 EDITORS = ("live", "manifest", "last")
@@ -143,6 +143,10 @@ def compute_apply(live_text: str, manifest_text: str, last_text: str = "",
     data["lines"] = _marked_against(done.current, lines, fmt)
     data["notes"] = [{"code": note.code, "path": note.path, "text": note.describe()}
                      for note in notes]
+    sent = None if done.patch is None or done.unchanged else done.patch
+    data["consequences"] = applyexplain.consequences(sent, done.current, manifest)
+    data["readable"] = applyexplain.readable_patch(sent)
+    data["before_after"] = applyexplain.removed_lines(done.current, lines, fmt)
     return data
 
 

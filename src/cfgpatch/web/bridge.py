@@ -39,6 +39,7 @@ from ..kube.io.unstructured import NO_OBJECTS
 from . import command, locate, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
+from .versions import versions_view
 
 TYPES = ("strategic", "merge", "json")
 FORMATS = ("yaml", "json")
@@ -128,6 +129,7 @@ def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
     view: dict[str, Any] = {
         "command": command.kubectl_patch(obj, patch, patch_type),
         "dry_run": command.kubectl_patch(obj, patch, patch_type, dry_run=True),
+        "versions": versions_view(obj, patch, patch_type),
     }
     try:
         outcome = kube.patch(obj, patch, patch_type, notes=list(inputs.notes),
@@ -351,6 +353,9 @@ def compute_json(object_text: str, patch_text: str, options_text: str = "{}") ->
 
 # ---- the apply mode (live object + new manifest [+ last applied] -> patch, result, notes)
 from .applymode import apply_json, compute_apply  # noqa: E402,F401  (the worker calls these)
+
+# ---- the write-the-patch mode (object as it is + object as wanted -> three patches)
+from .wantmode import compute_want, want_json  # noqa: E402,F401  (the worker calls these)
 
 
 def lint_json(files_json: str, options_json: str = "{}") -> str:

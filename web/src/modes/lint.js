@@ -8,7 +8,7 @@
 // finding's place (or a related place) opens that file in the editor at that line.
 // Every word about the findings comes from Python; this module only draws them.
 
-import { $, announce, el, setText, show } from "../dom.js";
+import { $, announce, el, setText, show, rich } from "../dom.js";
 import { editorText, makeEditor, markedProblems, markProblems, setEditorText } from "../editors.js";
 import { state } from "../state.js";
 import EXAMPLE from "../lint-example.json";
@@ -204,7 +204,7 @@ function placeButton(place, text) {
 
 function findingItem(finding) {
   const quote = finding.quote === null || finding.quote === undefined ? null
-    : el("pre", { class: "quote" }, el("span", { class: "quote-line" }, `${finding.place.line} |`), " ",
+    : el("pre", { class: "quote", tabindex: "0", "aria-label": `Line ${finding.place.line} of ${finding.file ?? "the file"}` }, el("span", { class: "quote-line" }, `${finding.place.line} |`), " ",
       finding.quote);
   return el("li", { class: `finding lint-finding sev-${EDITOR_SEVERITY[finding.level] ?? "warning"}`,
     "data-rule": finding.rule, "data-line": finding.place.line },
@@ -214,7 +214,8 @@ function findingItem(finding) {
     el("span", { class: "badge" }, finding.rule)),
   el("div", { class: "message" }, finding.message),
   quote,
-  el("p", { class: "help" }, finding.help),
+  finding.explain ? el("p", { class: "explain" }, rich(finding.explain)) : null,
+  el("p", { class: "help" }, rich(finding.help)),
   finding.related.length ? el("ul", { class: "related" }, finding.related.map((place) =>
     el("li", {}, "also ", placeButton(place), place.message ? `: ${place.message}` : ""))) : null);
 }

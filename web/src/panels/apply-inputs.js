@@ -2,7 +2,7 @@
 // the three editors (live object, new manifest, last applied configuration), below
 // each in words (ours, then kubectl's) and in the editor at the line and column.
 
-import { $, announce, el, setText, show } from "../dom.js";
+import { $, announce, el, setText, show, kids } from "../dom.js";
 import { markProblems } from "../editors.js";
 import { copyText } from "../clipboard.js";
 import { state } from "../state.js";
@@ -36,11 +36,11 @@ export const applyInputsPanel = {
       const box = $(`apply-${which}-error`);
       const error = data.inputs[which];
       if (error) {
-        box.replaceChildren(
+        box.replaceChildren(...kids(
           el("p", { class: "plain" }, error.plain),
           error.kubectl ? el("p", { class: "kubectl" }, "kubectl: ", el("code", {}, error.kubectl)) : null,
           error.note ? el("p", { class: "note" }, error.note) : null,
-        );
+        ));
       }
       show(box, Boolean(error));
       markProblems(ctx.editors[`apply-${which}`],

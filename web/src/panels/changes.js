@@ -24,9 +24,11 @@ export const changesPanel = {
     if (!result.ok) {
       setText(note, "No changes: the patch was rejected.");
       list.replaceChildren();
+      list.drawnKey = null; // what was drawn is gone: the next list is drawn again
     } else if (!view.changes?.length) {
       setText(note, "No path changed.");
       list.replaceChildren();
+      list.drawnKey = null;
     } else {
       setText(note, "");
       const key = JSON.stringify(view.changes);

@@ -2,18 +2,18 @@
 // kubectl's second), and in the editor itself (a gutter mark and an underline at the
 // line and column). Screen readers hear a new problem once, not on every keystroke.
 
-import { $, announce, el, show } from "../dom.js";
+import { $, announce, el, kids, rich, show } from "../dom.js";
 import { markProblems } from "../editors.js";
 import { state } from "../state.js";
 
 const said = { object: "", patch: "" }; // the last problem announced, per editor
 
 function describe(box, error) {
-  box.replaceChildren(
-    el("p", { class: "plain" }, error.plain),
+  box.replaceChildren(...kids(
+    el("p", { class: "plain" }, rich(error.plain)),
     error.kubectl ? el("p", { class: "kubectl" }, "kubectl: ", el("code", {}, error.kubectl)) : null,
     error.note ? el("p", { class: "note" }, error.note) : null,
-  );
+  ));
 }
 
 function problems(data, which) {

@@ -2,7 +2,7 @@
 // with its change and warning marks, or before and after with the removed lines, a Copy
 // button (the text without marks), and the warnings next to it.
 
-import { $, el, plural, setText, show } from "../dom.js";
+import { $, el, kids, plural, rich, setText, show } from "../dom.js";
 import {
   RESULT_MARKS, SIGN_MARKS, codeBox, drawLines, keepFirstMarkInView, revealLine,
 } from "../codebox.js";
@@ -34,12 +34,12 @@ function finding(item, canReveal, reveal) {
 
 function rejection(box, view, ctx) {
   const error = view.error ?? { plain: view.verdict, kubectl: "" };
-  box.replaceChildren(
-    el("p", { class: "plain" }, error.plain),
+  box.replaceChildren(...kids(
+    el("p", { class: "plain" }, rich(error.plain)),
     error.kubectl ? el("p", { class: "kubectl" }, "kubectl: ", el("code", {}, error.kubectl)) : null,
     error.place ? el("button", { type: "button", class: "button small",
       onclick: () => ctx.actions.showInEditor("patch", error.place) }, "Show the operation in the patch") : null,
-  );
+  ));
 }
 
 export const resultPanel = {
@@ -74,8 +74,20 @@ export const resultPanel = {
       button.setAttribute("aria-pressed", String(button.dataset.view === state.resultView));
     }
     const verdict = $("verdict");
-    verdict.className = `verdict ${result.ok ? "ok" : "failed"}`;
-    setText(verdict, view.verdict ?? "");
+    // A result that loses something (an element, a section, a field) is a warning.
+    const lost = result.ok && view.losses?.length;
+    verdict.className = `verdict ${result.ok ? (lost ? "warning" : "ok") : "failed"}`;
+    const said = result.ok && view.print_error ? `${view.verdict} ${view.print_error.plain}` : (view.verdict ?? "");
+    if (verdict.said !== said) verdict.replaceChildren(...rich(said));
+    verdict.said = said;
+    // Which kubectl the answer is, and what other recorded versions would say.
+    const versions = view.versions?.differences ?? [];
+    setText($("versions-line"), versions.length
+      ? `The answer is kubectl ${view.versions.answers_as}'s; recorded answers of other versions differ:`
+      : "The answer is kubectl 1.32's (no recorded difference of kubectl 1.27\u20131.33 for this input).");
+    $("versions-list").replaceChildren(...versions.map((item) =>
+      el("li", {}, `kubectl ${item.versions}, for `, rich(item.about), ": ", el("code", {}, item.said))));
+    show($("versions-list"), versions.length > 0);
     const box = $("result-object");
     const reject = $("rejection");
     show(reject, !result.ok);
@@ -106,7 +118,6 @@ export const resultPanel = {
     $("findings").replaceChildren(...findings.map((item) => finding(item, result.ok, reveal)));
     show($("findings-empty"), findings.length === 0);
     setText($("warnings-title"), findings.length ? `Warnings (${findings.length})` : "Warnings");
-    if (result.ok && view.print_error) setText(verdict, `${view.verdict} ${view.print_error.plain}`);
     return plural(findings.length, "warning");
   },
 };
