@@ -30,7 +30,7 @@ from ..go.json import encode
 from . import fieldpath as fp
 from . import managed as mf
 from .schema import Schema, TypeRef
-from .typed import errors_text, validate
+from .typed import errors_text, forget_items, validate
 from .updater import ConflictsFound, Managers, Typed, UpdaterError, VersionedSet
 from .updater import apply as smd_apply
 from .updater import update as smd_update
@@ -163,6 +163,14 @@ class FieldManager:
     def apply(self, live: Any, applied: Any, manager: str, force: bool, now: str | None,
               trace: Trace) -> tuple[Any, Managers, dict]:
         """The stored object, its managers and their times (raises on refusal)."""
+        forget_items()
+        try:
+            return self._apply(live, applied, manager, force, now, trace)
+        finally:
+            forget_items()
+
+    def _apply(self, live: Any, applied: Any, manager: str, force: bool, now: str | None,
+               trace: Trace) -> tuple[Any, Managers, dict]:
         try:
             managers, times = mf.decode(mf.read_entries(live))
         except mf.DecodeError as exc:
@@ -238,6 +246,14 @@ class FieldManager:
     def update(self, live: Any, new: Any, manager: str, now: str | None,
                trace: Trace) -> tuple[Any, Managers, dict]:
         """The stored object, its managers and their times after an Update."""
+        forget_items()
+        try:
+            return self._update(live, new, manager, now, trace)
+        finally:
+            forget_items()
+
+    def _update(self, live: Any, new: Any, manager: str, now: str | None,
+                trace: Trace) -> tuple[Any, Managers, dict]:
         managers, times = self._decode_live_or_new(live, new)
         new = without_managed_fields(new)
         if not managers and _meta_str(live, "uid"):

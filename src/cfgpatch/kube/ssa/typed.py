@@ -114,8 +114,34 @@ def _resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, tuple]:
     return atom, ()
 
 
+_ITEMS: dict[tuple[int, int], tuple[Any, Any]] = {}  # (id(item), id(list type)) -> (item, pe)
+
+
+def forget_items() -> None:
+    """Drop the item-name cache (the field manager does, before and after each operation:
+    the cache holds the items, so their ids cannot be reused while it lives)."""
+    _ITEMS.clear()
+
+
 def item_element(schema: Schema, lt: ListType, child: Any) -> fp.PathElement:
     """The element naming an item of an associative list (raises :class:`ItemError`)."""
+    if not isinstance(child, dict):
+        return _item_element(schema, lt, child)
+    memo = (id(child), id(lt))
+    hit = _ITEMS.get(memo)
+    if hit is None or hit[0] is not child:
+        try:
+            hit = (child, _item_element(schema, lt, child))
+        except ItemError as exc:
+            hit = (child, exc)
+        if len(_ITEMS) < 200_000:
+            _ITEMS[memo] = hit
+    if isinstance(hit[1], ItemError):
+        raise hit[1]
+    return hit[1]
+
+
+def _item_element(schema: Schema, lt: ListType, child: Any) -> fp.PathElement:
     if lt.relationship != ASSOCIATIVE:
         raise ItemError("invalid indexing of non-associative list")
     if lt.keys:
