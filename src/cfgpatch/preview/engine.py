@@ -16,11 +16,12 @@ import posixpath
 from dataclasses import dataclass, field
 
 from ..errors import CfgPatchError
+from ..kube.kustomize.loader import KUSTOMIZATION_FILES
 from ..lint.config import CONFIG_NAME
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
 from .entrypoints import EntryPoint, find, kustomization_file, reach, reached
-from .gittree import WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
+from .gittree import MANIFESTS, WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
 from .live import outcome as live_outcome
 from .live import read_live
 from .pairing import Pair, pair
@@ -46,9 +47,15 @@ def preview(options: Options) -> dict:
     head = repo.commit(options.head) if options.head else WORKTREE
     base_files = repo.tree(base)
     head_files: GitTree | WorkTree = repo.tree(head) if head != WORKTREE else WorkTree(repo)
+    changed = repo.changed_files(base, head)
+    if not options.all_entry_points and not _may_matter(changed, base_files, head_files):
+        return summarize(repo.root, base_ref, base, options.head or "working tree", head,
+                         [], [], [], PreviewConfig())
+    for files in (base_files, head_files):
+        if isinstance(files, GitTree):
+            files.prefetch_manifests()
     config = _config(head_files)
     source_here = _flux_sources(head_files)
-    changed = repo.changed_files(base, head)
     entries, declared = _entries(base_files, head_files, config, options.paths, source_here)
     chosen = []
     for entry in entries:
@@ -86,6 +93,34 @@ def _config(files: GitTree | WorkTree) -> PreviewConfig:
     if not files.is_file(CONFIG_NAME):
         return PreviewConfig()
     return parse_preview_config(files.read_text(CONFIG_NAME))
+
+
+def _may_matter(changed: set[str], *trees: GitTree | WorkTree) -> bool:
+    """Whether a changed file can reach any entry point, from the file lists alone: it is
+    YAML or JSON, or the configuration, or in or below a folder with a kustomization, or
+    beside manifests (a generator's input)."""
+    if any(p.endswith(MANIFESTS) or p == CONFIG_NAME for p in changed):
+        return True
+    folders: set[str] = set()
+    kustomized: set[str] = set()
+    for tree in trees:
+        for path in tree.paths():
+            folder = posixpath.dirname(path)
+            if path.endswith(MANIFESTS):
+                folders.add(folder)
+                if posixpath.basename(path) in KUSTOMIZATION_FILES:
+                    kustomized.add(folder)
+    for path in changed:
+        folder = posixpath.dirname(path)
+        if folder in folders:
+            return True
+        while True:
+            if folder in kustomized:
+                return True
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return False
 
 
 def _flux_sources(files: GitTree | WorkTree):

@@ -22,6 +22,7 @@ from ..errors import INVALID_INPUT, InvalidInput
 from ..kube.kustomize.filesys import DIRECTORY, FILE, SYMLINK, TreeFileSystem
 
 WORKTREE = "WORKTREE"  # the head ref that means "the working tree, as it is"
+MANIFESTS = (".yaml", ".yml", ".json", "Kustomization")  # what entry points are read from
 
 
 class GitError(InvalidInput):
@@ -104,6 +105,7 @@ class GitTree:
     commit: str
     entries: dict[str, tuple[str, str]] = field(default_factory=dict)
     _blobs: dict[str, bytes] = field(default_factory=dict)
+    _manifests_read: bool = False
 
     @classmethod
     def read(cls, repo: GitRepo, commit: str) -> GitTree:
@@ -140,6 +142,8 @@ class GitTree:
         sha = self.entries[path][1]
         if sha not in self._blobs:
             self.prefetch([path])
+        if sha not in self._blobs:
+            raise FileNotFoundError(f"{path}: blob {sha} is not in this clone")
         return self._blobs[sha]
 
     def read_text(self, path: str) -> str:
@@ -157,9 +161,19 @@ class GitTree:
         for sha in wanted:
             end = out.index(b"\n", at)
             header = out[at:end].split()
+            if len(header) < 3:  # "<sha> missing": not in this clone (a partial one)
+                at = end + 1
+                continue
             size = int(header[2])
             self._blobs[sha] = out[end + 1:end + 1 + size]
             at = end + 1 + size + 1
+
+    def prefetch_manifests(self) -> None:
+        """Read every YAML and JSON file and kustomization at once (what entry points
+        and builds read most)."""
+        if not self._manifests_read:
+            self.prefetch([p for p in self.entries if p.endswith(MANIFESTS)])
+            self._manifests_read = True
 
     def materialize(self, target: str, under: tuple[str, ...] = ("",)) -> None:
         """Write the files (of the folders ``under``) into ``target``."""
@@ -197,8 +211,7 @@ class GitTreeFileSystem(TreeFileSystem):
                 self._children.setdefault(child, set())
                 parent = child
             self._children.setdefault(parent, set()).add(path.rsplit("/", 1)[-1])
-        yamls = [p for p in tree.entries if not p.endswith((".png", ".jpg", ".gz", ".zip"))]
-        tree.prefetch(yamls)
+        tree.prefetch_manifests()
 
     def _rel(self, path: str) -> str | None:
         if path == self.mount:
