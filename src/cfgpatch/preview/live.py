@@ -50,7 +50,8 @@ def read_live(folder: str) -> dict[tuple[str, str, str, str], dict]:
 
 
 def ident(value: dict) -> tuple[str, str, str, str]:
-    meta = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    found = value.get("metadata")
+    meta: dict = found if isinstance(found, dict) else {}
     return (str(value.get("apiVersion") or "").rpartition("/")[0], str(value.get("kind")),
             str(meta.get("namespace") or ""), str(meta.get("name") or ""))
 

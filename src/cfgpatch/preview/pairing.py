@@ -74,7 +74,8 @@ def _counterpart(obj: RenderedObject, left: list[RenderedObject]
 
 
 def _substantial(value: dict) -> bool:
-    meta = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    found = value.get("metadata")
+    meta: dict = found if isinstance(found, dict) else {}
     return any(k not in ("apiVersion", "kind", "metadata") for k in value) or \
         any(k not in ("name", "namespace") for k in meta)
 
