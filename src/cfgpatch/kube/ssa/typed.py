@@ -84,22 +84,19 @@ def _part(atom: Atom, which: str) -> Atom:
     return part
 
 
-def resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, Errors]:
+_KINDS = {dict: 3, list: 2, str: 1, int: 1, float: 1, bool: 1, type(None): 0}
+
+
+def resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, tuple]:
     """The deduced atom of a value's type, or the schema error (cached per type and kind)."""
-    if v is ABSENT or v is None:
-        kind = 0
-    elif isinstance(v, dict):
-        kind = 3
-    elif isinstance(v, list):
-        kind = 2
-    else:
-        kind = 1
+    kind = 0 if v is ABSENT else _KINDS.get(type(v))
+    if kind is None:
+        kind = 3 if isinstance(v, dict) else 2 if isinstance(v, list) else 1
     cache = schema.deduced
     hit = cache.get((ref, kind))
     if hit is None:
         hit = cache[(ref, kind)] = _resolve(schema, ref, v)
-    atom, errs = hit
-    return atom, list(errs)
+    return hit
 
 
 def _resolve(schema: Schema, ref: TypeRef, v: Any) -> tuple[Atom | None, tuple]:
@@ -191,7 +188,7 @@ def validate(schema: Schema, ref: TypeRef, v: Any, allow_duplicates: bool = Fals
         return []  # (untyped, all the way down: every JSON value fits)
     atom, errs = resolve(schema, ref, v)
     if atom is None:
-        return errs
+        return list(errs)
     if atom.map is not None:
         return _validate_map(schema, atom.map, v, allow_duplicates)
     if atom.scalar is not None:
