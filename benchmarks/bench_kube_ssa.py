@@ -77,13 +77,16 @@ def live_with_three_managers(config: dict) -> dict:
     return update(second, noted, manager="ops", time=t.format(2)).object
 
 
-def best(fn, rounds: int) -> float:  # noqa: ANN001
-    times = []
+def best(fn, rounds: int) -> tuple[float, float]:  # noqa: ANN001
+    """The best wall-clock and the best CPU time of ``rounds`` calls (the CPU time holds
+    up on a machine other work shares)."""
+    wall, cpu = [], []
     for _ in range(rounds):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return min(wall), min(cpu)
 
 
 def oracle_seconds(live: dict, new: dict, rounds: int) -> float | None:
@@ -114,21 +117,25 @@ def main() -> None:
     new["spec"]["template"]["spec"]["containers"][0]["image"] = "registry.example.com/app0:2.0"
     del new["spec"]["replicas"]
     node = builtin_schema().for_kind("apps/v1", "Deployment")
-    ssa = csa = float("inf")
+    ssa = csa = (float("inf"), float("inf"))
     for _ in range(args.rounds):  # interleaved
-        ssa = min(ssa, best(lambda: server_side_apply(live, new, manager="helm"), 3))
-        csa = min(csa, best(lambda: kubectl_apply(new, live, node), 3))
+        s = best(lambda: server_side_apply(live, new, manager="helm"), 3)
+        c = best(lambda: kubectl_apply(new, live, node), 3)
+        ssa = (min(ssa[0], s[0]), min(ssa[1], s[1]))
+        csa = (min(csa[0], c[0]), min(csa[1], c[1]))
     oracle = oracle_seconds(live, new, 50)
     print(f"Deployment of {yaml_lines(config)} YAML lines ({args.containers} containers), "
           f"live object of {yaml_lines(live)} lines with 3 managers; best of {args.rounds}")
-    print(f"{'what':<40}{'ms':>10}{'ratio':>10}")
-    print(f"{'server-side apply (ours, in process)':<40}{ssa * 1000:>10.2f}{ssa / csa:>10.2f}")
-    print(f"{'client-side apply (ours, in process)':<40}{csa * 1000:>10.2f}{1.0:>10.2f}")
+    print(f"{'what':<40}{'wall ms':>10}{'cpu ms':>10}{'ratio':>10}")
+    for name, (wall, cpu) in (("server-side apply (ours, in process)", ssa),
+                              ("client-side apply (ours, in process)", csa)):
+        print(f"{name:<40}{wall * 1000:>10.2f}{cpu * 1000:>10.2f}{cpu / csa[1]:>10.2f}")
     if oracle is None:
         print(f"{'ssa-oracle (Go)':<40}{'absent':>10}")
     else:
-        print(f"{'ssa-oracle (Go), per case':<40}{oracle * 1000:>10.2f}{oracle / csa:>10.2f}")
-    print("ratio: the time over our client-side apply's (below 1: faster)")
+        print(f"{'ssa-oracle (Go), per case (wall)':<40}{oracle * 1000:>10.2f}{'':>10}"
+              f"{oracle / csa[0]:>10.2f}")
+    print("ratio: CPU time over our client-side apply's (the oracle: wall time over wall time)")
 
 
 if __name__ == "__main__":
