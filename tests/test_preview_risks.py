@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 
 from cfgpatch.preview.objdiff import HIDDEN, field_changes, yaml_diff
-from cfgpatch.preview.risks import hpa_targets, object_risks
 from cfgpatch.preview.render import RenderedObject
+from cfgpatch.preview.risks import hpa_targets, object_risks
 
 DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
               "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
