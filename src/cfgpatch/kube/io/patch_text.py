@@ -9,7 +9,7 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
 
 * the bytes: a UTF-16 or UTF-8 byte order mark picks the encoding; bytes that are not
   UTF-8 fail with go-yaml's words (``invalid leading UTF-8 octet``, ...);
-  :func:`decode_bytes`;
+  :func:`~cfgpatch.kube.io.yamlbytes.decode_bytes`;
 * only the first document counts: whatever follows it is never parsed, only scanned as
   far as the scanner looks ahead (``[...]x`` and ``a: b\\n---\\n[`` are fine);
   :func:`compose_first`;
@@ -21,7 +21,8 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
 * an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
   alias inside its own anchor's value fails (:func:`self_containing_anchor`);
 * directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
-* error texts in libyaml's words (:func:`go_yaml_message`).
+* error texts in libyaml's words: :func:`yaml_problem` makes PyYAML's error a value,
+  :mod:`cfgpatch.kube.compat.goyaml` words it (:func:`go_yaml_message`).
 
 Also Go's ``%q`` of bytes (:func:`go_quote_bytes`), which kubectl's ``unable to parse``
 error uses.  Not modelled: go-yaml decodes its input 512 bytes at a time, so a bad byte
@@ -30,26 +31,20 @@ well after the first document may go unnoticed by kubectl; here every byte is ch
 
 from __future__ import annotations
 
-import re
-from collections import namedtuple
-
+from ..compat import goyaml
+from ..compat.goyaml import YamlProblem
 from ..go import json as gojson
-from .filebytes import UTF16_MARKS
+from .yamlbytes import CHUNK, Unread, decode_bytes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any
 
-__all__ = ["GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first", "decode_bytes",
-           "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
-           "self_containing_anchor"]
+__all__ = ["CHUNK", "GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first",
+           "decode_bytes", "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
+           "self_containing_anchor", "yaml_problem"]
 
 BREAKS = "\r\n\x85\u2028\u2029"
-#: Characters go-yaml's reader refuses ("control characters are not allowed"): all but
-#: tab, line feed, carriage return, 0x20-0x7e, 0x85, 0xa0-0xd7ff, 0xe000-0xfffd and
-#: 0x10000-0x10ffff, spelled as the complement (the negated class of the accepted ranges
-#: compiles in about 1 ms, the negated class in about 20: measured on a loaded machine).
-_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 #: Go's unicode.IsSpace beyond ASCII (the White_Space property).
 _WIDE_SPACES = frozenset("\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
                          "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
@@ -117,141 +112,6 @@ def as_text(data: bytes) -> str:
         return data.decode("utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return data.decode("utf-8", "surrogateescape")
-
-
-#: What go-yaml's reader says of bytes that end the input in the middle of a character.
-#: It waits for more input there rather than fail, so the error comes only when the
-#: scanner needs a character beyond the ones before (a syntax error before that wins).
-_AT_THE_END = frozenset({"incomplete UTF-8 octet sequence", "incomplete UTF-16 character",
-                         "incomplete UTF-16 surrogate pair"})
-#: go-yaml's reader decodes its input this many bytes at a time.
-CHUNK = 512
-
-
-class Unread(namedtuple("Unread", "char message")):
-    """Bytes go-yaml's reader refuses: ``message`` once the scanner needs any character
-    from ``char`` on (where the chunk holding the bad bytes starts).  An immutable
-    record (a named tuple: ``dataclasses`` is left out of the start-up)."""
-
-    __slots__ = ()
-    char: int
-    message: str
-
-
-def decode_bytes(data: bytes) -> tuple[str, Unread | None]:
-    """The text go-yaml's reader makes of ``data``, without a leading byte order mark,
-    up to the first character it refuses; and what it refuses, if anything.
-
-    >>> decode_bytes(b"a: b\\n")
-    ('a: b\\n', None)
-    >>> decode_bytes(b"a: \\xff")
-    ('a: ', Unread(char=0, message='yaml: invalid leading UTF-8 octet'))
-    """
-    for mark, codec in UTF16_MARKS:
-        if data.startswith(mark):
-            return _decode_utf16(data, codec)
-    start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
-    try:
-        text = data[start:].decode("utf-8")
-        at, message = len(data), ""
-    except UnicodeDecodeError as err:
-        text = data[start:start + err.start].decode("utf-8")
-        at, message = start + err.start, _utf8_problem(data, start + err.start)
-    ctrl = _PRINTABLE.search(text)
-    if ctrl is not None:
-        text = text[:ctrl.start()]
-        at, message = start + len(text.encode("utf-8")), "control characters are not allowed"
-    if not message:
-        return text, None
-    if message in _AT_THE_END:  # met once the scanner needs what follows the text
-        return text, Unread(len(text), f"yaml: {message}")
-    chunk = max(_chunk_of(data, at), start)
-    return text, Unread(len(data[start:chunk].decode("utf-8")), f"yaml: {message}")
-
-
-def _chunk_of(data: bytes, at: int) -> int:
-    """Where the chunk starts in which go-yaml's reader meets the bad bytes at ``at``: a
-    chunk is up to :data:`CHUNK` bytes, and the next one starts at the first character
-    the last did not hold whole."""
-    start = 0
-    while start + CHUNK < len(data):
-        lead = start + CHUNK
-        while lead > start and data[lead] >> 6 == 2:  # back to a character's first byte
-            lead -= 1
-        if at < lead:
-            return start
-        start = lead
-    return start
-
-
-def _utf8_problem(data: bytes, at: int) -> str:
-    """go-yaml's reader's words for the bad sequence starting at ``at``."""
-    lead = data[at]
-    width = 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else (
-        4 if lead >> 3 == 30 else 0)
-    if width == 0:
-        return "invalid leading UTF-8 octet"
-    if at + width > len(data):
-        return "incomplete UTF-8 octet sequence"
-    value = lead & (0x7F >> width)
-    for octet in data[at + 1:at + width]:
-        if octet >> 6 != 2:
-            return "invalid trailing UTF-8 octet"
-        value = (value << 6) | (octet & 0x3F)
-    if value < (0, 0, 0x80, 0x800, 0x10000)[width]:
-        return "invalid length of a UTF-8 sequence"
-    return "invalid Unicode character"
-
-
-def _decode_utf16(data: bytes, codec: str) -> tuple[str, Unread | None]:
-    """:func:`decode_bytes` of a file starting with a UTF-16 byte order mark.
-
-    go-yaml decodes code units in order and checks each character as it goes, so the
-    first problem in the file wins: a control character, or a unit that does not decode
-    (``incomplete UTF-16 character``, ``unexpected low surrogate area``, ``expected low
-    surrogate area``, ``incomplete UTF-16 surrogate pair``).  Chunks are
-    :data:`CHUNK` bytes of the file (its mark included); a surrogate pair cut by a chunk's
-    end starts the next one."""
-    order: Literal["little", "big"] = "little" if codec == "utf-16-le" else "big"
-    at, message = _utf16_problem(data, order)
-    text = data[2:at].decode(codec)
-    ctrl = _PRINTABLE.search(text)
-    if ctrl is not None:
-        text = text[:ctrl.start()]
-        at, message = 2 + len(text.encode(codec)), "control characters are not allowed"
-    if not message:
-        return text, None
-    if message in _AT_THE_END:
-        return text, Unread(len(text), f"yaml: {message}")
-    start = 0
-    while start + CHUNK < len(data):
-        lead = start + CHUNK
-        if 0xD800 <= int.from_bytes(data[lead - 2:lead], order) <= 0xDBFF:  # a pair cut
-            lead -= 2
-        if at < lead:
-            break
-        start = lead
-    return text, Unread(len(data[2:max(start, 2)].decode(codec)), f"yaml: {message}")
-
-
-def _utf16_problem(data: bytes, order: Literal["little", "big"]) -> tuple[int, str]:
-    """The offset of the first UTF-16 code unit after the mark that does not decode, and
-    go-yaml's words for it (``len(data)`` and ``""`` when all do)."""
-    at = 2
-    while at < len(data):
-        if at + 2 > len(data):
-            return at, "incomplete UTF-16 character"
-        unit = int.from_bytes(data[at:at + 2], order)
-        if 0xDC00 <= unit <= 0xDFFF:
-            return at, "unexpected low surrogate area"
-        if 0xD800 <= unit <= 0xDBFF:
-            if at + 4 > len(data):
-                return at, "incomplete UTF-16 surrogate pair"
-            if not 0xDC00 <= int.from_bytes(data[at + 2:at + 4], order) <= 0xDFFF:
-                return at, "expected low surrogate area"
-            at += 2
-        at += 2
-    return len(data), ""
 
 
 class GoYamlMixin:
@@ -481,61 +341,20 @@ def compose_first(text: str, loader_class: type, unread: Unread | None = None) -
     return node
 
 
-_PROBLEMS = (  # PyYAML's wording -> libyaml's (go-yaml) wording
-    ("expected ',' or ']'", "did not find expected ',' or ']'"),
-    ("expected ',' or '}'", "did not find expected ',' or '}'"),
-    ("expected the node content", "did not find expected node content"),
-    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
-    ("mapping keys are not allowed here", "mapping keys are not allowed in this context"),
-    ("sequence entries are not allowed here",
-     "block sequence entries are not allowed in this context"),
-    ("that cannot start any token", "found character that cannot start any token"),
-    ("could not find expected ':'", "could not find expected ':'"),
-    ("found unexpected end of stream", "found unexpected end of stream"),
-    ("found unknown escape character", "found unknown escape character"),
-    ("hexadecimal numbers, but found", "did not find expected hexdecimal number"),
-    ("found duplicate YAML directive", "found duplicate %YAML directive"),
-    ("found incompatible YAML document", "found incompatible YAML document"),
-    ("expected '<document start>', but found", "did not find expected <document start>"),
-    ("expected a comment or a line break", "did not find expected comment or line break"),
-    ("expected chomping or indentation indicators",
-     "did not find expected comment or line break"),
-    ("expected indentation indicator in the range 1-9",
-     "found an indentation indicator equal to 0"),
-    ("expected ' ', but found", "did not find expected whitespace or line break"),
-    ("expected alphabetic or numeric character",
-     "did not find expected alphabetic or numeric character"),
-)
+def yaml_problem(err: Any) -> YamlProblem:
+    """PyYAML's error ``err`` as a value (worded by :mod:`cfgpatch.kube.compat.goyaml`)."""
+    yaml = _yaml()
+    mark, context = err.problem_mark, err.context_mark
+    stage = "scanner" if isinstance(err, yaml.scanner.ScannerError) else "parser"
+    at_end = bool(mark is not None and mark.column
+                  and mark.index >= len(mark.buffer or "") - 1)
+    return YamlProblem(stage, err.problem or "", err.context,
+                       None if mark is None else mark.line,
+                       None if mark is None else mark.column, at_end,
+                       None if context is None else context.line)
 
 
 def go_yaml_message(err: Any, v3: bool = False) -> str:
-    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort).
-
-    go-yaml v2 (kubectl's sigs.k8s.io/yaml) names the problem's line; go-yaml v3
-    (kustomize's kyaml, ``v3``) names the line of its context (the collection being
-    parsed) when that is not the first line, counted from 0 like libyaml's marks."""
-    yaml = _yaml()
-    problem = err.problem or ""
-    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
-    if alias:
-        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
-    text = next((go for py, go in _PROBLEMS if py in problem), problem)
-    if problem.startswith("expected <block end>"):
-        text = ("did not find expected '-' indicator" if "collection" in (err.context or "")
-                else "did not find expected key")
-    scanner = isinstance(err, yaml.scanner.ScannerError)
-    line = 0
-    mark = err.problem_mark
-    at_end = mark is not None and mark.column and mark.index >= len(mark.buffer or "") - 1
-    # libyaml starts a new line at the end of a stream that does not end with one when
-    # it makes the stream's end token (before it finds a simple key without its ':');
-    # a scanner error inside a token at the end comes before that.  go-yaml counts
-    # lines from 1 in scanner errors, and leaves out line 0.
-    forced = at_end and (not scanner or text == "could not find expected ':'")
-    if v3 and err.context_mark is not None and err.context_mark.line:
-        line = err.context_mark.line + (1 if scanner else 0)
-    elif mark is not None and (mark.line or forced):
-        line = mark.line + (1 if forced else 0) + (1 if scanner else 0)
-    elif err.context_mark is not None:
-        line = err.context_mark.line
-    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
+    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort; v2, or v3
+    with ``v3``): :func:`cfgpatch.kube.compat.goyaml.message` of :func:`yaml_problem`."""
+    return goyaml.message(yaml_problem(err), v3)

@@ -1,0 +1,94 @@
+"""go-yaml's words for a YAML syntax error: ``yaml: line N: <problem>``.
+
+:func:`message` takes a :class:`YamlProblem` (what PyYAML's scanner or parser found,
+and where) and says it as go-yaml (libyaml's wording) would, v2 (kubectl's
+``sigs.k8s.io/yaml``) or v3 (kustomize's kyaml).
+
+>>> message(YamlProblem("parser", "expected ',' or ']', but got '<stream end>'",
+...                     "while parsing a flow sequence", 0, 4, False, 0))
+"yaml: did not find expected ',' or ']'"
+>>> message(YamlProblem("scanner", "found undefined alias 'x'", None, 2, 3, False, None))
+"yaml: unknown anchor 'x' referenced"
+"""
+
+from __future__ import annotations
+
+import re
+from collections import namedtuple
+
+#: PyYAML's wording -> libyaml's (go-yaml's), matched as a part of PyYAML's problem.
+_PROBLEMS = (
+    ("expected ',' or ']'", "did not find expected ',' or ']'"),
+    ("expected ',' or '}'", "did not find expected ',' or '}'"),
+    ("expected the node content", "did not find expected node content"),
+    ("mapping values are not allowed here", "mapping values are not allowed in this context"),
+    ("mapping keys are not allowed here", "mapping keys are not allowed in this context"),
+    ("sequence entries are not allowed here",
+     "block sequence entries are not allowed in this context"),
+    ("that cannot start any token", "found character that cannot start any token"),
+    ("could not find expected ':'", "could not find expected ':'"),
+    ("found unexpected end of stream", "found unexpected end of stream"),
+    ("found unknown escape character", "found unknown escape character"),
+    ("hexadecimal numbers, but found", "did not find expected hexdecimal number"),
+    ("found duplicate YAML directive", "found duplicate %YAML directive"),
+    ("found incompatible YAML document", "found incompatible YAML document"),
+    ("expected '<document start>', but found", "did not find expected <document start>"),
+    ("expected a comment or a line break", "did not find expected comment or line break"),
+    ("expected chomping or indentation indicators",
+     "did not find expected comment or line break"),
+    ("expected indentation indicator in the range 1-9",
+     "found an indentation indicator equal to 0"),
+    ("expected ' ', but found", "did not find expected whitespace or line break"),
+    ("expected alphabetic or numeric character",
+     "did not find expected alphabetic or numeric character"),
+)
+
+
+class YamlProblem(namedtuple("YamlProblem",
+                             "stage problem context line column at_end context_line")):
+    """A YAML syntax error as a value: ``stage`` ``"scanner"`` or ``"parser"``,
+    ``problem`` and ``context`` (PyYAML's words), ``line`` and ``column`` of the
+    problem (from 0; None when unknown), ``at_end``: the problem is at the last
+    character of a line-less end of the text, ``context_line``: the line (from 0) of the
+    collection being read (None when there is none).
+
+    A named tuple (``dataclasses`` is left out of the start-up)."""
+
+    __slots__ = ()
+    stage: str
+    problem: str
+    context: str | None
+    line: int | None
+    column: int | None
+    at_end: bool
+    context_line: int | None
+
+
+def message(found: YamlProblem, v3: bool = False) -> str:
+    """go-yaml's ``yaml: line N: <problem>`` for ``found``.
+
+    go-yaml v2 names the problem's line; v3 (``v3``) names the line of its context (the
+    collection being parsed) when that is not the first line, counted from 0 like
+    libyaml's marks."""
+    problem = found.problem or ""
+    alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
+    if alias:
+        return f"yaml: unknown anchor '{alias.group(1)}' referenced"
+    text = next((go for py, go in _PROBLEMS if py in problem), problem)
+    if problem.startswith("expected <block end>"):
+        text = ("did not find expected '-' indicator" if "collection" in (found.context or "")
+                else "did not find expected key")
+    scanner = found.stage == "scanner"
+    line = 0
+    # libyaml starts a new line at the end of a stream that does not end with one when
+    # it makes the stream's end token (before it finds a simple key without its ':');
+    # a scanner error inside a token at the end comes before that.  go-yaml counts
+    # lines from 1 in scanner errors, and leaves out line 0.
+    forced = found.at_end and (not scanner or text == "could not find expected ':'")
+    if v3 and found.context_line:
+        line = found.context_line + (1 if scanner else 0)
+    elif found.line is not None and (found.line or forced):
+        line = found.line + (1 if forced else 0) + (1 if scanner else 0)
+    elif found.context_line is not None:
+        line = found.context_line
+    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
