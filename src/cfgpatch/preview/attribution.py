@@ -71,10 +71,9 @@ class Attributor:
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
             inner = len(text) - len(text.lstrip(" "))
-            if inner > indent or (inner == indent and start.lstrip().startswith(("- ", "-\t"))
-                                  is False and text.lstrip().startswith("- ")
-                                  and not start.lstrip().startswith("-")
-                                  and start.rstrip().endswith(":")):
+            key_with_list = start.rstrip().endswith(":") and not start.lstrip().startswith("-")
+            if inner > indent or (inner == indent and key_with_list
+                                  and text.lstrip().startswith("- ")):
                 last = number
                 continue
             break
