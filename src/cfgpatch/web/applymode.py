@@ -91,10 +91,13 @@ def compute_apply(live_text: str, manifest_text: str, last_text: str = "",
     from ..kube.explain.apply import explain_three_way
 
     options = options or {}
-    fmt = options.get("format") if options.get("format") in FORMATS else "yaml"
+    fmt = options.get("format")
+    if fmt not in FORMATS or not isinstance(fmt, str):
+        fmt = "yaml"
     overwrite = options.get("overwrite") is not False
-    namespace = options.get("namespace") if isinstance(options.get("namespace"), str) \
-        and options.get("namespace") else "default"
+    namespace = options.get("namespace")
+    if not isinstance(namespace, str) or not namespace:
+        namespace = "default"
     data: dict[str, Any] = {"mode": "apply", "format": fmt, "ok": False,
                             "inputs": {name: None for name in EDITORS}}
     texts = {"live": live_text, "manifest": manifest_text, "last": last_text}
