@@ -142,3 +142,18 @@ def test_custom_resource_lists_follow_the_crd() -> None:
     assert b.object["spec"]["plain"] == ["y"]  # atomic: replaced, and taken over
     with pytest.raises(KubeError):
         Types(crds=[{"kind": "nope"}])
+
+
+def test_dropped_fields_go_unless_someone_else_owns_them() -> None:
+    first = server_side_apply(None, deployment(2, env=[{"name": "A", "value": "1"}]),
+                              manager="helm", time=T0)
+    shared = server_side_apply(first.object, deployment(2), manager="flux", time=T1)
+    later = server_side_apply(shared.object, deployment(None, env=[]), manager="helm", time=T2)
+    dropped = {fp.path_string(p) for p in later.dropped.paths()}
+    assert ".spec.replicas" in dropped
+    assert later.object["spec"]["replicas"] == 2  # flux still owns it
+    gone = {fp.path_string(p) for p in later.changes.removed.paths()}
+    assert '.spec.template.spec.containers[name="app"].env[name="A"]' in gone
+    from cfgpatch.kube.ssa import field_owners
+    owners = field_owners(later.managed_fields)
+    assert owners[REPLICAS] == ['"flux"']

@@ -26,7 +26,10 @@ time=None, subresource="") -> ApplyResult``
     ``x-kubernetes-list-map-keys``, ``x-kubernetes-map-type``,
     ``x-kubernetes-preserve-unknown-fields``, embedded resources), then the built-in
     Kubernetes 1.32 table.  Pass ``schema=Types(...)`` or ``crds=[crd, ...]``.
-``conflict_message(conflicts)``, ``Conflict``, ``ManagedFieldsEntry``, ``FieldSet``.
+``conflict_message(conflicts)``, ``field_owners(entries)`` (every owned field and its
+owners, for explanations), ``Conflict``, ``ManagedFieldsEntry``, ``FieldSet``;
+``csaupgrade.kubectl_server_side_apply(live, obj, ...)``: kubectl's whole
+``apply --server-side``, with its client-side to server-side migration.
 Other refusals of the server (duplicate keys in an associative list, an item without its
 key field, a field a CRD does not declare, ``metadata.managedFields`` in an applied
 object, a decoding error of ``managedFields``) raise :class:`~cfgpatch.errors.KubeError`
@@ -63,14 +66,15 @@ from __future__ import annotations
 
 from ...errors import OwnershipConflict
 from .api import (
-                  ApplyResult,
-                  Changes,
-                  Conflict,
-                  Types,
-                  UpdateResult,
-                  conflict_message,
-                  server_side_apply,
-                  update,
+    ApplyResult,
+    Changes,
+    Conflict,
+    Types,
+    UpdateResult,
+    conflict_message,
+    field_owners,
+    server_side_apply,
+    update,
 )
 from .fieldpath import FieldSet, PathElement, path_string
 from .managed import ManagedFieldsEntry
@@ -86,6 +90,7 @@ __all__ = [
     "Types",
     "UpdateResult",
     "conflict_message",
+    "field_owners",
     "path_string",
     "server_side_apply",
     "update",

@@ -83,6 +83,22 @@ class Conflict:
         return f"conflict with {self.owner}: {self.field}"
 
 
+def field_owners(entries: Sequence[mf.ManagedFieldsEntry]) -> dict[tuple, list[str]]:
+    """Every owned field (its path) and the managers owning it, as the server names them
+    (``"helm"``, ``"hpa-controller" using apps/v1``), in the entries' order.
+
+    >>> replicas = (fp.field("spec"), fp.field("replicas"))
+    >>> e = mf.ManagedFieldsEntry("hpa", "Update", "apps/v1", fp.FieldSet.from_paths([replicas]))
+    >>> {fp.path_string(p): who for p, who in field_owners([e]).items()}
+    {'.spec.replicas': ['"hpa" using apps/v1']}
+    """
+    out: dict[tuple, list[str]] = {}
+    for entry in entries:
+        for path in entry.fields.paths():
+            out.setdefault(path, []).append(entry.label())
+    return out
+
+
 def conflict_message(conflicts: Sequence[Conflict]) -> str:
     """The server's text for conflicts: ``Apply failed with 1 conflict: ...``."""
     if len(conflicts) == 1:
@@ -127,6 +143,8 @@ class ApplyResult:
     ``changes``: the object's fields added, modified and removed (what the apply removed
     because the applier stopped sending it and nobody else owns it is in ``removed``);
     ``forced``: the conflicts ``force`` (or kubectl's last-applied upgrade) overrode;
+    ``dropped``: the fields the applier owned before and no longer applies (those nobody
+    else owns are gone: in ``changes.removed``; the others stay with their other owners);
     ``before_first_apply``: the live fields were first recorded for ``before-first-apply``;
     ``upgraded_from_last_applied``: kubectl's conflicts were all on fields its
     last-applied annotation set, so the server forced the apply.
@@ -140,6 +158,7 @@ class ApplyResult:
     forced: list[Conflict] = field(default_factory=list)
     before_first_apply: bool = False
     upgraded_from_last_applied: bool = False
+    dropped: fp.FieldSet = field(default_factory=fp.FieldSet)
 
     def owners(self, path: tuple, *, after: bool = True) -> list[mf.ManagedFieldsEntry]:
         """The entries that own ``path`` after (or before) the apply."""
@@ -231,7 +250,8 @@ def server_side_apply(live: dict | None, obj: dict, *, manager: str = "kubectl",
                        changed=trace.changed, changes=_changes(trace),
                        forced=_conflicts(trace.forced),
                        before_first_apply=trace.before_first_apply,
-                       upgraded_from_last_applied=trace.upgraded_from_last_applied)
+                       upgraded_from_last_applied=trace.upgraded_from_last_applied,
+                       dropped=trace.dropped if trace.dropped is not None else fp.FieldSet())
 
 
 def update(live: dict | None, obj: dict, *, manager: str,

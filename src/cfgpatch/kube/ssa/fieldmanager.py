@@ -74,6 +74,7 @@ class Trace:
     changes: Any = None  # the Comparison of the live object with the stored one
     changed: bool = True
     before: Any = None  # the live object's managers and times, decoded
+    dropped: Any = None  # the fields the applier owned and no longer applies
 
 
 def gvk_of(obj: Any) -> tuple[str, str, str]:
@@ -213,7 +214,11 @@ class FieldManager:
                 raise ServerError(f"failed to create manager for existing fields: {exc}") from None
             trace.before_first_apply = bool(managers)
         ident = self.ident(manager, mf.APPLY)
+        last = managers.get(ident)
         obj, managers, forced, changes = self._smd_apply(live, applied, managers, ident, force)
+        mine = managers.get(ident)
+        if last is not None:
+            trace.dropped = last.set.difference(mine.set) if mine is not None else last.set
         trace.forced = forced
         trace.changes = changes
         trace.changed = obj is not ABSENT
