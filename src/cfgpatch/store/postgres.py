@@ -154,9 +154,8 @@ class PostgresStore:
                 "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"cfgpatch:{self.prefix}",)
             )
             conn.execute(migrations.ledger_sql("postgres", self.prefix))
-            applied = conn.execute(
-                f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"
-            ).fetchone()[0]
+            applied = _aggregate(conn.execute(
+                f"SELECT coalesce(max(number), 0) FROM {self.prefix}cfgpatch_migrations"))
             for step in migrations.pending(applied, schema):
                 for statement in step.statements("postgres", self.prefix):
                     conn.execute(statement)
@@ -249,8 +248,8 @@ class PostgresStore:
             raise ValueError(f"prune below a block start, not {before}")
 
         def work(conn: psycopg.Connection) -> int:
-            head = conn.execute(f"SELECT max(version) FROM {self._table} WHERE name = %s",
-                                (name,)).fetchone()[0]
+            head = _aggregate(conn.execute(
+                f"SELECT max(version) FROM {self._table} WHERE name = %s", (name,)))
             if head is None or before > deltas.block_start(head):
                 return 0
             conn.execute("SET LOCAL cfgpatch.prune = 'on'")
@@ -302,3 +301,10 @@ def _broken(error: psycopg.OperationalError) -> bool:
     if isinstance(error, PoolTimeout):
         return False
     return error.sqlstate is None or error.sqlstate.startswith("08")
+
+
+def _aggregate(cursor: Any) -> Any:
+    """The value of an aggregate query (``max``, ``count``): it always returns one row."""
+    row = cursor.fetchone()
+    assert row is not None  # an aggregate without GROUP BY answers one row
+    return row[0]
