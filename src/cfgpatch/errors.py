@@ -15,6 +15,7 @@ there is one, the pointer and token involved, and a human message.
     +-- MergeConflict       conflict (three-way merge / rebase)
     +-- KubeError           what kubectl would refuse (strategic merge and friends)
     |   +-- OwnershipConflict   server-side apply: fields another field manager owns
+    |   +-- BuildError          kubectl kustomize refuses (cfgpatch.kube.BuildError)
     +-- LimitExceeded       a document or patch beyond a configured limit
     +-- StoreError          storage failures (concurrent update)
     +-- PreconditionFailed  a false If-Match / If-None-Match (precondition failed)
