@@ -20,6 +20,7 @@ from .finding import LintFinding, Location, make
 from .locate import finding_location, pointer_location
 from .model import Application, Outcome, PatchSite, app_shapes
 from .overlap import field_set_twice
+from .ssa_ready import ssa_readiness
 
 #: Engine findings that say nothing about a kustomize build: kustomize does not refuse a
 #: strategic patch on a custom resource (custom-resource-list-replaced says what it does).
@@ -50,6 +51,7 @@ def check(outcome: Outcome) -> list[LintFinding]:
                 out.append(_matches_nothing(site))
             out.extend(_other_kinds(site, apps))
         out.extend(field_set_twice(outcome.applications))
+        out.extend(ssa_readiness(outcome))
     return out
 
 

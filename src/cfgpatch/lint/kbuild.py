@@ -1,4 +1,4 @@
-"""Outcomes from ``kube build`` (kustomize's exact build) for repositories on disk.
+"""Outcomes from ``kube build`` (kustomize's exact build): lint's one model of kustomize.
 
 ``cfgpatch.kube.kustomize.build`` builds a kustomization directory exactly as
 ``kubectl kustomize`` does and, given a :class:`~cfgpatch.kube.kustomize.trace.Trace`,
@@ -6,16 +6,22 @@ records every patch it applied with the resources it touched (before and after).
 module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the rules
 (``lint.checks``) do not change:
 
+* every build is a partial build (``kube.kustomize.partial``): what cannot be followed
+  offline (a remote base or file, a plugin, a chart helm cannot run here) is skipped
+  and becomes a ``build-incomplete`` note at the entry that needs it (``lint.offline``);
 * the patch sites and their text positions still come from ``lint.sites`` (a trace step
   is matched to its site by kustomization file, field, list position and document);
 * each touched resource is an :class:`Application` with the build's before and after;
   the patch engine's findings come from applying the same patch to ``before`` with
-  ``cfgpatch.kube.patch`` (``lint.patching.apply_strategic``/``apply_json``);
-* a failed build carries kustomize's own text (root-relative paths); where it points
-  comes from lint's own resolution when that fails too, else from the patch the build
-  was applying, else the kustomization's first line;
-* what ``kube build`` does not model (``KUSTOMIZE_UNMODELLED``: remote bases, plugins)
-  falls back to lint's own resolution, marked incomplete.
+  ``cfgpatch.kube.patch`` (``lint.engine``);
+* a failed build carries kustomize's own text (root-relative paths) and points where
+  the text names a ``file:line``, else at the patch the build was applying, else at the
+  kustomization; a failure that what was skipped may explain (a patch whose target
+  lies in a remote base) is no failure: the note says the build is incomplete.
+
+The build reads through a file system (``kube.kustomize.filesys``): the disk, or the
+files given in memory mounted at :data:`MEMORY_ROOT`; a Flux Kustomization adds its
+``spec.patches`` over it (``lint.flux``).
 """
 
 from __future__ import annotations
@@ -26,24 +32,25 @@ from contextvars import ContextVar
 from typing import Any
 
 from ..errors import KubeError
-from .build import Builder, lint_kustomization
+from .engine import apply_json, apply_strategic, resource_id, retargeted
 from .finding import Location
-from .model import Application, Outcome, PatchSite, ResourceId
+from .kustomizations import find_kustomization, join, read_kustomization
+from .model import Application, Outcome, PatchSite
 from .offline import kept_own_error, offline_reason, reason_location
 from .options import DEFAULT_OPTIONS, BuildOptions
-from .patching import apply_json, apply_strategic, retargeted
-from .resolve import find_kustomization, join, read_kustomization
 from .sites import kustomization_sites
+
+#: Where files given in memory are mounted for ``kube build`` (no folder is written).
+MEMORY_ROOT = "/cfgpatch-lint-memory"
+#: The in-memory file system of the run, when the files are in memory.
+memory_fs: ContextVar[Any] = ContextVar("memory_fs", default=None)
+#: ``(declared_in, field, index) -> sites``: how a build's steps find their sites.
+StepSites = dict[tuple, list[PatchSite]]
 
 
 def _relative(root: str, path: str) -> str:
     rel = os.path.relpath(path, root).replace(os.sep, "/")
     return rel
-
-
-def _resource_id(value: Any) -> ResourceId:
-    from .patching import resource_id
-    return resource_id(value)
 
 
 def _findings(site: PatchSite, before: Any) -> list:
@@ -59,17 +66,16 @@ def _findings(site: PatchSite, before: Any) -> list:
         return list(exc.findings)
 
 
-def _sites_by_step(sites: list[PatchSite]) -> dict[tuple, list[PatchSite]]:
-    out: dict[tuple, list[PatchSite]] = {}
+def sites_by_step(sites: list[PatchSite]) -> StepSites:
+    out: StepSites = {}
     for site in sites:
         out.setdefault((site.declared_in, site.field_name, site.index), []).append(site)
     return out
 
 
-def _applications(root: str, steps: list, sites: list[PatchSite]
-                  ) -> tuple[list[Application], PatchSite | None]:
+def applications(root: str, steps: list, by_step: StepSites
+                 ) -> tuple[list[Application], PatchSite | None]:
     """The applications of the unit's own patches, and the site of the last step."""
-    by_step = _sites_by_step(sites)
     seen: dict[tuple, int] = {}
     out: list[Application] = []
     last = None
@@ -85,7 +91,7 @@ def _applications(root: str, steps: list, sites: list[PatchSite]
         site = candidates[min(number, len(candidates) - 1)]
         last = site
         for touch in step.touches:
-            app = Application(site, _resource_id(touch.before), touch.before, touch.after,
+            app = Application(site, resource_id(touch.before), touch.before, touch.after,
                               _findings(site, touch.before), node=_node(touch.before))
             out.append(app)
     return out, last
@@ -99,37 +105,34 @@ def _node(value: Any) -> Any:
                                      unversioned=False)  # kustomize: kyaml has none
 
 
-def unit_sites(builder: Builder, path: str, seen: frozenset[str] = frozenset()
-               ) -> list[PatchSite]:
+def unit_sites(files: Any, path: str, seen: frozenset[str] = frozenset()) -> list[PatchSite]:
     """The patch sites of the kustomization ``path`` and of its components (recursively),
-    components first, as they run."""
-    kustomization = read_kustomization(builder.files, path)
+    components first, as they run (none when it cannot be read: the build says why)."""
+    try:
+        kustomization = read_kustomization(files, path)
+    except Exception:  # noqa: BLE001 - kube build refuses it with kustomize's text
+        return []
     out: list[PatchSite] = []
     for entry in kustomization.value.get("components") or []:
         if not isinstance(entry, str):
             continue
-        found = find_kustomization(builder.files, join(kustomization.directory, entry))
+        found = find_kustomization(files, join(kustomization.directory, entry))
         if found is not None and found not in seen:
-            out += unit_sites(builder, found, seen | {path})
-    declared = kustomization_sites(path, builder.files[path], builder.files)
+            out += unit_sites(files, found, seen | {path})
+    declared = kustomization_sites(path, files[path], files)
     return out + [d.site for d in declared]
 
 
-#: Where files given in memory are mounted for ``kube build`` (no folder is written).
-MEMORY_ROOT = "/cfgpatch-lint-memory"
-#: The in-memory file system of the run, when the files are in memory.
-memory_fs: ContextVar[Any] = ContextVar("memory_fs", default=None)
-
-
-def _build(directory: str, trace: Any, options: BuildOptions) -> None:
-    """``kube build`` of ``directory`` with the options it takes (those it does not take
-    yet are left at kustomize's defaults)."""
-    from ..kube.kustomize.build import build
+def build_partial(directory: str, trace: Any, options: BuildOptions, fs: Any = None) -> Any:
+    """``kube build``'s partial build of ``directory`` with the options it takes (those it
+    does not take yet are left at kustomize's defaults); raises ``BuildError``."""
+    from ..kube.kustomize.partial import build_partial as partial
     extra: dict[str, Any] = {name: value for name, value in (
         ("load_restrictor", options.load_restrictor), ("enable_helm", options.enable_helm),
         ("helm_command", options.helm_command)) if name in _build_parameters()}
-    fs = memory_fs.get() if directory.startswith(MEMORY_ROOT) else None
-    build(directory, trace, fs, **extra)
+    if fs is None and directory.startswith(MEMORY_ROOT):
+        fs = memory_fs.get()
+    return partial(directory, trace, fs, **extra)
 
 
 def _build_parameters() -> frozenset[str]:
@@ -139,60 +142,80 @@ def _build_parameters() -> frozenset[str]:
     return frozenset(inspect.signature(build).parameters)
 
 
-def _offline(builder: Builder, path: str, reason: str, message: str) -> Outcome:
-    """A unit whose build needs what cannot be followed offline: lint's own resolution
-    of what is at hand, with a ``build-incomplete`` note instead of a failure."""
-    own = lint_kustomization(builder, path)
-    own.incomplete = [*own.incomplete, reason]
-    own.offline = reason
-    own.offline_location = reason_location(message, path)
-    if own.error is not None and not kept_own_error(own.error):
-        own.error = None
-        own.error_location = None
-    return own
-
-
-def lint_kustomization_built(builder: Builder, root: str, path: str,
+def lint_kustomization_built(files: Any, root: str, path: str,
                              options: BuildOptions = DEFAULT_OPTIONS) -> Outcome:
-    """The outcome of the kustomization file ``path`` (relative to ``root``) from
-    ``kube build``; lint's own resolution when the build needs what cannot be followed
-    offline (``lint.offline``), and to find where a failed build points."""
+    """The outcome of the kustomization file ``path`` (relative to ``root``)."""
+    sites = unit_sites(files, path)
+    outcome = built_outcome(Outcome("kustomization", path, sites=sites, builder="kube build"),
+                            root, posixpath.dirname(path), sites_by_step(sites), options)
+    if outcome.error is None:
+        outcome.incomplete = [*placeholders(files, path), *outcome.incomplete]
+    return outcome
+
+
+def built_outcome(outcome: Outcome, root: str, directory: str, by_step: StepSites,
+                  options: BuildOptions, fs: Any = None) -> Outcome:
+    """``outcome`` filled from the partial build of ``directory`` (relative to ``root``):
+    the applications of the sites ``by_step`` names, what was skipped (a note), or the
+    failure."""
     from ..kube.kustomize.build import BuildError
     from ..kube.kustomize.trace import Trace
 
     trace = Trace()
-    error: str | None = None
+    error: BuildError | None = None
+    result: Any = None
     try:
-        _build(os.path.join(root, *posixpath.dirname(path).split("/")), trace, options)
+        done = build_partial(os.path.join(root, *directory.split("/")) if directory else root,
+                             trace, options, fs)
+        result, skipped = done.result, done.skipped
     except BuildError as exc:
-        message = exc.message.replace(os.path.abspath(root) + os.sep, "")
-        reason = offline_reason(exc.code, message)
-        if reason is not None:
-            return _offline(builder, path, reason, message)
-        error = message
+        error, skipped = exc, list(getattr(exc, "skipped", []))
+    outcome.applications, last = applications(root, trace.steps, by_step)
+    prefix = os.path.abspath(root) + os.sep if not root.startswith(MEMORY_ROOT) \
+        else root + "/"
+    for item in skipped:
+        file = item.file.replace(prefix, "")
+        reason = f"{item.entry}: {item.reason} (lint checked what is at hand)"
+        outcome.incomplete = [*outcome.incomplete, reason]
+        if outcome.offline is None:
+            outcome.offline = reason
+            outcome.offline_location = Location(file, item.line) if item.line else \
+                Location(file)
     if error is None:
-        outcome = Outcome("kustomization", path, sites=unit_sites(builder, path),
-                          builder="kube build")
-        outcome.applications = _applications(root, trace.steps, outcome.sites)[0]
-        outcome.incomplete = placeholders(builder, path)
+        outcome.built = _objects(result)
         return outcome
-    own = lint_kustomization(builder, path)
-    outcome = Outcome("kustomization", path, sites=own.sites, builder="kube build")
-    outcome.applications, last = _applications(root, trace.steps, own.sites)
-    # the patch the build stopped at: lint's own resolution kept its findings
-    outcome.applications += [a for a in own.applications if a.error is not None]
-    outcome.error = error
-    outcome.error_location = own.error_location or (
-        last.location() if last is not None and _failed_in_patch(trace) else Location(path))
+    message = error.message.replace(prefix, "")
+    reason = offline_reason(error.code, message)
+    if reason is None and skipped and not kept_own_error(message):
+        return outcome  # what was skipped may hold what the build missed: the note says so
+    if reason is not None:
+        outcome.incomplete = [*outcome.incomplete, reason]
+        outcome.offline = outcome.offline or reason
+        outcome.offline_location = outcome.offline_location or \
+            reason_location(message, outcome.path)
+        return outcome
+    outcome.error = message
+    outcome.error_location = reason_location(message, outcome.path) \
+        if reason_location(message, outcome.path).line else \
+        (last.location() if last is not None and _failed_in_patch(trace) else
+         Location(outcome.path))
     return outcome
 
 
-def placeholders(builder: Builder, path: str) -> list[str]:
+def _objects(result: Any) -> list[dict]:
+    """The objects a build gives, as plain values (for the server-side apply checks)."""
+    from ..kube.kustomize.styles import plain
+
+    resources = getattr(result, "resources", None) or []
+    return [obj for obj in (plain(r.value) for r in resources) if isinstance(obj, dict)]
+
+
+def placeholders(files: Any, path: str) -> list[str]:
     """Resource files of the kustomization that hold no document: placeholders another
     tool fills in (``flux bootstrap`` writes ``gotk-components.yaml`` so), so the build
     here is not the whole of what its patches will meet."""
     try:
-        kustomization = read_kustomization(builder.files, path)
+        kustomization = read_kustomization(files, path)
     except Exception:  # noqa: BLE001 - it built; a reading lint cannot make is no placeholder
         return []
     out = []
@@ -201,7 +224,7 @@ def placeholders(builder: Builder, path: str) -> list[str]:
         if name is None or not name.endswith((".yaml", ".yml", ".json")):
             continue
         try:
-            text = builder.files[name]
+            text = files[name]
         except (KeyError, OSError, UnicodeDecodeError):
             continue
         if not any(line.strip() and not line.lstrip().startswith("#") and
@@ -218,4 +241,5 @@ def _failed_in_patch(trace: Any) -> bool:
     return len(step.touches) < len(step.targets) or not step.targets
 
 
-__all__ = ["lint_kustomization_built"]
+__all__ = ["MEMORY_ROOT", "applications", "built_outcome", "lint_kustomization_built",
+           "memory_fs", "sites_by_step", "unit_sites"]

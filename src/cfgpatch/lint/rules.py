@@ -106,6 +106,29 @@ _REPOSITORY = {
         "there (no common labels, no name prefix...).",
         "Remove the spec: the default already covers that kind. Writing the kind-less "
         "spec next to it does not help (the narrower one still sorts first and wins)."),
+    "ssa-duplicate-key": (
+        ERROR, "An associative list holds one key twice: server-side apply is refused",
+        "Two items of a list keyed for server-side apply (containers by name, ports by "
+        "containerPort and protocol, env by name, a CRD's x-kubernetes-list-type: map) "
+        "have the same key. Client-side kubectl apply and Helm 3 accepted it; the API "
+        "server refuses every server-side apply of the object (Helm 4, Flux, kubectl "
+        "apply --server-side).",
+        "Merge the two items into one, or give each its own key."),
+    "ssa-missing-key": (
+        WARNING, "An item of an associative list lacks a key field",
+        "An item of a list keyed for server-side apply has no value for a key field; the "
+        "server keys it by the field's default (\"\" or 0), so a second such item is "
+        "refused as a duplicate, and setting the key later makes it a new item with new "
+        "owners.",
+        "Set the key field explicitly."),
+    "replicas-with-hpa": (
+        WARNING, "The workload sets replicas and an HPA of the same build scales it",
+        "A Deployment (StatefulSet, ReplicaSet) declares spec.replicas and a "
+        "HorizontalPodAutoscaler of the same build targets it. The HPA owns spec.replicas "
+        "once it scales, so the next server-side apply of this manifest conflicts: Helm 4 "
+        "fails the upgrade, Flux forces it back and the HPA scales again.",
+        "Remove spec.replicas from the workload and let the HPA own it (its minReplicas "
+        "sets the floor)."),
     "patch-fails": (
         ERROR, "The patch cannot be applied",
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "

@@ -1,0 +1,120 @@
+"""Server-side apply readiness of what a kustomization builds (Helm 4 and Flux apply
+server-side): the rules ``ssa-duplicate-key``, ``ssa-missing-key`` and
+``replicas-with-hpa``.
+
+* ``ssa-duplicate-key``: an associative list (containers by ``name``, ports by
+  ``containerPort`` and ``protocol``, a CRD's ``x-kubernetes-list-type: map``) holds two
+  items with one key; client-side apply took it for years, the API server refuses the
+  apply (its text is the message);
+* ``ssa-missing-key``: an item of an associative list lacks a key field the schema gives
+  no default; the server keys it by the empty value (``""``, ``0``), so a second such
+  item is refused and a change of the key later moves ownership to a new item;
+* ``replicas-with-hpa``: a workload declares ``spec.replicas`` and a
+  HorizontalPodAutoscaler of the same build scales it: the HPA owns the field, and the
+  next server-side apply of the manifest conflicts (Helm 4 fails; Flux forces and the
+  two fight).
+
+Each object is typed as the API server types it (:mod:`cfgpatch.kube.ssa`: the built-in
+1.32 types and the CRDs the build holds); an object of a kind with no type is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import SERVER_REFUSES, KubeError
+from .finding import LintFinding, Location, make
+from .model import Outcome
+
+WORKLOADS = frozenset({"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"})
+
+
+def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
+    """The findings of the objects ``outcome`` built."""
+    if not outcome.built:
+        return
+    from ..kube.ssa import Types
+
+    crds = [o for o in outcome.built if o.get("kind") == "CustomResourceDefinition"]
+    try:
+        types = Types(crds=crds)
+    except KubeError:
+        types = Types()
+    where = Location(outcome.path)
+    for obj in outcome.built:
+        yield from _keys(obj, types, where)
+    yield from _hpa_replicas(outcome.built, where)
+
+
+def _describe(obj: dict) -> str:
+    return f"{obj.get('kind')}/{_meta(obj).get('name')}"
+
+
+def _keys(obj: dict, types: Any, where: Location) -> Iterator[LintFinding]:
+    from ..kube.ssa import fieldpath as fp
+    from ..kube.ssa import server_side_apply
+
+    try:
+        result = server_side_apply(None, obj, manager="lint", schema=types,
+                                   time="2026-01-01T00:00:00Z")
+    except KubeError as error:
+        if error.code == SERVER_REFUSES and "duplicate entries for key" in error.message:
+            yield make("ssa-duplicate-key", f"{_describe(obj)}: the API server refuses its "
+                       f"server-side apply: {error.message}", where)
+        return
+    seen: set[tuple] = set()
+    for entry in result.managed_fields:
+        for path in entry.fields.paths():
+            for i, pe in enumerate(path):
+                if pe.kind != fp.KEY:
+                    continue
+                yield from _missing(obj, path[:i], pe, seen, where)
+
+
+def _missing(obj: dict, at: tuple, pe: Any, seen: set, where: Location) -> Iterator[LintFinding]:
+    from ..kube.explain.ownership import value_at
+    from ..kube.ssa import fieldpath as fp
+
+    found, items = value_at(obj, at)
+    if not found or not isinstance(items, list):
+        return
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        # a key the schema defaults (a port's protocol: TCP) is no trap
+        lacking = [n for n, v in pe.data if n not in item and v in ("", 0, None)]
+        place = (fp.path_string(at), index)
+        if lacking and place not in seen:
+            seen.add(place)
+            keyed = ", ".join(f"{n}={json.dumps(v)}" for n, v in pe.data)
+            yield make("ssa-missing-key",
+                       f"{_describe(obj)}: item {index} of {fp.path_string(at)} has no "
+                       f"{', '.join(lacking)}; server-side apply keys it as [{keyed}]",
+                       where)
+
+
+def _hpa_replicas(objects: list[dict], where: Location) -> Iterator[LintFinding]:
+    for hpa in objects:
+        if hpa.get("kind") != "HorizontalPodAutoscaler":
+            continue
+        spec = hpa.get("spec")
+        ref = spec.get("scaleTargetRef") if isinstance(spec, dict) else None
+        if not isinstance(ref, dict):
+            continue
+        for obj in objects:
+            if (obj.get("kind") == ref.get("kind") and obj.get("kind") in WORKLOADS
+                    and _meta(obj).get("name") == ref.get("name")
+                    and _meta(obj).get("namespace") == _meta(hpa).get("namespace")
+                    and isinstance(obj.get("spec"), dict) and "replicas" in obj["spec"]):
+                yield make("replicas-with-hpa",
+                           f"{_describe(obj)} declares spec.replicas "
+                           f"({obj['spec']['replicas']}) and "
+                           f"HorizontalPodAutoscaler/{_meta(hpa).get('name')} scales it",
+                           where)
+
+
+def _meta(obj: dict) -> dict:
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, dict) else {}
