@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import KubeError
-from ..kube.explain.build import explain
+from ..kube.explain.build import blame as blame_of
 from ..kube.io.kyaml_write import write_value
 from ..kube.kustomize.build import BuildError, build
 from ..kube.kustomize.filesys import FileSystem
@@ -96,7 +96,7 @@ def _build(out: Render, directory: str, root: str, fs: FileSystem | None,
            mapping: dict | None = None) -> None:
     result = build(posixpath.normpath(directory), Trace(), fs=fs)
     out.warnings = result.warnings
-    blame = {b.resource: b for b in explain(result).blame}
+    blame = {b.resource: b for b in blame_of(result)}
     texts = []
     for resource in result.resources:
         found = blame.get(resource.describe())

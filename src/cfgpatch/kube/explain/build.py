@@ -100,6 +100,13 @@ def explain(result: BuildResult, root: str = "") -> Explanation:
     return Explanation(reports, _blame(result), root, replacement_reports(result.trace.steps))
 
 
+def blame(result: BuildResult) -> list[Blame]:
+    """The blame alone of a build made with a trace (no patch reports: cheaper)."""
+    if result.trace is None:
+        raise ValueError("the build has no trace: build it with build(directory, Trace())")
+    return _blame(result)
+
+
 # ----------------------------------------------------------------- patches
 
 
