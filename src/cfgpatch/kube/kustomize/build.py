@@ -31,6 +31,7 @@ from . import (
     helm,
     images,
     nameref,
+    partial,
     patches,
     plugins,
     replacements,
@@ -272,9 +273,11 @@ class _Target:
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         for chart in charts:
-            _absorb_all(resmap, chart.generate())
+            _absorb_all(resmap, partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
+                                                    "helmCharts", []))
         for plugin in self._plugins(kust, "generators"):
-            plugin(resmap)
+            partial.run_or_skip(lambda p=plugin: p(resmap), kust.where("/generators"),
+                                "generators", None)
         try:
             resmap = self._components(kust, resmap)
         except KubeError as err:
@@ -332,6 +335,9 @@ class _Target:
                     raise
                 file_error = err
             if is_remote(path):
+                if partial.skip(kust.where(f"/resources/{index}"), path, "a remote resource "
+                                "(kustomize fetches it)"):
+                    continue
                 raise KubeError(f"{kust.where(f'/resources/{index}')}: remote resource "
                                 f"'{path}' is not modelled by cfgpatch kube build",
                                 code=KUSTOMIZE_UNMODELLED)
@@ -408,6 +414,8 @@ class _Target:
         for path in kust.get("components", []):
             path = str(path)
             if is_remote(path):
+                if partial.skip(kust.file, path, "a remote component (kustomize fetches it)"):
+                    continue
                 raise KubeError(f"{kust.file}: remote component '{path}' is not modelled by "
                                 f"cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
             try:
