@@ -292,3 +292,23 @@ def test_axe_finds_no_violation(page, mode):
     if mode == "want":
         page.evaluate("window.cfgpatch.want.settled()")
     assert _axe(page) == []
+
+
+def test_a_list_field_says_how_each_type_treats_it(page, size):
+    _set(page, DEPLOYMENT, "spec:\n  replicas: 3\n", "strategic")
+    line = DEPLOYMENT.split("\n").index("      containers:")
+    page.locator("#object-editor .cm-line").nth(line).click()
+    note = page.locator("#object-list-note")
+    note.wait_for(state="visible")
+    text = note.inner_text()
+    assert text.startswith("spec.template.spec.containers is a list.")
+    assert "merged by name" in text and "replaced whole" in text and "by position" in text
+    page.locator("#object-editor .cm-line").nth(line).hover()
+    tip = page.locator(".cm-tooltip .line-tip")
+    tip.wait_for(state="visible")
+    assert "merged by name" in tip.inner_text()
+    page.locator("#object-editor .cm-line").nth(0).click()
+    assert not note.is_visible()
+    if size == "desktop":
+        page.locator("#object-editor .cm-line").nth(line).click()
+        screenshot(page, "list-note", ".inputs")

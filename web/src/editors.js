@@ -4,13 +4,34 @@
 import { EditorView, basicSetup } from "codemirror";
 import { yaml } from "@codemirror/lang-yaml";
 import { Prec } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { hoverTooltip, keymap } from "@codemirror/view";
 import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 
 let applying = false; // a programmatic change, not an edit
 
-// onEdit() after each edit by hand; onRun() for Ctrl+Enter (which inserts nothing).
-export function makeEditor(parent, label, { onEdit, onRun }) {
+// A tooltip with lineText(line) for the line under the pointer (nothing when it is "").
+function lineTooltip(lineText) {
+  return hoverTooltip((view, pos) => {
+    const text = lineText(view.state.doc.lineAt(pos).number);
+    if (!text) return null;
+    return { pos, above: true, create: () => ({ dom: Object.assign(document.createElement("div"),
+      { className: "line-tip", textContent: text }) }) };
+  });
+}
+
+// onEdit() after each edit by hand; onRun() for Ctrl+Enter (which inserts nothing);
+// optional: onCursor(line, focused) when the cursor moves or the editor gains or loses the
+// focus, lineText(line) for a tooltip over a line.
+export function makeEditor(parent, label, { onEdit, onRun, onCursor = null, lineText = null }) {
+  const extra = [];
+  if (lineText) extra.push(lineTooltip(lineText));
+  if (onCursor) {
+    extra.push(EditorView.updateListener.of((update) => {
+      if (update.selectionSet || update.focusChanged) {
+        onCursor(update.state.doc.lineAt(update.state.selection.main.head).number, update.view.hasFocus);
+      }
+    }));
+  }
   return new EditorView({
     parent,
     doc: "",
@@ -26,6 +47,7 @@ export function makeEditor(parent, label, { onEdit, onRun }) {
       EditorView.updateListener.of((update) => {
         if (update.docChanged && !applying) onEdit();
       }),
+      ...extra,
     ],
   });
 }

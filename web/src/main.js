@@ -8,7 +8,7 @@
 // A panel is {mount(ctx)?, render(data, ctx)?}; docs/web.md says how a mode (a new set
 // of inputs and panels, such as lint or apply) plugs in.
 
-import { $ } from "./dom.js";
+import { $, rich, show } from "./dom.js";
 import { Engine } from "./engine.js";
 import { EXAMPLES } from "./examples.js";
 import { editorText, makeEditor, setEditorText } from "./editors.js";
@@ -164,7 +164,16 @@ function wireKeys() {
 async function start() {
   const engine = new Engine((progress) => statusPanel.progress(progress)); // fetching first
   const editorOptions = { onEdit: edited, onRun: () => scheduler.compute() };
-  ctx.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", editorOptions);
+  // How each type treats the list field on a line of the object (cfgpatch.web.listrules).
+  const listAt = (line) => (state.data?.lists ?? []).find((entry) => entry.line === line);
+  ctx.editors.object = makeEditor($("object-editor"), "Object, YAML or JSON", { ...editorOptions,
+    lineText: (line) => (listAt(line)?.text ?? "").replace(/`/g, ""),
+    onCursor: (line, focused) => {
+      const entry = focused ? listAt(line) : null;
+      const note = $("object-list-note");
+      note.replaceChildren(...(entry ? rich(entry.text) : []));
+      show(note, Boolean(entry));
+    } });
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
   // ---- the apply mode (modes/apply.js) and the mode switch

@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import CfgPatchError, KubeError
 from ..jsonvalue import JSON
 from ..kube.io.unstructured import NO_OBJECTS
-from . import command, locate, render, several, wording
+from . import command, listrules, locate, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
 from .versions import versions_view
@@ -195,6 +195,7 @@ def compute(object_text: str, patch_text: str, options: dict | None = None) -> d
     _draw(inputs, outcomes, views)
     if inputs.kustomize:
         data["kustomize"] = _kustomize(inputs, outcomes.get("strategic"))
+    data["lists"] = listrules.list_fields(object_text, inputs.obj)
     return data
 
 
