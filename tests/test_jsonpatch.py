@@ -372,3 +372,12 @@ def test_the_copy_budget_counts_canonical_bytes():
 ])
 def test_an_index_of_thousands_of_digits_is_out_of_range(op):
     assert fails({"a": [1, 2]}, [op]) == "path not found at op 0"
+
+
+def test_a_subtree_in_many_places_is_measured_once():
+    shared = 0
+    for _ in range(6):
+        shared = [shared] * 40  # 40**6 values written out, 7 objects in memory
+    with pytest.raises(CfgPatchError, match="more than 5000000 values"):
+        apply_patch({"a": shared}, [{"op": "copy", "from": "/a", "path": "/b"}],
+                    share_unchanged=True, trusted=True)

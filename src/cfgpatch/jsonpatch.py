@@ -334,6 +334,8 @@ class _Workspace:
             node, done = stack.pop()
             children = node.values() if type(node) is dict else node
             if not done:
+                if id(node) in local or (id(node) in sizes and id(node) not in owned):
+                    continue  # pushed twice (one subtree in several places): measured
                 stack.append((node, True))
                 stack.extend((child, False) for child in children
                              if (type(child) is dict or type(child) is list)
