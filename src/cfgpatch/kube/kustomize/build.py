@@ -27,6 +27,7 @@ from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from . import (
+    finish,
     generators,
     helm,
     images,
@@ -42,24 +43,16 @@ from .crds import load_crds
 from .filesys import FileSystem
 from .helm import HelmOptions, HelmProcess
 from .kustomization import (
-    MANAGED_BY,
     MANAGED_BY_LABEL,
-    ORIGIN,
-    ORIGIN_ANNOTATIONS,
-    TRANSFORMER_ANNOTATIONS,
     Kustomization,
     load,
-    sort_options_error,
 )
 from .loader import ROOT_ONLY, Loader, LoaderError, is_remote
 from .openapi import SchemaState
-from .plainkeys import check_keys
 from .resmap import ResMap
 from .resources import (
-    TRANSFORMATIONS,
     Resource,
     annotate_origin,
-    legacy_sort,
     read_resources,
     record_transformation,
 )
@@ -126,13 +119,13 @@ def build(directory: str, trace: Trace | None = None, fs: FileSystem | None = No
         nameref.fix_references(resmap, trace)
         variables.resolve_vars(resmap, warnings, trace)
         for resource in resmap.resources:
-            _untracked(resource, metadata)
+            finish.untracked(resource, metadata)
             stringify_annotations(resource.value)
         if MANAGED_BY_LABEL in metadata:
-            _label_managed_by(resmap)
+            finish.label_managed_by(resmap)
         kept = [r for r in resmap.resources if str(r.annotations().get(LOCAL_CONFIG)) != "true"]
-        ordered = _order(kust, kept)
-        _check_printable(ordered)
+        ordered = finish.order(kust, kept)
+        finish.check_printable(ordered)
     except KubeError as err:
         raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
     except RecursionError:
@@ -147,74 +140,6 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                       warnings=warnings, code=KUSTOMIZE_UNMODELLED,
                       hint="cfgpatch follows a few hundred levels of nesting; build this "
                            "tree with kubectl kustomize")
-
-
-def _untracked(resource: Resource, metadata: list) -> None:
-    """With a ``buildMetadata`` option at the top, kustomize annotates every resource
-    with its origin and the transformers that ran while it builds (a JSON patch sees
-    them), then removes what the options do not ask for (measured: tree
-    ``build-metadata-tracking``)."""
-    if not metadata:
-        return
-    unwanted = [key for key, option in ((ORIGIN, ORIGIN_ANNOTATIONS),
-                                        (TRANSFORMATIONS, TRANSFORMER_ANNOTATIONS))
-                if option not in metadata]
-    meta = resource.value.get("metadata")
-    annotations = meta.get("annotations") if isinstance(meta, dict) else None
-    if not unwanted or not isinstance(annotations, dict):
-        return
-    for key in unwanted:
-        annotations.pop(key, None)
-    if not annotations:
-        del meta["annotations"]
-
-
-def _label_managed_by(resmap: ResMap) -> None:
-    """``buildMetadata: [managedByLabel]`` of the top kustomization (a base's has no
-    effect, measured): every resource gets kustomize's managed-by label, after the
-    hashes (tree ``build-metadata``)."""
-    key, value = MANAGED_BY
-    for resource in resmap.resources:
-        meta = resource.value.setdefault("metadata", {})
-        if isinstance(meta, dict):
-            labels = meta.get("labels")
-            meta["labels"] = {**labels, key: value} if isinstance(labels, dict) else {key: value}
-
-
-def _check_printable(resources: list[Resource]) -> None:
-    """kustomize's error for the first resource (in output order) it cannot print: one
-    whose file wrote a key twice, or whose plain keys read as no string.  It meets
-    both when it turns each resource into a Go map for printing, the repeated keys
-    first (measured: tree duplicate-keys, written-key-types, and one resource with
-    both)."""
-    for resource in resources:
-        errors = resource.duplicate_errors()
-        if errors:
-            raise KubeError("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
-                            + "\n  ".join(errors), code=KUSTOMIZE_ERROR)
-        check_keys(resource.value, walk=resource.typed_keys)
-
-
-def _order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
-    """The output order of the top kustomization's ``sortOptions`` (a base's has no
-    effect, measured: tree ``sort-options``).
-
-    ``legacySortOptions``, when given, replaces both default lists: a list it leaves
-    out is empty (the resources then follow their ids), not the default.
-    """
-    options = kust.get("sortOptions")
-    if not isinstance(options, dict):
-        return legacy_sort(resources)
-    refused = sort_options_error(options)
-    if refused is not None:
-        raise KubeError(refused, code=KUSTOMIZE_ERROR)
-    if options["order"] == "fifo":
-        return resources
-    legacy = options.get("legacySortOptions")
-    if not isinstance(legacy, dict):
-        return legacy_sort(resources)
-    return legacy_sort(resources, tuple(legacy.get("orderFirst") or ()),
-                       tuple(legacy.get("orderLast") or ()))
 
 
 def _absorb_all(resmap: ResMap, made: list[Resource]) -> None:
@@ -291,29 +216,9 @@ class _Target:
 
     def _plugins(self, kust: Kustomization, field_name: str) -> list[plugins.Plugin]:
         """The built-in plugins configured by ``kust``'s ``field_name`` entries."""
-        entries = kust.get(field_name) or []
-        if not entries:
-            return []
-        generator = field_name == "generators"
-        inline, paths = plugins.split_entries(entries, kust.file)
-        configs = ResMap()
-        origin = self.origin_of(posixpath.basename(kust.file))
-        if origin is not None:
-            for config in inline:
-                annotate_origin(config, {"path": origin})
-        try:
-            configs.append_all(inline)
-            configs = self._resources(plugins.Kustomization(
-                kust.loader, kust.file, {"resources": paths}, {}), configs)
-        except KubeError as err:
-            raise _wrap("loading generator plugins: " if generator else "", err) from None
-        try:
-            return [plugins.prepare(config, kust, self.trace, self.state, generator,
-                                    origin is not None, self.helm)
-                    for config in configs.resources]
-        except KubeError as err:
-            prefix = "loading generator plugins: failed to load generator: " if generator else ""
-            raise _wrap(prefix, err) from None
+        return plugins.configured(kust, field_name, self._resources,
+                                  self.origin_of(posixpath.basename(kust.file)),
+                                  self.trace, self.state, self.helm)
 
     def _validate(self, kust: Kustomization, resmap: ResMap) -> None:
         """``validators``: transformers that must change nothing."""

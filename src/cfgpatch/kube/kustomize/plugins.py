@@ -32,7 +32,7 @@ from . import generators, images, patches, replacements, transformers
 from .kustomization import ORIGIN, Kustomization
 from .openapi import SchemaState
 from .resmap import ResMap
-from .resources import Resource, read_resources, record_transformation
+from .resources import Resource, annotate_origin, read_resources, record_transformation
 from .styles import plain
 from .trace import Trace
 
@@ -48,6 +48,42 @@ _TRANSFORMERS = {"AnnotationsTransformer", "HashTransformer", "ImageTagTransform
                  "PatchStrategicMergeTransformer", "PatchTransformer",
                  "PrefixSuffixTransformer", "PrefixTransformer", "SuffixTransformer",
                  "ReplacementTransformer", "ReplicaCountTransformer", "ValueAddTransformer"}
+
+
+def configured(kust: Kustomization, field_name: str,
+               accumulate: Callable[[Kustomization, ResMap], ResMap], origin: str | None,
+               trace: Trace | None, state: SchemaState, helm_options: Any) -> list[Plugin]:
+    """The plugins ``kust``'s ``field_name`` entries configure: inline configurations,
+    then those the paths yield through ``accumulate`` (the build's resource
+    accumulation); ``origin``: the kustomization file as origins name it, with a
+    ``buildMetadata`` option at the top."""
+    entries = kust.get(field_name) or []
+    if not entries:
+        return []
+    generator = field_name == "generators"
+    inline, paths = split_entries(entries, kust.file)
+    if origin is not None:
+        for config in inline:
+            annotate_origin(config, {"path": origin})
+    configs = ResMap()
+    try:
+        configs.append_all(inline)
+        configs = accumulate(Kustomization(kust.loader, kust.file, {"resources": paths}, {}),
+                             configs)
+    except KubeError as err:
+        raise _prefixed("loading generator plugins: " if generator else "", err) from None
+    try:
+        return [prepare(config, kust, trace, state, generator, origin is not None,
+                        helm_options) for config in configs.resources]
+    except KubeError as err:
+        raise _prefixed("loading generator plugins: failed to load generator: "
+                        if generator else "", err) from None
+
+
+def _prefixed(prefix: str, err: KubeError) -> KubeError:
+    if err.code == KUSTOMIZE_UNMODELLED or not prefix:
+        return err
+    return KubeError(prefix + err.message, code=err.code, hint=err.hint)
 
 
 def split_entries(entries: list, file: str) -> tuple[list[Resource], list[str]]:
