@@ -28,6 +28,8 @@ from ..errors import SERVER_REFUSES, KubeError
 from .finding import LintFinding, Location, make
 from .model import Outcome
 
+#: The key findings (rule, message) of objects already typed, by their JSON text.
+_SEEN: dict[tuple, list[tuple[str, str]]] = {}
 WORKLOADS = frozenset({"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"})
 
 
@@ -44,7 +46,14 @@ def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
         types = Types()
     where = Location(outcome.path)
     for obj in outcome.built:
-        yield from _keys(obj, types, where)
+        # a base built under several overlays gives the same object again: typed once
+        memo = (json.dumps(obj, sort_keys=True, default=str), len(crds))
+        if memo not in _SEEN:
+            if len(_SEEN) > 20_000:
+                _SEEN.clear()
+            _SEEN[memo] = [(f.rule, f.message) for f in _keys(obj, types, where)]
+        for rule_id, message in _SEEN[memo]:
+            yield make(rule_id, message, where)
     yield from _hpa_replicas(outcome.built, where)
 
 
