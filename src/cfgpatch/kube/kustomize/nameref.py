@@ -262,8 +262,11 @@ class _Setter:
         chosen = [r for r in chosen if self._same_namespace(r)]
         if len(chosen) == 1:
             return chosen[0]
-        chosen = [r for r in chosen if _same_endings(r.prefixes, self.referrer.prefixes)
-                  and _same_endings(r.suffixes, self.referrer.suffixes)]
+        # kustomize sieves twice: an empty prefix (suffix) list on either side matches
+        # any, then, with several left, the lists must end alike
+        chosen = [r for r in chosen if _affixes_match(r, self.referrer, allow_empty=True)]
+        if len(chosen) > 1:
+            chosen = [r for r in chosen if _affixes_match(r, self.referrer, allow_empty=False)]
         if len(chosen) == 1:
             return chosen[0]
         if not chosen:
@@ -304,6 +307,12 @@ def _in_namespace(resources: list[Resource], namespace: str) -> list[Resource]:
 
 def _or_default(namespace: str) -> str:
     return namespace or "default"
+
+
+def _affixes_match(resource: Resource, referrer: Resource, allow_empty: bool) -> bool:
+    pairs = ((resource.prefixes, referrer.prefixes), (resource.suffixes, referrer.suffixes))
+    return all((allow_empty and (not mine or not theirs)) or _same_endings(mine, theirs)
+               for mine, theirs in pairs)
 
 
 def _same_endings(a: list[str], b: list[str]) -> bool:
