@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cfgpatch.kube.kustomize.patches import _strategic_documents
+from cfgpatch.kube.kustomize.patch_loading import _strategic_documents
 
 
 def test_a_list_is_no_strategic_patch_even_with_keys_json_refuses():
@@ -28,7 +28,7 @@ def test_a_failed_operation_is_kustomize_s_error_alone(tmp_path):
 
 
 def test_a_patch_starting_with_a_bracket_must_be_json(tmp_path):
-    from cfgpatch.kube.kustomize.patches import _json_ops
+    from cfgpatch.kube.kustomize.patch_loading import _json_ops
     assert _json_ops('[{"op": "remove", "path": "/a"}]', 0)[0] == [{"op": "remove",
                                                                      "path": "/a"}]
     assert _json_ops("[{op: remove, path: /a}]", 0)[0] is None
