@@ -166,7 +166,7 @@ class Store(Protocol):
         :mod:`.deltas`, never above the head); return how many went."""
 
     def names(self) -> list[str]:
-        """All document names, sorted."""
+        """The names of the documents that exist (not deleted), sorted."""
 
     def retention(self) -> list[RetentionPolicy]:
         """The retention policies, by prefix."""

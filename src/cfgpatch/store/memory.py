@@ -97,7 +97,8 @@ class MemoryStore:
             self._retention[policy.prefix] = policy
 
     def names(self) -> list[str]:
-        return sorted(self._docs)
+        return sorted(name for name, history in self._docs.items()
+                      if history[-1] is not None and history[-1][0].kind != TOMBSTONE)
 
     def close(self) -> None:
         self._docs.clear()

@@ -277,8 +277,9 @@ class PostgresStore:
             raise not_utf8(prefix=policy.prefix) from None
 
     def names(self) -> list[str]:
-        rows = self._query(f"SELECT DISTINCT name FROM {self._table}")
-        return sorted(row[0] for row in rows)
+        rows = self._query(f"SELECT DISTINCT ON (name) name, kind FROM {self._table}"
+                           " ORDER BY name, version DESC")
+        return sorted(name for name, kind in rows if kind != deltas.TOMBSTONE)
 
     def drop_tables(self) -> None:
         """Remove this store's tables (tests and throw-away stores only)."""

@@ -267,8 +267,10 @@ class SQLiteStore:
             raise not_utf8(prefix=policy.prefix) from None
 
     def names(self) -> list[str]:
-        rows = self._read(f"SELECT DISTINCT name FROM {self._table}", ())
-        return sorted(row[0] for row in rows)
+        # SQLite takes a bare column (kind) from the row holding the max() of its group.
+        rows = self._read(f"SELECT name, kind, max(version) FROM {self._table} GROUP BY name",
+                          ())
+        return sorted(name for name, kind, _ in rows if kind != deltas.TOMBSTONE)
 
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer (``"ok"`` when the file is sound)."""
