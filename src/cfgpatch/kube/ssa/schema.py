@@ -140,9 +140,56 @@ class Schema:
 
     def with_types(self, extra: dict[str, Atom]) -> Schema:
         """A schema holding ``extra`` and, for names ``extra`` lacks, these types."""
+        if isinstance(self.types, TableTypes):
+            return Schema(self.types.with_atoms(extra))
         merged = dict(self.types)
         merged.update(extra)
         return Schema(merged)
+
+
+class TableTypes(dict):
+    """Named types of the compact table, each converted to an :class:`Atom` when first
+    looked up (a run types a few kinds out of hundreds).  Reads go through ``[]``,
+    ``get`` and ``in``; :meth:`with_atoms` adds converted types without converting the
+    rest."""
+
+    def __init__(self, table: dict[str, Any], atoms: dict[str, Atom] | None = None) -> None:
+        super().__init__()
+        self._table = table
+        self._atoms: dict[str, Atom] = dict(atoms or {})
+
+    def __getitem__(self, name: str) -> Atom:
+        atom = self._atoms.get(name)
+        if atom is None:
+            atom = self._atoms[name] = atom_from_table(self._table[name])
+        return atom
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[name] if name in self else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._atoms or name in self._table
+
+    def __iter__(self) -> Any:
+        return iter(dict.fromkeys([*self._table, *self._atoms]))
+
+    def __len__(self) -> int:
+        return len(dict.fromkeys([*self._table, *self._atoms]))
+
+    def keys(self) -> Any:  # type: ignore[override]
+        return dict.fromkeys(self).keys()
+
+    def items(self) -> Any:  # type: ignore[override]
+        return [(name, self[name]) for name in self]
+
+    def values(self) -> Any:  # type: ignore[override]
+        return [self[name] for name in self]
+
+    def with_atoms(self, extra: dict[str, Atom]) -> TableTypes:
+        """These types with ``extra`` taking the place of any of the same name."""
+        table = {k: v for k, v in self._table.items() if k not in extra}
+        atoms = {k: v for k, v in self._atoms.items() if k not in extra}
+        return TableTypes(table, {**atoms, **extra})
 
 
 def common_types() -> dict[str, Atom]:
@@ -165,8 +212,9 @@ def deduced_schema() -> tuple[Schema, TypeRef]:
 
 
 def schema_from_table(table: dict) -> Schema:
-    """A schema from the compact table form (see the module docstring)."""
-    return Schema({name: atom_from_table(a) for name, a in table["types"].items()})
+    """A schema from the compact table form (see the module docstring); each type is
+    converted when first looked up."""
+    return Schema(TableTypes(table["types"]))
 
 
 def atom_from_table(a: dict) -> Atom:
