@@ -165,7 +165,9 @@ class TableTypes(dict):
         return atom
 
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[name] if name in self else default
+        if name not in self:
+            return default
+        return self[name]
 
     def __contains__(self, name: object) -> bool:
         return name in self._atoms or name in self._table
