@@ -164,7 +164,7 @@ class TableTypes(dict):
             atom = self._atoms[name] = atom_from_table(self._table[name])
         return atom
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         if name not in self:
             return default
         return self[name]
@@ -178,13 +178,13 @@ class TableTypes(dict):
     def __len__(self) -> int:
         return len(dict.fromkeys([*self._table, *self._atoms]))
 
-    def keys(self) -> Any:  # type: ignore[override]
+    def keys(self) -> Any:
         return dict.fromkeys(self).keys()
 
-    def items(self) -> Any:  # type: ignore[override]
+    def items(self) -> Any:
         return [(name, self[name]) for name in self]
 
-    def values(self) -> Any:  # type: ignore[override]
+    def values(self) -> Any:
         return [self[name] for name in self]
 
     def with_atoms(self, extra: dict[str, Atom]) -> TableTypes:
