@@ -28,7 +28,7 @@ from ..go import json as gojson
 from ..io.patch_text import GO_SPACES
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
-from .resmap import ResMap, same_id
+from .resmap import ResMap
 from .resources import Generated, Resource, Source, annotate_origin
 from .styles import kustomize_set
 from .trace import GENERATOR, Step, Touch, Trace, snapshot
@@ -222,8 +222,7 @@ def _unquote(value: str) -> str:
 def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
     assert made.generated is not None
     behavior = made.generated.behavior
-    found = [r for r in resmap.resources
-             if any(same_id(i, made.cur_id()) for i in [*r.prev_ids(), r.cur_id()])]
+    found = resmap.by_any_id(made.cur_id())  # its id computed once, not per resource
     if not found:
         if behavior != "create":
             raise KubeError(f"merging from generator: id {go_id(made)} does not exist; "
