@@ -123,9 +123,9 @@ def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
     try:
         patch, patch_notes = READER.patch(inputs.patch_text, patch_type)
     except CfgPatchError as exc:
-        result, view = _failure(exc)
-        view["unreadable"] = True
-        return result, view, None
+        result, failed = _failure(exc)
+        failed["unreadable"] = True
+        return result, failed, None
     view: dict[str, Any] = {
         "command": command.kubectl_patch(obj, patch, patch_type),
         "dry_run": command.kubectl_patch(obj, patch, patch_type, dry_run=True),

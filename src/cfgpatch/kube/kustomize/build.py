@@ -18,6 +18,7 @@ printed before the failure.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -201,7 +202,7 @@ class _Target:
             _absorb_all(resmap, partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
                                                     "helmCharts", []))
         for plugin in self._plugins(kust, "generators"):
-            partial.run_or_skip(lambda p=plugin: p(resmap), kust.where("/generators"),
+            partial.run_or_skip(functools.partial(plugin, resmap), kust.where("/generators"),
                                 "generators", None)
         try:
             resmap = self._components(kust, resmap)
@@ -273,8 +274,9 @@ class _Target:
             where = f" in File: {path}" if getattr(err, "in_file", False) else ""
             wrapped = KubeError(f"accumulating resources from '{path}': {err.message}{where}",
                                 code=err.code)
-            wrapped.malformed = not isinstance(err, LoaderError) \
-                and getattr(err, "malformed", True)  # type: ignore[attr-defined]
+            # (an attribute of this error alone: lint reads it where a resource is malformed)
+            wrapped.malformed = (  # type: ignore[attr-defined]
+                not isinstance(err, LoaderError) and getattr(err, "malformed", True))
             raise wrapped from None
         try:
             resmap.append_all(found)
@@ -362,7 +364,7 @@ class _Target:
             done("LabelTransformer")
         # kustomize configures the commonLabels transformer with any labels (measured)
         done("LabelTransformer", bool(entries or kust.get("commonLabels")))
-        transformers.annotations(resmap, trace, kust)
+        transformers.common_annotations(resmap, trace, kust)
         done("AnnotationsTransformer", bool(kust.get("commonAnnotations")))
         for patch in patches.load_legacy_json(kust):
             patches.apply_patch(resmap, patch, trace, self.state)

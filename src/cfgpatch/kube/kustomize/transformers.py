@@ -234,8 +234,7 @@ def _label_specs(resmap: ResMap, entry: dict) -> tuple:
         raise KubeError(f"failed to merge {step}: {err.message}", code=err.code) from None
 
 
-# (kustomize's transformer name; it shadows only the name of the __future__ feature)
-def annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:  # type: ignore[no-redef]
+def common_annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
     common = _string_map(kust.get("commonAnnotations"))
     if common:
         _set_entries(resmap, trace, kust, "commonAnnotations", 0, "/commonAnnotations",
