@@ -157,3 +157,19 @@ def test_dropped_fields_go_unless_someone_else_owns_them() -> None:
     from cfgpatch.kube.ssa import field_owners
     owners = field_owners(later.managed_fields)
     assert owners[REPLICAS] == ['"flux"']
+
+
+def test_refusals_without_applying() -> None:
+    from cfgpatch.kube.ssa import Refusal, refusals
+    env = [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]
+    assert refusals(deployment(env=env)) == [Refusal(
+        '.spec.template.spec.containers[name="app"].env', 'duplicate entries for key [name="A"]')]
+    assert refusals(deployment(env=env), allow_duplicates=True) == []
+    assert refusals(deployment()) == []
+    cr = {"apiVersion": "e.io/v1", "kind": "T", "metadata": {"name": "t"},
+          "spec": {"items": [{"v": "no id"}], "nope": 1}}
+    assert [str(r) for r in refusals(cr, crds=[CRD])] == [
+        '.spec.items: element 0: associative list with keys has an element that omits key '
+        'field "id" (and doesn\'t have default value)', ".spec.nope: field not declared in schema"]
+    assert [str(r) for r in refusals({"apiVersion": "x/v1", "kind": "Y"})] == [
+        "no corresponding type for x/v1, Kind=Y"]

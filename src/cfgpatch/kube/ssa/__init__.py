@@ -26,6 +26,9 @@ time=None, subresource="") -> ApplyResult``
     ``x-kubernetes-list-map-keys``, ``x-kubernetes-map-type``,
     ``x-kubernetes-preserve-unknown-fields``, embedded resources), then the built-in
     Kubernetes 1.32 table.  Pass ``schema=Types(...)`` or ``crds=[crd, ...]``.
+``refusals(obj, *, schema=None, crds=(), allow_duplicates=False) -> list[Refusal]``
+    Why the server would refuse an object (duplicate keys, missing key fields, undeclared
+    fields, wrong kinds of values), without applying it (for lint).
 ``conflict_message(conflicts)``, ``field_owners(entries)`` (every owned field and its
 owners, for explanations), ``Conflict``, ``ManagedFieldsEntry``, ``FieldSet``;
 ``csaupgrade.kubectl_server_side_apply(live, obj, ...)``: kubectl's whole
@@ -69,10 +72,12 @@ from .api import (
     ApplyResult,
     Changes,
     Conflict,
+    Refusal,
     Types,
     UpdateResult,
     conflict_message,
     field_owners,
+    refusals,
     server_side_apply,
     update,
 )
@@ -87,11 +92,13 @@ __all__ = [
     "ManagedFieldsEntry",
     "OwnershipConflict",
     "PathElement",
+    "Refusal",
     "Types",
     "UpdateResult",
     "conflict_message",
     "field_owners",
     "path_string",
+    "refusals",
     "server_side_apply",
     "update",
 ]

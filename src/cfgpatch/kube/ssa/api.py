@@ -12,9 +12,10 @@ from . import fieldpath as fp
 from . import managed as mf
 from .builtin import builtin_schema, type_name
 from .crd import CRDError, crd_types
-from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of
+from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of, gvk_string
 from .openapi import openapi_types
 from .schema import Schema, TypeRef, deduced_schema
+from .typed import validate
 from .value import deep_copy
 
 
@@ -176,6 +177,43 @@ class UpdateResult:
     before: list[mf.ManagedFieldsEntry]
     changes: Changes
     taken: list[Conflict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A reason the API server's field manager refuses an object: ``path`` as the server
+    prints it (``.spec.template.spec.containers``) and its ``message``
+    (``duplicate entries for key [name="app"]``)."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+def refusals(obj: dict, *, schema: Types | Schema | None = None, crds: Sequence[Any] = (),
+             allow_duplicates: bool = False) -> list[Refusal]:
+    """Why server-side apply would refuse ``obj`` (empty: it would take it).
+
+    The checks the server runs on an applied object: duplicate keys in associative lists,
+    items without their key fields, fields a schema does not declare, values of the wrong
+    kind; a kind without a type is one refusal.  ``allow_duplicates``: as the server reads
+    a live object or an Update (duplicates allowed).
+
+    >>> svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+    ...        "spec": {"ports": [{"port": 80}, {"port": 80, "protocol": "TCP"}]}}
+    >>> [str(r) for r in refusals(svc)]
+    ['.spec.ports: duplicate entries for key [port=80,protocol="TCP"]']
+    """
+    _check(obj, "the object")
+    types = _types(schema, crds)
+    gvk = gvk_of(obj)
+    found = types.lookup(*gvk)
+    if found is None:
+        return [Refusal("", f"no corresponding type for {gvk_string(gvk)}")]
+    errs = validate(found[0], found[1], obj, allow_duplicates)
+    return [Refusal(p, m) for p, m in errs]
 
 
 def _now(time: str | datetime | None) -> str:
