@@ -274,7 +274,7 @@ class _Target:
             where = f" in File: {path}" if getattr(err, "in_file", False) else ""
             wrapped = KubeError(f"accumulating resources from '{path}': {err.message}{where}",
                                 code=err.code)
-            # (an attribute of this error alone: lint reads it where a resource is malformed)
+            # (KubeError has no such field: an attribute of this error, read back above)
             wrapped.malformed = (  # type: ignore[attr-defined]
                 not isinstance(err, LoaderError) and getattr(err, "malformed", True))
             raise wrapped from None
