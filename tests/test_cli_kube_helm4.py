@@ -89,3 +89,19 @@ def test_created_when_not_live(put, capsys):
                        "--live", put("none.json", ""), "--time", TIME)
     assert code == 0 and out.startswith("deployment.apps/web recreated\n")
     assert "manager: helm\n    operation: Apply\n" in out
+
+
+def test_explain_names_a_field_client_side_apply_left_stuck(put, capsys):
+    old = deployment(extra={"minReadySeconds": 5})
+    last = json.dumps(old)
+    code, out, _ = cli(capsys, "kube", "update", "-f", put("csa.json", {
+        **old, "metadata": {**old["metadata"], "annotations": {
+            "kubectl.kubernetes.io/last-applied-configuration": last}}}),
+        "--field-manager", "kubectl-client-side-apply", "-o", "json")
+    live = put("live.json", out)
+    code, out, err = cli(capsys, "kube", "upgrade", "--server-side", "--old",
+                         put("old.json", old), "--new", put("new.json", deployment()),
+                         "--live", live, "--show", "explanation", "--explain")
+    assert code == 0
+    assert "stuck .spec.minReadySeconds: client-side kubectl apply set it and " \
+           "kubectl-client-side-apply still owns it" in err

@@ -195,7 +195,7 @@ def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None
 
 
 def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -> None:
-    from ..kube.explain.ownership import dropped_lines, owner_lines
+    from ..kube.explain.ownership import dropped_lines, owner_lines, stuck_lines
     from ..kube.ssa.managed import entries_of
 
     err = sys.stderr
@@ -219,6 +219,9 @@ def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -
     for line in dropped_lines(manager, _migrated(before, done, manager), result.managed_fields,
                               result.changes.removed):
         err.write(f"  {line}\n")
+    if live is not None:
+        err.writelines(f"  {line}\n" for line in stuck_lines(live, manifest,
+                                                               result.managed_fields))
     err.write("  owners (before -> after):\n")
     err.writelines(f"  {line}\n" for line in owner_lines(before, result.managed_fields))
 

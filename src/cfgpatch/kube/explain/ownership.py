@@ -117,6 +117,39 @@ def _tops(fields: fp.FieldSet, kept: fp.FieldSet) -> list[tuple]:
     return [p for p in members if not any(p[:i] in chosen for i in range(1, len(p)))]
 
 
+CLIENT_SIDE = "kubectl-client-side-apply"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+def stuck_lines(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]) -> list[str]:
+    """Fields client-side ``kubectl apply`` set (its last-applied annotation holds them)
+    that the configuration no longer sends and ``kubectl-client-side-apply`` still owns
+    after the apply: server-side apply cannot remove them (stuck)."""
+    import json
+
+    meta = live.get("metadata") if isinstance(live, dict) else None
+    text = ((meta or {}).get("annotations") or {}).get(LAST_APPLIED) \
+        if isinstance(meta, dict) else None
+    try:
+        last = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        last = None
+    lines = []
+    for e in after:
+        if e.manager != CLIENT_SIDE or e.operation == APPLY or last is None:
+            continue
+        for path in _tops(e.fields.leaves(), fp.FieldSet()):
+            if path and path[0] == fp.field("metadata"):
+                continue
+            if value_at(last, path)[0] and not value_at(config, path)[0]:
+                lines.append(f"stuck {fp.path_string(path)}: client-side kubectl apply set "
+                             f"it and {CLIENT_SIDE} still owns it; this configuration no "
+                             "longer sends it, but server-side apply removes only what the "
+                             "applier owns (kubectl's migration, or Flux's cleanup, would "
+                             "hand it over)")
+    return lines
+
+
 def _owns_under(fields: fp.FieldSet, path: tuple) -> bool:
     node = fields
     for pe in path:
