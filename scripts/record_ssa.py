@@ -50,13 +50,14 @@ def _run_single(case: dict, oracle: Path, data: Path) -> list:
     return yaml.load(done.stdout, Loader=_NoDates)
 
 
-def run_oracle(cases: list[dict], oracle: Path = ORACLE, crd_dir: Path = DATA / "crds") -> dict:
+def run_oracle(cases: list[dict], oracle: Path = ORACLE, crd_dir: Path = DATA / "crds",
+               smd_schema: Path = SMD_SCHEMA) -> dict:
     """The oracle's results by case id (one batch run; OpenAPI cases one by one)."""
     out = {c["id"]: _run_single(c, oracle, crd_dir.parent)
            for c in cases if c["schema"].startswith("openapi:")}
     cases = [c for c in cases if not c["schema"].startswith("openapi:")]
     text = "".join(json.dumps(c, sort_keys=True) + "\n" for c in cases)
-    done = subprocess.run([str(oracle), "-batch", "-smd-schema", str(SMD_SCHEMA),
+    done = subprocess.run([str(oracle), "-batch", "-smd-schema", str(smd_schema),
                            "-crd-dir", str(crd_dir)], input=text, capture_output=True,
                           text=True, check=True)
     for line in done.stdout.splitlines():

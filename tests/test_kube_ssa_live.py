@@ -21,16 +21,16 @@ from record_ssa import run_oracle  # noqa: E402
 from ssa_cases import generate  # noqa: E402
 
 ORACLE = SHARED / "bin" / "ssa-oracle"
+SMD_SCHEMA = SHARED / "oracles" / "ssa" / "k8s-1.32.4-smd-schema.yaml"
 
 
 def test_fresh_cases_agree_with_the_oracle() -> None:
     require(ORACLE.is_file() and os.access(ORACLE, os.X_OK), f"no oracle at {ORACLE}")
-    require((SHARED / "oracles" / "ssa" / "k8s-1.32.4-smd-schema.yaml").is_file(),
-            "no built-in SMD schema in the shared folder")
+    require(SMD_SCHEMA.is_file(), f"no built-in SMD schema at {SMD_SCHEMA}")
     seed = int(os.environ.get("CFGPATCH_SSA_SEED", random.randrange(1 << 30)))
     print(f"server-side apply live seed: {seed}")
     cases = generate(seed, scale=0.15, prefix="live-")
-    results = run_oracle(cases, ORACLE, CRDS)
+    results = run_oracle(cases, ORACLE, CRDS, SMD_SCHEMA)
     total = agreed = 0
     failures = []
     for case in cases:
