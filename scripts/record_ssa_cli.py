@@ -87,9 +87,74 @@ def scenarios() -> list[dict]:
         ("widget-conflict", "crd:widgets.yaml",
          [apply("flux", widget({"mode": "fast"})), update("ops", widget({"mode": "slow"})),
           apply("flux", widget({"mode": "fast"}))]),
+        ("service-ports", "builtin",
+         [apply("helm", service([(80, "TCP"), (53, "UDP")])),
+          apply("ops", service([(53, "UDP"), (53, "TCP")])),
+          apply("helm", service([(80, "TCP")]))]),
+        ("service-port-conflict", "builtin",
+         [apply("helm", service([(80, "TCP")])),
+          apply("ops", service([(80, "TCP")], target=8081))]),
+        ("configmap-data", "builtin",
+         [apply("kubectl", configmap({"a": "1", "b": "2"})),
+          update("kubectl-edit", configmap({"a": "1", "b": "3", "c": "4"})),
+          apply("kubectl", configmap({"a": "1"})),
+          apply("kubectl", configmap({"a": "1", "b": "9"}), force=True)]),
+        ("statefulset-scale", "builtin",
+         [apply("flux", statefulset(2)), update("kube-controller-manager", statefulset(5)),
+          apply("kustomize-controller", statefulset(2), force=True)]),
+        ("widget-ports-two-keys", "crd:widgets.yaml",
+         [apply("a", widget({"ports": [{"port": 80, "protocol": "TCP", "name": "http"},
+                                       {"port": 80, "protocol": "UDP"}]})),
+          apply("b", widget({"ports": [{"port": 80, "protocol": "UDP", "name": "dns"}]})),
+          apply("a", widget({"ports": [{"port": 80, "protocol": "TCP", "name": "http"}]}))]),
+        ("widget-pairs-and-maps", "crd:widgets.yaml",
+         [apply("a", widget({"pairs": [{"a": "1", "b": "2", "c": "x"}],
+                             "atomicMap": {"k": "v"}, "granularMap": {"k": "v"}})),
+          apply("b", widget({"atomicMap": {"k": "v", "j": "w"}, "granularMap": {"j": "w"}}),
+                force=True),
+          apply("a", widget({"pairs": [{"a": "1", "b": "2", "c": "y"}]}))]),
+        ("widget-struct", "crd:widgets.yaml",
+         [apply("a", widget({"struct": {"name": "n", "inner": {"a": "1"}},
+                             "atomicStruct": {"first": "f"}})),
+          apply("b", widget({"struct": {"inner": {"b": "2"}}, "atomicStruct": {"first": "f"}})),
+          apply("a", widget({"atomicStruct": {"first": "g"}}))]),
+        ("missing-key-defaulted", "builtin",
+         [apply("kubectl", _env_without_name(deployment(env={"A": "1"})))]),
     ]
     return [{"id": name, "schema": schema, "live": None, "ops": ops}
             for name, schema, ops in cases]
+
+
+def service(ports: list[tuple[int, str]], target: int | None = None) -> dict:
+    items = []
+    for port, protocol in ports:
+        item: dict = {"port": port, "protocol": protocol, "name": f"{protocol.lower()}{port}"}
+        if target is not None:
+            item["targetPort"] = target
+        items.append(item)
+    return {"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"selector": {"app": "web"}, "ports": items}}
+
+
+def configmap(data: dict) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "settings", "namespace": "default"}, "data": data}
+
+
+def statefulset(replicas: int) -> dict:
+    return {"apiVersion": "apps/v1", "kind": "StatefulSet",
+            "metadata": {"name": "db", "namespace": "default"},
+            "spec": {"replicas": replicas, "serviceName": "db",
+                     "selector": {"matchLabels": {"app": "db"}},
+                     "template": {"metadata": {"labels": {"app": "db"}},
+                                  "spec": {"containers": [{"name": "db", "image": "pg:16"}]}}}}
+
+
+def _env_without_name(obj: dict) -> dict:
+    out = copy.deepcopy(obj)
+    out["spec"]["template"]["spec"]["containers"][0]["env"].append({"value": "2"})
+    return out
 
 
 def _dup_env(obj: dict) -> dict:
