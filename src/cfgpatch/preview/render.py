@@ -42,8 +42,16 @@ Where = tuple[str, int]  # (file relative to the repository root, or "(step)"; l
 @dataclass
 class RenderedObject:
     value: dict
-    text: str
+    text: str = ""  # kustomize's YAML of the object ("" until :attr:`yaml` writes it)
     blame: dict[str, Where] = field(default_factory=dict)
+    styled: Any = None  # the build's own value (quoting kept), written on demand
+
+    @property
+    def yaml(self) -> str:
+        """The object as ``kubectl kustomize`` prints it (written once, when asked)."""
+        if not self.text and self.styled is not None:
+            self.text = write_value(self.styled)
+        return self.text
 
     @property
     def ident(self) -> tuple[str, str, str, str]:
@@ -61,10 +69,15 @@ class RenderedObject:
 class Render:
     entry: EntryPoint
     objects: list[RenderedObject] = field(default_factory=list)
-    output: str = ""  # what kubectl kustomize prints (kustomizations only)
+    built: bool = False  # by kube build (then :attr:`output` is kubectl kustomize's)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     absent: bool = False  # the entry point does not exist at this ref
+
+    @property
+    def output(self) -> str:
+        """What ``kubectl kustomize`` prints for a built entry point ("" otherwise)."""
+        return "---\n".join(o.yaml for o in self.objects) if self.built else ""
 
 
 def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = None) -> Render:
@@ -97,15 +110,12 @@ def _build(out: Render, directory: str, root: str, fs: FileSystem | None,
     result = build(posixpath.normpath(directory), Trace(), fs=fs)
     out.warnings = result.warnings
     blame = {b.resource: b for b in blame_of(result)}
-    texts = []
     for resource in result.resources:
         found = blame.get(resource.describe())
         where = {p: _relative(f, line, root, mapping) for p, f, line in found.fields} \
             if found else {}
-        text = write_value(resource.value)
-        texts.append(text)
-        out.objects.append(RenderedObject(plain(resource.value), text, where))
-    out.output = "---\n".join(texts)  # BuildResult.yaml(), each text written once
+        out.objects.append(RenderedObject(plain(resource.value), "", where, resource.value))
+    out.built = True
 
 
 def _relative(file: str, line: int, root: str, mapping: dict | None) -> Where:

@@ -58,10 +58,10 @@ def object_entry(entry: EntryPoint, pair: Pair, attributor: Attributor, config: 
         side = pair.head if status == "added" else pair.base
         out["sources"] = _sources(side, "head" if status == "added" else "base", attributor)
     label = f"{kind}/{name}" if not namespace else f"{kind}/{namespace}/{name}"
-    before = pair.base.text if pair.base else ""
-    after = pair.head.text if pair.head else ""
-    out["yaml_diff"] = "" if status in ("unchanged", "ignored") else \
-        yaml_diff(before, after, kind, label)
+    visible = status not in ("unchanged", "ignored")  # an unchanged object is not written
+    before = pair.base.yaml if pair.base and visible else ""
+    after = pair.head.yaml if pair.head and visible else ""
+    out["yaml_diff"] = yaml_diff(before, after, kind, label) if visible else ""
     out["before_yaml"], out["after_yaml"] = _shown(before, kind), _shown(after, kind)
     risks = object_risks(kind, status, shown, pair.base.value if pair.base else None,
                          pair.head.value if pair.head else None,
