@@ -16,16 +16,17 @@ time=None, subresource="") -> ApplyResult``
     is the server's text and whose ``conflicts`` are :class:`Conflict` values; ``force``
     takes the fields over instead.  Equal values are shared, not conflicts.  Fields the
     manager applied before and no longer sends are removed unless another manager owns
-    them (``ApplyResult.changes.removed``).
+    them (``ApplyResult.changes.removed``; ``ApplyResult.dropped``: all it stopped sending).
 ``update(live, obj, *, manager, schema=None, crds=(), time=None, subresource="")
 -> UpdateResult``
     An Update: the fields it changes become ``manager``'s; others lose them
     (``UpdateResult.taken``).
-``Types(schema=None, crds=(), deduced=False)``
+``Types(schema=None, crds=(), deduced=False, openapi=None)``
     Where kinds find their types: CRDs (``x-kubernetes-list-type``,
     ``x-kubernetes-list-map-keys``, ``x-kubernetes-map-type``,
-    ``x-kubernetes-preserve-unknown-fields``, embedded resources), then the built-in
-    Kubernetes 1.32 table.  Pass ``schema=Types(...)`` or ``crds=[crd, ...]``.
+    ``x-kubernetes-preserve-unknown-fields``, embedded resources) and an OpenAPI document's
+    kinds (``--schema``), then the built-in Kubernetes 1.32 table; ``deduced``: kinds found
+    nowhere are typed from their content.  Pass ``schema=Types(...)`` or ``crds=[crd]``.
 ``refusals(obj, *, schema=None, crds=(), allow_duplicates=False) -> list[Refusal]``
     Why the server would refuse an object (duplicate keys, missing key fields, undeclared
     fields, wrong kinds of values), without applying it (for lint).
