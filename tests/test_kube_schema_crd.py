@@ -85,7 +85,7 @@ def test_server_side_apply_merges_map_lists_and_sets():
                                   {"name": "sidecar", "image": "s:1"},
                                   {"name": "new", "image": "n"}]
     assert [(p["port"], p["protocol"]) for p in spec["ports"]] == [(9090, "TCP"), (9090, "UDP")]
-    assert spec["tags"] == ["x", "y"]
+    assert spec["tags"] == ["y", "x"]  # the field manager's order (ssa-oracle agrees)
     assert spec["tolerations"] == [{"key": "k3"}]
 
 

@@ -1,10 +1,15 @@
-"""Server-side apply on a custom resource, from its CRD's markers (``--crd``).
+"""Server-side apply on a custom resource, from its CRD (``kube patch --crd``).
 
-A list marked ``x-kubernetes-list-type: map`` is merged by its
-``x-kubernetes-list-map-keys``, ``set`` lists are unions, other lists are atomic, maps
-merge unless ``x-kubernetes-map-type: atomic``.  Computed from the schema markers
-alone: the applier is assumed to own no field yet and ``null`` removes; no server runs
-(which would also default, validate and prune).
+The patch body is applied by the API server's field manager (:mod:`cfgpatch.kube.ssa`,
+exact: a list marked ``x-kubernetes-list-type: map`` merged by its
+``x-kubernetes-list-map-keys``, ``set`` lists as sets, other lists atomic, maps granular
+unless ``x-kubernetes-map-type: atomic``), as a forced apply of a new manager: the
+object's own fields stay where the body does not name them.  A CRD that does not name
+the object's kind is completed from the object (group, kind, served versions).
+
+Where the field manager cannot run (a body holding ``null``, which an apply does not
+read as a removal; a CRD for another kind; a refusal such as a duplicate key), the view
+falls back to the markers alone: ``null`` removes and the applier owns nothing yet.
 """
 
 from __future__ import annotations
@@ -18,6 +23,70 @@ from ..schema.rules import ATOMIC_RULE, KEYED, SET, Shapes
 
 def server_side_apply(obj: Any, applied: Any, crd: Any) -> Any:
     """The object after server-side apply of ``applied`` (see the module docstring)."""
+    from ...errors import CfgPatchError
+
+    try:
+        return _field_manager(obj, applied, crd)
+    except (CfgPatchError, _NotApplicable):
+        return _markers(obj, applied, crd)
+
+
+class _NotApplicable(Exception):
+    """The field manager cannot stand for this apply (see the module docstring)."""
+
+
+def _field_manager(obj: Any, applied: Any, crd: Any) -> Any:
+    from ..ssa import server_side_apply as apply
+
+    if not isinstance(obj, dict) or not isinstance(applied, dict) or _has_null(applied):
+        raise _NotApplicable
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    meta = obj.get("metadata")
+    if not isinstance(api_version, str) or not isinstance(kind, str) or \
+            not isinstance(meta, dict) or not isinstance(crd, dict):
+        raise _NotApplicable
+    config = {k: v for k, v in applied.items() if k not in ("apiVersion", "kind", "metadata")}
+    body_meta = applied.get("metadata")
+    config_meta = {**(body_meta if isinstance(body_meta, dict) else {}),
+                   **{k: meta[k] for k in ("name", "namespace") if k in meta}}
+    config.update(apiVersion=api_version, kind=kind, metadata=config_meta)
+    result = apply(deep_copy(obj), config, manager="cfgpatch", force=True,
+                   crds=[_completed(crd, api_version, kind)], time="1970-01-01T00:00:00Z")
+    out = result.object
+    if "managedFields" not in meta:
+        out.get("metadata", {}).pop("managedFields", None)
+    return out
+
+
+def _completed(crd: dict, api_version: str, kind: str) -> dict:
+    out = deep_copy(crd)
+    spec = out.setdefault("spec", {})
+    if not isinstance(spec, dict):
+        raise _NotApplicable
+    group = api_version.rpartition("/")[0]
+    names = spec.setdefault("names", {})
+    if spec.setdefault("group", group) != group or not isinstance(names, dict) or \
+            names.setdefault("kind", kind) != kind:
+        raise _NotApplicable
+    names.setdefault("plural", kind.lower() + "s")
+    for version in spec.get("versions") or []:
+        if isinstance(version, dict):
+            version.setdefault("served", True)
+    return out
+
+
+def _has_null(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_null(v) for v in value)
+    return False
+
+
+def _markers(obj: Any, applied: Any, crd: Any) -> Any:
+    """The fallback: the CRD's markers alone."""
     shapes = crd_shapes(crd, obj)
     if not isinstance(applied, dict) or not isinstance(obj, dict):
         return deep_copy(applied)
