@@ -7,7 +7,8 @@ import pytest
 
 from cfgpatch.kube.kustomize.build import BuildError, build
 from cfgpatch.kube.kustomize.filesys import MemoryFileSystem
-from cfgpatch.kube.kustomize.partial import active, build_partial
+from cfgpatch.kube.kustomize.partial import active
+from cfgpatch.kube.kustomize.partial_build import build_partial
 
 DEPLOY = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n"
 

@@ -3,8 +3,8 @@
 ``kubectl kustomize`` fetches a remote base or file, runs a plugin and runs helm for a
 chart.  Where none of that can happen (a CI job without network, no helm binary), a
 tool that checks the rest of the tree (``lint``) still wants the build of what is at
-hand.  :func:`build_partial` is :func:`~.build.build` with these entries skipped, each
-reported as a :class:`Skipped` (where, what, why):
+hand.  :func:`~.partial_build.build_partial` is :func:`~.build.build` with these entries
+skipped, each reported as a :class:`Skipped` (where, what, why):
 
 * a remote resource or component (a URL, a git repository);
 * a plugin configuration kustomize cannot run here: an external plugin (KRM function,
@@ -16,17 +16,18 @@ errors); a build that skipped nothing is the plain build.  A failure after a ski
 still raised (the skipped part may explain it: the caller decides), with the skipped
 entries on the error (``BuildError.skipped``).
 
-The build modules ask :func:`skip` at each such entry; outside a partial build it
-answers False and they raise as before.
+The build modules ask :func:`skip` at each such entry; outside a partial build (outside
+:func:`skipping`) it answers False and they raise as before.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
 
@@ -52,6 +53,17 @@ _SKIPPED: ContextVar[list[Skipped] | None] = ContextVar("kustomize_partial", def
 _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)$")
 #: helm could not start, or could not pull (kustomize's wrapper of helm's failure).
 _HELM = re.compile(r"unable to run: '\S+ (version|pull|repo|template)\b")
+
+
+@contextmanager
+def skipping() -> Iterator[list[Skipped]]:
+    """A partial build while inside: the list the skipped entries are added to."""
+    skipped: list[Skipped] = []
+    token = _SKIPPED.set(skipped)
+    try:
+        yield skipped
+    finally:
+        _SKIPPED.reset(token)
 
 
 def active() -> bool:
@@ -95,32 +107,4 @@ def run_or_skip(run: Callable[[], T], where: str, entry: str, skipped: T) -> T:
         raise
 
 
-@dataclass
-class PartialResult:
-    """The build of what is at hand (:class:`~.build.BuildResult`) and what was skipped."""
-
-    result: Any
-    skipped: list[Skipped]
-
-
-def build_partial(directory: str, trace: Any = None, fs: Any = None,
-                  **options: Any) -> PartialResult:
-    """:func:`~.build.build` of ``directory`` (same parameters), skipping what cannot be
-    followed offline.  Raises :class:`~.build.BuildError` for the rest, with
-    ``skipped`` set on it."""
-    from .build import BuildError, build
-
-    skipped: list[Skipped] = []
-    token = _SKIPPED.set(skipped)
-    try:
-        result = build(directory, trace, fs, **options)
-    except BuildError as err:
-        err.skipped = skipped  # type: ignore[attr-defined]
-        raise
-    finally:
-        _SKIPPED.reset(token)
-    return PartialResult(result, skipped)
-
-
-__all__ = ["PartialResult", "Skipped", "active", "build_partial", "run_or_skip", "skip",
-           "skip_error"]
+__all__ = ["Skipped", "active", "run_or_skip", "skip", "skip_error", "skipping"]
