@@ -19,8 +19,8 @@ import argparse
 import sys
 
 from ..errors import CfgPatchError, KubeError
-from .kube import _fail
-from .kube_apply import kind_schema, read_object
+from .kube import _fail, _schema
+from .kube_apply import read_object
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,37 +39,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from ..kube.engine import create, createjson
-    from ..kube.engine.clientapply import apply_patch
-    from ..kube.explain.apply import explain_two_way
-    from ..kube.go.json import encode
+    from ..kube.applying import diff
     from ..kube.io.unstructured import normalize
 
     try:
         old, new = normalize(read_object(args.old)), normalize(read_object(args.new))
-        node = kind_schema(args, new)
-        patch_type = args.type or ("strategic" if node is not None else "merge")
-        if patch_type == "strategic" and node is None:
-            raise KubeError(f"strategic merge patch is not supported for {new.get('kind')} "
-                            f"({new.get('apiVersion')}); use --type merge",
-                            hint="kubectl has no Go type for this kind, so it falls back to "
-                                 "a JSON merge patch")
-        if patch_type == "strategic":
-            patch = create.create_two_way(old, new, node)
-        else:
-            node = None
-            patch = createjson.create_merge_patch(old, new)
-        text = encode(patch)
-        result = apply_patch(old, patch, node) if args.explain else None
+        found = diff(old, new, type=args.type, schema=_schema(args), explain=args.explain)
     except KubeError as error:
         return max(_fail(error), 2)
     except CfgPatchError as error:
         sys.stderr.write(f"error: {error.message}\n")
         return 2
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(found.patch_text + "\n")
     if args.explain:
-        notes = explain_two_way(old, new, result, node)
-        sys.stderr.write("cfgpatch: no change\n" if not notes else "cfgpatch: the patch:\n")
-        for note in notes:
+        sys.stderr.write("cfgpatch: no change\n" if not found.notes else "cfgpatch: the patch:\n")
+        for note in found.notes:
             sys.stderr.write(f"  {note.describe()}\n")
-    return 0 if text == "{}" else 1
+    return 0 if found.patch_text == "{}" else 1

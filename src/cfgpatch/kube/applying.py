@@ -134,12 +134,12 @@ def _outcome(action: str, done: Applied, node: Node | None) -> ApplyOutcome:
 
 
 def diff(old: dict[str, Any], new: dict[str, Any], *, type: str | None = None,  # noqa: A002
-         schema: Schema | None = None) -> DiffResult:
+         schema: Schema | None = None, explain: bool = True) -> DiffResult:
     """The patch from ``old`` to ``new`` as kubectl computes it (``kube diff``).
 
     ``type``: ``strategic`` or ``merge``; None picks strategic for a kind with Go types
     and merge otherwise.  A strategic patch for a kind without Go types is a
-    :class:`~cfgpatch.errors.KubeError`.
+    :class:`~cfgpatch.errors.KubeError`.  ``explain=False``: no notes (the patch alone).
     """
     from .engine import create, createjson
     from .engine.clientapply import apply_patch
@@ -162,6 +162,7 @@ def diff(old: dict[str, Any], new: dict[str, Any], *, type: str | None = None,  
     else:
         node = None
         patch = createjson.create_merge_patch(old, new)
-    result = apply_patch(old, patch, node)
-    notes = explain_two_way(old, new, result, node)
+    if not explain:
+        return DiffResult(patch, patch_type, encode(patch))
+    notes = explain_two_way(old, new, apply_patch(old, patch, node), node)
     return DiffResult(patch, patch_type, encode(patch), tuple(notes))
