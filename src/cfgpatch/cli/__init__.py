@@ -55,9 +55,9 @@ def _version() -> str:
     try:
         return metadata.version("cfgpatch")
     except metadata.PackageNotFoundError:
-        from .. import __version__
+        import cfgpatch
 
-        return __version__
+        return cfgpatch.__version__
 
 
 def _kube_build_args(words: list[str]) -> argparse.Namespace:
