@@ -265,3 +265,11 @@ def test_flag_errors(put, capsys):
     assert code == 1 and "holds no CustomResourceDefinition" in err
     with pytest.raises(SystemExit):
         cli(capsys, "kube", "apply", "-f", new)  # client-side still needs --live
+
+
+def test_a_kind_without_a_type_asks_for_its_crd(put, capsys):
+    obj = {"apiVersion": "example.com/v1", "kind": "Nope", "metadata": {"name": "x"}}
+    code, out, err = cli(capsys, "kube", "apply", "--server-side", "-f", put("n.json", obj))
+    assert (code, out) == (1, "")
+    assert "no corresponding type for example.com/v1, Kind=Nope" in err
+    assert "give it with --crd" in err

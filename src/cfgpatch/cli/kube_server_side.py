@@ -166,10 +166,21 @@ def _apply_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
         if args.explain:
             _explain_conflict(manifest, live, manager, error)
         raise KubeError(f"{error.message}\n{CONFLICT_ADVICE}") from None
+    except KubeError as error:
+        raise _with_hint(error) from None
     state.cluster.store(key, done.result.object)
     state.print(args, done.result.object)
     if args.explain:
         _explain_apply(manifest, live, manager, done)
+
+
+def _with_hint(error: KubeError) -> KubeError:
+    """A kind without a type: the server has no such resource; say what to give."""
+    if "no corresponding type for" in error.message and not error.hint:
+        return KubeError(error.message, code=error.code,
+                         hint="a custom resource needs its CustomResourceDefinition: give it "
+                              "with --crd (or the cluster's OpenAPI document with --schema)")
+    return error
 
 
 def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
@@ -179,8 +190,11 @@ def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None
 
     key = state.cluster.key(manifest)
     live = state.cluster.live_object(key, manifest)
-    done = update(live, manifest, manager=args.field_manager, schema=state.types,
-                  time=state.time)
+    try:
+        done = update(live, manifest, manager=args.field_manager, schema=state.types,
+                      time=state.time)
+    except KubeError as error:
+        raise _with_hint(error) from None
     state.cluster.store(key, done.object)
     state.print(args, done.object)
     if args.explain:
