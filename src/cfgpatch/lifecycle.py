@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .errors import CfgPatchError, LimitExceeded
+from .errors import UNKNOWN_DOCUMENT, CfgPatchError, LimitExceeded, LookupFailed
 from .preconditions import NONE, Preconditions
 from .retention import policy_for, prune_point
 from .store.base import ConcurrentUpdate, RetentionPolicy
@@ -34,16 +34,27 @@ _log = logging.getLogger("cfgpatch.service")
 
 
 class Lifecycle:
-    """Deletion, restore and retention over the service's store (a mixin of
+    """Deletion, restore and retention over the service's store, and the head's state
+    (live or deleted) that every read and write starts from (a mixin of
     :class:`~cfgpatch.service.Service`, which provides what is declared here)."""
 
     store: Store
     values: VersionCache
-    _state: Callable[[str], State]
-    _missing: Callable[[str, int | None], Exception]
     _write: Callable[..., int]
     _canonical: Callable[[Any], str]
     check_version: Callable[..., int]
+
+    def _state(self, name: str) -> State:
+        """The live head (``None``: no document, or deleted) and the last version."""
+        state = self.store.head_state(name)
+        if state is None:
+            return None, None
+        return (None if state[1] else state[0]), state[0]
+
+    @staticmethod
+    def _missing(name: str, last: int | None) -> LookupFailed:
+        gone = "" if last is None else f" (deleted at version {last})"
+        return LookupFailed(f"no document named {name!r}{gone}", code=UNKNOWN_DOCUMENT)
 
     def delete(self, name: str, *, author: str | None = None, message: str | None = None,
                when: Preconditions = NONE) -> int:

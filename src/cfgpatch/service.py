@@ -40,7 +40,7 @@ from collections.abc import Callable
 
 from .diffing import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
-from .errors import UNKNOWN_DOCUMENT, UNKNOWN_VERSION, LimitExceeded, LookupFailed
+from .errors import UNKNOWN_VERSION, LimitExceeded, LookupFailed
 from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
@@ -109,18 +109,6 @@ class Service(Lifecycle):
         return read_document(text, self.texts, self.spellings)[0]
 
     # -- reading ---------------------------------------------------------------
-    def _state(self, name: str) -> State:
-        """The live head (``None``: no document, or deleted) and the last version."""
-        state = self.store.head_state(name)
-        if state is None:
-            return None, None
-        return (None if state[1] else state[0]), state[0]
-
-    @staticmethod
-    def _missing(name: str, last: int | None) -> LookupFailed:
-        gone = "" if last is None else f" (deleted at version {last})"
-        return LookupFailed(f"no document named {name!r}{gone}", code=UNKNOWN_DOCUMENT)
-
     def head(self, name: str) -> int:
         """The head version of ``name``; ``unknown document`` if there is none."""
         live, last = self._state(name)
