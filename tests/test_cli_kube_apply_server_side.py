@@ -273,3 +273,19 @@ def test_a_kind_without_a_type_asks_for_its_crd(put, capsys):
     assert (code, out) == (1, "")
     assert "no corresponding type for example.com/v1, Kind=Nope" in err
     assert "give it with --crd" in err
+
+
+def test_server_dry_run_keeps_nothing_for_the_next_object(put, capsys):
+    first = deployment()
+    second = deployment(image="nginx:1.28")
+    put("both.yaml", yaml.safe_dump(first) + "---\n" + yaml.safe_dump(second))
+    code, _, err = cli(capsys, "kube", "apply", "--server-side", "-f", "both.yaml", "-o",
+                       "name", "--explain", "--dry-run=server")
+    # the second apply creates the object again: nothing was kept from the first
+    assert code == 0 and err.count("by kubectl creates the object") == 2
+    code, _, err = cli(capsys, "kube", "apply", "--server-side", "-f", "both.yaml", "-o",
+                       "name", "--explain")
+    assert "by kubectl changes the object" in err
+    code, _, err = cli(capsys, "kube", "apply", "--server-side", "-f", "both.yaml",
+                       "--dry-run=client")
+    assert code == 2 and "not modelled" in err

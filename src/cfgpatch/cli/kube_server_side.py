@@ -80,6 +80,10 @@ def run_server_side(args: argparse.Namespace) -> int:
         sys.stderr.write("cfgpatch: --prune is not modelled: it deletes objects found on "
                          "the server\n")
         return 2
+    if args.dry_run == "client":
+        sys.stderr.write("cfgpatch: --dry-run=client is not modelled with --server-side "
+                         "(kubectl sends nothing then); --dry-run=server is\n")
+        return 2
     return _run(args, _apply_one)
 
 
@@ -168,7 +172,8 @@ def _apply_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
         raise KubeError(f"{error.message}\n{CONFLICT_ADVICE}") from None
     except KubeError as error:
         raise _with_hint(error) from None
-    state.cluster.store(key, done.result.object)
+    if getattr(args, "dry_run", "none") != "server":  # a server dry run keeps nothing
+        state.cluster.store(key, done.result.object)
     state.print(args, done.result.object)
     if args.explain:
         _explain_apply(manifest, live, manager, done)
