@@ -223,3 +223,25 @@ def test_work_within_the_budget_is_answered(budgeted):
     answer = budgeted.patch("/v1/documents/up", content=patch,
                             headers={**JSON_PATCH, "Cfgpatch-Rebase-From": "1"})
     assert answer.status_code == 200, answer.text
+
+
+def test_an_index_of_thousands_of_digits_is_a_422_everywhere(tmp_path):
+    """remove, test and copy, a rebase preview and a rebased PATCH: an index past the end
+    is path not found, however many digits it has (a conversion used to answer 500)."""
+    huge = "1" * 5000
+    with client_for(tmp_path) as client:
+        client.put("/v1/documents/cfg", content='{"a":[1,2]}', headers=JSON)
+        client.put("/v1/documents/cfg", content='{"a":[1,2],"b":0}', headers=JSON)
+        for op in ({"op": "remove", "path": f"/a/{huge}"},
+                   {"op": "test", "path": f"/a/{huge}", "value": 1},
+                   {"op": "copy", "from": f"/a/{huge}", "path": "/c"}):
+            body = json.dumps([op])
+            for answer in (
+                    client.patch("/v1/documents/cfg", content=body, headers=JSON_PATCH),
+                    client.patch("/v1/documents/cfg", content=body,
+                                 headers={**JSON_PATCH, "cfgpatch-rebase-from": "1"}),
+                    client.post("/v1/documents/cfg/rebase?base=1", content=body,
+                                headers=JSON_PATCH)):
+                assert answer.status_code == 422, answer.text[:200]
+                assert answer.json()["error"] == "path not found at op 0"
+        assert client.get("/v1/documents/cfg").headers["etag"] == '"2"'
