@@ -1,10 +1,9 @@
-"""lint/build.py (with lint/resolve.py): the resources a kustomization's patches see.
+"""lint/kbuild.py: the resources a kustomization's patches see, from ``kube build``.
 
 Replayed against kubectl kustomize's recorded builds of the kustomize corpus
-(tests/data/kustomize/recorded, scripts/record_kustomize_trees.py): lint's own
-resolution gives the same resources (apiVersion, kind, name, namespace) for every build
-that succeeds, and fails where kustomize fails.  Not modelled, so left out of the
-comparison: the hash suffix of generated ConfigMaps and Secrets.
+(tests/data/kustomize/recorded, scripts/record_kustomize_trees.py): lint's build of the
+files in memory (the page's case) gives the same resources (apiVersion, kind, name,
+namespace) for every build that succeeds, and fails where kustomize fails.
 """
 
 from __future__ import annotations
@@ -17,13 +16,17 @@ import pytest
 import yaml
 
 from cfgpatch.lint import MemoryFiles
-from cfgpatch.lint.build import Builder, lint_kustomization
-from cfgpatch.lint.resolve import ResolveError
+from cfgpatch.lint.kbuild import lint_kustomization_built
+from cfgpatch.lint.kustomizations import find_kustomization
+from cfgpatch.lint.linter import build_root
+from cfgpatch.lint.model import Outcome
+from cfgpatch.lint.offline import offline_reason
 
 DATA = Path(__file__).parent / "data" / "kustomize"
-#: Trees whose files are not all UTF-8 text: lint's in-memory file system holds text (the
-#: page leaves such files out and says so), so they are built from disk only.
-NOT_TEXT = {"file-bytes", "env-files"}
+#: Trees whose files are not all UTF-8 text, or that hold symbolic links: lint's files in
+#: memory are texts (the page leaves other files out and says so); kube build's own tests
+#: build them from disk.
+NOT_TEXT = {"file-bytes", "env-files", "reported-differences"}
 BUILDS = [(json.loads(p.read_text("utf-8")), build) for p in sorted(DATA.glob("recorded/*.json"))
           if p.stem not in NOT_TEXT for build in json.loads(p.read_text("utf-8"))["builds"]]
 _HASH = re.compile(r"-[a-z0-9]{10}$")
@@ -54,112 +57,30 @@ def _files(tree: str) -> MemoryFiles:
                         for p in root.rglob("*") if p.is_file()})
 
 
-#: Where lint's own in-memory resolution is known to differ from kustomize (on disk lint
-#: builds with kube build, which agrees with kubectl on every recorded tree).
-RESOLVER_GAPS: dict[tuple[str, str], str] = {}
-#: lint's in-memory resolution does not run ``replacements`` (it marks the layer
-#: incomplete): it neither renames with them nor fails where they fail.
-RESOLVER_GAPS.update({
-    ("replacements-errors", build): "lint's own resolution does not run replacements "
-                                    "(the layer is incomplete; kube build runs them)"
-    for build in ("file-and-inline", "file-missing", "file-unknown-field", "multiple-matches",
-                  "no-select", "no-targets",
-                  "nothing-selected",
-                  "nothing-selected-default-path", "select-empty-selects-all",
-                  "source-bracket-without-equals", "source-delimiter-on-map",
-                  "source-index-out-of-bounds", "source-negative-index", "source-null",
-                  "source-path-empty-segment", "source-path-missing", "source-wildcard",
-                  "target-delimiter-on-list", "target-index-too-far",
-                  "target-list-selector-on-map", "target-missing", "target-through-scalar",
-                  "target-type-mismatch", "target-wildcard-nowhere", "target-wildcard-on-map",
-                  "target-wildcard-scalar-element", "source-list-selector-on-map",
-                  "source-index-past-the-end", "source-through-scalar", "source-number-on-map",
-                  "target-number-on-map", "target-number-on-scalar")
-})
-RESOLVER_GAPS.update({
-    ("error-smp-unreadable", build): "lint's own resolution does not read a "
-                                     "patchesStrategicMerge file's documents as resources"
-    for build in ("missing-kind-with-inline", "missing-name")
-})
-RESOLVER_GAPS.update({
-    ("error-patch-config", build): "lint's own resolution does not refuse a patch entry "
-                                   "with both patch and path, or neither"
-    for build in ("both-legacy-json", "both-patch-and-path", "neither-legacy-json",
-                  "neither-patch-nor-path")
-})
-RESOLVER_GAPS.update({
-    ("configurations", build): "lint's own resolution reads configurations files for "
-                               "their errors only (the layer is incomplete; kube build "
-                               "applies them)"
-    for build in ("base", "overlay", "narrow", "error-labels-conflict",
-                  "error-replicas-unmatched", "error-conflict-in-one-file", "created-fields")
-})
-RESOLVER_GAPS[("resource-scalar-identity", "prefixed")] = (
-    "lint's own resolution reads a number as a name by its value (010 is 8), kustomize "
-    "by its text")
-RESOLVER_GAPS.update({
-    ("vars", build): "lint's own resolution does not resolve vars (the layer is "
-                     "incomplete; kube build does)"
-    for build in ("error-ambiguous", "error-base-duplicate", "error-duplicate", "error-hex",
-                  "error-no-field", "error-not-found", "error-not-strings", "error-two-bases")
-})
-RESOLVER_GAPS.update({
-    ("json6902-unannotated", build): "lint's own resolution gives a JSON patch an empty "
-                                     "annotations map where kustomize shows a null"
-    for build in ("add-key", "test-null")
-})
-RESOLVER_GAPS[("generator-internal-annotations", "test-op")] = (
-    "lint's own resolution keeps no internal annotations (a JSON patch here tests "
-    "internal.config.kubernetes.io/generatorBehavior)")
-RESOLVER_GAPS[("namespace-conflict-affixes", "json-sees-affixes")] = (
-    "lint's own resolution keeps no internal annotations (a JSON patch here tests "
-    "internal.config.kubernetes.io/prefixes)")
-RESOLVER_GAPS.update({
-    ("replacements-file-types", build): "lint's own resolution does not read replacement "
-                                        "files (the layer is incomplete; kube build does)"
-    for build in ("create-list", "delimiter-list", "field-paths-string",
-                  "index-string-kind-number")
-})
-RESOLVER_GAPS.update({
-    ("empty-entries", "replacement-path-null"): "lint's own resolution does not run "
-                                                "replacements (an empty one is an error)",
-    ("empty-entries", "smp-null"): "lint's own resolution skips an empty "
-                                   "patchesStrategicMerge entry without kustomize's error",
-})
-RESOLVER_GAPS.update({
-    ("builtin-plugins", build): "lint's own resolution does not run built-in plugins given "
-                                "as generators/transformers/validators configuration files"
-    for build in ("build-metadata-plugins", "errors-external", "errors-external-generator",
-                  "errors-missing", "errors-not-generator", "errors-not-transformer",
-                  "errors-patch-config", "errors-prefix-specs", "errors-subjects",
-                  "errors-unknown-builtin", "generators", "inline-entries", "namespace-modes",
-                  "transformers")
-})
-RESOLVER_GAPS.update({
-    ("replacements-references", build): "lint's own resolution does not run replacements "
-                                        "(a replacement renames the Service)"
-    for build in ("base", "overlay")
-})
+def _lint(files: MemoryFiles, directory: str = "") -> Outcome:
+    path = find_kustomization(files, directory)
+    assert path is not None
+    return lint_kustomization_built(files, build_root(files), path)
 
 
 @pytest.mark.parametrize("record, build", BUILDS,
                          ids=[f"{r['tree']}:{b}" for r, b in BUILDS])
 def test_lint_resolves_what_kubectl_kustomize_builds(record, build):
-    gap = RESOLVER_GAPS.get((record["tree"], build))
-    if gap:
-        pytest.xfail(gap)
     recorded = record["builds"][build]
-    builder = Builder(_files(record["tree"]))
+    files = _files(record["tree"])
     directory = "" if build == "." else build
-    if recorded["exit_code"] != 0:
-        with pytest.raises(ResolveError):
-            builder.base(directory)
+    if find_kustomization(files, directory) is None:
+        assert recorded["exit_code"] != 0
         return
-    ours = [r.obj for r in builder.base(directory)]
-    generated = {o["metadata"]["name"] for o in ours if o["kind"] in ("ConfigMap", "Secret")}
+    outcome = _lint(files, directory)
+    if recorded["exit_code"] != 0:  # a failure, or what cannot be followed offline: a note
+        assert outcome.error is not None or (
+            outcome.offline is not None and offline_reason("", recorded["stderr"]))
+        return
+    assert outcome.error is None, outcome.error
     # BaseLoader: a key "<<" that kustomize prints is a key, not a YAML 1.1 merge
     theirs = [o for o in yaml.load_all(recorded["stdout"], Loader=yaml.BaseLoader) if o]
-    assert _ids(ours) == _ids(theirs, generated)
+    assert _ids(outcome.built) == _ids(theirs)
 
 
 def _tree(**texts: str) -> MemoryFiles:
@@ -185,7 +106,7 @@ patchesStrategicMerge:
   - '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
       "spec": {"replicas": 3}}'
 """, "d.yaml": DEPLOY})
-    outcome = lint_kustomization(Builder(files), "kustomization.yaml")
+    outcome = _lint(files)
     assert outcome.error is None
     assert [a.after["spec"]["replicas"] for a in outcome.applications] == [3, 7, 5]
     assert [a.site.label.split(" ")[0] for a in outcome.applications] == [
@@ -196,31 +117,22 @@ def test_a_strategic_patch_without_target_must_match_one_resource():
     files = _tree(**{"kustomization.yaml": "resources: [d.yaml]\npatches:\n  - path: p.yaml\n",
                      "d.yaml": DEPLOY,
                      "p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\n"})
-    outcome = lint_kustomization(Builder(files), "kustomization.yaml")
+    outcome = _lint(files)
     assert outcome.error.startswith('no resource matches strategic merge patch '
                                     '"Deployment.v1.apps/api.[noNs]"')
     assert (outcome.error_location.file, outcome.error_location.line) == ("p.yaml", 1)
 
 
-def test_remote_resources_and_plugins_make_the_layer_incomplete():
+def test_a_remote_resource_makes_the_build_incomplete_not_failed():
     files = _tree(**{"kustomization.yaml": "resources:\n  - d.yaml\n  - "
-                     "https://example.invalid/base?ref=v1\ntransformers: [t.yaml]\n",
-                     "d.yaml": DEPLOY})
-    outcome = lint_kustomization(Builder(files), "kustomization.yaml")
+                     "https://example.invalid/base?ref=v1\n", "d.yaml": DEPLOY})
+    outcome = _lint(files)
     assert outcome.error is None
-    assert outcome.incomplete == ["transformers", "remote https://example.invalid/base?ref=v1"]
-
-
-def test_bases_are_built_once_and_copied():
-    files = _tree(**{"base/kustomization.yaml": "resources: [d.yaml]\n", "base/d.yaml": DEPLOY,
-                     "a/kustomization.yaml": "resources: [../base]\nnamePrefix: a-\n",
-                     "b/kustomization.yaml": "resources: [../base]\nnamePrefix: b-\n"})
-    builder = Builder(files)
-    a = builder.base("a")
-    b = builder.base("b")
-    assert [r.obj["metadata"]["name"] for r in a + b] == ["a-web", "b-web"]
-    assert a[0].previous == ("web",)
-    assert builder.base("base")[0].obj["metadata"]["name"] == "web"
+    (note,) = outcome.incomplete
+    assert note.startswith("https://example.invalid/base?ref=v1: a remote resource")
+    assert (outcome.offline_location.file, outcome.offline_location.line) == (
+        "kustomization.yaml", 3)
+    assert [o["metadata"]["name"] for o in outcome.built] == ["web"]
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -233,32 +145,31 @@ def test_bases_are_built_once_and_copied():
      "expected kind 'Component'"),
     ({"kustomization.yaml": "resources: [d.yaml]\npatches:\n  - target: {kind: Deployment}\n"
                             "    patch: '[{\"op\": \"remove\", \"path\": \"/nope\"}]'\n",
-      "d.yaml": DEPLOY}, "patches[0] of kustomization.yaml on Deployment/web"),
+      "d.yaml": DEPLOY}, "Unable to remove nonexistent key: nope"),
     ({"kustomization.yaml": "resources: [d.yaml]\npatches:\n  - target: {name: 'w('}\n"
-                            "    patch: '[]'\n", "d.yaml": DEPLOY}, "invalid regular expression"),
+                            "    patch: '[]'\n", "d.yaml": DEPLOY}, "error parsing regexp"),
 ])
 def test_what_kustomize_refuses_is_a_build_failure(texts, message):
-    outcome = lint_kustomization(Builder(_tree(**texts)), "kustomization.yaml")
+    outcome = _lint(_tree(**texts))
     assert outcome.error is not None and message in outcome.error
     assert outcome.error_location.file == "kustomization.yaml"
 
 
 def test_kustomization_scalars_are_read_as_kustomize_reads_them():
     """YAML 1.1 (go-yaml v2 through sigs.k8s.io/yaml): ``namespace: n`` is a boolean, and
-    kustomize's type error (recorded: label-aliasing/yaml11-namespace) is lint's, at the
-    field; quoted, it is a string."""
+    kustomize's type error (recorded: label-aliasing/yaml11-namespace) is lint's; quoted,
+    it is a string."""
     record = json.loads((DATA / "recorded" / "label-aliasing.json").read_text("utf-8"))
     expected = record["builds"]["yaml11-namespace"]["stderr"].removeprefix("error: ").strip()
     files = _tree(**{"kustomization.yaml": "resources: [d.yaml]\nnamespace: n\n",
                      "d.yaml": DEPLOY})
-    with pytest.raises(ResolveError) as caught:
-        Builder(files).base("")
-    assert caught.value.message == expected
-    assert (caught.value.location.file, caught.value.location.line) == ("kustomization.yaml", 2)
+    outcome = _lint(files)
+    assert outcome.error == expected
+    assert outcome.error_location.file == "kustomization.yaml"
     quoted = _tree(**{"kustomization.yaml": "resources: [d.yaml]\nnamespace: 'n'\n",
                       "d.yaml": DEPLOY})
-    (resource,) = Builder(quoted).base("")
-    assert resource.obj["metadata"]["namespace"] == "n"
+    (resource,) = _lint(quoted).built
+    assert resource["metadata"]["namespace"] == "n"
 
 
 CONFIG = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n{data}"
@@ -268,8 +179,8 @@ def test_resources_with_merge_keys_resolve_as_kustomize_expands_them():
     files = _tree(**{"kustomization.yaml": "resources: [c.yaml]\n",
                      "c.yaml": "apiVersion: v1\nkind: ConfigMap\n"
                                "metadata: {<<: {name: settings, namespace: tools}}\n"})
-    [resource] = Builder(files).base("")
-    assert resource.obj["metadata"] == {"name": "settings", "namespace": "tools"}
+    [resource] = _lint(files).built
+    assert resource["metadata"] == {"name": "settings", "namespace": "tools"}
 
 
 def test_a_resource_with_a_key_written_twice_fails_at_the_end_of_the_build():
@@ -278,9 +189,8 @@ def test_a_resource_with_a_key_written_twice_fails_at_the_end_of_the_build():
              "overlay/kustomization.yaml": "resources: [../base]\npatches:\n- patch: |-\n"
                                            "    $patch: delete\n    apiVersion: v1\n"
                                            "    kind: ConfigMap\n    metadata: {name: c}\n"}
-    builder = Builder(_tree(**files))
-    with pytest.raises(ResolveError) as caught:
-        builder.base("base")
-    assert caught.value.message == ("map[string]interface {}(nil): yaml: unmarshal errors:\n"
-                                    '  line 7: mapping key "a" already defined at line 6')
-    assert builder.base("overlay") == []  # deleted before the end: kustomize builds it
+    failed = _lint(_tree(**files), "base")
+    assert failed.error == ("map[string]interface {}(nil): yaml: unmarshal errors:\n"
+                            '  line 7: mapping key "a" already defined at line 6')
+    overlay = _lint(_tree(**files), "overlay")
+    assert overlay.error is None and overlay.built == []  # deleted before the end

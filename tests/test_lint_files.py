@@ -38,40 +38,28 @@ def test_reading_and_folders(disk):
     assert "a/b/x.yaml" in disk and "a/b" not in disk and 3 not in disk
 
 
-def test_written_holds_the_texts_as_a_folder_and_removes_it_afterwards():
-    from cfgpatch.lint.files import written
-
-    with written(MemoryFiles(TREE)) as root:
-        assert root is not None and DiskFiles(root)["z.yaml"] == "é\n"
-        assert sorted(DiskFiles(root).walk("")) == ["a/b/x.yaml", "a/kustomization.yaml",
-                                                   "z.yaml"]
-    import os
-    assert not os.path.exists(root)
-
-
 @pytest.mark.parametrize("texts", [
     {"../k.yaml": "x"},  # leaves the folder
     {"/etc/k.yaml": "x"},  # absolute
     {"a/./b.yaml": "x"},  # not a normal path
     {"a": "x", "a/b.yaml": "y"},  # a file where another path needs a folder
-    {"k.yaml": "\udc80"},  # not UTF-8
 ])
-def test_files_that_cannot_be_a_folder_are_not_written(texts):
-    from cfgpatch.lint.files import written
+def test_paths_no_folder_could_hold_are_linted_without_a_crash(texts):
+    from cfgpatch.lint import lint_files
 
-    with written(MemoryFiles(texts)) as root:
-        assert root is None
+    tree = {"kustomization.yaml": "resources: [missing.yaml]\n", **texts}
+    report = lint_files(MemoryFiles(tree))
+    assert [t["builder"] for t in report.targets] == ["kube build"]
+    assert [f.rule for f in report.findings] == ["build-failed"]
 
 
-def test_in_memory_kustomizations_are_built_by_kube_build_unless_they_cannot_be_written():
+def test_in_memory_kustomizations_are_built_by_kube_build_in_memory():
     from cfgpatch.lint import lint_files
 
     tree = {"kustomization.yaml": "resources: [missing.yaml]\n"}
     exact = lint_files(MemoryFiles(tree))
-    own = lint_files(MemoryFiles({**tree, "x/../y.yaml": "{}"}))
     assert [t["builder"] for t in exact.targets] == ["kube build"]
-    assert [t["builder"] for t in own.targets] == ["lint"]
     (failed,) = exact.findings
-    # kustomize's own text, with no trace of the private folder it was built in
-    assert failed.rule == "build-failed" and "/tmp" not in failed.message
+    # kustomize's own text, with no trace of where the files were mounted
+    assert failed.rule == "build-failed" and "cfgpatch-lint-memory" not in failed.message
     assert "missing.yaml" in failed.message

@@ -1,6 +1,5 @@
-"""lint/resolve.py and lint/build.py with ``openapi:`` and ``crds:``: kube build's own
-functions over the in-memory files, so lint in memory (the page, Flux) finds what lint on
-disk (kube build) finds.
+"""lint/kbuild.py with ``openapi:`` and ``crds:``: kube build over the files in memory
+(the page) and over the disk, so lint in memory finds what lint on disk finds.
 
 A custom resource whose list is keyed by an ``openapi:`` document: kustomize merges a
 patch's list into it; without the document it replaces the list (and lint says what is
@@ -13,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from cfgpatch.lint import DiskFiles, MemoryFiles, lint_files
-from cfgpatch.lint.build import Builder
 from cfgpatch.lint.config import Config
-from cfgpatch.lint.linter import outcomes
-from cfgpatch.lint.resolve import ResolveError
+from cfgpatch.lint.kbuild import lint_kustomization_built
+from cfgpatch.lint.kustomizations import find_kustomization
+from cfgpatch.lint.linter import build_root, outcomes
+from cfgpatch.lint.model import Outcome
 
 SCHEMA = """{"definitions": {
  "com.example.v1.Widget": {
@@ -72,6 +72,19 @@ TREE = {
 }
 
 
+def _build(texts: dict, directory: str) -> Outcome:
+    files = MemoryFiles(texts)
+    path = find_kustomization(files, directory)
+    assert path is not None
+    return lint_kustomization_built(files, build_root(files), path)
+
+
+def _failure(texts: dict, directory: str) -> Outcome:
+    outcome = _build(texts, directory)
+    assert outcome.error is not None
+    return outcome
+
+
 def _comparable(report) -> list:
     return [(f.rule, f.level, f.location, f.related,
              None if f.rule == "build-failed" else f.message) for f in report.findings]
@@ -88,11 +101,7 @@ def tree(tmp_path: Path) -> Path:
 def test_openapi_merge_keys_give_the_same_findings_in_memory_and_on_disk(tree):
     from_disk = lint_files(DiskFiles(str(tree)))
     in_memory = lint_files(MemoryFiles(dict(TREE)))
-    own_on_disk = lint_files(DiskFiles(str(tree)), exact=False)
-    own_in_memory = lint_files(MemoryFiles(dict(TREE)), exact=False)
     assert in_memory.to_dict() == from_disk.to_dict()
-    assert own_in_memory.to_dict() == own_on_disk.to_dict()
-    assert _comparable(in_memory) == _comparable(own_on_disk)
     replaced = {f.location.file for f in in_memory.findings
                 if f.rule == "custom-resource-list-replaced"}
     # merged on `name` where the base's schema holds; replaced without one, or where the
@@ -105,15 +114,12 @@ def test_openapi_merge_keys_give_the_same_findings_in_memory_and_on_disk(tree):
 def test_the_in_memory_build_merges_with_the_openapi_schema():
     """kubectl kustomize 1.32 on this tree: overlay d, c, a, b (new elements first);
     top-wins e; plain c."""
-    builder = Builder(MemoryFiles(dict(TREE)))
-    (overlay,) = builder.base("overlay")
-    assert [i["name"] for i in overlay.obj["spec"]["items"]] == ["d", "c", "a", "b"]
-    (top,) = builder.base("top-wins")
-    assert [i["name"] for i in top.obj["spec"]["items"]] == ["e"]
-    (again,) = builder.base("overlay")  # memoised by the schema it was built with
-    assert [i["name"] for i in again.obj["spec"]["items"]] == ["d", "c", "a", "b"]
-    (plain,) = builder.base("plain")
-    assert [i["name"] for i in plain.obj["spec"]["items"]] == ["c"]
+    (overlay,) = _build(TREE, "overlay").built
+    assert [i["name"] for i in overlay["spec"]["items"]] == ["d", "c", "a", "b"]
+    (top,) = _build(TREE, "top-wins").built
+    assert [i["name"] for i in top["spec"]["items"]] == ["e"]
+    (plain,) = _build(TREE, "plain").built
+    assert [i["name"] for i in plain["spec"]["items"]] == ["c"]
 
 
 @pytest.mark.parametrize("kustomization, files, message", [
@@ -135,14 +141,9 @@ def test_the_in_memory_build_merges_with_the_openapi_schema():
 ])
 def test_kube_build_s_errors_about_openapi_and_crds_files(kustomization, files, message):
     texts = {"app/kustomization.yaml": kustomization, "app/cr.yaml": CR, **files}
-    with pytest.raises(ResolveError) as caught:
-        Builder(MemoryFiles(texts)).base("app")
-    assert caught.value.message.startswith(message), caught.value.message
-    field = "crds" if kustomization.startswith("crds") else "openapi"
-    if "invalid schema file" not in message:
-        line = kustomization.splitlines().index(f"{field}:") + 1
-        assert (caught.value.location.file, caught.value.location.line) == (
-            "app/kustomization.yaml", line)
+    failed = _failure(texts, "app")
+    assert message in failed.error, failed.error
+    assert failed.error_location.file == "app/kustomization.yaml"
 
 
 def test_the_page_s_lint_mode_finds_what_lint_on_disk_finds(tree):
@@ -205,9 +206,8 @@ def test_the_texts_are_kubectl_s_with_root_relative_paths(tree, build):
     root = _RECORDED / "trees" / tree
     texts = {p.relative_to(root).as_posix(): p.read_text("utf-8")
              for p in root.rglob("*") if p.is_file()}
-    with pytest.raises(ResolveError) as caught:
-        Builder(MemoryFiles(texts)).base(build)
-    assert stderr.endswith(caught.value.message), (stderr, caught.value.message)
+    failed = _failure(texts, build)
+    assert stderr.endswith(failed.error), (stderr, failed.error)
 
 
 _NESTED = sorted(p.name for p in (_RECORDED / "trees" / "error-nested-types").iterdir()
@@ -224,26 +224,16 @@ def test_nested_type_errors_are_kubectl_s_at_the_top_level_field(build):
     root = _RECORDED / "trees" / "error-nested-types"
     texts = {p.relative_to(root).as_posix(): p.read_text("utf-8")
              for p in root.rglob("*") if p.is_file()}
-    with pytest.raises(ResolveError) as caught:
-        Builder(MemoryFiles(texts)).base(build)
-    assert stderr == "error: " + caught.value.message
-    assert caught.value.location.file == f"{build}/kustomization.yaml"
-
-
-def test_the_error_is_placed_on_its_top_level_field():
-    texts = {"app/kustomization.yaml": "resources:\n- cm.yaml\nreplicas:\n- name: x\n"
-                                       "  count: '2'\n", "app/cm.yaml": CR}
-    with pytest.raises(ResolveError) as caught:
-        Builder(MemoryFiles(texts)).base("app")
-    assert caught.value.location.line == 3
+    failed = _failure(texts, build)
+    assert stderr == "error: " + failed.error
+    assert failed.error_location.file == f"{build}/kustomization.yaml"
 
 
 @pytest.mark.parametrize("text", ["", "apiVersion: kustomize.config.k8s.io/v1beta1\n",
                                   "namespace: ''\nresources: null\n"])
 def test_an_empty_kustomization_is_refused_as_kube_build_refuses_it(text):
-    with pytest.raises(ResolveError) as caught:
-        Builder(MemoryFiles({"app/kustomization.yaml": text})).base("app")
-    assert caught.value.message == "kustomization.yaml is empty"
+    failed = _failure({"app/kustomization.yaml": text}, "app")
+    assert failed.error == "kustomization.yaml is empty"
 
 
 @pytest.mark.parametrize("patch, builds", [
@@ -256,8 +246,8 @@ def test_json_patches_are_read_as_kube_build_reads_them(patch, builds):
                      "  patch: |\n" + "".join(f"    {line}\n" for line in patch.splitlines()))
     texts = {"app/kustomization.yaml": kustomization,
              "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n"}
+    outcome = _build(texts, "app")
     if builds:
-        assert len(Builder(MemoryFiles(texts)).base("app")) == 1
+        assert outcome.error is None and len(outcome.built) == 1
     else:
-        with pytest.raises(ResolveError):
-            Builder(MemoryFiles(texts)).base("app")
+        assert outcome.error is not None

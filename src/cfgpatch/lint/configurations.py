@@ -25,7 +25,7 @@ from ..kube.kustomize.transformer_config import (
     parse,
 )
 from .finding import LintFinding, Location, make
-from .resolve import ResolveError, join, read_kustomization
+from .kustomizations import ResolveError, join, read_kustomization
 from .yamlpos import Tree, first_tree_value
 
 RULE = "configuration-narrows-default"

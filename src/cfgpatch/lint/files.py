@@ -13,10 +13,7 @@ lines from it); :class:`MemoryFiles` holds texts given to it (tests, the page).
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 
 #: Folders never walked (version control, caches, virtual environments).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__",
@@ -51,38 +48,6 @@ class MemoryFiles(Mapping):
             if _under(directory, name) and not any(
                     part in SKIPPED_DIRS for part in name.split("/")[:-1]):
                 yield name
-
-
-def _writable(path: str) -> bool:
-    parts = path.split("/")
-    return bool(path) and all(part not in ("", ".", "..") for part in parts)
-
-
-@contextmanager
-def written(files: MemoryFiles) -> Iterator[str | None]:
-    """A private folder holding ``files`` (removed afterwards), so that ``kube build`` can
-    build kustomizations given in memory exactly as it builds them on disk; ``None`` when
-    the files cannot be a folder (a path that leaves it, a file where another path needs a
-    folder, a text that is not UTF-8), and lint's own resolution builds them instead.
-
-    In the page (Pyodide) the folder lies in the tab's in-memory file system: nothing is
-    written to the reader's disk."""
-    root = os.path.realpath(tempfile.mkdtemp(prefix="cfgpatch-lint-"))
-    try:
-        try:
-            for path in files:
-                if not _writable(path):
-                    raise ValueError(path)
-                target = os.path.join(root, *path.split("/"))
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "wb") as handle:
-                    handle.write(files[path].encode("utf-8"))
-        except (OSError, ValueError):  # UnicodeEncodeError is a ValueError
-            yield None
-        else:
-            yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 class DiskFiles(Mapping):

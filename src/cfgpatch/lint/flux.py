@@ -6,29 +6,31 @@ kustomization's own ``patches`` (so they run before its ``namePrefix``): each en
 inline ``patch`` (strategic or JSON 6902) with an optional ``target``.  A folder
 without a kustomization is built as if one listed every manifest under it (and each
 sub-folder that has a kustomization), as the controller generates it.
+
+Lint builds it the same way with ``kube build``'s partial build (``lint.kbuild``): the
+kustomization the controller would write is laid over the repository's files
+(``lint.overlayfs``), nothing is written; what cannot be followed offline is a note.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
+from collections.abc import Mapping
+from typing import Any
 
-from .build import Builder
 from .config import normal_path
 from .finding import Location
+from .kustomizations import find_kustomization
 from .model import Outcome
-from .patching import apply_site
-from .resolve import (
-    ResolveError,
-    Resource,
-    find_kustomization,
-    read_kustomization,
-    read_resources,
-)
+from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import entry_sites
-from .yamlpos import Tree, tree_values
+from .yamlpos import Tree, first_document, tree_values
 
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"
 _YAML = (".yaml", ".yml", ".json")
+#: The file the controller writes in a folder without a kustomization.
+GENERATED = "kustomization.yaml"
 
 
 def flux_objects(text: str) -> list[tuple[int, Tree, dict]]:
@@ -44,40 +46,32 @@ def flux_objects(text: str) -> list[tuple[int, Tree, dict]]:
             and str(value.get("apiVersion", "")).startswith(FLUX_GROUP)]
 
 
-def _generated(builder: Builder, directory: str) -> list[Resource]:
-    """What the controller builds for a folder without a kustomization."""
-    files = builder.files
-    out: list[Resource] = []
-    built: set[str] = set()
+def _generated(files: Mapping[str, str], directory: str) -> list[str]:
+    """What the controller lists for a folder without a kustomization: every manifest
+    file, and each top-most sub-folder with a kustomization (relative to ``directory``)."""
+    out: list[str] = []
+    built: list[str] = []
     walk = getattr(files, "walk", None)
     names = list(walk(directory)) if walk else sorted(
         n for n in files if n.startswith(directory + "/" if directory else ""))
     for name in names:
         folder = posixpath.dirname(name)
-        owner = next((d for d in built if folder == d or folder.startswith(d + "/")), None)
-        if owner is not None:
+        if any(folder == d or folder.startswith(d + "/") for d in built):
             continue
         if folder != directory and find_kustomization(files, folder) is not None:
-            built.add(folder)
-            out += builder.base(folder)
+            built.append(folder)
+            out.append(posixpath.relpath(folder, directory or "."))
         elif name.endswith(_YAML):
             try:
                 text = files[name]
             except (KeyError, OSError, UnicodeDecodeError):
                 continue
             if "kind:" in text or '"kind"' in text:
-                try:
-                    out += read_resources(files, name, _location(name))
-                except ResolveError:
-                    continue  # not a manifest
+                out.append(posixpath.relpath(name, directory or "."))
     return out
 
 
-def _location(path: str) -> Location:
-    return Location(path)
-
-
-def _is_folder(files, directory: str) -> bool:
+def _is_folder(files: Mapping[str, str], directory: str) -> bool:
     probe = getattr(files, "is_dir", None)
     if probe is not None:
         return bool(probe(directory))
@@ -85,10 +79,37 @@ def _is_folder(files, directory: str) -> bool:
     return any(name.startswith(prefix) for name in files)
 
 
-def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dict
-              ) -> Outcome:
+def _kustomization(files: Mapping[str, str], directory: str, patches: list
+                   ) -> tuple[str, dict, int]:
+    """(path, value, number of its own patches) of the kustomization the controller
+    builds: the folder's own with ``patches`` appended, or the one it generates."""
+    from ..kube.kustomize.kustomization import v2_value
+    path = find_kustomization(files, directory)
+    value: Any = None
+    if path is not None:
+        try:
+            tree = first_document(files[path])
+            value = v2_value(tree.node) if tree is not None else None
+        except Exception:  # noqa: BLE001 - kube build says what is wrong with it
+            return path, {}, -1
+    else:
+        path = posixpath.join(directory, GENERATED) if directory else GENERATED
+        value = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+                 "resources": _generated(files, directory)}
+    if not isinstance(value, dict):
+        return path, {}, -1
+    own = value.get("patches")
+    own = own if isinstance(own, list) else []
+    return path, {**value, "patches": [*own, *patches]}, len(own)
+
+
+def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value: dict,
+              options: BuildOptions = DEFAULT_OPTIONS) -> Outcome:
     """The outcome of one Flux Kustomization: its ``spec.patches`` on the built folder."""
-    outcome = Outcome("flux", path)
+    from .kbuild import MEMORY_ROOT, built_outcome, memory_fs
+    from .overlayfs import OverlayFileSystem
+
+    outcome = Outcome("flux", path, builder="kube build")
     spec = value.get("spec")
     if not isinstance(spec, dict):
         spec = {}
@@ -96,33 +117,28 @@ def lint_flux(builder: Builder, path: str, document: int, tree: Tree, value: dic
     patches = spec.get("patches")
     if not isinstance(patches, list):
         patches = []
-    for index, entry in enumerate(patches):
-        outcome.sites += entry_sites(tree, ["spec", "patches", index], entry, path, directory,
-                                     builder.files)
-    if not _is_folder(builder.files, directory):
+    per_entry = [entry_sites(tree, ["spec", "patches", index], entry, path, directory, files)
+                 for index, entry in enumerate(patches)]
+    outcome.sites = [site for sites in per_entry for site in sites]
+    if not _is_folder(files, directory):
         span, _ = tree.find(["spec", "path"])
         outcome.error = (f"spec.path {spec.get('path')!r} is not a folder of the repository "
                          "(kustomize-controller fails: kustomization path not found)")
         outcome.error_location = Location(path, span.line, span.column, span.end_line,
                                           span.end_column)
         return outcome
-    try:
-        path_of = find_kustomization(builder.files, directory)
-        if path_of is not None:  # the controller appends spec.patches to its patches
-            incomplete: list[str] = []
-            builder.build_top(read_kustomization(builder.files, path_of), (directory,), None,
-                              incomplete, (outcome.sites, outcome))
-            outcome.incomplete = incomplete
-        else:
-            resources = _generated(builder, directory)
-            for site in outcome.sites:
-                apply_site(site, resources, outcome)
-    except ResolveError as exc:
-        outcome.error = exc.message
-        outcome.error_location = exc.location
-    return outcome
+    kustomization, written, own = _kustomization(files, directory, patches)
+    if own < 0:  # unreadable: its own unit fails with kustomize's text
+        outcome.incomplete = [f"{kustomization} cannot be read"]
+        return outcome
+    by_step = {(kustomization, "patches", own + index): sites
+               for index, sites in enumerate(per_entry)}
+    memory = root.startswith(MEMORY_ROOT)
+    absolute = posixpath.join(root, kustomization) if memory else \
+        posixpath.join(root.replace("\\", "/"), kustomization)
+    fs = OverlayFileSystem({absolute: json.dumps(written).encode()},
+                           memory_fs.get() if memory else None, cwd=root)
+    return built_outcome(outcome, files, root, directory, by_step, options, fs)
 
 
 __all__ = ["FLUX_GROUP", "flux_objects", "lint_flux"]
-
-

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import KubeError
 from .engine import apply_json, apply_strategic, resource_id, retargeted
+from .failures import failure_location
 from .finding import Location
 from .kustomizations import find_kustomization, join, read_kustomization
 from .model import Application, Outcome, PatchSite
@@ -126,7 +127,7 @@ def unit_sites(files: Any, path: str, seen: frozenset[str] = frozenset()) -> lis
 def build_partial(directory: str, trace: Any, options: BuildOptions, fs: Any = None) -> Any:
     """``kube build``'s partial build of ``directory`` with the options it takes (those it
     does not take yet are left at kustomize's defaults); raises ``BuildError``."""
-    from ..kube.kustomize.partial import build_partial as partial
+    from ..kube.kustomize.partial_build import build_partial as partial
     extra: dict[str, Any] = {name: value for name, value in (
         ("load_restrictor", options.load_restrictor), ("enable_helm", options.enable_helm),
         ("helm_command", options.helm_command)) if name in _build_parameters()}
@@ -147,18 +148,19 @@ def lint_kustomization_built(files: Any, root: str, path: str,
     """The outcome of the kustomization file ``path`` (relative to ``root``)."""
     sites = unit_sites(files, path)
     outcome = built_outcome(Outcome("kustomization", path, sites=sites, builder="kube build"),
-                            root, posixpath.dirname(path), sites_by_step(sites), options)
+                            files, root, posixpath.dirname(path), sites_by_step(sites),
+                            options)
     if outcome.error is None:
         outcome.incomplete = [*placeholders(files, path), *outcome.incomplete]
     return outcome
 
 
-def built_outcome(outcome: Outcome, root: str, directory: str, by_step: StepSites,
-                  options: BuildOptions, fs: Any = None) -> Outcome:
+def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
+                  by_step: StepSites, options: BuildOptions, fs: Any = None) -> Outcome:
     """``outcome`` filled from the partial build of ``directory`` (relative to ``root``):
     the applications of the sites ``by_step`` names, what was skipped (a note), or the
     failure."""
-    from ..kube.kustomize.build import BuildError
+    from ..kube.kustomize.build import BuildError, too_deep
     from ..kube.kustomize.trace import Trace
 
     trace = Trace()
@@ -185,6 +187,10 @@ def built_outcome(outcome: Outcome, root: str, directory: str, by_step: StepSite
         outcome.built = _objects(result)
         return outcome
     message = error.message.replace(prefix, "")
+    if message == too_deep().message:  # not kustomize's failure: lint could not follow it
+        outcome.not_followed = ("a document under this kustomization is nested deeper than "
+                                "cfgpatch follows (a few hundred levels); nothing was checked")
+        return outcome
     reason = offline_reason(error.code, message)
     if reason is None and skipped and not kept_own_error(message):
         return outcome  # what was skipped may hold what the build missed: the note says so
@@ -195,10 +201,15 @@ def built_outcome(outcome: Outcome, root: str, directory: str, by_step: StepSite
             reason_location(message, outcome.path)
         return outcome
     outcome.error = message
-    outcome.error_location = reason_location(message, outcome.path) \
-        if reason_location(message, outcome.path).line else \
-        (last.location() if last is not None and _failed_in_patch(trace) else
-         Location(outcome.path))
+    in_patch = last is not None and _failed_in_patch(trace)
+    outcome.error_location = failure_location(files, outcome.path, message) or (
+        last.location() if in_patch and last is not None else Location(outcome.path))
+    failed = trace.steps[-1].failed if trace.steps else None
+    if in_patch and last is not None and failed is not None:  # the engine explains it
+        outcome.applications.append(Application(
+            last, resource_id(failed.before), failed.before, None,
+            _findings(last, failed.before), node=_node(failed.before),
+            error=KubeError(message)))
     return outcome
 
 

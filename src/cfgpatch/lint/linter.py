@@ -14,17 +14,15 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 
-from .build import Builder, lint_kustomization
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
-from .files import MemoryFiles, written
 from .finding import LintFinding, one_per_mistake, unique
 from .flux import flux_objects, lint_flux
+from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
-from .resolve import KUSTOMIZATION_NAMES, read_kustomization
 from .standalone import lint_standalone
 from .yamlpos import values
 
@@ -93,35 +91,36 @@ def _is_component(files: Mapping[str, str], path: str) -> bool:
 
 
 def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("",),
-             crds: list[dict] | None = None, exact: bool = True
+             crds: list[dict] | None = None
              ) -> tuple[list[Outcome], list[LintFinding]]:
     """Every unit's outcome, and findings that belong to no unit (standalone targets).
 
-    ``exact``: build kustomizations with ``kube build`` (``lint.kbuild``), files in
-    memory written to a private folder first (``lint.files.written``); otherwise with
-    lint's own resolution (``lint.build``)."""
+    Kustomizations and Flux Kustomizations are built with ``kube build`` (``lint.kbuild``)
+    over the disk, or over the files in memory (:func:`build_root`)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
     paths = [normal_path(p) for p in paths]
     kustomizations, others = discover(files, config, paths)
-    builder = Builder(files)
     out: list[Outcome] = []
     extra: list[LintFinding] = []
-    with _build_root(files, exact and bool(kustomizations)) as root, \
-            _read_cache(root is not None):
+    root = build_root(files)
+    with _read_cache(True):
         for path in kustomizations:
             extra += configuration_findings(files, path)  # components' too
             if _is_component(files, path):
                 continue
             options = config.build_options(posixpath.dirname(path))
-            out.append(_kustomization_outcome(builder, root, path, options))
-    for path in others:
-        try:
-            text = files[path]
-        except (KeyError, OSError, UnicodeDecodeError):
-            continue
-        for document, tree, value in flux_objects(text):
-            if _flux_source_here(config, value):
-                out.append(lint_flux(builder, path, document, tree, value))
+            out.append(_kustomization_outcome(files, root, path, options))
+        for path in others:
+            try:
+                text = files[path]
+            except (KeyError, OSError, UnicodeDecodeError):
+                continue
+            for _document, tree, value in flux_objects(text):
+                if _flux_source_here(config, value):
+                    directory = str((value.get("spec") or {}).get("path") or "") \
+                        if isinstance(value.get("spec"), dict) else ""
+                    options = config.build_options(normal_path(directory))
+                    out.append(lint_flux(files, root, path, tree, value, options))
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
@@ -145,16 +144,13 @@ def _flux_source_here(config: Config, value: dict) -> bool:
     return config.flux_source_here(spec.get("sourceRef"), str(metadata.get("namespace") or ""))
 
 
-def _kustomization_outcome(builder: Builder, root: str | None, path: str,
+def _kustomization_outcome(files: Mapping[str, str], root: str, path: str,
                            options: BuildOptions = DEFAULT_OPTIONS) -> Outcome:
-    """The outcome of one kustomization: built with ``kube build`` when on disk (under
-    ``root``), else with lint's own resolution; a tree nested beyond what either follows
-    is this unit's error, not the end of the run."""
+    """The outcome of one kustomization, built with ``kube build`` under ``root``; a tree
+    nested beyond what lint follows is this unit's error, not the end of the run."""
     try:
-        if root is not None:
-            from .kbuild import lint_kustomization_built
-            return lint_kustomization_built(builder, root, path, options)
-        return lint_kustomization(builder, path)
+        from .kbuild import lint_kustomization_built
+        return lint_kustomization_built(files, root, path, options)
     except RecursionError:  # not kustomize's failure: lint could not follow it
         outcome = Outcome("kustomization", path)
         outcome.not_followed = ("a document under this kustomization is nested deeper than "
@@ -162,33 +158,32 @@ def _kustomization_outcome(builder: Builder, root: str | None, path: str,
         return outcome
 
 
-def _build_root(files: Mapping[str, str], exact: bool
-                ) -> AbstractContextManager[str | None]:
-    """The folder ``kube build`` builds in: the repository's own on disk, a private copy of
-    files given in memory, or ``None`` (lint's own resolution)."""
-    if not exact:
-        return nullcontext(None)
+def build_root(files: Mapping[str, str]) -> str:
+    """The folder ``kube build`` builds in: the repository's own on disk, or the files
+    given in memory mounted at ``lint.kbuild.MEMORY_ROOT`` (no folder is written)."""
     root = getattr(files, "root", None)
     if root is not None:
-        return nullcontext(root)
-    if isinstance(files, MemoryFiles):
-        if all(_writable(path) for path in files):
-            from .kbuild import MEMORY_ROOT, memory_fs
-            memory_fs.set(_memory_fs(files))
-            return nullcontext(MEMORY_ROOT)
-        return written(files)
-    return nullcontext(None)
+        return root
+    from .kbuild import MEMORY_ROOT, memory_fs
+    memory_fs.set(_memory_fs(files))
+    return MEMORY_ROOT
 
 
-def _writable(path: str) -> bool:
-    return bool(path) and all(part not in ("", ".", "..") for part in path.split("/"))
-
-
-def _memory_fs(files: MemoryFiles):
-    """``kube build``'s in-memory file system holding ``files`` (no folder written)."""
+def _memory_fs(files: Mapping[str, str]):
+    """``kube build``'s in-memory file system holding ``files`` (no folder written); a
+    path that is no plain relative path (``a/../b``, ``./a``) is held where it leads,
+    one that leads outside the root is left out."""
     from ..kube.kustomize.filesys import MemoryFileSystem
     from .kbuild import MEMORY_ROOT
-    return MemoryFileSystem({path: files[path] for path in files}, cwd=MEMORY_ROOT)
+    held: dict[str, str] = {}
+    for path in files:
+        normal = posixpath.normpath(path) if path else ""
+        if normal and normal != "." and not normal.startswith(("../", "/")) and normal != "..":
+            try:
+                held[normal] = files[path]
+            except (KeyError, OSError, UnicodeDecodeError):
+                continue
+    return MemoryFileSystem(held, cwd=MEMORY_ROOT)
 
 
 #: ``kube build`` reads each file once per run (``kube.io.kyaml_read.cached_reads``): a
@@ -248,11 +243,11 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
 
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
-               confirm: Confirm | None = None, exact: bool = True) -> Report:
-    """Lint the units under ``paths`` (relative to the root of ``files``); ``exact``: see
-    :func:`outcomes`; ``confirm``: see :data:`Confirm` (for lint's own resolution)."""
+               confirm: Confirm | None = None) -> Report:
+    """Lint the units under ``paths`` (relative to the root of ``files``); ``confirm``:
+    see :data:`Confirm` (for a failure lint's own build reports: a Flux folder)."""
     config = read_config(files) if config is None else config
-    units, extra = outcomes(files, config, paths, crds, exact)
+    units, extra = outcomes(files, config, paths, crds)
     findings = list(extra)
     for outcome in units:
         _confirmed(outcome, confirm)

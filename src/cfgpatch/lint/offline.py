@@ -49,9 +49,14 @@ def offline_reason(code: str, message: str) -> str | None:
 
 def reason_location(message: str, unit: str) -> Location:
     """Where the reason points: ``file:line:`` at its start, else the unit's file."""
+    return placed(message) or Location(unit)
+
+
+def placed(message: str) -> Location | None:
+    """The ``file:line:`` a kube build message starts with, if any."""
     match = _PLACE.match(message)
     if match is None:
-        return Location(unit)
+        return None
     return Location(match["file"], int(match["line"]))
 
 
@@ -63,4 +68,4 @@ def kept_own_error(message: str) -> bool:
         "http" not in message
 
 
-__all__ = ["kept_own_error", "offline_reason", "reason_location"]
+__all__ = ["kept_own_error", "offline_reason", "placed", "reason_location"]

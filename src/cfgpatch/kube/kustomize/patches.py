@@ -138,6 +138,8 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
         try:
             result = jsonpatch.apply_document(source, patch.ops)
         except KubeError as err:
+            if step is not None:
+                step.failed = Touch(resource, before, None, resource.describe())
             raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None  # kustomize: no hint
         if not isinstance(result, dict):
             raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "

@@ -46,6 +46,8 @@ class Step:
     patch_kinds: tuple[str, ...] = ()  # the kinds the patch names (its own kind, target kind)
     targets: list[str] = dataclass_field(default_factory=list)  # what it selected, by name
     touches: list[Touch] = dataclass_field(default_factory=list)
+    #: The resource the step failed on (its value before; after is None), if it failed.
+    failed: Touch | None = None
 
     def describe(self) -> str:
         where = f"{self.kustomization}:{self.line}" if self.line else self.kustomization
