@@ -289,3 +289,33 @@ def test_server_dry_run_keeps_nothing_for_the_next_object(put, capsys):
     code, _, err = cli(capsys, "kube", "apply", "--server-side", "-f", "both.yaml",
                        "--dry-run=client")
     assert code == 2 and "not modelled" in err
+
+
+def test_as_flux_hands_kubectls_fields_over_and_forces(put, capsys):
+    old = deployment(extra={"minReadySeconds": 5})
+    code, out, _ = cli(capsys, "kube", "update", "-f", put("o.json", {
+        **old, "metadata": {"name": "web", "annotations": {LAST: json.dumps(old)}}}),
+        "--field-manager", "kubectl-client-side-apply", "-o", "json")
+    put("live.json", out)
+    code, out, err = cli(capsys, "kube", "apply", "--server-side", "--as", "flux", "-f",
+                         put("n.json", deployment(replicas=4)), "--live", "live.json",
+                         "-o", "json", "--explain")
+    stored = json.loads(out)
+    assert code == 0
+    assert [(e["manager"], e["operation"]) for e in stored["metadata"]["managedFields"]] == \
+        [("kustomize-controller", "Apply")]
+    assert "annotations" not in stored["metadata"]  # the cleanup drops last-applied
+    assert "minReadySeconds" not in stored["spec"] and stored["spec"]["replicas"] == 4
+    assert "cleanup: kubectl-client-side-apply (Update) handed to kustomize-controller" in err
+
+
+def test_as_flux_forces_an_hpa_conflict(put, capsys):
+    live = _hpa_live(put, capsys)
+    code, out, err = cli(capsys, "kube", "apply", "--server-side", "--as", "flux", "-f",
+                         put("n.json", deployment()), "--live", live, "-o", "json",
+                         "--explain")
+    assert code == 0 and json.loads(out)["spec"]["replicas"] == 3
+    assert 'forced .spec.replicas: taken from "kube-controller-manager" using apps/v1' in err
+    code, _, err = cli(capsys, "kube", "apply", "--server-side", "--as", "flux", "-f",
+                       "n.json", "--field-manager", "helm")
+    assert code == 1 and "--as flux applies as kustomize-controller" in err

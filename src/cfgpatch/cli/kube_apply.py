@@ -88,6 +88,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "managedFields, conflicts; see docs/kube-apply.md)")
     parser.add_argument("--force-conflicts", action="store_true",
                         help="server-side: take the conflicting fields over")
+    parser.add_argument("--as", dest="as_tool", default="kubectl", choices=("kubectl", "flux"),
+                        help="server-side: whose apply (kubectl's flow, the default; flux: "
+                             "kustomize-controller's cleanup of kubectl's managers, then a "
+                             "forced apply)")
     add_server_side_flags(parser)
     parser.add_argument("--prune", action="store_true", help="not modelled (refused)")
     parser.set_defaults(func=run_apply, usage_error=parser.error)

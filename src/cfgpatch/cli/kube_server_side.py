@@ -157,13 +157,52 @@ class _State:
 
 
 def _apply_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
-    from ..kube.ssa.csaupgrade import kubectl_server_side_apply
-
     manager = args.field_manager or DEFAULT_MANAGER
     key = state.cluster.key(manifest)
     live = state.cluster.live_object(key, manifest)
+    if getattr(args, "as_tool", "kubectl") == "flux":
+        done = _as_flux(args, state, manifest, live)
+        manager = done.manager
+    else:
+        done = _as_kubectl(args, state, manifest, live, manager)
+    if getattr(args, "dry_run", "none") != "server":  # a server dry run keeps nothing
+        state.cluster.store(key, done.result.object)
+    state.print(args, done.result.object)
+    if args.explain:
+        _explain_apply(manifest, live, manager, done)
+
+
+class _Flux:
+    """What :func:`_explain_apply` reads of Flux's cleanup and apply."""
+
+    def __init__(self, result: Any, handed: list[str], manager: str) -> None:
+        self.result, self.manager = result, manager
+        self.migrated_managers = sorted({h.split(" ")[0] for h in handed})
+        self.steps = ["apply"] + ([f"cleanup: {', '.join(handed)} handed to {manager}"]
+                                  if handed else [])
+
+
+def _as_flux(args: argparse.Namespace, state: _State, manifest: dict,
+             live: dict | None) -> _Flux:
+    from .kube_flux import FLUX_MANAGER, flux_apply
+
+    manager = args.field_manager or FLUX_MANAGER
+    if manager != FLUX_MANAGER:
+        raise KubeError("--as flux applies as kustomize-controller",
+                        hint="leave --field-manager out with --as flux")
     try:
-        done = kubectl_server_side_apply(live, manifest, field_manager=manager,
+        result, handed = flux_apply(live, manifest, state.types, state.time)
+    except KubeError as error:
+        raise _with_hint(error) from None
+    return _Flux(result, handed, manager)
+
+
+def _as_kubectl(args: argparse.Namespace, state: _State, manifest: dict,
+                live: dict | None, manager: str) -> Any:
+    from ..kube.ssa.csaupgrade import kubectl_server_side_apply
+
+    try:
+        return kubectl_server_side_apply(live, manifest, field_manager=manager,
                                          force=args.force_conflicts, schema=state.types,
                                          time=state.time)
     except OwnershipConflict as error:
@@ -172,11 +211,6 @@ def _apply_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
         raise KubeError(f"{error.message}\n{CONFLICT_ADVICE}") from None
     except KubeError as error:
         raise _with_hint(error) from None
-    if getattr(args, "dry_run", "none") != "server":  # a server dry run keeps nothing
-        state.cluster.store(key, done.result.object)
-    state.print(args, done.result.object)
-    if args.explain:
-        _explain_apply(manifest, live, manager, done)
 
 
 def _with_hint(error: KubeError) -> KubeError:
@@ -254,7 +288,7 @@ def _migrated(before: list, done: Any, manager: str) -> list:
         return before
     out = []
     for e in before:
-        if e.manager in done.migrated_managers and e.operation == "Update":
+        if e.manager in done.migrated_managers and e.manager != manager:
             out.append(ManagedFieldsEntry(manager, "Apply", "", e.fields))
         else:
             out.append(e)

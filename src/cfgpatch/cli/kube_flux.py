@@ -1,0 +1,86 @@
+"""``cfgpatch kube apply --server-side --as flux``: Flux's kustomize-controller, offline.
+
+What the controller does to each object, read in its sources (docs/kube-apply.md cites
+the places): before applying, it hands to its own ``Apply`` entry the fields of the
+entries whose manager starts with ``kubectl`` (``Apply`` and ``Update``: so
+``kubectl-client-side-apply``, ``kubectl-edit``, ``kubectl-last-applied`` too), of
+``before-first-apply`` (``Update``) and of its own ``Update`` entry (entries of a
+subresource are left alone), and removes the last-applied annotation, in one JSON patch
+sent as ``kustomize-controller``; then it applies as ``kustomize-controller`` with force.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+FLUX_MANAGER = "kustomize-controller"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+#: (manager name prefix, operation) of the entries the cleanup hands over.
+CLEANED = (("kubectl", "Apply"), ("kubectl", "Update"), ("before-first-apply", "Update"),
+           (FLUX_MANAGER, "Update"))
+
+
+def _matches(entry: dict) -> bool:
+    if entry.get("subresource"):
+        return False
+    name, operation = str(entry.get("manager", "")), entry.get("operation")
+    return any(name.startswith(prefix) and operation == op for prefix, op in CLEANED)
+
+
+def replaced_entries(entries: list[dict]) -> list[dict] | None:
+    """fluxcd/pkg ``PatchReplaceFieldsManagers``: the matching entries merged into the
+    controller's ``Apply`` entry (the first match renamed when it has none), which goes
+    last; None when nothing matches."""
+    from ..kube.ssa import fieldpath as fp
+
+    own = next((e for e in entries if e.get("manager") == FLUX_MANAGER
+                and e.get("operation") == "Apply"), None)
+    merged = copy.deepcopy(own) if own is not None else None
+    kept: list[dict] = []
+    edited = False
+    for entry in entries:
+        if entry is own:
+            continue
+        if not _matches(entry):
+            kept.append(entry)
+            continue
+        edited = True
+        if merged is None:
+            merged = dict(copy.deepcopy(entry), manager=FLUX_MANAGER, operation="Apply")
+            continue
+        fields = fp.FieldSet.from_fields_v1(merged.get("fieldsV1") or {}).union(
+            fp.FieldSet.from_fields_v1(entry.get("fieldsV1") or {}))
+        merged["fieldsV1"] = fields.to_fields_v1()
+    if not edited or merged is None:
+        return None
+    return [*kept, merged]
+
+
+def flux_apply(live: dict | None, obj: dict, types: Any, time: str | None) -> tuple[Any, list]:
+    """The result of the controller's cleanup and forced apply, and the managers it
+    handed over."""
+    from ..kube.ssa import server_side_apply, update
+
+    handed: list[str] = []
+    if live is not None:
+        meta = live.get("metadata") or {}
+        entries = [e for e in meta.get("managedFields") or [] if isinstance(e, dict)]
+        replaced = replaced_entries(entries)
+        annotations = meta.get("annotations") or {}
+        if replaced is not None or LAST_APPLIED in annotations:
+            cleaned = copy.deepcopy(live)
+            cmeta = cleaned.setdefault("metadata", {})
+            if replaced is not None:
+                handed = sorted({f"{e.get('manager')} ({e.get('operation')})"
+                                 for e in entries if _matches(e)})
+                cmeta["managedFields"] = replaced
+            if LAST_APPLIED in annotations:
+                cmeta["annotations"] = {k: v for k, v in annotations.items()
+                                        if k != LAST_APPLIED}
+                if not cmeta["annotations"]:
+                    del cmeta["annotations"]
+            live = update(live, cleaned, manager=FLUX_MANAGER, schema=types, time=time).object
+    result = server_side_apply(live, obj, manager=FLUX_MANAGER, force=True, schema=types,
+                               time=time)
+    return result, handed
