@@ -67,3 +67,19 @@ def test_a_tree_with_nothing_to_skip_builds_as_the_plain_build():
     done = build_partial("/repo", fs=fs)
     assert done.skipped == []
     assert done.result.yaml() == build("/repo", fs=fs).yaml()
+
+
+def test_an_external_plugin_is_skipped_and_the_built_in_ones_still_run():
+    fs = _fs(**{"kustomization.yaml": "resources: [d.yaml]\ntransformers: [t.yaml, p.yaml]\n",
+                "d.yaml": DEPLOY,
+                "t.yaml": "apiVersion: example.com/v1\nkind: Tshirt\nmetadata: {name: t}\n",
+                "p.yaml": "apiVersion: builtin\nkind: PrefixSuffixTransformer\n"
+                          "metadata: {name: p}\nprefix: x-\nfieldSpecs: [{path: metadata/name}]\n"})
+    with pytest.raises(BuildError) as caught:
+        build("/repo", fs=fs)
+    assert "external plugins disabled" in caught.value.message
+    done = build_partial("/repo", fs=fs)
+    (skipped,) = done.skipped
+    assert (skipped.file, skipped.line) == ("/repo/kustomization.yaml", 2)
+    assert skipped.reason.startswith("a plugin: external plugins disabled")
+    assert [r.value["metadata"]["name"] for r in done.result.resources] == ["x-web"]

@@ -28,7 +28,7 @@ from typing import Any
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
-from . import generators, images, patches, replacements, transformers
+from . import generators, images, partial, patches, replacements, transformers
 from .kustomization import ORIGIN, Kustomization
 from .openapi import SchemaState
 from .resmap import ResMap
@@ -72,12 +72,17 @@ def configured(kust: Kustomization, field_name: str,
                              configs)
     except KubeError as err:
         raise _prefixed("loading generator plugins: " if generator else "", err) from None
-    try:
-        return [prepare(config, kust, trace, state, generator, origin is not None,
-                        helm_options) for config in configs.resources]
-    except KubeError as err:
-        raise _prefixed("loading generator plugins: failed to load generator: "
-                        if generator else "", err) from None
+    out: list[Plugin] = []
+    for config in configs.resources:
+        try:
+            out.append(prepare(config, kust, trace, state, generator, origin is not None,
+                               helm_options))
+        except KubeError as err:
+            if partial.skip_error(kust.where(f"/{field_name}"), plugin_id(config), err):
+                continue  # a partial build: a plugin that cannot run here is reported
+            raise _prefixed("loading generator plugins: failed to load generator: "
+                            if generator else "", err) from None
+    return out
 
 
 def _prefixed(prefix: str, err: KubeError) -> KubeError:
