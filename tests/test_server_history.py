@@ -87,3 +87,28 @@ def test_retention_policies_are_set_read_and_checked(tmp_path):
                     {"prefix": "x", "keep": 1}, {"prefix": "x", "keep_last": 1.5}):
             answer = client.put("/v1/retention", content=json.dumps(bad), headers=admin)
             assert answer.status_code == 400, bad
+
+
+def test_a_put_that_writes_a_deleted_document_again_creates_it(tmp_path):
+    with client_for(tmp_path) as client:
+        assert put_document(client, "cfg", {"a": 1}).status_code == 201
+        assert client.delete("/v1/documents/cfg").status_code == 200
+        again = put_document(client, "cfg", {"a": 1})
+        assert again.status_code == 201 and again.json() == {"version": 3}
+        assert put_document(client, "cfg", {"a": 2}).status_code == 200
+        forced = client.put("/v1/documents/cfg?force=1", content='{"a":2}', headers=JSON)
+        assert forced.status_code == 200 and forced.json() == {"version": 5}
+
+
+def test_a_put_reads_the_head_once(tmp_path):
+    with client_for(tmp_path) as client:
+        store = client.app.state.service.store
+        calls = []
+        for method in ("head_version", "head_state"):
+            real = getattr(store, method)
+            setattr(store, method, lambda *a, _real=real, _m=method, **k: (calls.append(_m),
+                                                                           _real(*a, **k))[1])
+        for doc, status in (({"a": 1}, 201), ({"a": 2}, 200), ({"a": 2}, 200)):
+            calls.clear()
+            assert put_document(client, "cfg", doc).status_code == status
+            assert calls == ["head_state"], (doc, calls)

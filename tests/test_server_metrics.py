@@ -63,6 +63,22 @@ def test_requests_commits_and_conflicts_are_counted(api):
     assert "cfg" not in {v for key in samples(after) for _, v in key[1]}  # no names as labels
 
 
+def test_writes_that_change_nothing_are_not_commits(api):
+    put_document(api, "cfg", {"n": 0})
+    before = api.get("/metrics").text
+    assert put_document(api, "cfg", {"n": 0}).json() == {"version": 1}
+    assert patch_document(api, "cfg", []).json() == {"version": 1}
+    assert patch_document(api, "cfg", {"n": 0}, merge=True).json() == {"version": 1}
+    assert api.post("/v1/documents/cfg/restore?version=1").json() == {"version": 1}
+    assert value(api.get("/metrics").text, "cfgpatch_commits_total") == value(
+        before, "cfgpatch_commits_total")
+    assert api.put("/v1/documents/cfg?force=1", content='{"n":0}', headers=JSON).json() == {
+        "version": 2}
+    assert api.delete("/v1/documents/cfg").status_code == 200
+    assert value(api.get("/metrics").text, "cfgpatch_commits_total") == value(
+        before, "cfgpatch_commits_total") + 2
+
+
 class FailingStore(MemoryStore):
     def head_version(self, name):
         raise StoreError("database on fire")

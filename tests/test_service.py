@@ -399,3 +399,22 @@ def test_exact_numbers_refuses_rounded_numbers_in_documents_and_patches():
         service.apply_merge_patch("d", '{"y":1e-400}')
     assert service.get("d") == '{"x":0.1}'
     assert run([["put", "d", "[1e-400]"], ["get", "d"]]) == [1, "[0.0]"]  # run(): as before
+
+
+def test_a_write_says_whether_it_created_or_changed_the_document():
+    service = Service()
+    first = service.put("cfg", '{"a":1}')
+    assert (first, first.created, first.changed) == (1, True, True)
+    same = service.put("cfg", '{"a":1}', force=False)
+    assert (same, same.created, same.changed) == (1, False, False)
+    noop = service.apply("cfg", "[]", force=False)
+    assert (noop, noop.created, noop.changed) == (1, False, False)
+    merged = service.apply_merge_patch("cfg", '{"b":2}', force=False)
+    assert (merged, merged.created, merged.changed) == (2, False, True)
+    gone = service.delete("cfg")
+    assert (gone, gone.created, gone.changed) == (3, False, True)
+    again = service.put("cfg", '{"a":1}', force=False)
+    assert (again, again.created, again.changed) == (4, True, True)
+    kept = service.restore("cfg", 4, force=False)
+    assert (kept, kept.created, kept.changed) == (4, False, False)
+    assert repr(kept) == "4" and json.dumps({"version": kept}) == '{"version": 4}'

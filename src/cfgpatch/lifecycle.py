@@ -33,6 +33,28 @@ State = tuple[int | None, int | None]  # (the head if the document exists, the l
 _log = logging.getLogger("cfgpatch.service")
 
 
+class Written(int):
+    """The version a write answers (an ``int`` everywhere one is expected), and what
+    the write did: ``changed`` (a version was committed; ``False``: a no-op answered
+    with the head) and ``created`` (the document had no live head before: a new name,
+    or a deleted one written again)."""
+
+    created: bool
+    changed: bool
+
+    def __new__(cls, version: int, *, created: bool, changed: bool) -> Written:
+        written = super().__new__(cls, version)
+        written.created = created
+        written.changed = changed
+        return written
+
+    #: Printed as the number it is (``run()``'s results read as before).
+    __repr__ = int.__repr__
+
+    def __getnewargs_ex__(self) -> tuple[tuple[int], dict[str, bool]]:
+        return (int(self),), {"created": self.created, "changed": self.changed}
+
+
 class Lifecycle:
     """Deletion, restore and retention over the service's store, and the head's state
     (live or deleted) that every read and write starts from (a mixin of
@@ -40,7 +62,7 @@ class Lifecycle:
 
     store: Store
     values: VersionCache
-    _write: Callable[..., int]
+    _write: Callable[..., Written]
     _canonical: Callable[[Any], str]
     check_version: Callable[..., int]
 
@@ -57,7 +79,7 @@ class Lifecycle:
         return LookupFailed(f"no document named {name!r}{gone}", code=UNKNOWN_DOCUMENT)
 
     def delete(self, name: str, *, author: str | None = None, message: str | None = None,
-               when: Preconditions = NONE) -> int:
+               when: Preconditions = NONE) -> Written:
         """Delete ``name``: append a tombstone version (the history stays readable and
         the name can be written again); answer the tombstone's version."""
         for _ in range(MAX_DELETE_ATTEMPTS):
@@ -66,8 +88,9 @@ class Lifecycle:
                 raise self._missing(name, last)
             when.evaluate(name, live)
             try:
-                return self.store.append(name, "null", expected_head=last, author=author,
-                                         message=message, deleted=True)
+                version = self.store.append(name, "null", expected_head=last, author=author,
+                                            message=message, deleted=True)
+                return Written(version, created=False, changed=True)
             except ConcurrentUpdate:
                 continue
         raise ConcurrentUpdate(
@@ -75,7 +98,7 @@ class Lifecycle:
 
     def restore(self, name: str, version: int, *, author: str | None = None,
                 message: str | None = None, when: Preconditions = NONE, force: bool = True
-                ) -> int:
+                ) -> Written:
         """Write version ``version`` of ``name`` again as its newest version (undoes a
         deletion or any later change; the versions in between stay in the history)."""
         self.check_version(name, version)

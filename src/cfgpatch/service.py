@@ -26,6 +26,9 @@ reads versions back through a :class:`~cfgpatch.version_cache.VersionCache`
 bounded in bytes.  A write with ``force=False`` that would store the text the
 head already has stores nothing and answers the head (``run()`` and every
 caller that leaves ``force`` alone commit every write, as the contract says).
+Every write answers a :class:`Written`: the version number (an ``int``, as
+before) that also says whether the write ``changed`` anything and whether it
+``created`` the document (there was no live head: a new name, or a deleted one).
 A document is deleted by a tombstone version (its history stays readable, its
 name free for a new document); :meth:`Service.restore` writes an old version
 again.  Retention policies (:mod:`cfgpatch.retention`) are applied when a write
@@ -44,7 +47,7 @@ from .errors import UNKNOWN_VERSION, LimitExceeded, LookupFailed
 from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
-from .lifecycle import Lifecycle, State
+from .lifecycle import Lifecycle, State, Written
 from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
@@ -70,7 +73,6 @@ UNBOUNDED = 2**62
 #: Alignment steps the diff engine may take to make the delta of a whole new text
 #: (beyond it the version is kept whole).
 DELTA_WORK = 1_000_000
-
 
 
 class Service(Lifecycle):
@@ -184,7 +186,8 @@ class Service(Lifecycle):
 
     # -- writing ---------------------------------------------------------------
     def put(self, name: str, text: str, *, author: str | None = None,
-            message: str | None = None, when: Preconditions = NONE, force: bool = True) -> int:
+            message: str | None = None, when: Preconditions = NONE, force: bool = True
+            ) -> Written:
         """Store ``text`` (any JSON) as the next version of ``name``.
 
         ``when`` is judged first (before ``text`` is read, as RFC 9110 orders it)
@@ -196,7 +199,7 @@ class Service(Lifecycle):
 
     def put_text(self, name: str, text: str | bytes, *, author: str | None = None,
                  message: str | None = None, when: Preconditions = NONE, force: bool = True
-                 ) -> tuple[int, str]:
+                 ) -> tuple[Written, str]:
         """:meth:`put`, and the canonical text stored (which may differ from ``text``)."""
         state = self._state(name)
         when.evaluate(name, state[0])
@@ -209,7 +212,7 @@ class Service(Lifecycle):
 
     def put_value(self, name: str, value: JSON, *, author: str | None = None,
                   message: str | None = None, text: str | None = None,
-                  when: Preconditions = NONE, force: bool = True) -> int:
+                  when: Preconditions = NONE, force: bool = True) -> Written:
         """Store a parsed value (it must not be mutated afterwards).
 
         ``text`` is its canonical text when the caller already has it.
@@ -222,7 +225,7 @@ class Service(Lifecycle):
     def apply(self, name: str, patch_text: str, base_version: int | None = None, *,
               author: str | None = None, message: str | None = None,
               when: Preconditions = NONE, tests_on_head: bool = False, force: bool = True
-              ) -> int:
+              ) -> Written:
         """Apply a JSON Patch and commit the result as a new version.
 
         With ``base_version`` older than the head, the patch is first rebased
@@ -252,7 +255,7 @@ class Service(Lifecycle):
 
     def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
                           *, author: str | None = None, message: str | None = None,
-                          when: Preconditions = NONE, force: bool = True) -> int:
+                          when: Preconditions = NONE, force: bool = True) -> Written:
         """Apply a JSON Merge Patch (RFC 7386) and commit the result.
 
         With ``base_version`` older than the head, the patch is applied to that
@@ -292,7 +295,7 @@ class Service(Lifecycle):
     def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
                text: str | None = None, author: str | None, message: str | None,
                must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
-               state: State | None = None, replayable: bool = False) -> int:
+               state: State | None = None, replayable: bool = False) -> Written:
         """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
 
         ``compute`` returns the new value and the JSON Patch that made it from
@@ -309,7 +312,7 @@ class Service(Lifecycle):
             new_text = text if text is not None else self._canonical(value)
             self.limits.check_result(value, new_text, applied)
             if not force and live is not None and self._unchanged(name, live, value, new_text):
-                return live
+                return Written(live, created=False, changed=False)
             delta = self._delta(name, live, last, value, applied if replayable else None)
             try:
                 version = self.store.append(name, new_text, expected_head=last, value=value,
@@ -318,7 +321,7 @@ class Service(Lifecycle):
                 continue
             self.values.remember((name, version), value, len(new_text))
             self._retain(name, version)
-            return version
+            return Written(version, created=live is None, changed=True)
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
 
     def _unchanged(self, name: str, head: int, value: JSON, text: str) -> bool:

@@ -45,7 +45,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput, StoreError
-from ..service import Service
+from ..service import Service, Written
 from . import history, metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
 from .front import ROUTE_KEY, SLOT_KEY, Front, Slots
@@ -108,9 +108,12 @@ class Api:
             raise StoreError(f"{getattr(func, '__name__', 'the call')} did not finish within "
                              f"{seconds:g} s (is the store reachable?)") from None
 
-    def committed(self, name: str) -> None:
-        metrics.COMMITS.inc()
-        self.watcher.committed(name)
+    def committed(self, name: str, written: Written) -> None:
+        """Count a write that committed a version and wake the long polls of ``name``
+        (a no-op answered with the head is neither)."""
+        if written.changed:
+            metrics.COMMITS.inc()
+            self.watcher.committed(name)
 
     # -- shared steps -----------------------------------------------------------
     def principal(self, request: Request) -> Principal:
@@ -152,13 +155,12 @@ class Api:
         require_type(request, (JSON_TYPE,))
         message, when, force = self.message(request), preconditions(request), self.force(request)
         data = await self.limits.read_body(request)
-        # A PUT that changes nothing answers version 1 too: 201 only for a name that
-        # had no version when the request came.
-        fresh = force or await self.call(self.service.store.head_version, name) is None
         version, stored = await self.call(self.service.put_text, name, data, author=who.name,
                                           message=message, when=when, force=force)
-        self.committed(name)
-        status = 201 if version == 1 and fresh else 200
+        self.committed(name, version)
+        # 201 when the PUT made the document (a new name, or a deleted one written
+        # again); a PUT that changes nothing answers the head with 200.
+        status = 201 if version.created else 200
         # RFC 9110 section 9.3.4: a validator only if the body was stored unchanged (the
         # service keeps canonical text); the version is in the answer's body either way.
         unchanged = stored.encode("utf-8") == data
@@ -194,28 +196,20 @@ class Api:
         finally:
             metrics.LONG_POLLS.dec()
 
-    async def list_versions(self, request: Request) -> Response:
-        _, name = self.document(request, write=False)
-        head, infos = await self.call(self.service.versions, name, preconditions(request))
-        if infos is None:  # the head that was judged, never a later one
-            return Response(status_code=304, headers=etag(head))
-        body = {"name": name, "head": head, "versions": [i.to_dict() for i in infos]}
-        return JSONResponse(body, headers=etag(head))
-
     async def patch_document(self, request: Request) -> Response:
         who, name = self.document(request, write=True)
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
         message, when, base = self.message(request), preconditions(request), rebase_from(request)
         force = self.force(request)
         data = await self.limits.read_body(request)
-        call: Callable[..., int]
+        call: Callable[..., Written]
         if kind == JSON_PATCH:
             call = partial(self.service.apply, tests_on_head=True)
         else:
             call = self.service.apply_merge_patch
         version = await self.call(call, name, data, base, author=who.name, message=message,
                                   when=when, force=force)
-        self.committed(name)
+        self.committed(name, version)
         return JSONResponse({"version": version}, headers=etag(version))
 
     async def rebase(self, request: Request) -> Response:
@@ -280,6 +274,7 @@ def _guard(handler: Callable) -> Callable:
             return problem_response(error)
 
     endpoint.__name__ = getattr(handler, "__name__", "endpoint")
+    endpoint.__wrapped__ = handler  # type: ignore[attr-defined]
     return endpoint
 
 

@@ -68,7 +68,7 @@ class History:
         message, when = api.message(request), preconditions(request)
         version = await api.call(api.service.delete, name, author=who.name, message=message,
                                  when=when)
-        api.committed(name)
+        api.committed(name, version)
         return JSONResponse({"version": version, "deleted": True})
 
     async def restore(self, request: Request) -> Response:
@@ -82,7 +82,7 @@ class History:
         message, when, force = api.message(request), preconditions(request), api.force(request)
         new = await api.call(api.service.restore, name, version, author=who.name,
                              message=message, when=when, force=force)
-        api.committed(name)
+        api.committed(name, new)
         return JSONResponse({"version": new}, headers=etag(new))
 
     async def get_retention(self, request: Request) -> Response:

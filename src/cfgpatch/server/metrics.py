@@ -58,7 +58,8 @@ IN_PROGRESS = Gauge("cfgpatch_http_requests_in_progress", "Requests being answer
                     multiprocess_mode="livesum")
 LONG_POLLS = Gauge("cfgpatch_long_polls_waiting", "Long polls waiting for a new version",
                    multiprocess_mode="livesum")
-COMMITS = Counter("cfgpatch_commits", "Versions committed by PUT and PATCH")
+COMMITS = Counter("cfgpatch_commits",
+                  "Versions committed (PUT, PATCH, DELETE, restore; a no-op write is not one)")
 CONFLICTS = Counter("cfgpatch_conflicts", "Writes refused because of other writers or stale "
                     "preconditions", ["code"])
 STORE_ERRORS = Counter("cfgpatch_store_errors", "Store failures and store timeouts")
