@@ -27,7 +27,7 @@ def server_side_apply(obj: Any, applied: Any, crd: Any) -> Any:
 
     try:
         return _field_manager(obj, applied, crd)
-    except (CfgPatchError, _NotApplicable):
+    except (CfgPatchError, _NotApplicable, OSError):  # OSError: no type table (a bundle)
         return _markers(obj, applied, crd)
 
 
