@@ -112,3 +112,33 @@ def test_a_put_reads_the_head_once(tmp_path):
             calls.clear()
             assert put_document(client, "cfg", doc).status_code == status
             assert calls == ["head_state"], (doc, calls)
+
+
+def test_retention_runs_on_demand_over_the_documents_the_caller_may_write(tmp_path):
+    tokens = json.dumps({"tokens": [
+        {"name": "admin", "token": "admin-token-0123456789", "write": [""]},
+        {"name": "team", "token": "team-token-0123456789", "write": ["team-"]},
+    ]})
+    admin = {"authorization": "Bearer admin-token-0123456789", **JSON}
+    team = {"authorization": "Bearer team-token-0123456789", **JSON}
+    with client_for(tmp_path, tokens=tokens, allowed_hosts=["*"]) as client:
+        for name in ("team-a", "other", "team-b"):
+            for n in range(40 if name != "team-b" else 3):
+                assert put_document(client, name, {"n": n}, **admin).status_code in (200, 201)
+        # The policy comes after the writes: no write applies it (version 40 starts no block).
+        client.put("/v1/retention", headers=admin, content=json.dumps(
+            {"prefix": "", "keep_last": 1}))
+        first = client.get("/v1/documents/team-a/versions", headers=team).json()["versions"]
+        assert first[0]["version"] == 1
+        run = client.post("/v1/retention/run", headers=team)
+        assert run.status_code == 200 and run.json() == {"removed": {"team-a": 32},
+                                                         "versions": 32}
+        kept = client.get("/v1/documents/team-a/versions", headers=team).json()["versions"]
+        assert [v["version"] for v in kept] == list(range(33, 41))
+        assert client.get("/v1/documents/team-a?version=1", headers=team).status_code == 404
+        assert client.get("/v1/documents/team-a", headers=team).json() == {"n": 39}
+        assert client.post("/v1/retention/run?prefix=team-", headers=admin).json() == {
+            "removed": {}, "versions": 0}
+        assert client.post("/v1/retention/run", headers=admin).json() == {
+            "removed": {"other": 32}, "versions": 32}
+        assert client.post("/v1/retention/run").status_code == 401

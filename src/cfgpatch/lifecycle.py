@@ -7,8 +7,9 @@
 * :meth:`Lifecycle.restore` writes an old version again as the newest one
   (after a deletion, or to undo any change); nothing in between is lost.
 * Retention policies (:mod:`cfgpatch.retention`) say which old versions may
-  go; they are applied by :meth:`Lifecycle.prune`, and by the service after
-  every write that starts a new block of versions.
+  go; they are applied by :meth:`Lifecycle.prune`, by the service after
+  every write that starts a new block of versions, and to every document at
+  once by :meth:`Lifecycle.sweep` (on demand, or every few minutes by the server).
 """
 
 from __future__ import annotations
@@ -130,6 +131,23 @@ class Lifecycle:
         gone = self.store.prune(name, before)
         self.values.forget(name, before)
         return gone
+
+    def sweep(self, prefix: str = "", allowed: Callable[[str], bool] | None = None
+              ) -> dict[str, int]:
+        """Apply the retention policies now to every document under ``prefix`` (that
+        ``allowed`` accepts): the versions removed, by document (none: not listed).
+        Deleted documents are not listed by the store, so not swept."""
+        policies = self.store.retention()
+        removed = {}
+        for name in self.store.names():
+            if not name.startswith(prefix) or policy_for(name, policies) is None:
+                continue
+            if allowed is not None and not allowed(name):
+                continue
+            gone = self.prune(name)
+            if gone:
+                removed[name] = gone
+        return removed
 
     def _retain(self, name: str, version: int) -> None:
         """After a write that starts a block of versions, apply the retention policy

@@ -13,6 +13,11 @@
 * ``GET /v1/retention``: the policies whose prefix the caller may read;
   ``PUT /v1/retention`` with ``{"prefix", "keep_last", "keep_seconds"}`` sets
   one (both ``null``: removes it) and needs write access to the prefix.
+* ``POST /v1/retention/run[?prefix=p]``: apply the policies now to every document
+  (under ``p``) the caller may write, instead of waiting for each document's next
+  block of versions; answers ``{"removed": {name: versions}, "versions": total}``.
+  Schedule it (a cron job) where ``keep_seconds`` policies cover documents that are
+  rarely written.
 
 The handlers parse, call the service (:mod:`cfgpatch.lifecycle`) and render, as
 the handlers of :mod:`.app` do.
@@ -104,6 +109,14 @@ class History:
         return JSONResponse(policy.to_dict())
 
 
+    async def run_retention(self, request: Request) -> Response:
+        api = self.api
+        who = api.principal(request)
+        prefix = query(request, "prefix") or ""
+        removed = await api.call(api.service.sweep, prefix, who.may_write)
+        return JSONResponse({"removed": removed, "versions": sum(removed.values())})
+
+
 def _number(raw: str | None, what: str, default: int, top: int | None = None) -> int:
     if raw is None:
         return default
@@ -137,4 +150,5 @@ def _policy(body: Any) -> RetentionPolicy:
 def routes(history: History, doc: str) -> dict[str, dict[str, Any]]:
     """The paths this module adds, with their handlers by method."""
     return {doc + "/restore": {"POST": history.restore},
-            "/v1/retention": {"GET": history.get_retention, "PUT": history.put_retention}}
+            "/v1/retention": {"GET": history.get_retention, "PUT": history.put_retention},
+            "/v1/retention/run": {"POST": history.run_retention}}

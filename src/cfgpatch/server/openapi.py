@@ -166,6 +166,18 @@ def _history_paths(doc_errors: tuple[int, ...]) -> dict:
                     "responses": {"200": _ok("The policy set.", _RETENTION),
                                   **_errors(400, 401, 403, 413, 415, 503)}},
         },
+        "/v1/retention/run": {"post": {
+            "summary": "Apply the retention policies now to every document (under "
+                       "?prefix) the caller may write; the versions removed, by document.",
+            "parameters": [{"name": "prefix", "in": "query", "required": False,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _ok("Removed.", {
+                "type": "object", "required": ["removed", "versions"],
+                "properties": {"removed": {"type": "object", "additionalProperties": {
+                    "type": "integer", "minimum": 1}},
+                               "versions": {"type": "integer", "minimum": 0}}}),
+                          **_errors(400, 401, 503)},
+        }},
     }
 
 
@@ -240,6 +252,7 @@ def _paths() -> dict:
         }},
         "/v1/documents/{name}/restore": history["/v1/documents/{name}/restore"],
         "/v1/retention": history["/v1/retention"],
+        "/v1/retention/run": history["/v1/retention/run"],
         "/v1/documents/{name}/rebase": {"post": {
             "parameters": [_NAME, {"name": "base", "in": "query", "required": True,
                                    "schema": _VERSION_QUERY}, _IF_MATCH, _IF_NONE_MATCH_WRITE],
