@@ -177,10 +177,10 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         else root + "/"
     for item in skipped:
         file = item.file.replace(prefix, "")
-        reason = f"{item.entry}: {item.reason} (lint checked what is at hand)"
-        outcome.incomplete = [*outcome.incomplete, reason]
+        note = f"{item.entry}: {item.reason} (lint checked what is at hand)"
+        outcome.incomplete = [*outcome.incomplete, note]
         if outcome.offline is None:
-            outcome.offline = reason
+            outcome.offline = note
             outcome.offline_location = Location(file, item.line) if item.line else \
                 Location(file)
     if error is None:

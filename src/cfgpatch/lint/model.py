@@ -1,6 +1,6 @@
 """What lint knows about a build: the patches (where their text is) and what each did.
 
-The build adapter (``lint.build``) turns ``kube build``'s step log into these;
+The build adapter (``lint.kbuild``) turns ``kube build``'s step log into these;
 the detectors (``lint.checks``) read only these.
 
 * :class:`PatchSite`: one patch as written: the file holding its text, where the text
@@ -125,7 +125,7 @@ class Outcome:
     error_location: Location | None = None
     #: Custom resource definitions known to lint (for naming list keys).
     crds: list = field(default_factory=list)
-    #: Who built it: ``lint`` (lint's own resolution) or ``kube build`` (kustomize's exact build).
+    #: Who built it: ``kube build`` (kustomize's exact build), or ``lint`` (a standalone patch).
     builder: str = "lint"
     #: What the build could not follow (a remote base, a plugin): the resources may be
     #: incomplete, so ``patch-matches-nothing`` stays silent.
