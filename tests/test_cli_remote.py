@@ -169,3 +169,83 @@ def test_diff_sides_are_checked_and_named_as_typed(capsys, sides, what):
     code = main(["remote", "--server", f"http://127.0.0.1:{free_port()}", "diff", *sides])
     _, err = capsys.readouterr()
     assert code == 2 and what in err and "cannot reach" not in err
+
+
+def test_force_commits_a_write_that_changes_nothing(server, capsys, tmp_path):
+    doc = write(tmp_path, "doc.json", {"a": 1})
+    assert remote(server, capsys, "put", "app-force", doc)[:2] == (0, "1\n")
+    assert remote(server, capsys, "put", "app-force", doc)[:2] == (0, "1\n")
+    assert remote(server, capsys, "put", "app-force", doc, "--force")[:2] == (0, "2\n")
+    empty = write(tmp_path, "empty.json", [])
+    assert remote(server, capsys, "apply", "app-force", empty)[:2] == (0, "2\n")
+    assert remote(server, capsys, "apply", "app-force", empty, "--force")[:2] == (0, "3\n")
+    code, out, _ = remote(server, capsys, "history", "app-force")
+    assert code == 0 and len(out.splitlines()) == 4
+
+
+def test_delete_restore_and_history_pages(server, capsys, tmp_path):
+    for n in range(5):
+        remote(server, capsys, "put", "app-life", write(tmp_path, "d.json", {"n": n}))
+    code, _, err = remote(server, capsys, "delete", "app-life", "--if-match", "4")
+    assert code == 1 and "HTTP 412" in err
+    assert remote(server, capsys, "delete", "app-life", "--message", "gone")[:2] == (0, "6\n")
+    code, _, err = remote(server, capsys, "get", "app-life")
+    assert code == 1 and "HTTP 404" in err
+    assert remote(server, capsys, "restore", "app-life", "2")[:2] == (0, "7\n")
+    assert remote(server, capsys, "restore", "app-life", "7")[:2] == (0, "7\n")
+    assert remote(server, capsys, "restore", "app-life", "7", "--force")[:2] == (0, "8\n")
+    assert remote(server, capsys, "get", "app-life")[1] == '{"n":1}\n'
+    code, out, _ = remote(server, capsys, "history", "app-life", "--limit", "2", "--after", "4")
+    assert code == 0 and [row.split("\t")[0] for row in out.splitlines()[1:]] == ["5", "6"]
+    assert out.splitlines()[2].endswith("\tgone")
+    code, out, _ = remote(server, capsys, "history", "app-life", "--after", "6", "--json")
+    assert [v["version"] for v in json.loads(out)["versions"]] == [7, 8]
+
+
+def test_get_waits_for_the_next_version(server, capsys, tmp_path):
+    import threading
+    import urllib.request
+
+    remote(server, capsys, "put", "app-watch", write(tmp_path, "w.json", {"n": 0}))
+    assert remote(server, capsys, "get", "app-watch", "--version-only")[:2] == (0, "1\n")
+
+    def later():
+        time.sleep(0.8)
+        request = urllib.request.Request(
+            f"{server.url}/v1/documents/app-watch", data=b'{"n":1}', method="PUT",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+        urllib.request.urlopen(request, timeout=10).close()
+
+    writer = threading.Thread(target=later)
+    started = time.monotonic()
+    writer.start()
+    code, out, _ = remote(server, capsys, "get", "app-watch", "--wait", "20")
+    writer.join()
+    assert (code, out) == (0, '{"n":1}\n') and 0.5 < time.monotonic() - started < 15
+    started = time.monotonic()
+    code, out, err = remote(server, capsys, "get", "app-watch", "--wait", "1",
+                            "--if-none-match", "2", "--version-only")
+    assert (code, out) == (3, "") and "still at version 2 within 1 s" in err
+    assert time.monotonic() - started >= 0.9
+    code, out, _ = remote(server, capsys, "get", "app-watch", "--wait", "5",
+                          "--if-none-match", "1", "--version-only")
+    assert (code, out) == (0, "2\n")  # a version other than the one known: at once
+    assert remote(server, capsys, "get", "app-watch", "--if-none-match", "2")[0] == 3
+    code, _, err = remote(server, capsys, "get", "app-watch", "--wait", "1", "--version", "1")
+    assert code == 2 and "--wait" in err
+
+
+def test_retention_is_set_shown_and_run(server, capsys, tmp_path):
+    for n in range(40):
+        remote(server, capsys, "put", "app-old", write(tmp_path, "o.json", {"n": n}))
+    code, out, _ = remote(server, capsys, "retention", "set", "app-old", "--keep-last", "3")
+    assert code == 0 and json.loads(out) == {"prefix": "app-old", "keep_last": 3,
+                                             "keep_seconds": None}
+    assert {"prefix": "app-old", "keep_last": 3, "keep_seconds": None} in json.loads(
+        remote(server, capsys, "retention", "show")[1])["policies"]
+    code, out, _ = remote(server, capsys, "retention", "run", "--prefix", "app-old")
+    assert code == 0 and json.loads(out) == {"removed": {"app-old": 32}, "versions": 32}
+    code, out, _ = remote(server, capsys, "history", "app-old", "--json")
+    assert json.loads(out)["versions"][0]["version"] == 33
+    assert remote(server, capsys, "retention", "set", "app-old")[0] == 0  # removed
+    assert "app-old" not in remote(server, capsys, "retention", "show")[1]

@@ -1,11 +1,15 @@
 """``cfgpatch remote``: a small client of the config service for scripts.
 
-``cfgpatch remote get|put|apply|rebase|diff|history --server URL ...`` talks to
-``cfgpatch serve`` over HTTP (standard library only).  The server comes from
-``--server``, else ``$CFGPATCH_SERVER``, else ``http://127.0.0.1:8080``; the
-bearer token from ``--token``, else ``$CFGPATCH_TOKEN``.  ``put`` and ``apply``
-print the new version number; errors go to standard error with the server's
-code and message (exit 1), connection problems exit 2.
+``cfgpatch remote get|put|apply|rebase|diff|history|delete|restore|retention
+--server URL ...`` talks to ``cfgpatch serve`` over HTTP (standard library only).
+The server comes from ``--server``, else ``$CFGPATCH_SERVER``, else
+``http://127.0.0.1:8080``; the bearer token from ``--token``, else
+``$CFGPATCH_TOKEN``.  ``put``, ``apply``, ``delete`` and ``restore`` print the
+version the server answered (a write that changes nothing answers the head
+and stores nothing unless ``--force``); errors go to standard error with the
+server's code and message (exit 1), connection problems exit 2.  ``get --wait
+S`` waits up to S seconds for a version other than ``--if-none-match N`` (by
+default the head when it starts): exit 3 when none came.
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ TIMEOUT = 60
 _VERSION = re.compile(r"[1-9][0-9]{0,17}")
 
 
+#: The exit status of ``get --wait`` when no new version came in time.
+NOT_MODIFIED_EXIT = 3
+#: Seconds added to ``--wait`` for the answer to arrive.
+WAIT_MARGIN = 30
+
+
 class RemoteError(Exception):
     """The server refused (``status`` set) or could not be reached (``status`` 0)."""
 
@@ -45,7 +55,7 @@ class Remote:
     token: str | None
 
     def call(self, method: str, path: str, *, query: dict | None = None, body: bytes | None = None,
-             headers: dict | None = None) -> tuple[bytes, dict]:
+             headers: dict | None = None, timeout: float = TIMEOUT) -> tuple[bytes, dict]:
         """Send one request; return the body and headers of a 2xx answer, else RemoteError."""
         url = self.server.rstrip("/") + path
         if query:
@@ -55,7 +65,7 @@ class Remote:
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 return answer.read(), dict(answer.headers)
         except urllib.error.HTTPError as error:
             raise RemoteError(error.code, _describe(error.code, error.read())) from None
@@ -109,6 +119,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     get = commands.add_parser("get", parents=[common], help="print a document (head or version)")
     get.add_argument("name")
     get.add_argument("--version", type=int, help="an older version")
+    get.add_argument("--wait", type=int, metavar="SECONDS",
+                     help="long poll: wait up to SECONDS (the server's --max-wait at most) for "
+                     "a version other than --if-none-match (default: the head now); exit 3 if "
+                     "none came")
+    get.add_argument("--if-none-match", type=int, metavar="N",
+                     help="the version already known: with --wait, wait for another one; "
+                     "without, exit 3 if the head is still N")
+    get.add_argument("--version-only", action="store_true",
+                     help="print the version number instead of the document")
     get.set_defaults(func=_run(_get))
 
     put = commands.add_parser("put", parents=[common], help="create or replace a document")
@@ -117,6 +136,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     put.add_argument("--message", help="note recorded with the version")
     put.add_argument("--if-match", type=int, metavar="N", help="only if the head is version N")
     put.add_argument("--create", action="store_true", help="only if the document is new")
+    put.add_argument("--force", action="store_true",
+                     help="commit a new version even if the text is the head's")
     put.set_defaults(func=_run(_put))
 
     apply = commands.add_parser("apply", parents=[common], help="apply a patch on the server")
@@ -130,6 +151,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     apply.add_argument("--if-match", type=int, metavar="N",
                        help="only if the head is still version N (If-Match); else refused")
     apply.add_argument("--message", help="note recorded with the version")
+    apply.add_argument("--force", action="store_true",
+                       help="commit a new version even if the patch changes nothing")
     apply.set_defaults(func=_run(_apply))
 
     rebase = commands.add_parser("rebase", parents=[common],
@@ -149,7 +172,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     history = commands.add_parser("history", parents=[common], help="list a document's versions")
     history.add_argument("name")
     history.add_argument("--json", action="store_true", help="print the server's JSON answer")
+    history.add_argument("--limit", type=int, metavar="N", help="at most N versions (a page)")
+    history.add_argument("--after", type=int, metavar="V", help="only versions after V")
     history.set_defaults(func=_run(_history))
+
+    delete = commands.add_parser("delete", parents=[common],
+                                 help="delete a document (a tombstone version; history kept)")
+    delete.add_argument("name")
+    delete.add_argument("--if-match", type=int, metavar="N", help="only if the head is version N")
+    delete.add_argument("--message", help="note recorded with the tombstone")
+    delete.set_defaults(func=_run(_delete))
+
+    restore = commands.add_parser("restore", parents=[common],
+                                  help="write an old version again as the newest one")
+    restore.add_argument("name")
+    restore.add_argument("version", type=int, help="the version to write again")
+    restore.add_argument("--if-match", type=int, metavar="N", help="only if the head is version N")
+    restore.add_argument("--message", help="note recorded with the version")
+    restore.add_argument("--force", action="store_true",
+                         help="commit a new version even if it is the head's text already")
+    restore.set_defaults(func=_run(_restore))
+
+    _register_retention(commands, common)
+
+
+def _register_retention(commands: argparse._SubParsersAction,
+                        common: argparse.ArgumentParser) -> None:
+    retention = commands.add_parser("retention", parents=[common],
+                                    help="show, set or run the retention policies")
+    actions = retention.add_subparsers(dest="retention_command", metavar="ACTION", required=True)
+    show = actions.add_parser("show", parents=[common], help="print the policies (JSON)")
+    show.set_defaults(func=_run(_retention_show))
+    put = actions.add_parser("set", parents=[common],
+                             help="set the policy of a name prefix (no rule: remove it)")
+    put.add_argument("prefix", help="the names it covers ('' for every name)")
+    put.add_argument("--keep-last", type=int, metavar="N", help="keep the last N versions")
+    put.add_argument("--keep-seconds", type=int, metavar="S",
+                     help="keep the versions younger than S seconds")
+    put.set_defaults(func=_run(_retention_set))
+    run = actions.add_parser("run", parents=[common],
+                             help="apply the policies now to every document you may write")
+    run.add_argument("--prefix", help="only the documents whose name starts with it")
+    run.set_defaults(func=_run(_retention_run))
 
 
 def _run(action):
@@ -164,6 +228,8 @@ def _run(action):
             return 2
         except RemoteError as error:
             sys.stderr.write(f"cfgpatch: {error}\n")
+            if error.status == 304:
+                return NOT_MODIFIED_EXIT
             return 1 if error.status else 2
         sys.stdout.write(output if output.endswith("\n") else output + "\n")
         return 0
@@ -176,8 +242,38 @@ def _text(body: bytes) -> str:
 
 
 def _get(remote: Remote, args: argparse.Namespace) -> str:
-    body, _ = remote.call("GET", _doc_path(args.name), query={"version": args.version})
-    return _text(body)
+    headers, query, timeout = {}, {"version": args.version}, float(TIMEOUT)
+    known = args.if_none_match
+    if args.wait is not None:
+        if args.version is not None:
+            raise InvalidInput("--wait follows the head: it cannot be given with --version",
+                               code=INVALID_ARGUMENTS)
+        if known is None:
+            _, head = remote.call("HEAD", _doc_path(args.name))
+            known = _version_of(head)
+        query["wait"] = args.wait
+        timeout = args.wait + WAIT_MARGIN
+    if known is not None:
+        headers["If-None-Match"] = f'"{known}"'
+    try:
+        body, answer = remote.call("GET", _doc_path(args.name), query=query, headers=headers,
+                                   timeout=timeout)
+    except RemoteError as error:
+        if error.status != 304:
+            raise
+        waited = f" within {args.wait} s" if args.wait is not None else ""
+        raise RemoteError(304, f"{args.name!r} is still at version {known}{waited} "
+                          "(not modified)") from None
+    return str(_version_of(answer)) if args.version_only else _text(body)
+
+
+def _version_of(headers: dict) -> int:
+    tag = next((v for k, v in headers.items() if k.lower() == "etag"), "")
+    return int(tag.strip('W/"'))
+
+
+def _write_query(args: argparse.Namespace) -> dict:
+    return {"message": args.message, "force": "1" if args.force else None}
 
 
 def _put(remote: Remote, args: argparse.Namespace) -> str:
@@ -186,7 +282,7 @@ def _put(remote: Remote, args: argparse.Namespace) -> str:
         headers["If-Match"] = f'"{args.if_match}"'
     if args.create:
         headers["If-None-Match"] = "*"
-    body, _ = remote.call("PUT", _doc_path(args.name), query={"message": args.message},
+    body, _ = remote.call("PUT", _doc_path(args.name), query=_write_query(args),
                           body=read_bytes(args.file), headers=headers)
     return str(json.loads(body)["version"])
 
@@ -198,7 +294,7 @@ def _apply(remote: Remote, args: argparse.Namespace) -> str:
         headers["Cfgpatch-Rebase-From"] = str(args.base)
     if args.if_match is not None:
         headers["If-Match"] = f'"{args.if_match}"'
-    body, _ = remote.call("PATCH", _doc_path(args.name), query={"message": args.message},
+    body, _ = remote.call("PATCH", _doc_path(args.name), query=_write_query(args),
                           body=read_bytes(args.file), headers=headers)
     return str(json.loads(body)["version"])
 
@@ -233,7 +329,8 @@ def _diff(remote: Remote, args: argparse.Namespace) -> str:
 
 
 def _history(remote: Remote, args: argparse.Namespace) -> str:
-    body, _ = remote.call("GET", _doc_path(args.name, "/versions"))
+    body, _ = remote.call("GET", _doc_path(args.name, "/versions"),
+                          query={"limit": args.limit, "after": args.after})
     if args.json:
         return _text(body)
     rows = [
@@ -242,3 +339,37 @@ def _history(remote: Remote, args: argparse.Namespace) -> str:
         for v in json.loads(body)["versions"]
     ]
     return "\n".join(["version\tcreated_at\tauthor\tmessage", *rows])
+
+
+def _if_match(args: argparse.Namespace) -> dict:
+    return {} if args.if_match is None else {"If-Match": f'"{args.if_match}"'}
+
+
+def _delete(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("DELETE", _doc_path(args.name), query={"message": args.message},
+                          headers=_if_match(args))
+    return str(json.loads(body)["version"])
+
+
+def _restore(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("POST", _doc_path(args.name, "/restore"),
+                          query={"version": args.version, **_write_query(args)},
+                          headers=_if_match(args))
+    return str(json.loads(body)["version"])
+
+
+def _retention_show(remote: Remote, args: argparse.Namespace) -> str:
+    return _text(remote.call("GET", "/v1/retention")[0])
+
+
+def _retention_set(remote: Remote, args: argparse.Namespace) -> str:
+    policy = {"prefix": args.prefix, "keep_last": args.keep_last,
+              "keep_seconds": args.keep_seconds}
+    body, _ = remote.call("PUT", "/v1/retention", body=json.dumps(policy).encode(),
+                          headers={"Content-Type": "application/json"})
+    return _text(body)
+
+
+def _retention_run(remote: Remote, args: argparse.Namespace) -> str:
+    body, _ = remote.call("POST", "/v1/retention/run", query={"prefix": args.prefix})
+    return _text(body)
