@@ -37,9 +37,18 @@ def kubectl() -> str:
     return os.path.join(os.path.dirname(os.path.realpath(found)), "kubectl.1.32")
 
 
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader without its ``=`` value tag (a plain ``=`` is a string)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:value"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
 def docs(text: str) -> dict:
     out = {}
-    for doc in yaml.safe_load_all(text):
+    for doc in yaml.load_all(text, Loader=_Loader):  # noqa: S506 - a safe loader
         if isinstance(doc, dict):
             meta = doc.get("metadata") or {}
             out[(doc.get("apiVersion"), doc.get("kind"), meta.get("namespace") or "",
