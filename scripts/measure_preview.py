@@ -99,8 +99,8 @@ def main() -> int:
     binary = kubectl()
     commits = repo.text("rev-list", "--first-parent", f"--max-count={args.pairs + 1}",
                         args.ref).split()
-    totals = {"pairs": 0, "renders": 0, "equal": 0, "both_refuse": 0, "refuse_other_text": 0, "differ": 0,
-              "missed": 0, "entry_points": 0, "changed_objects": 0, "seconds": 0.0}
+    totals = {"pairs": 0, "renders": 0, "equal": 0, "both_refuse": 0, "refuse_other_text": 0,
+              "differ": 0, "missed": 0, "entry_points": 0, "changed_objects": 0, "seconds": 0.0}
     trees: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="measure-preview-") as scratch:
         def tree(sha: str) -> str:
