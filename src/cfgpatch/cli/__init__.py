@@ -77,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         from .kube_patch_words import parse
 
         args = parse(words[2:])
-    elif words[:2] == ["kube", "build"]:  # kube build's parser alone: a short start-up
-        args = _kube_build_args(words[2:])
+    elif words[:2] == ["kube", "build"]:  # the usual spellings, then its parser alone
+        from .kube_build_words import parse as parse_build
+
+        args = parse_build(words[2:]) or _kube_build_args(words[2:])
     if args is None:
         parser, args = _parse_args(words)
         if not getattr(args, "func", None):

@@ -13,16 +13,14 @@ warnings and the explanation.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 
 from ..errors import KUSTOMIZE_UNMODELLED
-from .common import write_stderr
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+
     from ..kube.kustomize.build import BuildError
     from ..kube.kustomize.helm import HelmProcess
 
@@ -71,6 +69,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 def refused(error: BuildError) -> int:
     """Print a build's refusal as kubectl kustomize does (then our hint); the exit code."""
+    from .common import write_stderr
+
     for warning in error.warnings:
         sys.stderr.write(warning + "\n")
     write_stderr(f"error: {error.message}\n")
@@ -102,6 +102,9 @@ def _build_and_print(args: argparse.Namespace) -> int:
     if not args.explain:
         sys.stdout.write(result.json() if args.output == "json" else result.yaml())
         return 0
+    import json
+    import os
+
     from ..kube.explain.build import explain
 
     explanation = explain(result, os.path.abspath(args.directory))

@@ -1,0 +1,115 @@
+"""``kube build`` read without argparse: the same arguments as argparse, or argparse reads.
+
+Also guards the start-up: a small ``kube build`` imports neither argparse nor the
+kustomize modules only some kustomizations use.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.cli import _kube_build_args, build_parser
+from cfgpatch.cli import kube_build_words as words_module
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _build_parser():
+    parser = build_parser("kube")
+    kube = next(a for a in parser._actions if a.dest == "command").choices["kube"]
+    return next(a for a in kube._actions if a.dest == "kube_command").choices["build"]
+
+
+def _argparse_reading(words: list[str]) -> dict | None:
+    try:
+        return vars(_kube_build_args(list(words)))
+    except SystemExit:
+        return None
+
+
+def test_the_tables_are_the_parser_of_register():
+    actions = [a for a in _build_parser()._actions if a.dest != "help"]
+    flags = {}
+    for action in actions:
+        for option in action.option_strings:
+            flags[option] = action.dest
+        assert words_module.DEFAULTS[action.dest] == action.default
+        assert action.type is None
+        assert words_module.CHOICES.get(action.dest) == (
+            tuple(action.choices) if action.choices else None)
+        assert (type(action).__name__ == "_AppendAction") == (
+            action.dest in words_module.APPENDED)
+        if action.option_strings:
+            assert (action.nargs == 0) == (action.dest in words_module.SWITCHES.values())
+    assert flags == {**words_module.VALUE_FLAGS, **words_module.SWITCHES}
+    assert set(words_module.DEFAULTS) == {a.dest for a in actions}
+
+
+def _same_reading(words: list[str]) -> None:
+    fast = words_module.parse(list(words))
+    if fast is None:
+        return  # argparse reads it (the command's own tests cover that)
+    assert vars(fast) == _argparse_reading(words), words
+
+
+@pytest.mark.parametrize("words", [
+    [], ["overlays/prod"], ["-"], ["-o", "json", "dir"], ["dir", "--output=yaml", "--explain"],
+    ["--enable-helm", "--helm-command", "/bin/helm", "--helm-debug", "d"],
+    ["--helm-api-versions", "a/v1", "--helm-api-versions=b/v1,c/v1", "--helm-kube-version",
+     "1.30"], ["--load-restrictor", "LoadRestrictionsNone", "."], ["--helm-command="],
+])
+def test_plain_command_lines_read_as_argparse_reads_them(words):
+    assert words_module.parse(words) is not None
+    _same_reading(words)
+
+
+@pytest.mark.parametrize("words", [
+    ["-h"], ["d", "--help"], ["--expl"], ["-ojson"], ["-o=json"], ["-o", "xml"],
+    ["--output="], ["-o"], ["-o", "--explain"], ["d", "e"], ["--"], ["--explain=1"],
+    ["--helm-command", "-x"], ["-x"], ["--output=--"],
+])
+def test_anything_else_is_left_to_argparse(words):
+    assert words_module.parse(words) is None
+
+
+WORDS = st.sampled_from([
+    "-o", "--output", "--explain", "--load-restrictor", "--enable-helm", "--helm-command",
+    "--helm-api-versions", "--helm-kube-version", "--helm-debug", "yaml", "json", "dir",
+    "-", "--", "=x", "", "-1", "-x", "--output=json", "--output=", "--helm-command=h",
+    "--helm-api-versions=v1", "--enable", "-h", "x y", "- x", "-o=json", "--out",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, max_size=7))
+def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
+    _same_reading(words)
+
+
+#: Modules a build of one resource file does not need: argparse and what it imports.
+NOT_FOR_A_SMALL_BUILD = {"argparse", "gettext", "shutil"}
+
+
+def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- deploy.yaml\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  template:\n    spec:\n      containers:\n      - name: web\n"
+        "        image: nginx\n")
+    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
+              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_BUILD)!r}) & set(sys.modules)))\n"
+              "sys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
+                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("apiVersion: apps/v1\nkind: Deployment\n")
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
