@@ -132,3 +132,11 @@ def test_a_folder_built_with_load_restrictions_none_builds_so_in_lint():
     assert [r for r, _, _ in _rules(texts)] == ["build-failed"]
     none = "lint:\n  kustomize:\n  - path: docs/example\n    load-restrictor: LoadRestrictionsNone\n"
     assert _rules({**texts, ".cfgpatch.yaml": none}) == []
+
+
+def test_each_entry_that_cannot_be_followed_is_its_own_note():
+    texts = {"kustomization.yaml": "resources:\n- https://example.com/x.yaml\n- web.yaml\n"
+                                   "components:\n- github.com/org/repo//comp?ref=v1\n",
+             "web.yaml": DEPLOY}
+    assert sorted(_rules(texts)) == [("build-incomplete", "kustomization.yaml", 1),
+                                     ("build-incomplete", "kustomization.yaml", 2)]

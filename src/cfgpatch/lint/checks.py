@@ -37,6 +37,8 @@ def check(outcome: Outcome) -> list[LintFinding]:
     if outcome.offline is not None:
         out.append(make("build-incomplete", f"not followed offline: {outcome.offline}",
                         outcome.offline_location or Location(outcome.path)))
+    for reason, where in outcome.offline_more:
+        out.append(make("build-incomplete", f"not followed offline: {reason}", where))
     if outcome.not_followed is not None:
         out.append(make("not-followed", outcome.not_followed, Location(outcome.path)))
     by_site: dict[int, list[Application]] = {id(s): [] for s in outcome.sites}

@@ -179,10 +179,11 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         file = item.file.replace(prefix, "")
         note = f"{item.entry}: {item.reason} (lint checked what is at hand)"
         outcome.incomplete = [*outcome.incomplete, note]
+        where = Location(file, item.line) if item.line else Location(file)
         if outcome.offline is None:
-            outcome.offline = note
-            outcome.offline_location = Location(file, item.line) if item.line else \
-                Location(file)
+            outcome.offline, outcome.offline_location = note, where
+        else:
+            outcome.offline_more.append((note, where))
     if error is None:
         outcome.built = _objects(result)
         return outcome

@@ -134,6 +134,8 @@ class Outcome:
     #: to pull, no helm binary, a plugin) and where: a ``build-incomplete`` note.
     offline: str | None = None
     offline_location: Location | None = None
+    #: Further entries the build skipped (each its own note): (reason, where).
+    offline_more: list = field(default_factory=list)
     #: The objects the build gives (``kube build``'s output; empty when not built so).
     built: list = field(default_factory=list)
 
