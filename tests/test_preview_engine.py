@@ -21,6 +21,15 @@ from preview_support import EDITS, apply_edits, commit, git, gitops_files, new_r
 yaml = pytest.importorskip("yaml")
 
 
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader without its ``=`` value tag (a plain ``=`` is a string)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:value"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
 def _key(obj: dict) -> tuple:
     name = obj.get("renamed_from", {}).get("name", obj["name"])
     return obj["entry_point"], obj["kind"], name
@@ -110,7 +119,7 @@ def _overlap(place: dict, places: list[dict]) -> bool:
 
 def _docs(text: str) -> dict[tuple, dict]:
     out = {}
-    for doc in yaml.safe_load_all(text):
+    for doc in yaml.load_all(text, Loader=_Loader):  # noqa: S506 - a safe loader
         if isinstance(doc, dict):
             meta = doc.get("metadata") or {}
             out[(doc.get("kind"), meta.get("namespace") or "", meta.get("name"))] = doc
