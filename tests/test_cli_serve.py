@@ -77,6 +77,8 @@ def test_timeouts_reach_the_server():
     defaults = configured_timeouts(options())
     assert (defaults.body, defaults.health, defaults.request, defaults.max_wait) == (
         20, 1.0, 10, 60)
+    assert defaults.retention_sweep is None
+    assert configured_timeouts(options("--retention-sweep", "300")).retention_sweep == 300
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -85,6 +87,7 @@ def test_timeouts_reach_the_server():
     (["--workers", "0"], "--workers"),
     (["--workers", "2"], "memory://"),
     (["--cache-bytes", "0"], "--cache-bytes"),
+    (["--retention-sweep", "0"], "retention sweep"),
 ])
 def test_nonsense_timeouts_and_workers_stop_the_server(capsys, argv, fragment):
     assert main(["serve", "--port", "1", "--store", "memory://", *argv]) == 2

@@ -142,3 +142,22 @@ def test_retention_runs_on_demand_over_the_documents_the_caller_may_write(tmp_pa
         assert client.post("/v1/retention/run", headers=admin).json() == {
             "removed": {"other": 32}, "versions": 32}
         assert client.post("/v1/retention/run").status_code == 401
+
+
+def test_the_server_sweeps_retention_in_the_background(tmp_path):
+    import time
+
+    from cfgpatch.server.limits import Timeouts
+
+    with client_for(tmp_path, timeouts=Timeouts(retention_sweep=0.2)) as client:
+        for n in range(40):
+            put_document(client, "cfg", {"n": n})
+        client.put("/v1/retention", headers=JSON, content=json.dumps(
+            {"prefix": "", "keep_last": 2}))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            versions = client.get("/v1/documents/cfg/versions").json()["versions"]
+            if versions[0]["version"] != 1:
+                break
+            time.sleep(0.1)
+        assert versions[0]["version"] == 33 and versions[-1]["version"] == 40

@@ -95,6 +95,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--poll-interval", type=float, default=0.5, metavar="SECONDS",
                         help="how often long polls read the head for commits made by other "
                         "processes (default 0.5)")
+    parser.add_argument("--retention-sweep", type=float, metavar="SECONDS",
+                        help="apply the retention policies to every document this often (each "
+                        "worker; default: only when a write starts a block of 32 versions, or "
+                        "on POST /v1/retention/run)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.add_argument("--log-format", default="text", choices=("text", "json"),
@@ -134,7 +138,7 @@ def configured_timeouts(args: argparse.Namespace) -> Timeouts:
         raise ValueError("the keep-alive timeout must be a positive number of seconds")
     return Timeouts(body=args.body_timeout, health=args.health_timeout,
                     request=args.request_timeout, max_wait=args.max_wait,
-                    poll_interval=args.poll_interval)
+                    poll_interval=args.poll_interval, retention_sweep=args.retention_sweep)
 
 
 def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -388,7 +388,15 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
+        sweeper = None
+        if timeouts.retention_sweep is not None:
+            sweeper = asyncio.create_task(history.sweep_every(service,
+                                                              timeouts.retention_sweep))
         yield
+        if sweeper is not None:
+            sweeper.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeper
         if close_store:
             service.store.close()
 

@@ -25,12 +25,15 @@ the handlers of :mod:`.app` do.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..errors import INVALID_ARGUMENTS, InvalidInput
+from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput
 from ..jsonvalue import parse
 from ..store.base import RetentionPolicy
 from .auth import AuthError
@@ -38,10 +41,12 @@ from .inputs import JSON_TYPE, etag, parse_version, preconditions, query, requir
 from .problems import FORBIDDEN
 
 if TYPE_CHECKING:
+    from ..service import Service
     from .app import Api
 
 #: The most entries one page of history may ask for.
 MAX_PAGE = 1000
+_log = logging.getLogger("cfgpatch.retention")
 
 
 class History:
@@ -115,6 +120,24 @@ class History:
         prefix = query(request, "prefix") or ""
         removed = await api.call(api.service.sweep, prefix, who.may_write)
         return JSONResponse({"removed": removed, "versions": sum(removed.values())})
+
+
+async def sweep_every(service: Service, seconds: float) -> None:
+    """Apply the retention policies to every document every ``seconds`` (``serve
+    --retention-sweep``), until cancelled; a failed sweep is logged and retried later."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            removed = await anyio.to_thread.run_sync(service.sweep)
+        except CfgPatchError as error:
+            _log.warning("retention sweep failed: %s", error.describe())
+            continue
+        except Exception:  # a bug: logged, the next sweep still runs
+            _log.exception("retention sweep failed")
+            continue
+        if removed:
+            _log.info("retention sweep removed %d versions of %d documents",
+                      sum(removed.values()), len(removed))
 
 
 def _number(raw: str | None, what: str, default: int, top: int | None = None) -> int:

@@ -85,11 +85,15 @@ class Timeouts:
     request: float = DEFAULT_REQUEST_TIMEOUT
     max_wait: int = DEFAULT_MAX_WAIT
     poll_interval: float = DEFAULT_POLL_INTERVAL
+    #: Seconds between two retention sweeps over every document (``None``: none).
+    retention_sweep: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("body", "health", "request", "poll_interval"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"the {name} timeout must be a positive number of seconds")
+        if self.retention_sweep is not None and not self.retention_sweep > 0:
+            raise ValueError("the retention sweep interval must be a positive number of seconds")
         if self.max_wait < 0:
             raise ValueError("the longest wait must be 0 or more seconds")
 
