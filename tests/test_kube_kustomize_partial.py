@@ -36,7 +36,7 @@ def test_a_remote_component_is_skipped():
     fs = _fs(**{"kustomization.yaml": "resources: [d.yaml]\ncomponents:\n"
                 "  - github.com/acme/repo//comp?ref=v1\n", "d.yaml": DEPLOY})
     done = build_partial("/repo", fs=fs)
-    assert [s.entry for s in done.skipped] == ["github.com/acme/repo//comp?ref=v1"]
+    assert [(s.entry, s.line) for s in done.skipped] == [("github.com/acme/repo//comp?ref=v1", 3)]
     assert len(done.result.resources) == 1
 
 

@@ -138,5 +138,5 @@ def test_each_entry_that_cannot_be_followed_is_its_own_note():
     texts = {"kustomization.yaml": "resources:\n- https://example.com/x.yaml\n- web.yaml\n"
                                    "components:\n- github.com/org/repo//comp?ref=v1\n",
              "web.yaml": DEPLOY}
-    assert sorted(_rules(texts)) == [("build-incomplete", "kustomization.yaml", 1),
-                                     ("build-incomplete", "kustomization.yaml", 2)]
+    assert sorted(_rules(texts)) == [("build-incomplete", "kustomization.yaml", 2),
+                                     ("build-incomplete", "kustomization.yaml", 5)]

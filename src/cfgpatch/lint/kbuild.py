@@ -177,7 +177,7 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         else root + "/"
     for item in skipped:
         file = item.file.replace(prefix, "")
-        note = f"{item.entry}: {item.reason} (lint checked what is at hand)"
+        note = f"{item.entry}: {item.reason}; lint checked what is at hand"
         outcome.incomplete = [*outcome.incomplete, note]
         where = Location(file, item.line) if item.line else Location(file)
         if outcome.offline is None:

@@ -318,10 +318,11 @@ class _Target:
         return resmap
 
     def _components(self, kust: Kustomization, resmap: ResMap) -> ResMap:
-        for path in kust.get("components", []):
+        for index, path in enumerate(kust.get("components", [])):
             path = str(path)
             if is_remote(path):
-                if partial.skip(kust.file, path, "a remote component (kustomize fetches it)"):
+                if partial.skip(kust.where(f"/components/{index}"), path,
+                                "a remote component (kustomize fetches it)"):
                     continue
                 raise KubeError(f"{kust.file}: remote component '{path}' is not modelled by "
                                 f"cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
