@@ -19,7 +19,6 @@ ten hex digits of the SHA-256 of Go's JSON of ``{kind, name: "", data, ...}`` wi
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 from typing import Any
 
@@ -312,6 +311,8 @@ def content_hash(value: dict) -> str:
            for item in (value.get(key) or {}).values()):  # measured: a patch put one there
         raise KubeError("json: unsupported type: map[interface {}]interface {}",
                         code=KUSTOMIZE_ERROR)
+    import hashlib  # only a build with a generated ConfigMap or Secret hashes
+
     digest = hashlib.sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
     return digest.translate(_HASH_LETTERS)
 
