@@ -93,8 +93,9 @@ def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
     _same_reading(words)
 
 
-#: Modules a build of one resource file does not need: argparse and what it imports.
-NOT_FOR_A_SMALL_BUILD = {"argparse", "gettext", "shutil"}
+#: Modules a build of one resource file does not need: argparse and what it imports,
+#: the hashing of generated names, the explanation of a build.
+NOT_FOR_A_SMALL_BUILD = {"argparse", "gettext", "shutil", "hashlib", "cfgpatch.kube.explain"}
 
 
 def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):
