@@ -170,10 +170,9 @@ def flux_entry_points(files: Files, source_here: Callable[[Any, str], bool] = _b
             spec = value.get("spec")
             if not isinstance(spec, dict):
                 spec = {}
-            source = spec.get("sourceRef")
-            if not isinstance(source, dict):
-                source = {}
-            if source.get("kind", "GitRepository") != "GitRepository":
+            found = value.get("metadata")
+            meta: dict = found if isinstance(found, dict) else {}
+            if not source_here(spec.get("sourceRef"), str(meta.get("namespace") or "")):
                 continue
             folder = _join(".", str(spec.get("path") or "."))
             extras = tuple((k, spec[k]) for k in FLUX_EXTRAS if spec.get(k))
