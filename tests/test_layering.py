@@ -14,7 +14,8 @@
   re-exports the public functions).  The facade alone also re-exports ``lint`` (the
   linter reads kube, so it sits above it; the facade imports it on first use, and the
   linter imports kube's modules, never the facade, so there is no cycle).
-* No import cycle anywhere in ``src/`` (imports inside functions included).
+* No import cycle anywhere in ``src/`` (imports inside functions included; those under
+  ``if TYPE_CHECKING:`` never run and are left out).
 """
 
 from __future__ import annotations
@@ -124,10 +125,30 @@ def test_dependencies_point_one_way(rel, tree):
         assert _layer(sub) <= mine, f"{rel} ({own}) imports the higher layer {sub}"
 
 
-def _targets(tree: ast.AST, rel: str):
-    """The dotted cfgpatch module every import of ``rel`` names (a package: its __init__)."""
+def _typing_only(node: ast.AST) -> bool:
+    """An ``if TYPE_CHECKING:`` block: its imports never run (annotations only)."""
+    return isinstance(node, ast.If) and (
+        (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING"))
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if _typing_only(node):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _targets(tree: ast.AST, rel: str, runtime_only: bool = False):
+    """The dotted cfgpatch module every import of ``rel`` names (a package: its __init__);
+    ``runtime_only``: leaving out the imports made for annotations only."""
     package_parts = ["cfgpatch", *rel.split("/")[:-1]]
-    for node in ast.walk(tree):
+    for node in (_runtime_nodes(tree) if runtime_only else ast.walk(tree)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "cfgpatch":
@@ -181,7 +202,8 @@ def test_kube_sub_packages_point_one_way(rel, tree):
 
 
 def test_no_import_cycles():
-    graph = {_module_name(rel): set(_targets(tree, rel)) for rel, tree in _modules()}
+    graph = {_module_name(rel): set(_targets(tree, rel, runtime_only=True))
+             for rel, tree in _modules()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
 
     def visit(name: str, path: list[str]) -> None:
@@ -199,3 +221,11 @@ def test_no_import_cycles():
     for name in sorted(graph):
         if name not in state:
             visit(name, [name])
+
+
+def test_imports_for_annotations_only_are_left_out_of_the_cycle_check():
+    tree = ast.parse("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .app import Api\n"
+                     "else:\n    from .inputs import etag\nfrom .auth import AuthError\n")
+    targets = set(_targets(tree, "server/history.py", runtime_only=True))
+    assert targets == {"cfgpatch.server.inputs", "cfgpatch.server.auth"}
+    assert "cfgpatch.server.app" in set(_targets(tree, "server/history.py"))

@@ -45,6 +45,8 @@ from .kube import (
     source_name,
 )
 from .kube_cluster import Cluster, namespace_for
+from .kube_flags import DRY_RUNS, add_common_flags
+from .kube_manifests import built_yaml
 from .kube_server_side import add_server_side_flags
 
 OUT_OF_SCOPE = {
@@ -97,39 +99,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_apply, usage_error=parser.error)
 
 
-def add_common_flags(parser: argparse.ArgumentParser, names: bool = False) -> None:
-    """``-o``, ``-n``, ``--schema`` and ``--show``; ``names``: ``-o name`` too."""
-    formats = ("yaml", "json", "name") if names else ("yaml", "json")
-    parser.add_argument("-o", "--output", type=_flag_value, default="yaml", metavar="FORMAT",
-                        choices=formats,
-                        help="how to print the result (yaml, json)" + (
-                            "; name: kubectl's -o name, each object's name alone"
-                            if names else ""))
-    parser.add_argument("-n", "--namespace", type=_flag_value, metavar="NS",
-                        help="namespace for objects that name none (default: default); "
-                             "kube apply: an object naming another one is an error, as "
-                             "in kubectl")
-    parser.add_argument("--schema", metavar="F",
-                        help="OpenAPI v2/v3 document of your cluster, for the merge keys")
-    parser.add_argument("--show", type=_parts, default=PARTS, metavar="PARTS",
-                        help="what to print, comma-separated: patch, result, explanation "
-                             "(default all; kubectl's line always comes first)")
-
-
-PARTS = ("patch", "result", "explanation")
-#: kubectl's --dry-run values.
-DRY_RUNS = ("none", "client", "server")
-
-
-def _parts(text: str) -> tuple[str, ...]:
-    parts = tuple(part.strip() for part in text.split(",") if part.strip())
-    unknown = [part for part in parts if part not in PARTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"unknown part {unknown[0]!r} (choose from "
-                                         f"{', '.join(PARTS)})")
-    return parts
-
-
 def run_apply(args: argparse.Namespace) -> int:
     from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
 
@@ -150,7 +119,7 @@ def run_apply(args: argparse.Namespace) -> int:
                                "\"server\", or \"client\"."))
     built: str | None = None  # the YAML of -k
     if args.kustomize is not None:
-        outcome = _built(args.kustomize)
+        outcome = built_yaml(args.kustomize)
         if isinstance(outcome, int):
             return outcome
         built = outcome
@@ -182,24 +151,6 @@ def run_apply(args: argparse.Namespace) -> int:
     # before those of applying
     reading = aggregate([*found.elsewhere, aggregate(found.unread)])
     return report(aggregate([reading, *failed]))
-
-
-def _built(directory: str) -> str | int:
-    """The YAML ``kube build`` gives for ``-k`` (kustomize's warnings written), or the
-    exit code of its refusal (printed as ``kube build`` prints it)."""
-    from ..kube.kustomize.build import BuildError, build, too_deep
-    from .kube_build import refused
-
-    try:
-        result = build(directory)
-        text = result.yaml()
-    except RecursionError:
-        return refused(too_deep())
-    except BuildError as error:
-        return refused(error)
-    for warning in result.warnings:
-        sys.stderr.write(warning + "\n")
-    return text
 
 
 def _apply_one(args: argparse.Namespace, cluster: Cluster, manifest: dict, source: str) -> None:

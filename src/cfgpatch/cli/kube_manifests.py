@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import sys
 from dataclasses import dataclass, field
 
 from ..errors import MULTIPLE_DOCUMENTS, KubeError
@@ -148,3 +149,21 @@ def _read_documents(found: Manifests, text: str, source: str, namespace: str | N
             found.objects.append((item[0], source))
     except KubeError as error:  # the reading of this file stops here
         found.unread.append(error)
+
+
+def built_yaml(directory: str) -> str | int:
+    """The YAML ``kube build`` gives for ``-k`` (kustomize's warnings written), or the
+    exit code of its refusal (printed as ``kube build`` prints it)."""
+    from ..kube.kustomize.build import BuildError, build, too_deep
+    from .kube_build import refused
+
+    try:
+        result = build(directory)
+        text = result.yaml()
+    except RecursionError:
+        return refused(too_deep())
+    except BuildError as error:
+        return refused(error)
+    for warning in result.warnings:
+        sys.stderr.write(warning + "\n")
+    return text

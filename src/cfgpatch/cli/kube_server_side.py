@@ -97,13 +97,18 @@ def run_update(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, one: Any) -> int:
-    from .kube_apply import _built
-    from .kube_manifests import flag_paths, manifest_files, read_built, read_manifests
+    from .kube_manifests import (
+        built_yaml,
+        flag_paths,
+        manifest_files,
+        read_built,
+        read_manifests,
+    )
 
     args.live = args.live or "none"
     args.last_applied = None
     if args.kustomize is not None:
-        built = _built(args.kustomize)
+        built = built_yaml(args.kustomize)
         if isinstance(built, int):
             return built
         files = [args.kustomize]
@@ -348,7 +353,7 @@ def _crds(path: str) -> list[dict]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """``cfgpatch kube update``."""
-    from .kube_apply import add_common_flags
+    from .kube_flags import add_common_flags
 
     parser = sub.add_parser(
         "update", help="an Update operation (a controller's write, kubectl replace), "

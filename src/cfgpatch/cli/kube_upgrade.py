@@ -39,8 +39,9 @@ from typing import Any
 
 from ..errors import CfgPatchError, KubeError
 from .kube import _fail, _read_file, resource_name
-from .kube_apply import add_common_flags, kind_schema, write_outcome
+from .kube_apply import kind_schema, write_outcome
 from .kube_cluster import by_identity, namespace_for
+from .kube_flags import add_common_flags
 
 KEEP = "helm.sh/resource-policy"
 
