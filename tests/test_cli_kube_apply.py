@@ -250,10 +250,21 @@ def test_kustomize_directory_kube_build_refuses_is_refused_the_same_way(capsys, 
                                                                       monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k").mkdir()
-    (tmp_path / "k" / "kustomization.yaml").write_text("helmCharts: [{name: x}]\n")
+    (tmp_path / "k" / "kustomization.yaml").write_text(
+        "helmChartInflationGenerator:\n- chartName: x\n")
     code, out, err = run(capsys, "-k", "k", "--live", "none")
     assert (code, out) == (3, "")
     assert "is not modelled by cfgpatch kube build" in err
+
+
+def test_kustomize_directory_kustomize_refuses_is_kustomizes_error(capsys, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "kustomization.yaml").write_text("helmCharts: [{name: x}]\n")
+    code, out, err = run(capsys, "-k", "k", "--live", "none")
+    assert (code, out) == (1, "")
+    assert "must specify --enable-helm" in err
 
 
 def test_f_and_k_together_are_refused(capsys):
