@@ -94,8 +94,14 @@ def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
 
 
 #: Modules a build of one resource file does not need: argparse and what it imports,
-#: the hashing of generated names, the explanation of a build.
-NOT_FOR_A_SMALL_BUILD = {"argparse", "gettext", "shutil", "hashlib", "cfgpatch.kube.explain"}
+#: the hashing of generated names, the explanation of a build, and what only some
+#: kustomizations use (patches, images, replacements, vars, plugins, partial builds).
+NOT_FOR_A_SMALL_BUILD = {
+    "argparse", "gettext", "shutil", "hashlib", "cfgpatch.kube.explain",
+    "cfgpatch.kube.kustomize.patches", "cfgpatch.kube.kustomize.images",
+    "cfgpatch.kube.kustomize.replacements", "cfgpatch.kube.kustomize.variables",
+    "cfgpatch.kube.kustomize.plugins", "cfgpatch.kube.kustomize.partial",
+}
 
 
 def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):

@@ -27,19 +27,7 @@ from typing import Any
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
-from . import (
-    finish,
-    generators,
-    helm,
-    images,
-    nameref,
-    partial,
-    patches,
-    plugins,
-    replacements,
-    transformers,
-    variables,
-)
+from . import finish, generators, helm, nameref, transformers
 from .crds import load_crds
 from .filesys import FileSystem
 from .helm import HelmOptions, HelmProcess
@@ -60,6 +48,14 @@ from .resources import (
 from .styles import plain, stringify_annotations
 from .trace import Trace
 from .transformer_config import TransformerConfig, load_configurations, merged_into
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .plugins import Plugin
+
+# The modules of what only some kustomizations use (patches, images, replacements, vars,
+# plugins, partial builds) are imported where a kustomization asks for them: a small
+# build starts without them.
 
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
 
@@ -118,7 +114,10 @@ def build(directory: str, trace: Trace | None = None, fs: FileSystem | None = No
         resmap = target.accumulate(kust, ResMap())
         generators.add_hashes(resmap, trace)
         nameref.fix_references(resmap, trace)
-        variables.resolve_vars(resmap, warnings, trace)
+        if resmap.vars:
+            from . import variables
+
+            variables.resolve_vars(resmap, warnings, trace)
         for resource in resmap.resources:
             finish.untracked(resource, metadata)
             stringify_annotations(resource.value)
@@ -199,9 +198,13 @@ class _Target:
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         for chart in charts:
+            from . import partial
+
             _absorb_all(resmap, partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
                                                     "helmCharts", []))
         for plugin in self._plugins(kust, "generators"):
+            from . import partial
+
             partial.run_or_skip(functools.partial(plugin, resmap), kust.where("/generators"),
                                 "generators", None)
         try:
@@ -210,13 +213,20 @@ class _Target:
             raise _wrap("accumulating components: ", err) from None
         self._transform(kust, resmap)
         self._validate(kust, resmap)
-        variables.merge_vars(resmap, kust)
+        if kust.get("vars"):
+            from . import variables
+
+            variables.merge_vars(resmap, kust)
         return resmap
 
     # --- plugins given as configuration -------------------------------------------------
 
-    def _plugins(self, kust: Kustomization, field_name: str) -> list[plugins.Plugin]:
+    def _plugins(self, kust: Kustomization, field_name: str) -> list[Plugin]:
         """The built-in plugins configured by ``kust``'s ``field_name`` entries."""
+        if not kust.get(field_name):
+            return []
+        from . import plugins
+
         return plugins.configured(kust, field_name, self._resources,
                                   self.origin_of(posixpath.basename(kust.file)),
                                   self.trace, self.state, self.helm)
@@ -224,6 +234,8 @@ class _Target:
     def _validate(self, kust: Kustomization, resmap: ResMap) -> None:
         """``validators``: transformers that must change nothing."""
         for plugin in self._plugins(kust, "validators"):
+            from . import plugins
+
             plugins.validate(plugin, resmap)
 
     # --- resources --------------------------------------------------------------------
@@ -241,6 +253,8 @@ class _Target:
                     raise
                 file_error = err
             if is_remote(path):
+                from . import partial
+
                 if partial.skip(kust.where(f"/resources/{index}"), path, "a remote resource "
                                 "(kustomize fetches it)"):
                     continue
@@ -311,7 +325,9 @@ class _Target:
             resmap.append_all(built.resources)
             if built.config is not resmap.config:
                 resmap.config = merged_into(resmap.config, built.config)
-            if built.vars is not resmap.vars:
+            if built.vars is not resmap.vars and built.vars:
+                from . import variables
+
                 variables.merge_var_sets(resmap, built)
         except KubeError as err:
             raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
@@ -321,6 +337,8 @@ class _Target:
         for index, path in enumerate(kust.get("components", [])):
             path = str(path)
             if is_remote(path):
+                from . import partial
+
                 if partial.skip(kust.where(f"/components/{index}"), path,
                                 "a remote component (kustomize fetches it)"):
                     continue
@@ -345,13 +363,21 @@ class _Target:
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
         trace = self.trace
         done = self._recorder(kust, resmap)
-        loaded = replacements.load(kust)  # configured before any transformer runs
-        legacy = patches.load_legacy_strategic(kust)
+        loaded: list = []
+        if _given(kust, "replacements"):
+            from . import replacements
+
+            loaded = replacements.load(kust)  # configured before any transformer runs
+        patched = any(_given(kust, f) for f in ("patchesStrategicMerge", "patches",
+                                                 "patchesJson6902"))
+        if patched:
+            from . import patches
+        legacy = patches.load_legacy_strategic(kust) if patched else []
         configured = self._plugins(kust, "transformers")
         for patch in legacy:
             patches.apply_patch(resmap, patch, trace, self.state)
         done("PatchStrategicMergeTransformer", bool(legacy))
-        for patch in patches.load_patches(kust):
+        for patch in patches.load_patches(kust) if patched else []:
             patches.apply_patch(resmap, patch, trace, self.state)
             done("PatchTransformer")
         transformers.namespace(resmap, trace, kust)
@@ -367,16 +393,20 @@ class _Target:
         done("LabelTransformer", bool(entries or kust.get("commonLabels")))
         transformers.common_annotations(resmap, trace, kust)
         done("AnnotationsTransformer", bool(kust.get("commonAnnotations")))
-        for patch in patches.load_legacy_json(kust):
+        for patch in patches.load_legacy_json(kust) if patched else []:
             patches.apply_patch(resmap, patch, trace, self.state)
             done("PatchJson6902Transformer")
         transformers.replicas(resmap, trace, kust)
         for _entry in kust.get("replicas", []) or []:
             done("ReplicaCountTransformer")
-        images.images(resmap, trace, kust)
+        if _given(kust, "images"):
+            from . import images
+
+            images.images(resmap, trace, kust)
         for _entry in kust.get("images", []) or []:
             done("ImageTagTransformer")
-        replacements.run(resmap, trace, kust, loaded)
+        if loaded:
+            replacements.run(resmap, trace, kust, loaded)
         done("ReplacementTransformer", bool(loaded))
         for plugin in configured:
             plugin(resmap)
@@ -394,3 +424,10 @@ class _Target:
                 for resource in resmap.resources:
                     record_transformation(resource, where, kind)
         return done
+
+
+def _given(kust: Kustomization, name: str) -> bool:
+    """Whether ``kust`` gives the list field ``name`` anything (any other value goes to
+    the field's own reading, which names what is wrong)."""
+    value = kust.get(name, [])
+    return not isinstance(value, list) or bool(value)

@@ -29,7 +29,6 @@ from typing import Any, Protocol
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml_write import write_value
 from .kustomization import Kustomization
-from .replacements import omit_empty
 from .resources import Resource, read_resources
 
 DEFAULT_HOME = "charts"
@@ -89,6 +88,8 @@ def configure_charts(kust: Kustomization, options: HelmOptions) -> list[Chart]:
         try:
             charts.append(configure(kust, args, options))
         except KubeError as err:
+            from .replacements import omit_empty  # only for this error's text
+
             text = write_value(omit_empty(args))
             raise KubeError(f"trouble configuring builtin HelmChartInflationGenerator with "
                             f"config: `\n{text}`: {err.message}", code=err.code) from None
