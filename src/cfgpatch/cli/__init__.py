@@ -34,7 +34,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             sys.stdout.write(f"cfgpatch {_version()}\n")
             parser.exit()
 
-    parser.add_argument("--version", action=_Version, nargs=0,
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
                         help="show program's version number and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
