@@ -9,7 +9,7 @@ import pytest
 from cfgpatch.errors import InvalidInput
 from cfgpatch.preview.config import parse_preview_config
 from cfgpatch.preview.engine import Options, preview
-from preview_support import apply_edits, commit, gitops_files, new_repo
+from preview_support import apply_edits, commit, git, gitops_files, new_repo
 
 FLUX = """apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -126,3 +126,33 @@ def test_live_objects_get_the_client_side_apply_outcome(tmp_path):
     assert [r["path"] for r in removal] == ["/metadata/labels/owner"]
     assert any(c["path"] == "/spec/ports/0/port" or c["path"].startswith("/spec/ports")
                for c in service["live"]["changes"])
+
+
+ARGO = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/Acme/GitOps.git
+    targetRevision: HEAD
+    path: apps/shop
+  destination: {server: "https://kubernetes.default.svc", namespace: shop}
+"""
+
+
+def test_argo_cd_applications_of_this_repository_are_entry_points(tmp_path):
+    root = tmp_path / "repo"
+    base = new_repo(root, {"argocd/shop.yaml": ARGO, "apps/shop/nested/cm.yaml": APP,
+                           "argocd/other.yaml": ARGO.replace("Acme/GitOps", "acme/other")
+                           .replace("apps/shop", "apps/other").replace("name: shop", "name: o")})
+    git(root, "remote", "add", "origin", "git@github.com:acme/gitops.git")
+    (root / "apps/shop/nested").rename(root / "apps/shop/moved")
+    (root / "apps/shop/cm.yaml").write_text(APP.replace("blue", "red"))
+    report = preview(Options(str(root), base, None))
+    argo = [e for e in report["entry_points"] if e["kind"] == "argocd"]
+    assert [e["path"] for e in argo] == ["apps/shop"]
+    changed = [o for o in report["objects"] if o["entry_point"] == "apps/shop"]
+    assert [(o["name"], o["status"]) for o in changed] == [("shop", "added")]

@@ -20,7 +20,7 @@ from ..kube.kustomize.loader import KUSTOMIZATION_FILES
 from ..lint.config import CONFIG_NAME
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
-from .entrypoints import EntryPoint, find, kustomization_file, reach, reached
+from .entrypoints import EntryPoint, find, kustomization_file, normal_url, reach, reached
 from .gittree import MANIFESTS, WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
 from .live import outcome as live_outcome
 from .live import read_live
@@ -56,7 +56,9 @@ def preview(options: Options) -> dict:
             files.prefetch_manifests()
     config = _config(head_files)
     source_here = _flux_sources(head_files)
-    entries, declared = _entries(base_files, head_files, config, options.paths, source_here)
+    urls = {normal_url(u) for u in repo.remote_urls()}
+    entries, declared = _entries(base_files, head_files, config, options.paths,
+                                 lambda files: find(files, config, source_here, urls))
     chosen = []
     for entry in entries:
         folders = reach(base_files, entry) | reach(head_files, entry)
@@ -135,12 +137,12 @@ def _flux_sources(files: GitTree | WorkTree):
 
 
 def _entries(base: GitTree, head: GitTree | WorkTree, config: PreviewConfig,
-             paths: tuple[str, ...], source_here
+             paths: tuple[str, ...], finder
              ) -> tuple[list[EntryPoint], dict[str, EntryPoint]]:
     """The entry points of both refs (head's declaration of each), and base's."""
     found: dict[str, EntryPoint] = {}
-    at_base = {e.key: e for e in find(base, config, source_here)}
-    for entry in [*at_base.values(), *find(head, config, source_here)]:
+    at_base = {e.key: e for e in finder(base)}
+    for entry in [*at_base.values(), *finder(head)]:
         found[entry.key] = entry
     wanted = [posixpath.normpath(p.strip("/")) for p in paths]
     out = [e for e in found.values()

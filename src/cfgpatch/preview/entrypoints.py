@@ -10,6 +10,8 @@
   ``components`` when it sets them (else it is the same entry point as the folder);
 * every folder of plain manifests (YAML documents with ``apiVersion`` and ``kind``) that
   has no kustomization and whose files no kustomization lists;
+* every Argo CD ``Application`` whose source ``repoURL`` is a remote of this clone: its
+  ``path`` (a Helm source is an entry point that says Helm is not modelled);
 * the folders ``.cfgpatch.yaml``'s ``preview.paths`` names, with their options.
 
 :func:`reach` is the set of folders an entry point reads (its own, its bases' and its
@@ -113,7 +115,8 @@ def layout(files: Files) -> Layout:
 
 
 def find(files: Files, config: PreviewConfig,
-         source_here: Callable[[Any, str], bool] | None = None) -> list[EntryPoint]:
+         source_here: Callable[[Any, str], bool] | None = None,
+         repo_urls: set[str] | None = None) -> list[EntryPoint]:
     """Every entry point of ``files`` (see the module docstring), in path order;
     ``source_here(sourceRef, namespace)``: whether a Flux source is this repository."""
     tree = layout(files)
@@ -132,6 +135,9 @@ def find(files: Files, config: PreviewConfig,
     for key, entry in list(found.items()):
         if entry.kind == "kustomization" and _below(entry.path, generated):
             del found[key]
+    for entry in argo_entry_points(files, repo_urls or set()):
+        if not config.excluded(entry.path) and files.is_dir(entry.path):
+            found.setdefault(entry.path, entry)
     for folder in plain_folders(files, tree):
         if not config.excluded(folder) and not _below(folder, generated, inclusive=True):
             found.setdefault(folder, EntryPoint(folder, "plain"))
@@ -178,6 +184,56 @@ def flux_entry_points(files: Files, source_here: Callable[[Any, str], bool] = _b
             extras = tuple((k, spec[k]) for k in FLUX_EXTRAS if spec.get(k))
             name = str((value.get("metadata") or {}).get("name") or "")
             out.append(EntryPoint(folder, "flux", path, tree.root_span().line, name, extras))
+    return out
+
+
+def normal_url(url: str) -> str:
+    """A repository URL reduced to host/path (scheme, user, ``.git`` and case dropped).
+
+    >>> normal_url("git@github.com:Acme/Apps.git") == normal_url("https://github.com/acme/apps")
+    True
+    """
+    url = url.strip().lower()
+    url = re.sub(r"^[a-z+]+://", "", url)
+    url = re.sub(r"^[^@/]+@", "", url)
+    url = url.replace(":", "/", 1) if "/" in url and ":" in url.split("/")[0] else url
+    return url.removesuffix("/").removesuffix(".git")
+
+
+def argo_entry_points(files: Files, repo_urls: set[str]) -> list[EntryPoint]:
+    """Argo CD ``Application`` objects whose ``spec.source`` (or ``spec.sources``) is
+    this repository (its ``repoURL`` equals a remote of the clone): their ``path``."""
+    out = []
+    for path in files.paths():
+        if not path.endswith(_MANIFEST):
+            continue
+        try:
+            text = files.read_text(path)
+        except OSError:
+            continue
+        if "argoproj.io/" not in text or "Application" not in text:
+            continue
+        try:
+            documents = tree_values(text)
+        except (ValueError, RecursionError):
+            continue
+        for tree, value in documents:
+            if not (isinstance(value, dict) and value.get("kind") == "Application"
+                    and str(value.get("apiVersion", "")).startswith("argoproj.io/")):
+                continue
+            spec = value.get("spec")
+            spec = spec if isinstance(spec, dict) else {}
+            sources = [spec.get("source")] + list(spec.get("sources") or [])
+            for source in sources:
+                if not isinstance(source, dict) or source.get("chart") or \
+                        normal_url(str(source.get("repoURL") or "")) not in repo_urls:
+                    continue
+                folder = _join(".", str(source.get("path") or "."))
+                found = value.get("metadata")
+                meta: dict = found if isinstance(found, dict) else {}
+                options = ("--enable-helm",) if source.get("helm") else ()
+                out.append(EntryPoint(folder, "argocd", path, tree.root_span().line,
+                                      str(meta.get("name") or ""), options=options))
     return out
 
 

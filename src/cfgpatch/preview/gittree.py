@@ -89,6 +89,11 @@ class GitRepo:
         out = self.text("rev-list", "--reverse", "--first-parent", f"{base}..{head}")
         return out.split()
 
+    def remote_urls(self) -> list[str]:
+        """The URLs of the clone's remotes (how Argo CD names this repository)."""
+        text = self.text("config", "--get-regexp", r"^remote\..*\.url$", check=False)
+        return [line.split(" ", 1)[1] for line in text.splitlines() if " " in line]
+
     def tree(self, ref: str) -> GitTree:
         return GitTree.read(self, self.commit(ref))
 
