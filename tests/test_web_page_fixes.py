@@ -303,7 +303,8 @@ def test_a_list_field_says_how_each_type_treats_it(page, size):
     text = note.inner_text()
     assert text.startswith("spec.template.spec.containers is a list.")
     assert "merged by name" in text and "replaced whole" in text and "by position" in text
-    page.locator("#object-editor .cm-line").nth(line).hover()
+    box = page.locator("#object-editor .cm-line").nth(line).bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.05 + 60, box["y"] + box["height"] / 2)
     tip = page.locator(".cm-tooltip .line-tip")
     tip.wait_for(state="visible")
     assert "merged by name" in tip.inner_text()
