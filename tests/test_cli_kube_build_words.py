@@ -94,10 +94,11 @@ def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
 
 
 #: Modules a build of one resource file does not need: argparse and what it imports,
-#: the hashing of generated names, the explanation of a build, and what only some
+#: the hashing of generated names, the trace and explanation of a build, what only some
 #: kustomizations use (patches, images, replacements, vars, plugins, partial builds).
 NOT_FOR_A_SMALL_BUILD = {
     "argparse", "gettext", "shutil", "hashlib", "cfgpatch.kube.explain",
+    "cfgpatch.kube.kustomize.trace",
     "cfgpatch.kube.kustomize.patches", "cfgpatch.kube.kustomize.images",
     "cfgpatch.kube.kustomize.replacements", "cfgpatch.kube.kustomize.variables",
     "cfgpatch.kube.kustomize.plugins", "cfgpatch.kube.kustomize.partial",

@@ -90,9 +90,14 @@ def _helm_runner(enabled: bool) -> HelmProcess | None:
 
 def _build_and_print(args: argparse.Namespace) -> int:
     from ..kube.kustomize.build import build
-    from ..kube.kustomize.trace import Trace
+
+    trace = None
+    if args.explain:
+        from ..kube.kustomize.trace import Trace
+
+        trace = Trace()
     versions = tuple(v for item in args.helm_api_versions for v in item.split(",") if v)
-    result = build(args.directory, Trace() if args.explain else None,
+    result = build(args.directory, trace,
                    load_restrictor=args.load_restrictor, enable_helm=args.enable_helm,
                    helm_command=args.helm_command, helm_api_versions=versions,
                    helm_kube_version=args.helm_kube_version, helm_debug=args.helm_debug,

@@ -46,12 +46,12 @@ from .resources import (
     record_transformation,
 )
 from .styles import plain, stringify_annotations
-from .trace import Trace
 from .transformer_config import TransformerConfig, load_configurations, merged_into
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .plugins import Plugin
+    from .trace import Trace  # imported by the caller that explains
 
 # The modules of what only some kustomizations use (patches, images, replacements, vars,
 # plugins, partial builds) are imported where a kustomization asks for them: a small

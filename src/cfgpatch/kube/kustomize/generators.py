@@ -30,7 +30,10 @@ from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap
 from .resources import Generated, Resource, Source, annotate_origin
 from .styles import kustomize_set
-from .trace import GENERATOR, Step, Touch, Trace, snapshot
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .trace import Step, Trace  # the trace module: imported by the caller that explains
 
 
 def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization,
@@ -51,7 +54,9 @@ def run_generators(resmap: ResMap, trace: Trace | None, kust: Kustomization,
                                        configured_by or {"apiVersion": "builtin",
                                                          "kind": f"{kind}Generator"}})
             step = None
-            if trace is not None:
+            if trace is not None:  # the trace module is loaded: the caller made a Trace
+                from .trace import GENERATOR, Step
+
                 step = trace.begin(Step(GENERATOR, field_name, index, kust.file,
                                         kust.line(pointer)))
             _absorb(resmap, made, step)
@@ -229,6 +234,8 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
                             hint="kustomize also prints the generator's address here")
         resmap.append(made)
         if step is not None:
+            from .trace import Touch, snapshot
+
             step.targets.append(made.describe())
             step.touches.append(Touch(made, None, snapshot(made.value), made.describe()))
         return
@@ -240,6 +247,8 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
         raise KubeError(f"merging from generator: id {go_id(made)} exists; behavior must be "
                         f"merge or replace", code=KUSTOMIZE_ERROR,
                         hint="kustomize also prints the generator's address here")
+    if step is not None:
+        from .trace import Touch, snapshot
     before = snapshot(old.value) if step is not None else None
     _take_metadata(made, old, keep_origin=behavior == "merge")
     if behavior == "merge":

@@ -21,7 +21,10 @@ from ...errors import KUSTOMIZE_ERROR, KubeError
 from .fieldspecs import FieldSpec, considering, walk
 from .resmap import ResMap
 from .resources import Gvk, Resource
-from .trace import Trace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .trace import Trace  # imported by the caller that explains
 
 _POD = ("volumes/{v}", "containers/env/valueFrom/{k}/name",
         "initContainers/env/valueFrom/{k}/name",

@@ -32,8 +32,11 @@ from .plainkeys import plain_key
 from .resmap import ResMap, id_key, same_id
 from .resources import Resource
 from .styles import kustomize_set
-from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 from .transformer_config import RANKS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .trace import Trace  # the trace module: imported by the caller that explains
 
 
 def run(resmap: ResMap, trace: Trace | None, kust: Kustomization, name: str, index: int,
@@ -47,7 +50,9 @@ def run_at(resmap: ResMap, trace: Trace | None, where: tuple[str, int], name: st
            change: Callable[[Resource], None], resources: list[Resource] | None = None) -> None:
     """:func:`run` for a step written at ``where`` (file, line)."""
     step = None
-    if trace is not None:
+    if trace is not None:  # the trace module is loaded: the caller made a Trace
+        from .trace import TRANSFORMER, Step, Touch, snapshot
+
         step = trace.begin(Step(TRANSFORMER, name, index, where[0], where[1]))
     for resource in (resmap.resources if resources is None else resources):
         before = snapshot(resource.value) if step is not None else None
