@@ -24,60 +24,69 @@ returns it with the field names spelled as kustomize's struct spells them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..go import json as gojson
 
+# The Go types are plain classes (not dataclasses): they are built at import, which a
+# small build pays for at every start.
 
-@dataclass(frozen=True)
+
 class Scalar:
     """A Go scalar type: ``string`` (or a named string type), ``bool`` or ``int64``."""
 
-    go: str
-    kind: str = "string"
+    __slots__ = ("go", "kind")
+
+    def __init__(self, go: str, kind: str = "string") -> None:
+        self.go, self.kind = go, kind
 
 
-@dataclass(frozen=True)
 class Slice:
     """A slice of ``item``; ``name``: a named slice type (``types.FsSlice``)."""
 
-    item: Any
-    name: str = ""
+    __slots__ = ("item", "name")
+
+    def __init__(self, item: Any, name: str = "") -> None:
+        self.item, self.name = item, name
 
     @property
     def go(self) -> str:
         return self.name or "[]" + self.item.go
 
 
-@dataclass(frozen=True)
 class Map:
-    item: Any
+    __slots__ = ("item",)
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
 
     @property
     def go(self) -> str:
         return "map[string]" + self.item.go
 
 
-@dataclass(frozen=True)
 class Pointer:
     """A pointer to ``item``: decoded as ``item`` (Go names the element type in an
     error about the pointer itself, and ``[]*T`` for a slice of them)."""
 
-    item: Any
+    __slots__ = ("item",)
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
 
     @property
     def go(self) -> str:
         return "*" + self.item.go
 
 
-@dataclass(frozen=True)
 class Struct:
     """A struct (embedded structs flattened); ``fields`` None: fields not modelled here
     (a field kube build refuses anyway), any object is accepted."""
 
-    name: str
-    fields: dict[str, Any] | None = field(default=None, hash=False)
+    __slots__ = ("name", "fields")
+
+    def __init__(self, name: str, fields: dict[str, Any] | None = None) -> None:
+        self.name, self.fields = name, fields
 
     @property
     def go(self) -> str:
@@ -189,10 +198,11 @@ into Go struct field Replica.replicas.count of type int64
     return decoded
 
 
-@dataclass(frozen=True)
 class _Where:
-    struct: str
-    path: tuple[str, ...]
+    __slots__ = ("struct", "path")
+
+    def __init__(self, struct: str, path: tuple[str, ...]) -> None:
+        self.struct, self.path = struct, path
 
 
 def _decode(value: Any, into: Any, where: _Where, errors: list[GoDecodeError]) -> Any:
