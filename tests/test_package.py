@@ -71,7 +71,8 @@ def _one(dist: Path, pattern: str) -> Path:
 def test_the_wheel_is_small_and_holds_no_page(dist):
     wheel = _one(dist, "*.whl")
     assert wheel.stat().st_size < WHEEL_LIMIT
-    names = zipfile.ZipFile(wheel).namelist()
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
     assert not [n for n in names if n.startswith("cfgpatch/web/static/")]
     for needed in ("cfgpatch/py.typed", "cfgpatch/kube/schema/data/builtin.json",
                    "cfgpatch/kube/kustomize/data/kustomize.json"):
@@ -80,7 +81,8 @@ def test_the_wheel_is_small_and_holds_no_page(dist):
 
 
 def test_the_sdist_holds_no_page(dist):
-    names = tarfile.open(_one(dist, "*.tar.gz")).getnames()
+    with tarfile.open(_one(dist, "*.tar.gz")) as sdist:
+        names = sdist.getnames()
     assert not [n for n in names if "/web/static/" in n]
     assert any(n.endswith("/LICENSE") for n in names)
 
