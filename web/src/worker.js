@@ -100,9 +100,20 @@ async function fetchArchive(url) {
 // booted, cfgpatch imported); an ordinary start when there is none or it fails. The
 // snapshot is handed over as a promise: loadPyodide starts fetching and compiling its
 // WebAssembly at once and waits for the snapshot only when it needs the memory.
+// Pyodide copies the snapshot into the module's memory without growing it, and its
+// WebAssembly starts with 30 MiB whatever INITIAL_MEMORY says: a snapshot of a larger
+// memory (the warm-up grew it) would not fit. The module is grown to the snapshot's
+// size between its creation and the restore.
 async function startPyodide(loadPyodide, indexURL, snapshot) {
   try {
-    const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    const create = (await import(indexURL + "pyodide.asm.mjs")).default;
+    const createPyodideModule = async (settings) => {
+      const module = await create(settings);
+      const size = settings.INITIAL_MEMORY;
+      if (size && module.HEAP8.length < size) module.growMemory(size);
+      return module;
+    };
+    const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule });
     status.snapshot = "used";
     return pyodide;
   } catch (error) {
