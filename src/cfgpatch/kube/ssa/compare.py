@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import fieldpath as fp
-from .schema import ATOMIC, Atom, ListType, MapType, Schema, TypeRef
-from .typed import Errors, ItemError, item_element, resolve, scalar_errors, with_prefix
+from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
+from .twosided import TwoSidedWalk, zip_keys
+from .typed import Errors, ItemError, item_element, resolve, with_prefix
 from .value import ABSENT, equals
 
 
@@ -48,7 +49,7 @@ class _State:
         self.in_leaf = False
 
 
-class _Walker:
+class _Walker(TwoSidedWalk):
     def __init__(self, schema: Schema, c: Comparison) -> None:
         self.schema = schema
         self.c = c
@@ -77,22 +78,6 @@ class _Walker:
                 self.c.removed.insert(path)
         return errs
 
-    def handle(self, atom: Atom | None, ref: TypeRef, st: _State) -> Errors:
-        if atom is None or atom.is_empty():
-            name = "named type: " + ref.named if ref.named is not None else "inlined"
-            return [("", f"schema error: invalid atom: {name}")]
-        if atom.map is not None:
-            return self.do_map(atom.map, st)
-        if atom.scalar is not None:
-            lerrs = scalar_errors(atom.scalar, st.lhs, "lhs: ")
-            rerrs = scalar_errors(atom.scalar, st.rhs, "rhs: ")
-            if lerrs and rerrs:
-                return lerrs + rerrs
-            self.leaf(st)
-            return []
-        assert atom.list is not None
-        return self.do_list(atom.list, st)
-
     def leaf(self, st: _State) -> None:
         if st.in_leaf:
             return
@@ -111,10 +96,7 @@ class _Walker:
             self.leaf(st)
             return []
         errs: Errors = []
-        keys = list(lhs) if lhs else []
-        if rhs:
-            keys += [k for k in rhs if lhs is None or k not in lhs]
-        for k in keys:
+        for k in zip_keys(lhs, rhs):
             sf = mt.fields.get(k)
             ref = sf.type if sf is not None else mt.element_type
             lv = lhs.get(k, ABSENT) if lhs is not None else ABSENT

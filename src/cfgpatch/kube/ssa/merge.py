@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import fieldpath as fp
-from .schema import ATOMIC, Atom, ListType, MapType, Schema, TypeRef
-from .typed import Errors, ItemError, item_element, resolve, scalar_errors, with_prefix
+from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
+from .twosided import TwoSidedWalk, zip_keys
+from .typed import Errors, ItemError, item_element, resolve, with_prefix
 from .value import ABSENT
 
 
@@ -38,7 +39,7 @@ class _State:
         self.out: Any = ABSENT
 
 
-class _Walker:
+class _Walker(TwoSidedWalk):
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
 
@@ -62,22 +63,6 @@ class _Walker:
             errs += self.handle(arhs, ref, st)
         return st.out, errs
 
-    def handle(self, atom: Atom | None, ref: TypeRef, st: _State) -> Errors:
-        if atom is None or atom.is_empty():
-            name = "named type: " + ref.named if ref.named is not None else "inlined"
-            return [("", f"schema error: invalid atom: {name}")]
-        if atom.map is not None:
-            return self.do_map(atom.map, st)
-        if atom.scalar is not None:
-            lerrs = scalar_errors(atom.scalar, st.lhs, "lhs: ")
-            rerrs = scalar_errors(atom.scalar, st.rhs, "rhs: ")
-            if lerrs and rerrs:
-                return lerrs + rerrs
-            self.leaf(st)
-            return []
-        assert atom.list is not None
-        return self.do_list(atom.list, st)
-
     @staticmethod
     def leaf(st: _State) -> None:
         if st.in_leaf:
@@ -93,7 +78,7 @@ class _Walker:
             return []
         out: dict = {}
         errs: Errors = []
-        for k in _zip_keys(lhs, rhs):
+        for k in zip_keys(lhs, rhs):
             sf = mt.fields.get(k)
             ref = sf.type if sf is not None else mt.element_type
             lv = lhs.get(k, ABSENT) if lhs is not None else ABSENT
@@ -184,13 +169,3 @@ class _Walker:
         child, _ = self.merge(ref, lv, rv)
         if child is not ABSENT:
             out.append(child)
-
-
-def _zip_keys(lhs: dict | None, rhs: dict | None) -> list[str]:
-    keys = list(lhs) if lhs else []
-    if rhs:
-        if lhs:
-            keys.extend(k for k in rhs if k not in lhs)
-        else:
-            keys = list(rhs)
-    return keys
