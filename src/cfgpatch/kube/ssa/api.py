@@ -15,7 +15,7 @@ from .crd import CRDError, crd_types
 from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of, gvk_string
 from .openapi import openapi_types
 from .schema import Schema, TypeRef, deduced_schema
-from .typed import validate
+from .validate import validate
 from .value import deep_copy
 
 

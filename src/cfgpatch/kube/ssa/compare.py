@@ -3,8 +3,11 @@
 structured-merge-diff's ``TypedValue.Compare``: leaves (scalars, atomic lists and maps,
 and two empty sides) are compared by value; granular maps and associative lists are walked
 key by key and item by item.  An associative list item that appears several times on one
-side is compared as a whole.  The API server compares the live object with the new one to
-learn which managers lose fields (conflicts, and fields taken away by an update).
+side is compared as a whole.  The same value on both sides (``lhs is rhs``: the merge
+hands back the live value where an apply leaves it as it was) is skipped at once: both
+sides are validated values, so it has neither changes nor errors.  The API server
+compares the live object with the new one to learn which managers lose fields
+(conflicts, and fields taken away by an update).
 """
 
 from __future__ import annotations
@@ -55,8 +58,10 @@ class _Walker(TwoSidedWalk):
         self.c = c
 
     def compare(self, ref: TypeRef, lhs: Any, rhs: Any, path: tuple) -> Errors:
-        if lhs is ABSENT and rhs is ABSENT:
-            return [("", "at least one of lhs and rhs must be provided")]
+        if lhs is rhs:  # (one validated value on both sides: nothing changed)
+            if lhs is ABSENT:
+                return [("", "at least one of lhs and rhs must be provided")]
+            return []
         if self.schema.resolve(ref) is None:
             return [("", f"schema error: no type found matching: {ref.named}")]
         alhs, _ = resolve(self.schema, ref, lhs)

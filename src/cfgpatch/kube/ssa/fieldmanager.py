@@ -29,11 +29,13 @@ from typing import Any
 from ..go.json import encode
 from . import fieldpath as fp
 from . import managed as mf
+from .fieldsets import validated_field_set
 from .schema import Schema, TypeRef
-from .typed import errors_text, forget_items, validate
+from .typed import errors_text, forget_items
 from .updater import ConflictsFound, Managers, Typed, UpdaterError, VersionedSet
 from .updater import apply as smd_apply
 from .updater import update as smd_update
+from .validate import validate
 from .value import ABSENT, deep_copy
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -146,16 +148,22 @@ class FieldManager:
         self.version = group_version(gvk)
 
     # ------------------------------------------------------------ typing
-    def typed(self, obj: Any, allow_duplicates: bool) -> tuple[Typed | None, str]:
+    def typed(self, obj: Any, allow_duplicates: bool,
+              applied: bool = False) -> tuple[Typed | None, str]:
+        """The object validated as a typed value (``applied``: with its fields too)."""
         gvk = gvk_of(obj)
         found = self.lookup(*gvk)
         if found is None:
             return None, f"no corresponding type for {gvk_string(gvk)}"
         schema, ref = found
-        errs = validate(schema, ref, obj, allow_duplicates)
+        fields = None
+        if applied:
+            errs, fields = validated_field_set(schema, ref, obj)
+        else:
+            errs = validate(schema, ref, obj, allow_duplicates)
         if errs:
             return None, errors_text(errs)
-        return Typed(schema, ref, obj), ""
+        return Typed(schema, ref, obj, fields), ""
 
     def ident(self, manager: str, operation: str) -> str:
         return mf.identifier(manager or "unknown", operation, self.version, self.subresource)
@@ -197,7 +205,10 @@ class FieldManager:
                                                     True, now, trace)
         ann = _annotations(obj)
         if manager == "kubectl" and ann and ann.get(LAST_APPLIED):
-            ann[LAST_APPLIED] = _last_applied_text(applied)
+            obj = dict(obj)  # (the merged object shares its parts with live and applied)
+            obj["metadata"] = meta = dict(obj["metadata"])
+            meta["annotations"] = dict(ann)
+            meta["annotations"][LAST_APPLIED] = _last_applied_text(applied)
         return obj, managers, times
 
     def _skip_apply(self, live: Any, applied: Any, managers: Managers, times: dict,
@@ -233,7 +244,7 @@ class FieldManager:
                    force: bool) -> tuple[Any, Managers, list, Any]:
         if mf.read_entries(patch) is not None:
             raise ServerError("metadata.managedFields must be nil")
-        tpatch, err = self.typed(patch, False)
+        tpatch, err = self.typed(patch, False, applied=True)
         if tpatch is None:
             raise ServerError(f"failed to create typed patch object ({_gvknn(patch)}): {err}")
         tlive, err = self.typed(bare(live), True)

@@ -23,10 +23,11 @@ from typing import Any
 
 from . import fieldpath as fp
 from .compare import Comparison, compare
+from .fieldsets import to_field_set
 from .merge import merge
 from .remove import ensure_named_fields_are_members, reconcile_with_schema, remove_items
 from .schema import Schema, TypeRef
-from .typed import errors_text, to_field_set
+from .typed import errors_text
 from .value import ABSENT, equals
 
 
@@ -61,6 +62,7 @@ class Typed:
     schema: Schema
     ref: TypeRef
     value: Any
+    fields: fp.FieldSet | None = None  # its fields, when the validation computed them
 
     def with_value(self, v: Any) -> Typed:
         """The same type holding another value."""
@@ -68,6 +70,8 @@ class Typed:
 
     def field_set(self) -> fp.FieldSet:
         """Its fields."""
+        if self.fields is not None:
+            return self.fields
         return to_field_set(self.schema, self.ref, self.value)
 
     def ensure(self, s: fp.FieldSet) -> fp.FieldSet:
