@@ -24,6 +24,7 @@ The compact table form (:func:`schema_from_table`) is what ``data/builtin.json``
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +148,10 @@ class Schema:
         return Schema(merged)
 
 
+class RawAtom(str):
+    """An atom of the compact table still as its JSON text (parsed when looked up)."""
+
+
 class TableTypes(dict):
     """Named types of the compact table, each converted to an :class:`Atom` when first
     looked up (a run types a few kinds out of hundreds).  Reads go through ``[]``,
@@ -161,7 +166,10 @@ class TableTypes(dict):
     def __getitem__(self, name: str) -> Atom:
         atom = self._atoms.get(name)
         if atom is None:
-            atom = self._atoms[name] = atom_from_table(self._table[name])
+            entry = self._table[name]
+            if isinstance(entry, RawAtom):
+                entry = json.loads(entry)
+            atom = self._atoms[name] = atom_from_table(entry)
         return atom
 
     def get(self, name: str, default: Any = None) -> Any:
