@@ -12,23 +12,26 @@ compares the live object with the new one to learn which managers lose fields
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import fieldpath as fp
+from .record import Record
 from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
 from .twosided import TwoSidedWalk, zip_keys
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
 from .value import ABSENT, equals
 
 
-@dataclass
-class Comparison:
+class Comparison(Record):
     """The fields added, modified and removed from the left value to the right one."""
 
-    added: fp.FieldSet = field(default_factory=fp.FieldSet)
-    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
-    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
+    FIELDS = ("added", "modified", "removed")
+
+    def __init__(self, added: fp.FieldSet | None = None, modified: fp.FieldSet | None = None,
+                 removed: fp.FieldSet | None = None) -> None:
+        self.added = added if added is not None else fp.FieldSet()
+        self.modified = modified if modified is not None else fp.FieldSet()
+        self.removed = removed if removed is not None else fp.FieldSet()
 
     def is_same(self) -> bool:
         """True when nothing changed."""

@@ -13,12 +13,12 @@ subresource.  Each entry's fields are ``FieldsV1`` (:mod:`.fieldpath`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ..go.json import encode_string, go_quote
 from . import fieldpath as fp
+from .record import Record
 from .updater import Managers, VersionedSet
 
 APPLY = "Apply"
@@ -29,16 +29,20 @@ class DecodeError(ValueError):
     """``managedFields`` the server cannot read (its words)."""
 
 
-@dataclass
-class ManagedFieldsEntry:
+class ManagedFieldsEntry(Record):
     """One entry of ``metadata.managedFields``, typed."""
 
-    manager: str
-    operation: str
-    api_version: str
-    fields: fp.FieldSet = field(default_factory=fp.FieldSet)
-    time: str | None = None
-    subresource: str = ""
+    FIELDS = ("manager", "operation", "api_version", "fields", "time", "subresource")
+
+    def __init__(self, manager: str, operation: str, api_version: str,
+                 fields: fp.FieldSet | None = None, time: str | None = None,
+                 subresource: str = "") -> None:
+        self.manager = manager
+        self.operation = operation
+        self.api_version = api_version
+        self.fields = fields if fields is not None else fp.FieldSet()
+        self.time = time
+        self.subresource = subresource
 
     @property
     def applied(self) -> bool:

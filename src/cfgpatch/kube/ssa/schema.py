@@ -25,8 +25,9 @@ The compact table form (:func:`schema_from_table`) is what ``data/builtin.json``
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
+
+from .record import Identity
 
 ATOMIC = "atomic"
 ASSOCIATIVE = "associative"
@@ -40,13 +41,16 @@ UNTYPED_DEDUCED = "__untyped_deduced_"
 _NO_DEFAULT: Any = object()
 
 
-@dataclass(eq=False)
-class TypeRef:
+class TypeRef(Identity):
     """A reference to a type: by name, inline, with an optional relationship override."""
 
-    named: str | None = None
-    inlined: Atom | None = None
-    relationship: str | None = None
+    FIELDS = ("named", "inlined", "relationship")
+
+    def __init__(self, named: str | None = None, inlined: Atom | None = None,
+                 relationship: str | None = None) -> None:
+        self.named = named
+        self.inlined = inlined
+        self.relationship = relationship
 
     def is_empty(self) -> bool:
         """True for the empty reference (a struct's unknown fields are not allowed)."""
@@ -58,44 +62,57 @@ class TypeRef:
                 and self.inlined is other.inlined)
 
 
-@dataclass(eq=False)
-class StructField:
+class StructField(Identity):
     """A declared field of a struct: its type and the default the schema gives it."""
 
-    type: TypeRef
-    default: Any = _NO_DEFAULT
+    FIELDS = ("type", "default")
+
+    def __init__(self, type: TypeRef, default: Any = _NO_DEFAULT) -> None:  # noqa: A002
+        self.type = type
+        self.default = default
 
     def has_default(self) -> bool:
         """True when the schema gives the field a default value."""
         return self.default is not _NO_DEFAULT and self.default is not None
 
 
-@dataclass(eq=False)
-class ListType:
+class ListType(Identity):
     """A list: ``atomic`` or ``associative`` (a set when ``keys`` is empty)."""
 
-    element_type: TypeRef = field(default_factory=TypeRef)
-    relationship: str = ""
-    keys: tuple[str, ...] = ()
+    FIELDS = ("element_type", "relationship", "keys")
+
+    def __init__(self, element_type: TypeRef | None = None, relationship: str = "",
+                 keys: tuple[str, ...] = ()) -> None:
+        self.element_type = element_type if element_type is not None else TypeRef()
+        self.relationship = relationship
+        self.keys = keys
 
 
-@dataclass(eq=False)
-class MapType:
-    """A map or struct: declared ``fields``, the type of other keys, its relationship."""
+class MapType(Identity):
+    """A map or struct: declared ``fields``, the type of other keys, its relationship;
+    ``has_fields``: Go's ``Fields != nil`` (a struct, even with no field)."""
 
-    fields: dict[str, StructField] = field(default_factory=dict)
-    element_type: TypeRef = field(default_factory=TypeRef)
-    relationship: str = ""
-    has_fields: bool = False  # Go's Fields != nil (a struct, even with no field)
+    FIELDS = ("fields", "element_type", "relationship", "has_fields")
+
+    def __init__(self, fields: dict[str, StructField] | None = None,
+                 element_type: TypeRef | None = None, relationship: str = "",
+                 has_fields: bool = False) -> None:
+        self.fields = fields if fields is not None else {}
+        self.element_type = element_type if element_type is not None else TypeRef()
+        self.relationship = relationship
+        self.has_fields = has_fields
 
 
-@dataclass(eq=False)
-class Atom:
+class Atom(Identity):
     """A type: a scalar kind, a list, a map, or a mix of them (untyped values)."""
 
-    scalar: str | None = None
-    list: ListType | None = None
-    map: MapType | None = None
+    FIELDS = ("scalar", "list", "map")
+
+    def __init__(self, scalar: str | None = None, list: ListType | None = None,  # noqa: A002
+                 map: MapType | None = None) -> None:  # noqa: A002
+        self.scalar = scalar
+        self.list = list
+        self.map = map
 
     def is_empty(self) -> bool:
         """True for the atom with no part (an invalid type)."""
