@@ -154,8 +154,8 @@ def kubectl_server_side_apply(live: dict | None, obj: dict, *,
         out.steps.append(f"apply of the annotation by {LAST_APPLIED_MANAGER}")
     owners = find_fields_owners(_entries(current), mf.UPDATE, LAST_APPLIED_PATH)
     names = sorted({str(e.get("manager", "")) for e in owners})
-    patch = upgrade_managed_fields_patch(current, names, field_manager)
-    if patch is None:
+    patch = upgrade_managed_fields_patch(current, names, field_manager) if names else None
+    if patch is None:  # (no client-side manager: nothing to move)
         out.result = _refreshed(first, current)
         return out
     migrated = copy.deepcopy(current)
