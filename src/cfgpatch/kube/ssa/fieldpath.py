@@ -222,6 +222,16 @@ class FieldSet:
                 return False
         return path[-1] in node.members  # type: ignore[union-attr]
 
+    def is_subset(self, other: FieldSet) -> bool:
+        """True when every path of this set is in ``other`` (``difference`` is empty)."""
+        if not self.members <= other.members:
+            return False
+        for pe, c in self.children.items():
+            theirs = other.children.get(pe)
+            if not (c.empty() if theirs is None else c.is_subset(theirs)):
+                return False
+        return True
+
     def size(self) -> int:
         """The number of paths."""
         return len(self.members) + sum(c.size() for c in self.children.values())

@@ -13,7 +13,15 @@ from typing import Any
 from . import fieldpath as fp
 from .schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema, TypeRef
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
-from .validate import ANYTHING, scalar_errors, validate, validate_list, validate_map
+from .validate import (
+    ANYTHING,
+    SCALARS,
+    scalar_errors,
+    scalar_fits,
+    validate,
+    validate_list,
+    validate_map,
+)
 
 
 def to_field_set(schema: Schema, ref: TypeRef, v: Any) -> fp.FieldSet:
@@ -157,6 +165,10 @@ def _check_map(schema: Schema, mt: MapType, v: Any, node: fp.FieldSet) -> Errors
         sf = fields.get(k)
         pe = fp.field(k)
         if sf is not None:
+            tc = type(child)
+            if tc in SCALARS and scalar_fits(schema, sf.type, tc):
+                node.members.add(pe)  # (a scalar that fits: a leaf)
+                continue
             inner = _check(schema, sf.type, child, node, pe)
             if child is None or (isinstance(child, dict) and not child):
                 node.members.add(pe)

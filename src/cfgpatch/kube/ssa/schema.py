@@ -130,7 +130,8 @@ class Schema:
     def __init__(self, types: dict[str, Atom]) -> None:
         self.types = types
         self._resolved: dict[tuple, Atom | None] = {}
-        self.deduced: dict[tuple, tuple] = {}  # (ref, kind of value) -> (atom, errors)
+        # (ref, kind of value) -> (atom, errors); (ref, scalar type) -> whether it fits
+        self.deduced: dict[tuple, Any] = {}
 
     def resolve(self, ref: TypeRef) -> Atom | None:
         """The atom a reference stands for, or ``None`` when it names no type."""

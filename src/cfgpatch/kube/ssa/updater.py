@@ -173,7 +173,7 @@ def apply(live: Typed, config: Typed, version: str, managers: Managers, manager:
 def _prune(merged: Typed, managers: Managers, applier: str, last: VersionedSet | None) -> Typed:
     if last is None or last.set.empty():
         return merged
-    if last.set.difference(managers[applier].set).empty():
+    if last.set.is_subset(managers[applier].set):
         return merged  # the applier still sends every field it owned: nothing to remove
     ensure = merged.ensure
     pruned = merged.with_value(remove_items(merged.schema, merged.ref, merged.value,

@@ -32,6 +32,20 @@ from .value import ABSENT, is_number
 ANYTHING = (UNTYPED_ATOMIC, UNTYPED_DEDUCED)
 
 
+#: The types of a scalar: whether a scalar fits a type depends on its type alone.
+SCALARS = (str, int, float, bool)
+
+
+def scalar_fits(schema: Schema, ref: TypeRef, tv: type) -> bool:
+    """True when every scalar of Python type ``tv`` fits the type ``ref`` (cached)."""
+    key = (ref, tv)
+    hit = schema.deduced.get(key)
+    if hit is None:
+        sample = {str: "", int: 0, float: 0.5, bool: False}[tv]
+        hit = schema.deduced[key] = not validate(schema, ref, sample)
+    return bool(hit)
+
+
 def validate(schema: Schema, ref: TypeRef, v: Any, allow_duplicates: bool = False) -> Errors:
     """The validation errors of a value (empty when it fits its type)."""
     if ref.named in ANYTHING and ref.named in schema.types:
@@ -89,6 +103,9 @@ def validate_list(schema: Schema, lt: ListType, v: Any,
             if pe in seen and not allow_duplicates:
                 errs.append(("", f"duplicate entries for key {pe}"))
             seen.add(pe)
+        tc = type(child)
+        if tc in SCALARS and scalar_fits(schema, lt.element_type, tc):
+            continue
         inner = validate(schema, lt.element_type, child, allow_duplicates)
         if inner:
             errs.extend(with_prefix(inner, str(pe)))
@@ -114,7 +131,12 @@ def validate_map(schema: Schema, mt: MapType, v: Any,
             return errs
         else:
             ref = mt.element_type
-        errs.extend(with_prefix(validate(schema, ref, child, allow_duplicates), "." + k))
+        tc = type(child)
+        if tc in SCALARS and scalar_fits(schema, ref, tc):
+            continue
+        inner = validate(schema, ref, child, allow_duplicates)
+        if inner:
+            errs.extend(with_prefix(inner, "." + k))
     return errs
 
 
