@@ -40,8 +40,6 @@ from .value import ABSENT, deep_copy
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 BEFORE_FIRST_APPLY = "before-first-apply"
-ANCIENT_CHANGES = "ancient-changes"
-MAX_UPDATE_MANAGERS = 10
 _CURRENT = "current-operation"
 
 STRIPPED = fp.FieldSet.from_paths(
@@ -325,7 +323,7 @@ class FieldManager:
             merged = vs.set.union(prev.set) if prev is not None else vs.set
             managers[ident] = VersionedSet(merged, vs.api_version, vs.applied)
             times[ident] = now
-        return new, _cap(managers, times)
+        return new, mf.cap_update_managers(managers, times)
 
     # ------------------------------------------------------------ last-applied
     def _allowed_by_last_applied(self, live: Any) -> fp.FieldSet | None:
@@ -368,33 +366,6 @@ def _strip(managers: Managers, ident: str) -> Managers:
         del managers[ident]
     else:
         managers[ident] = VersionedSet(rest, vs.api_version, vs.applied)
-    return managers
-
-
-def _cap(managers: Managers, times: dict) -> Managers:
-    updaters = [m for m, vs in managers.items() if not vs.applied]
-    if len(updaters) <= MAX_UPDATE_MANAGERS:
-        return managers
-    managers = dict(managers)
-    updaters.sort(key=lambda m: (mf.seconds(times.get(m)) or 0, m))
-    first_of: dict[str, str] = {}
-    length = len(updaters)
-    for m in updaters:
-        if length <= MAX_UPDATE_MANAGERS:
-            break
-        vs = managers[m]
-        version = vs.api_version
-        bucket = mf.identifier(ANCIENT_CHANGES, mf.UPDATE, version)
-        if version in first_of:
-            if bucket not in managers:
-                managers[bucket] = managers.pop(first_of[version])
-            managers[bucket] = VersionedSet(vs.set.union(managers[bucket].set), version,
-                                            vs.applied)
-            del managers[m]
-            length -= 1
-            times[bucket] = times.get(m)
-        else:
-            first_of[version] = m
     return managers
 
 
