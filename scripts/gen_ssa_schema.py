@@ -67,6 +67,19 @@ def ref(r: dict | None) -> object:
     return r.get("namedType")
 
 
+def table_text(table: dict) -> str:
+    """The table as JSON with one type a line (``"NAME":ATOM,``), so that a run parses only
+    the types it looks up (``cfgpatch.kube.ssa.builtin``)."""
+    head = json.dumps({k: v for k, v in table.items() if k != "types"}, separators=(",", ":"),
+                      sort_keys=True)
+    lines = []
+    for name in sorted(table["types"]):
+        assert '"' not in name and "\\" not in name, name
+        lines.append(json.dumps(name) + ":" + json.dumps(table["types"][name],
+                                                         separators=(",", ":"), sort_keys=True))
+    return head[:-1] + ',"types":{\n' + ",\n".join(lines) + "\n}}\n"
+
+
 def main() -> None:
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else SOURCE
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else OUT
@@ -75,8 +88,7 @@ def main() -> None:
     table = {"source": "client-go v0.32.4 applyconfigurations schema (Kubernetes 1.32)",
              "types": types}
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n",
-                   encoding="utf-8")
+    out.write_text(table_text(table), encoding="utf-8")
     print(f"{out}: {len(types)} types, {out.stat().st_size} bytes")
 
 

@@ -319,3 +319,47 @@ def test_as_flux_forces_an_hpa_conflict(put, capsys):
     code, _, err = cli(capsys, "kube", "apply", "--server-side", "--as", "flux", "-f",
                        "n.json", "--field-manager", "helm")
     assert code == 1 and "--as flux applies as kustomize-controller" in err
+
+
+def test_an_hpa_writes_replicas_through_the_scale_subresource(put, capsys):
+    code, out, _ = cli(capsys, "kube", "apply", "--server-side", "-f",
+                       put("d.json", deployment()), "--field-manager", "helm", "-o", "json",
+                       "--time", TIME)
+    put("live.json", out)
+    scale = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+             "spec": {"replicas": 7, "paused": True}}  # (only replicas goes through /scale)
+    code, out, _ = cli(capsys, "kube", "update", "-f", put("s.json", scale), "--live",
+                       "live.json", "--field-manager", "kube-controller-manager",
+                       "--subresource", "scale", "-o", "json")
+    stored = json.loads(out)
+    assert code == 0 and stored["spec"]["replicas"] == 7 and "paused" not in stored["spec"]
+    hpa = stored["metadata"]["managedFields"][-1]
+    assert (hpa["manager"], hpa["operation"], hpa["apiVersion"], hpa["subresource"],
+            hpa["fieldsV1"]) == ("kube-controller-manager", "Update", "apps/v1", "scale",
+                                 {"f:spec": {"f:replicas": {}}})
+    code, _, err = cli(capsys, "kube", "apply", "--server-side", "-f",
+                       put("n.json", deployment(image="nginx:1.28")), "--live",
+                       put("hpa.json", out), "--field-manager", "helm")
+    assert code == 1  # the server's words for a subresource's manager
+    assert err.startswith('error: Apply failed with 1 conflict: conflict with '
+                          '"kube-controller-manager" with subresource "scale" using apps/v1: '
+                          ".spec.replicas\n")
+
+
+def test_status_and_scale_writes_take_only_their_part(put, capsys):
+    put("live.json", json.dumps(dict(deployment(), status={"replicas": 1})))
+    new = dict(deployment(replicas=9, image="other:2"), status={"replicas": 3})
+    code, out, _ = cli(capsys, "kube", "update", "-f", put("s.json", new), "--live",
+                       "live.json", "--field-manager", "kube-controller-manager",
+                       "--subresource", "status", "-o", "json")
+    stored = json.loads(out)
+    assert code == 0 and stored["status"] == {"replicas": 3}
+    assert stored["spec"] == deployment()["spec"]
+    assert stored["metadata"]["managedFields"][0]["subresource"] == "status"
+    code, _, err = cli(capsys, "kube", "update", "-f", put("n.json", deployment()),
+                       "--field-manager", "x", "--subresource", "scale")
+    assert code == 1 and "needs the live object (--live)" in err
+    code, _, err = cli(capsys, "kube", "update", "-f", put("m.json", {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}),
+        "--live", "live.json", "--field-manager", "x", "--subresource", "scale")
+    assert code == 1 and "takes spec.replicas from -f: it has none" in err

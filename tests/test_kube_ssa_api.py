@@ -173,3 +173,21 @@ def test_refusals_without_applying() -> None:
         'field "id" (and doesn\'t have default value)', ".spec.nope: field not declared in schema"]
     assert [str(r) for r in refusals({"apiVersion": "x/v1", "kind": "Y"})] == [
         "no corresponding type for x/v1, Kind=Y"]
+
+
+def test_kubectls_last_applied_rewrite_leaves_the_live_object_alone() -> None:
+    """The merged object shares the parts the apply leaves as they were with the live one;
+    the annotation kubectl's apply rewrites is copied first, never changed in place."""
+    last = "kubectl.kubernetes.io/last-applied-configuration"
+    old = deployment()
+    live = update(None, {**old, "metadata": {**old["metadata"], "annotations": {
+        last: "{}\n", "team": "a"}}}, manager="kubectl-client-side-apply", time=T0).object
+    before = copy.deepcopy(live)
+    result = server_side_apply(live, deployment(image="nginx:2"), manager="kubectl", force=True,
+                               time=T1)
+    assert live == before
+    annotations = result.object["metadata"]["annotations"]
+    assert annotations["team"] == "a" and '"nginx:2"' in annotations[last]
+    result.object["metadata"]["annotations"]["team"] = "b"
+    result.object["spec"]["selector"]["matchLabels"]["app"] = "x"
+    assert live == before

@@ -79,7 +79,7 @@ def test_algebra_is_set_algebra_on_paths(a: list, b: list) -> None:
     assert set(sa.union(sb).paths()) == set(a) | set(b)
     assert set(sa.intersection(sb).paths()) == set(a) & set(b)
     assert set(sa.difference(sb).paths()) == set(a) - set(b)
-    assert sa.difference(sb).empty() == (set(a) <= set(b))
+    assert sa.difference(sb).empty() == (set(a) <= set(b)) == sa.is_subset(sb)
     rd = set(sa.recursive_difference(sb).paths())
     assert rd == {p for p in a if not any(p[:i] in set(b) for i in range(1, len(p) + 1))}
     assert all(sa.has(p) for p in a) and sa.size() == len(set(a))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from cfgpatch.kube.ssa.builtin import builtin_schema, type_name
+from cfgpatch.kube.ssa.builtin import builtin_schema, read_table, type_name
 from cfgpatch.kube.ssa.crd import CRDError, crd_types
 from cfgpatch.kube.ssa.openapi import openapi_types
 from cfgpatch.kube.ssa.schema import ASSOCIATIVE, ATOMIC, SEPARABLE, UNTYPED, UNTYPED_DEDUCED
@@ -18,6 +19,20 @@ def field_atom(schema, type_, *names):
     for n in names:
         atom = schema.resolve(atom.map.fields[n].type)
     return atom
+
+
+def test_the_builtin_table_read_type_by_type_is_the_json_document() -> None:
+    import cfgpatch.kube.ssa.builtin as module
+
+    text = (Path(module.__file__).parent / "data" / "builtin.json").read_text()
+    whole = json.loads(text)
+    lazy = read_table(text)["types"]
+    assert list(lazy) == list(whole["types"])
+    assert all(json.loads(lazy[name]) == atom for name, atom in whole["types"].items())
+    # any other layout (one line, a name with a quote) is parsed whole
+    assert read_table(json.dumps(whole)) == whole
+    odd = text.replace('"__untyped_atomic_":', '"__untyped\\"atomic":', 1)
+    assert read_table(odd) == json.loads(odd)
 
 
 def test_builtin_table_has_keys_defaults_and_types() -> None:

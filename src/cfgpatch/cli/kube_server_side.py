@@ -234,9 +234,11 @@ def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None
 
     key = state.cluster.key(manifest)
     live = state.cluster.live_object(key, manifest)
+    sub = getattr(args, "subresource", None) or ""
     try:
-        done = update(live, manifest, manager=args.field_manager, schema=state.types,
-                      time=state.time)
+        new = _through(sub, live, manifest) if sub else manifest
+        done = update(live, new, manager=args.field_manager, schema=state.types,
+                      time=state.time, subresource=sub)
     except KubeError as error:
         raise _with_hint(error) from None
     state.cluster.store(key, done.object)
@@ -250,6 +252,26 @@ def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None
         err.write("  owners (before -> after):\n")
         err.writelines(f"  {line}\n" for line in owner_lines(entries_of(live),
                                                               done.managed_fields))
+
+
+def _through(sub: str, live: dict | None, manifest: dict) -> dict:
+    """The object a write through ``/scale`` or ``/status`` leaves: the live object with
+    only ``spec.replicas`` (or ``status``) taken from ``manifest``."""
+    from ..kube.ssa.fieldmanager import without_managed_fields
+
+    if live is None:
+        raise KubeError(f"an update through /{sub} needs the live object (--live)")
+    new = without_managed_fields(live)
+    if sub == "status":
+        new.pop("status", None)
+        if "status" in manifest:
+            new["status"] = manifest["status"]
+        return new
+    replicas = (manifest.get("spec") or {}).get("replicas")
+    if not isinstance(replicas, int) or isinstance(replicas, bool):
+        raise KubeError("an update through /scale takes spec.replicas from -f: it has none")
+    new.setdefault("spec", {})["replicas"] = replicas
+    return new
 
 
 def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -> None:
@@ -370,6 +392,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="read the directories given to -f recursively")
     parser.add_argument("--live", metavar="FILE",
                         help="the live objects (default: none, the update creates them)")
+    parser.add_argument("--subresource", choices=("scale", "status"),
+                        help="write through /scale (only spec.replicas, as an HPA or "
+                             "kubectl scale does) or /status (only status)")
     add_common_flags(parser, names=True)
     add_server_side_flags(parser)
     parser.set_defaults(func=run_update)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,8 +14,9 @@ from .builtin import builtin_schema, type_name
 from .crd import CRDError, crd_types
 from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of, gvk_string
 from .openapi import openapi_types
+from .record import Record
 from .schema import Schema, TypeRef, deduced_schema
-from .typed import validate
+from .validate import validate
 from .value import deep_copy
 
 
@@ -125,17 +126,19 @@ def _conflicts(found: list[tuple[str, tuple]]) -> list[Conflict]:
     return out
 
 
-@dataclass
-class Changes:
+class Changes(Record):
     """The object's fields the operation added, modified and removed."""
 
-    added: fp.FieldSet = field(default_factory=fp.FieldSet)
-    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
-    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
+    FIELDS = ("added", "modified", "removed")
+
+    def __init__(self, added: fp.FieldSet | None = None, modified: fp.FieldSet | None = None,
+                 removed: fp.FieldSet | None = None) -> None:
+        self.added = added if added is not None else fp.FieldSet()
+        self.modified = modified if modified is not None else fp.FieldSet()
+        self.removed = removed if removed is not None else fp.FieldSet()
 
 
-@dataclass
-class ApplyResult:
+class ApplyResult(Record):
     """What a server-side apply stores, and what explains it.
 
     ``object``: the object as stored, ``metadata.managedFields`` included;
@@ -151,15 +154,23 @@ class ApplyResult:
     last-applied annotation set, so the server forced the apply.
     """
 
-    object: dict
-    managed_fields: list[mf.ManagedFieldsEntry]
-    before: list[mf.ManagedFieldsEntry]
-    changed: bool
-    changes: Changes
-    forced: list[Conflict] = field(default_factory=list)
-    before_first_apply: bool = False
-    upgraded_from_last_applied: bool = False
-    dropped: fp.FieldSet = field(default_factory=fp.FieldSet)
+    FIELDS = ("object", "managed_fields", "before", "changed", "changes", "forced",
+              "before_first_apply", "upgraded_from_last_applied", "dropped")
+
+    def __init__(self, object: dict, managed_fields: list[mf.ManagedFieldsEntry],  # noqa: A002
+                 before: list[mf.ManagedFieldsEntry], changed: bool, changes: Changes,
+                 forced: list[Conflict] | None = None, before_first_apply: bool = False,
+                 upgraded_from_last_applied: bool = False,
+                 dropped: fp.FieldSet | None = None) -> None:
+        self.object = object
+        self.managed_fields = managed_fields
+        self.before = before
+        self.changed = changed
+        self.changes = changes
+        self.forced = forced if forced is not None else []
+        self.before_first_apply = before_first_apply
+        self.upgraded_from_last_applied = upgraded_from_last_applied
+        self.dropped = dropped if dropped is not None else fp.FieldSet()
 
     def owners(self, path: tuple, *, after: bool = True) -> list[mf.ManagedFieldsEntry]:
         """The entries that own ``path`` after (or before) the apply."""
@@ -167,16 +178,20 @@ class ApplyResult:
         return [e for e in entries if e.fields.has(path)]
 
 
-@dataclass
-class UpdateResult:
+class UpdateResult(Record):
     """What an Update stores: ``object``, ``managed_fields``, ``before``, ``changes``,
     and ``taken``: fields other managers owned that the update changed (they lose them)."""
 
-    object: dict
-    managed_fields: list[mf.ManagedFieldsEntry]
-    before: list[mf.ManagedFieldsEntry]
-    changes: Changes
-    taken: list[Conflict] = field(default_factory=list)
+    FIELDS = ("object", "managed_fields", "before", "changes", "taken")
+
+    def __init__(self, object: dict, managed_fields: list[mf.ManagedFieldsEntry],  # noqa: A002
+                 before: list[mf.ManagedFieldsEntry], changes: Changes,
+                 taken: list[Conflict] | None = None) -> None:
+        self.object = object
+        self.managed_fields = managed_fields
+        self.before = before
+        self.changes = changes
+        self.taken = taken if taken is not None else []
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,30 @@ import json
 import os
 from functools import lru_cache
 
-from .schema import Schema, schema_from_table
+from .schema import RawAtom, Schema, schema_from_table
 
 
 @lru_cache(maxsize=1)
 def builtin_schema() -> Schema:
-    """Every built-in Kubernetes 1.32 type (loaded once)."""
-    return schema_from_table(json.loads(_package_data("builtin.json")))
+    """Every built-in Kubernetes 1.32 type (loaded once; each type's JSON is parsed when
+    the type is first looked up)."""
+    return schema_from_table(read_table(_package_data("builtin.json")))
+
+
+def read_table(text: str) -> dict:
+    """The table of ``builtin.json``: the generator writes one type a line
+    (``"NAME":ATOM,``), whose text is kept as it is until the type is looked up; any
+    other layout is parsed whole."""
+    lines = text.split("\n")
+    if not lines[0].endswith(',"types":{') or lines[-2:] != ["}}", ""]:
+        return dict(json.loads(text))
+    types: dict = {}
+    for line in lines[1:-2]:
+        name, sep, atom = line.partition('":')
+        if not sep or not name.startswith('"') or '"' in name[1:] or "\\" in name:
+            return dict(json.loads(text))
+        types[name[1:]] = RawAtom(atom[:-1] if atom.endswith(",") else atom)
+    return {"types": types}
 
 
 def type_name(api_version: str, kind: str) -> str:

@@ -3,29 +3,35 @@
 structured-merge-diff's ``TypedValue.Compare``: leaves (scalars, atomic lists and maps,
 and two empty sides) are compared by value; granular maps and associative lists are walked
 key by key and item by item.  An associative list item that appears several times on one
-side is compared as a whole.  The API server compares the live object with the new one to
-learn which managers lose fields (conflicts, and fields taken away by an update).
+side is compared as a whole.  The same value on both sides (``lhs is rhs``: the merge
+hands back the live value where an apply leaves it as it was) is skipped at once: both
+sides are validated values, so it has neither changes nor errors.  The API server
+compares the live object with the new one to learn which managers lose fields
+(conflicts, and fields taken away by an update).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import fieldpath as fp
+from .record import Record
 from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
 from .twosided import TwoSidedWalk, zip_keys
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
 from .value import ABSENT, equals
 
 
-@dataclass
-class Comparison:
+class Comparison(Record):
     """The fields added, modified and removed from the left value to the right one."""
 
-    added: fp.FieldSet = field(default_factory=fp.FieldSet)
-    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
-    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
+    FIELDS = ("added", "modified", "removed")
+
+    def __init__(self, added: fp.FieldSet | None = None, modified: fp.FieldSet | None = None,
+                 removed: fp.FieldSet | None = None) -> None:
+        self.added = added if added is not None else fp.FieldSet()
+        self.modified = modified if modified is not None else fp.FieldSet()
+        self.removed = removed if removed is not None else fp.FieldSet()
 
     def is_same(self) -> bool:
         """True when nothing changed."""
@@ -55,8 +61,10 @@ class _Walker(TwoSidedWalk):
         self.c = c
 
     def compare(self, ref: TypeRef, lhs: Any, rhs: Any, path: tuple) -> Errors:
-        if lhs is ABSENT and rhs is ABSENT:
-            return [("", "at least one of lhs and rhs must be provided")]
+        if lhs is rhs:  # (one validated value on both sides: nothing changed)
+            if lhs is ABSENT:
+                return [("", "at least one of lhs and rhs must be provided")]
+            return []
         if self.schema.resolve(ref) is None:
             return [("", f"schema error: no type found matching: {ref.named}")]
         alhs, _ = resolve(self.schema, ref, lhs)

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from . import fieldpath as fp
 from . import managed as mf
 from .api import ApplyResult, Schema, Types, server_side_apply, update
+from .record import Record
 
 CLIENT_SIDE_MANAGER = "kubectl-client-side-apply"
 SERVER_SIDE_MANAGER = "kubectl"
@@ -114,15 +114,19 @@ def upgrade_managed_fields_patch(obj: dict, csa_managers: Iterable[str], ssa_man
             {"op": "replace", "path": "/metadata/resourceVersion", "value": rv}]
 
 
-@dataclass
-class KubectlApply:
+class KubectlApply(Record):
     """``kubectl apply --server-side``: the final result and the requests kubectl sent."""
 
-    result: ApplyResult
-    saved_annotation: bool = False
-    migrated_managers: list[str] = field(default_factory=list)
-    reapplied: bool = False
-    steps: list[str] = field(default_factory=list)
+    FIELDS = ("result", "saved_annotation", "migrated_managers", "reapplied", "steps")
+
+    def __init__(self, result: ApplyResult, saved_annotation: bool = False,
+                 migrated_managers: list[str] | None = None, reapplied: bool = False,
+                 steps: list[str] | None = None) -> None:
+        self.result = result
+        self.saved_annotation = saved_annotation
+        self.migrated_managers = migrated_managers if migrated_managers is not None else []
+        self.reapplied = reapplied
+        self.steps = steps if steps is not None else []
 
 
 def kubectl_server_side_apply(live: dict | None, obj: dict, *,
@@ -150,8 +154,8 @@ def kubectl_server_side_apply(live: dict | None, obj: dict, *,
         out.steps.append(f"apply of the annotation by {LAST_APPLIED_MANAGER}")
     owners = find_fields_owners(_entries(current), mf.UPDATE, LAST_APPLIED_PATH)
     names = sorted({str(e.get("manager", "")) for e in owners})
-    patch = upgrade_managed_fields_patch(current, names, field_manager)
-    if patch is None:
+    patch = upgrade_managed_fields_patch(current, names, field_manager) if names else None
+    if patch is None:  # (no client-side manager: nothing to move)
         out.result = _refreshed(first, current)
         return out
     migrated = copy.deepcopy(current)

@@ -23,23 +23,23 @@ first:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..go.json import encode
 from . import fieldpath as fp
 from . import managed as mf
+from .fieldsets import validated_field_set
+from .record import Record
 from .schema import Schema, TypeRef
-from .typed import errors_text, forget_items, validate
+from .typed import errors_text, forget_items
 from .updater import ConflictsFound, Managers, Typed, UpdaterError, VersionedSet
 from .updater import apply as smd_apply
 from .updater import update as smd_update
+from .validate import validate
 from .value import ABSENT, deep_copy
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 BEFORE_FIRST_APPLY = "before-first-apply"
-ANCIENT_CHANGES = "ancient-changes"
-MAX_UPDATE_MANAGERS = 10
 _CURRENT = "current-operation"
 
 STRIPPED = fp.FieldSet.from_paths(
@@ -63,18 +63,24 @@ class ConflictError(Exception):
         self.conflicts = conflicts
 
 
-@dataclass
-class Trace:
-    """What happened inside one operation (for explanations)."""
+class Trace(Record):
+    """What happened inside one operation (for explanations): ``changes``, the
+    Comparison of the live object with the stored one; ``before``, the live object's
+    managers and times, decoded; ``dropped``, the fields the applier owned and no longer
+    applies; the rest as :class:`~.api.ApplyResult` says."""
 
-    before_first_apply: bool = False
-    forced: list[tuple[str, tuple]] = field(default_factory=list)
-    upgraded_from_last_applied: bool = False
-    taken: list[tuple[str, tuple]] = field(default_factory=list)
-    changes: Any = None  # the Comparison of the live object with the stored one
-    changed: bool = True
-    before: Any = None  # the live object's managers and times, decoded
-    dropped: Any = None  # the fields the applier owned and no longer applies
+    FIELDS = ("before_first_apply", "forced", "upgraded_from_last_applied", "taken",
+              "changes", "changed", "before", "dropped")
+
+    def __init__(self) -> None:
+        self.before_first_apply = False
+        self.forced: list[tuple[str, tuple]] = []
+        self.upgraded_from_last_applied = False
+        self.taken: list[tuple[str, tuple]] = []
+        self.changes: Any = None
+        self.changed = True
+        self.before: Any = None
+        self.dropped: Any = None
 
 
 def gvk_of(obj: Any) -> tuple[str, str, str]:
@@ -146,16 +152,22 @@ class FieldManager:
         self.version = group_version(gvk)
 
     # ------------------------------------------------------------ typing
-    def typed(self, obj: Any, allow_duplicates: bool) -> tuple[Typed | None, str]:
+    def typed(self, obj: Any, allow_duplicates: bool,
+              applied: bool = False) -> tuple[Typed | None, str]:
+        """The object validated as a typed value (``applied``: with its fields too)."""
         gvk = gvk_of(obj)
         found = self.lookup(*gvk)
         if found is None:
             return None, f"no corresponding type for {gvk_string(gvk)}"
         schema, ref = found
-        errs = validate(schema, ref, obj, allow_duplicates)
+        fields = None
+        if applied:
+            errs, fields = validated_field_set(schema, ref, obj)
+        else:
+            errs = validate(schema, ref, obj, allow_duplicates)
         if errs:
             return None, errors_text(errs)
-        return Typed(schema, ref, obj), ""
+        return Typed(schema, ref, obj, fields), ""
 
     def ident(self, manager: str, operation: str) -> str:
         return mf.identifier(manager or "unknown", operation, self.version, self.subresource)
@@ -197,7 +209,10 @@ class FieldManager:
                                                     True, now, trace)
         ann = _annotations(obj)
         if manager == "kubectl" and ann and ann.get(LAST_APPLIED):
-            ann[LAST_APPLIED] = _last_applied_text(applied)
+            obj = dict(obj)  # (the merged object shares its parts with live and applied)
+            obj["metadata"] = meta = dict(obj["metadata"])
+            meta["annotations"] = dict(ann)
+            meta["annotations"][LAST_APPLIED] = _last_applied_text(applied)
         return obj, managers, times
 
     def _skip_apply(self, live: Any, applied: Any, managers: Managers, times: dict,
@@ -233,7 +248,7 @@ class FieldManager:
                    force: bool) -> tuple[Any, Managers, list, Any]:
         if mf.read_entries(patch) is not None:
             raise ServerError("metadata.managedFields must be nil")
-        tpatch, err = self.typed(patch, False)
+        tpatch, err = self.typed(patch, False, applied=True)
         if tpatch is None:
             raise ServerError(f"failed to create typed patch object ({_gvknn(patch)}): {err}")
         tlive, err = self.typed(bare(live), True)
@@ -308,7 +323,7 @@ class FieldManager:
             merged = vs.set.union(prev.set) if prev is not None else vs.set
             managers[ident] = VersionedSet(merged, vs.api_version, vs.applied)
             times[ident] = now
-        return new, _cap(managers, times)
+        return new, mf.cap_update_managers(managers, times)
 
     # ------------------------------------------------------------ last-applied
     def _allowed_by_last_applied(self, live: Any) -> fp.FieldSet | None:
@@ -351,33 +366,6 @@ def _strip(managers: Managers, ident: str) -> Managers:
         del managers[ident]
     else:
         managers[ident] = VersionedSet(rest, vs.api_version, vs.applied)
-    return managers
-
-
-def _cap(managers: Managers, times: dict) -> Managers:
-    updaters = [m for m, vs in managers.items() if not vs.applied]
-    if len(updaters) <= MAX_UPDATE_MANAGERS:
-        return managers
-    managers = dict(managers)
-    updaters.sort(key=lambda m: (mf.seconds(times.get(m)) or 0, m))
-    first_of: dict[str, str] = {}
-    length = len(updaters)
-    for m in updaters:
-        if length <= MAX_UPDATE_MANAGERS:
-            break
-        vs = managers[m]
-        version = vs.api_version
-        bucket = mf.identifier(ANCIENT_CHANGES, mf.UPDATE, version)
-        if version in first_of:
-            if bucket not in managers:
-                managers[bucket] = managers.pop(first_of[version])
-            managers[bucket] = VersionedSet(vs.set.union(managers[bucket].set), version,
-                                            vs.applied)
-            del managers[m]
-            length -= 1
-            times[bucket] = times.get(m)
-        else:
-            first_of[version] = m
     return managers
 
 

@@ -134,6 +134,7 @@ class FieldsV1Error(ValueError):
 
 
 _PARSED: dict[str, PathElement | None] = {}
+_FLOAT_INTS = json.JSONDecoder(parse_int=float)  # (json.loads(..., parse_int=) makes one a call)
 
 
 def parse_element(text: str) -> PathElement | None:
@@ -156,9 +157,9 @@ def _parse_element(text: str) -> PathElement | None:
         if kind == "f":
             return field(rest)
         if kind == "v":  # (numbers are read as float64, as the server reads them)
-            return value(json.loads(rest, parse_int=float))
+            return value(_FLOAT_INTS.decode(rest))
         if kind == "k":
-            obj = json.loads(rest, parse_int=float)
+            obj = _FLOAT_INTS.decode(rest)
             if not isinstance(obj, dict):
                 raise FieldsV1Error(f"invalid key: {text}")
             return key(obj.items())
@@ -221,6 +222,16 @@ class FieldSet:
             if node is None:
                 return False
         return path[-1] in node.members  # type: ignore[union-attr]
+
+    def is_subset(self, other: FieldSet) -> bool:
+        """True when every path of this set is in ``other`` (``difference`` is empty)."""
+        if not self.members <= other.members:
+            return False
+        for pe, c in self.children.items():
+            theirs = other.children.get(pe)
+            if not (c.empty() if theirs is None else c.is_subset(theirs)):
+                return False
+        return True
 
     def size(self) -> int:
         """The number of paths."""

@@ -7,18 +7,20 @@ subresource, written as the JSON the API server uses as its key:
 
 Entries are written back sorted as the server sorts them: ``Apply`` before ``Update``, then
 by time (to the second; no time counts as the epoch), manager name, API version and
-subresource.  Each entry's fields are ``FieldsV1`` (:mod:`.fieldpath`).
+subresource.  Each entry's fields are ``FieldsV1`` (:mod:`.fieldpath`).  At most 10
+``Update`` entries are kept: :func:`cap_update_managers` merges the oldest into
+``ancient-changes``.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ..go.json import encode_string, go_quote
 from . import fieldpath as fp
+from .record import Record
 from .updater import Managers, VersionedSet
 
 APPLY = "Apply"
@@ -29,16 +31,20 @@ class DecodeError(ValueError):
     """``managedFields`` the server cannot read (its words)."""
 
 
-@dataclass
-class ManagedFieldsEntry:
+class ManagedFieldsEntry(Record):
     """One entry of ``metadata.managedFields``, typed."""
 
-    manager: str
-    operation: str
-    api_version: str
-    fields: fp.FieldSet = field(default_factory=fp.FieldSet)
-    time: str | None = None
-    subresource: str = ""
+    FIELDS = ("manager", "operation", "api_version", "fields", "time", "subresource")
+
+    def __init__(self, manager: str, operation: str, api_version: str,
+                 fields: fp.FieldSet | None = None, time: str | None = None,
+                 subresource: str = "") -> None:
+        self.manager = manager
+        self.operation = operation
+        self.api_version = api_version
+        self.fields = fields if fields is not None else fp.FieldSet()
+        self.time = time
+        self.subresource = subresource
 
     @property
     def applied(self) -> bool:
@@ -192,3 +198,36 @@ def seconds(text: str | None) -> int | None:
 def rfc3339(moment: datetime) -> str:
     """A moment as the server writes ``time`` (UTC, to the second)."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+ANCIENT_CHANGES = "ancient-changes"
+MAX_UPDATE_MANAGERS = 10
+
+
+def cap_update_managers(managers: Managers, times: dict) -> Managers:
+    """At most ``MAX_UPDATE_MANAGERS`` Update entries: the oldest are merged, per API
+    version, into ``ancient-changes`` (``times`` is updated in place)."""
+    updaters = [m for m, vs in managers.items() if not vs.applied]
+    if len(updaters) <= MAX_UPDATE_MANAGERS:
+        return managers
+    managers = dict(managers)
+    updaters.sort(key=lambda m: (seconds(times.get(m)) or 0, m))
+    first_of: dict[str, str] = {}
+    length = len(updaters)
+    for m in updaters:
+        if length <= MAX_UPDATE_MANAGERS:
+            break
+        vs = managers[m]
+        version = vs.api_version
+        bucket = identifier(ANCIENT_CHANGES, UPDATE, version)
+        if version in first_of:
+            if bucket not in managers:
+                managers[bucket] = managers.pop(first_of[version])
+            managers[bucket] = VersionedSet(vs.set.union(managers[bucket].set), version,
+                                            vs.applied)
+            del managers[m]
+            length -= 1
+            times[bucket] = times.get(m)
+        else:
+            first_of[version] = m
+    return managers

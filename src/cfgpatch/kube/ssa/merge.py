@@ -5,19 +5,29 @@ scalar, an atomic list or an atomic map from the configuration replaces the live
 granular maps and structs merge key by key; associative lists merge item by item (by key
 or, for sets, by value) in an order that keeps the configuration's order for its items
 and puts live-only items where they were; a ``null`` in the configuration stays a
-``null``.  Two empty (or null) sides are one leaf.  Duplicate items of the live list are
-allowed (they collapse into the configuration's item); the configuration's are errors.
+``null`` where it is a leaf.  Two empty (or null) sides are one leaf.  Duplicate items of
+the live list are allowed (they collapse into the configuration's item); the
+configuration's are errors.
+
+Both sides are values the field manager has validated against the type (the live object
+with duplicates allowed), which allows short cuts with the same result: merged with
+nothing, such a value is itself (a side alone is returned as it is); a scalar of the
+configuration is a leaf whatever the type; a merged value identical to the live one
+(:func:`.value.identical`) is the live value itself.  The result shares those parts
+with its inputs (copy it before changing it); the comparison that follows skips them at
+once (``lhs is rhs``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from . import fieldpath as fp
 from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
 from .twosided import TwoSidedWalk, zip_keys
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
-from .value import ABSENT
+from .value import ABSENT, identical
 
 
 def merge(schema: Schema, ref: TypeRef, lhs: Any, rhs: Any) -> tuple[Any, Errors]:
@@ -27,6 +37,18 @@ def merge(schema: Schema, ref: TypeRef, lhs: Any, rhs: Any) -> tuple[Any, Errors
     """
     w = _Walker(schema)
     return w.merge(ref, lhs, rhs)
+
+
+_SCALARS = (str, int, float, bool)
+
+
+def same_text(a: Any, b: Any) -> bool:
+    """True when two equal (``==``) JSON values are also :func:`.value.identical` (checked
+    at C speed as their JSON texts where it can)."""
+    try:
+        return json.dumps(a) == json.dumps(b)
+    except (TypeError, ValueError):
+        return identical(a, b)
 
 
 class _State:
@@ -44,8 +66,17 @@ class _Walker(TwoSidedWalk):
         self.schema = schema
 
     def merge(self, ref: TypeRef, lhs: Any, rhs: Any) -> tuple[Any, Errors]:
-        if lhs is ABSENT and rhs is ABSENT:
-            return ABSENT, [("", "at least one of lhs and rhs must be provided")]
+        if rhs is ABSENT:
+            if lhs is ABSENT:
+                return ABSENT, [("", "at least one of lhs and rhs must be provided")]
+            return lhs, []  # (a validated value merged with nothing is itself)
+        if lhs is ABSENT:
+            return rhs, []
+        trhs = type(rhs)
+        if trhs in _SCALARS:  # (a leaf whatever the type: the configuration's value wins)
+            return (lhs if identical(lhs, rhs) else rhs), []
+        if trhs is type(lhs) and lhs == rhs and same_text(lhs, rhs):
+            return lhs, []  # (the live value, as the walk below would find it)
         atom = self.schema.resolve(ref)
         if atom is None:
             return ABSENT, [("", f"schema error: no type found matching: {ref.named}")]
@@ -53,9 +84,7 @@ class _Walker(TwoSidedWalk):
         arhs, _ = resolve(self.schema, ref, rhs)
         st = _State(lhs, rhs)
         errs: Errors = []
-        if rhs is ABSENT:
-            errs += self.handle(alhs, ref, st)
-        elif lhs is ABSENT or (alhs is not None and arhs is not None and alhs.same(arhs)):
+        if alhs is not None and arhs is not None and alhs.same(arhs):
             errs += self.handle(arhs, ref, st)
         else:
             scratch = _State(lhs, rhs)
@@ -68,7 +97,8 @@ class _Walker(TwoSidedWalk):
         if st.in_leaf:
             return
         st.in_leaf = True
-        st.out = st.rhs if st.rhs is not ABSENT else st.lhs
+        lhs, rhs = st.lhs, st.rhs
+        st.out = lhs if rhs is ABSENT or identical(lhs, rhs) else rhs
 
     def do_map(self, mt: MapType, st: _State) -> Errors:
         lhs = st.lhs if isinstance(st.lhs, dict) else None
@@ -78,16 +108,23 @@ class _Walker(TwoSidedWalk):
             return []
         out: dict = {}
         errs: Errors = []
+        same = lhs is not None
+        fields = mt.fields
         for k in zip_keys(lhs, rhs):
-            sf = mt.fields.get(k)
+            sf = fields.get(k)
             ref = sf.type if sf is not None else mt.element_type
             lv = lhs.get(k, ABSENT) if lhs is not None else ABSENT
             rv = rhs.get(k, ABSENT) if rhs is not None else ABSENT
             child, cerrs = self.merge(ref, lv, rv)
-            errs += with_prefix(cerrs, "." + k)
+            if cerrs:
+                errs += with_prefix(cerrs, "." + k)
             if child is not ABSENT:
                 out[k] = child
-        if out:
+            if child is not lv:
+                same = False
+        if same and len(out) == len(lhs):  # type: ignore[arg-type]
+            st.out = lhs  # (every field the live one: the live map itself)
+        elif out:
             st.out = out
         return errs
 
@@ -161,7 +198,9 @@ class _Walker(TwoSidedWalk):
                 ri += 1
                 if next_shared is not None and next_shared == pe:
                     next_shared = shared.pop() if shared else None
-        if out:
+        if out and len(out) == len(lhs) and all(a is b for a, b in zip(out, lhs)):
+            st.out = lhs  # (every item the live one: the live list itself)
+        elif out:
             st.out = out
         return []  # (item errors are dropped, as structured-merge-diff does)
 

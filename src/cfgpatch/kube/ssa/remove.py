@@ -140,16 +140,14 @@ def _reconcile(schema: Schema, ref: TypeRef, s: fp.FieldSet | None, path: tuple,
 
 def _visit(schema: Schema, s: fp.FieldSet, path: tuple, child_ref: Any,
            to_remove: fp.FieldSet, to_add: fp.FieldSet) -> bool:
+    # (a member with no subtree is read as atomic and holds nothing below: it never
+    # changes, so only the subtrees are visited)
     changed = False
-    order = [pe for pe in sorted(s.children) if pe not in s.members] + sorted(s.members)
-    for pe in order:
+    for pe, sub in s.children.items():
         cref = child_ref(pe)
         if cref is None:
             continue
-        sub = s.children.get(pe)
-        is_member = pe in s.members
-        if _reconcile(schema, cref, sub, path + (pe,), is_member and sub is None,
-                      to_remove, to_add):
+        if _reconcile(schema, cref, sub, path + (pe,), False, to_remove, to_add):
             changed = True
     return changed
 

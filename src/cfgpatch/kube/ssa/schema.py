@@ -24,8 +24,10 @@ The compact table form (:func:`schema_from_table`) is what ``data/builtin.json``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
 from typing import Any
+
+from .record import Identity
 
 ATOMIC = "atomic"
 ASSOCIATIVE = "associative"
@@ -39,13 +41,16 @@ UNTYPED_DEDUCED = "__untyped_deduced_"
 _NO_DEFAULT: Any = object()
 
 
-@dataclass(eq=False)
-class TypeRef:
+class TypeRef(Identity):
     """A reference to a type: by name, inline, with an optional relationship override."""
 
-    named: str | None = None
-    inlined: Atom | None = None
-    relationship: str | None = None
+    FIELDS = ("named", "inlined", "relationship")
+
+    def __init__(self, named: str | None = None, inlined: Atom | None = None,
+                 relationship: str | None = None) -> None:
+        self.named = named
+        self.inlined = inlined
+        self.relationship = relationship
 
     def is_empty(self) -> bool:
         """True for the empty reference (a struct's unknown fields are not allowed)."""
@@ -57,44 +62,57 @@ class TypeRef:
                 and self.inlined is other.inlined)
 
 
-@dataclass(eq=False)
-class StructField:
+class StructField(Identity):
     """A declared field of a struct: its type and the default the schema gives it."""
 
-    type: TypeRef
-    default: Any = _NO_DEFAULT
+    FIELDS = ("type", "default")
+
+    def __init__(self, type: TypeRef, default: Any = _NO_DEFAULT) -> None:  # noqa: A002
+        self.type = type
+        self.default = default
 
     def has_default(self) -> bool:
         """True when the schema gives the field a default value."""
         return self.default is not _NO_DEFAULT and self.default is not None
 
 
-@dataclass(eq=False)
-class ListType:
+class ListType(Identity):
     """A list: ``atomic`` or ``associative`` (a set when ``keys`` is empty)."""
 
-    element_type: TypeRef = field(default_factory=TypeRef)
-    relationship: str = ""
-    keys: tuple[str, ...] = ()
+    FIELDS = ("element_type", "relationship", "keys")
+
+    def __init__(self, element_type: TypeRef | None = None, relationship: str = "",
+                 keys: tuple[str, ...] = ()) -> None:
+        self.element_type = element_type if element_type is not None else TypeRef()
+        self.relationship = relationship
+        self.keys = keys
 
 
-@dataclass(eq=False)
-class MapType:
-    """A map or struct: declared ``fields``, the type of other keys, its relationship."""
+class MapType(Identity):
+    """A map or struct: declared ``fields``, the type of other keys, its relationship;
+    ``has_fields``: Go's ``Fields != nil`` (a struct, even with no field)."""
 
-    fields: dict[str, StructField] = field(default_factory=dict)
-    element_type: TypeRef = field(default_factory=TypeRef)
-    relationship: str = ""
-    has_fields: bool = False  # Go's Fields != nil (a struct, even with no field)
+    FIELDS = ("fields", "element_type", "relationship", "has_fields")
+
+    def __init__(self, fields: dict[str, StructField] | None = None,
+                 element_type: TypeRef | None = None, relationship: str = "",
+                 has_fields: bool = False) -> None:
+        self.fields = fields if fields is not None else {}
+        self.element_type = element_type if element_type is not None else TypeRef()
+        self.relationship = relationship
+        self.has_fields = has_fields
 
 
-@dataclass(eq=False)
-class Atom:
+class Atom(Identity):
     """A type: a scalar kind, a list, a map, or a mix of them (untyped values)."""
 
-    scalar: str | None = None
-    list: ListType | None = None
-    map: MapType | None = None
+    FIELDS = ("scalar", "list", "map")
+
+    def __init__(self, scalar: str | None = None, list: ListType | None = None,  # noqa: A002
+                 map: MapType | None = None) -> None:  # noqa: A002
+        self.scalar = scalar
+        self.list = list
+        self.map = map
 
     def is_empty(self) -> bool:
         """True for the atom with no part (an invalid type)."""
@@ -112,7 +130,8 @@ class Schema:
     def __init__(self, types: dict[str, Atom]) -> None:
         self.types = types
         self._resolved: dict[tuple, Atom | None] = {}
-        self.deduced: dict[tuple, tuple] = {}  # (ref, kind of value) -> (atom, errors)
+        # (ref, kind of value) -> (atom, errors); (ref, scalar type) -> whether it fits
+        self.deduced: dict[tuple, Any] = {}
 
     def resolve(self, ref: TypeRef) -> Atom | None:
         """The atom a reference stands for, or ``None`` when it names no type."""
@@ -147,6 +166,10 @@ class Schema:
         return Schema(merged)
 
 
+class RawAtom(str):
+    """An atom of the compact table still as its JSON text (parsed when looked up)."""
+
+
 class TableTypes(dict):
     """Named types of the compact table, each converted to an :class:`Atom` when first
     looked up (a run types a few kinds out of hundreds).  Reads go through ``[]``,
@@ -161,7 +184,10 @@ class TableTypes(dict):
     def __getitem__(self, name: str) -> Atom:
         atom = self._atoms.get(name)
         if atom is None:
-            atom = self._atoms[name] = atom_from_table(self._table[name])
+            entry = self._table[name]
+            if isinstance(entry, RawAtom):
+                entry = json.loads(entry)
+            atom = self._atoms[name] = atom_from_table(entry)
         return atom
 
     def get(self, name: str, default: Any = None) -> Any:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from .schema import Atom, ListType, MapType, TypeRef
-from .typed import Errors, scalar_errors
+from .typed import Errors
+from .validate import scalar_errors
 
 
 class TwoSidedWalk:

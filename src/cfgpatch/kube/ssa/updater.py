@@ -18,25 +18,28 @@ object's own): the oracle and this engine convert nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from . import fieldpath as fp
 from .compare import Comparison, compare
+from .fieldsets import to_field_set
 from .merge import merge
+from .record import Record
 from .remove import ensure_named_fields_are_members, reconcile_with_schema, remove_items
 from .schema import Schema, TypeRef
-from .typed import errors_text, to_field_set
+from .typed import errors_text
 from .value import ABSENT, equals
 
 
-@dataclass
-class VersionedSet:
+class VersionedSet(Record):
     """The fields one manager owns, at an API version, applied or written."""
 
-    set: fp.FieldSet
-    api_version: str
-    applied: bool
+    FIELDS = ("set", "api_version", "applied")
+
+    def __init__(self, set: fp.FieldSet, api_version: str, applied: bool) -> None:  # noqa: A002
+        self.set = set
+        self.api_version = api_version
+        self.applied = applied
 
 
 Managers = dict  # manager identifier -> VersionedSet
@@ -54,13 +57,18 @@ class ConflictsFound(Exception):
         self.conflicts = conflicts
 
 
-@dataclass
-class Typed:
-    """A value of a type of a schema."""
+class Typed(Record):
+    """A value of a type of a schema (``fields``: its fields, when the validation
+    computed them)."""
 
-    schema: Schema
-    ref: TypeRef
-    value: Any
+    FIELDS = ("schema", "ref", "value", "fields")
+
+    def __init__(self, schema: Schema, ref: TypeRef, value: Any,
+                 fields: fp.FieldSet | None = None) -> None:
+        self.schema = schema
+        self.ref = ref
+        self.value = value
+        self.fields = fields
 
     def with_value(self, v: Any) -> Typed:
         """The same type holding another value."""
@@ -68,6 +76,8 @@ class Typed:
 
     def field_set(self) -> fp.FieldSet:
         """Its fields."""
+        if self.fields is not None:
+            return self.fields
         return to_field_set(self.schema, self.ref, self.value)
 
     def ensure(self, s: fp.FieldSet) -> fp.FieldSet:
@@ -128,14 +138,19 @@ def update(live: Typed, new: Typed, version: str, managers: Managers,
     return managers, cmp, taken
 
 
-@dataclass
-class Applied:
-    """What an Apply computed."""
+class Applied(Record):
+    """What an Apply computed: ``value``, the new object (:data:`ABSENT` when nothing
+    changed); ``managers``; ``conflicts``, those ``force`` overrode; ``changes``, the live
+    object's fields added, modified and removed."""
 
-    value: Any  # the new object, or ABSENT when nothing changed
-    managers: Managers
-    conflicts: list[tuple[str, tuple]]  # the conflicts force overrode
-    changes: Comparison  # the live object's fields added, modified and removed
+    FIELDS = ("value", "managers", "conflicts", "changes")
+
+    def __init__(self, value: Any, managers: Managers, conflicts: list[tuple[str, tuple]],
+                 changes: Comparison) -> None:
+        self.value = value
+        self.managers = managers
+        self.conflicts = conflicts
+        self.changes = changes
 
 
 def apply(live: Typed, config: Typed, version: str, managers: Managers, manager: str,
@@ -158,7 +173,7 @@ def apply(live: Typed, config: Typed, version: str, managers: Managers, manager:
 def _prune(merged: Typed, managers: Managers, applier: str, last: VersionedSet | None) -> Typed:
     if last is None or last.set.empty():
         return merged
-    if last.set.difference(managers[applier].set).empty():
+    if last.set.is_subset(managers[applier].set):
         return merged  # the applier still sends every field it owned: nothing to remove
     ensure = merged.ensure
     pruned = merged.with_value(remove_items(merged.schema, merged.ref, merged.value,

@@ -7,6 +7,7 @@ not there), which the walkers keep apart from ``null``.
 * :func:`order_key`: structured-merge-diff's total order (numbers, then strings, booleans,
   lists, maps, null; an integer and a float compare by value);
 * :func:`equals`: its equality (``1`` equals ``1.0``; ``True`` never equals ``1``);
+* :func:`identical`: the same JSON text (types, key order and the sign of zero too);
 * :func:`to_string`: how a value is printed inside a path (``"x"``, ``80``, ``1e+06``);
 * :func:`json_text`: how it is written inside a ``FieldsV1`` key (``k:{...}``, ``v:...``).
 """
@@ -84,6 +85,28 @@ def equals(a: Any, b: Any) -> bool:
             return False
         return all(k in b and equals(a[k], b[k]) for k in a)
     return a is None and b is None
+
+
+def identical(a: Any, b: Any) -> bool:
+    """True when ``a`` and ``b`` are the same JSON value down to their text: the same types
+    (``1`` is not ``1.0``), the same key order, the same sign of zero.
+
+    >>> identical({"a": [1, "x"]}, {"a": [1, "x"]}), identical(1, 1.0), identical(0.0, -0.0)
+    (True, False, False)
+    """
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta is dict:
+        return len(a) == len(b) and all(
+            ka == kb and identical(a[ka], b[kb]) for ka, kb in zip(a, b))
+    if ta is list:
+        return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b))
+    if ta is float:
+        return a == b and str(a) == str(b)
+    return bool(a == b)
 
 
 def to_string(v: Any) -> str:
