@@ -354,6 +354,7 @@ def compute_json(object_text: str, patch_text: str, options_text: str = "{}") ->
 
 # ---- the apply mode (live object + new manifest [+ last applied] -> patch, result, notes)
 from .applymode import apply_json, compute_apply  # noqa: E402,F401  (the worker calls these)
+from .ssamode import compute_server_side, server_side_json  # noqa: E402,F401  (server-side)
 
 # ---- the write-the-patch mode (object as it is + object as wanted -> three patches)
 from .wantmode import compute_want, want_json  # noqa: E402,F401  (the worker calls these)

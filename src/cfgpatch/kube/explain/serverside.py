@@ -4,7 +4,8 @@
 * :func:`no_type_hint`: a kind without a type is the server's "no corresponding type"
   error; the hint says what to give (the CRD);
 * :func:`apply_lines`: the ``--explain`` text of an apply (steps, forced fields, what the
-  apply removed or could not remove, every field's owners before and after);
+  apply removed or could not remove: :func:`removal_lines`, every field's owners before
+  and after);
 * :func:`conflict_report`: the ``--explain`` text of an apply that fails on conflicts
   (each conflict with its three ways out, :func:`.ownership.conflict_lines`).
 
@@ -65,14 +66,21 @@ def apply_lines(name: str, manager: str, live: dict | None, manifest: dict,
         lines.append("  conflicts on fields of the last-applied annotation were forced "
                      "(kubectl's client-side apply set them)")
     lines += [f"  forced {c.field}: taken from {c.owner}" for c in result.forced]
-    # what this apply stopped sending: compare with the fields before the whole flow
-    lines += [f"  {line}" for line in dropped_lines(
-        manager, migrated(before, done.migrated_managers, manager), result.managed_fields,
-        result.changes.removed)]
-    if live is not None:
-        lines += [f"  {line}" for line in stuck_lines(live, manifest, result.managed_fields)]
+    lines += [f"  {line}" for line in removal_lines(manager, live, manifest, done)]
     lines.append("  owners (before -> after):")
     lines += [f"  {line}" for line in owner_lines(before, result.managed_fields)]
+    return lines
+
+
+def removal_lines(manager: str, live: dict | None, manifest: dict, done: Any) -> list[str]:
+    """What the apply removed because the applier stopped sending it, what it kept because
+    another manager owns it, and what stays stuck with client-side apply's manager."""
+    result = done.result
+    # what this apply stopped sending: compare with the fields before the whole flow
+    lines = dropped_lines(manager, migrated(entries_of(live), done.migrated_managers, manager),
+                          result.managed_fields, result.changes.removed)
+    if live is not None:
+        lines += stuck_lines(live, manifest, result.managed_fields)
     return lines
 
 
