@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import CfgPatchError, KubeError
 from ..jsonvalue import JSON
 from ..kube.io.unstructured import NO_OBJECTS
-from . import command, listrules, locate, render, several, wording
+from . import command, listrules, locate, rejections, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
 from .versions import versions_view
@@ -76,8 +76,8 @@ def _failure(exc: CfgPatchError, patch: Any = None, patch_type: str = "",
                     else (None, None))
     op = patch[index] if index is not None else None
     count = len(patch) if isinstance(patch, list) else 0
-    error = wording.rejection(exc.message, exc.hint, index, op, count,
-                              past_end=wording.past_end(state, op))
+    error = rejections.rejection(exc.message, exc.hint, index, op, count,
+                              past_end=rejections.past_end(state, op))
     if index is not None and inputs is not None:
         error["op_index"] = index
         error["place"] = locate.place(inputs.patch_text, f"/{index}")
@@ -263,7 +263,7 @@ def _draw(inputs: _Inputs, outcomes: dict, views: dict) -> None:
             try:
                 lines = printed_lines(outcome.object, inputs.format)
             except CfgPatchError as exc:  # kubectl cannot print it either (-o yaml)
-                view["print_error"] = wording.rejection(exc.message, exc.hint)
+                view["print_error"] = rejections.rejection(exc.message, exc.hint)
                 lines = []
         printed[id(outcome)] = lines
         view["lines"] = render.marked_lines(lines, outcome.changes, outcome.findings,
@@ -292,7 +292,7 @@ def _kustomize(inputs: _Inputs, kubectl_outcome: Any) -> dict:
         patch, patch_notes = READER.patch(inputs.patch_text, "strategic")
         outcome = kube.patch(inputs.obj, patch, "strategic", as_="kustomize")
     except CfgPatchError as exc:
-        return {"ok": False, "error": wording.rejection(exc.message, exc.hint),
+        return {"ok": False, "error": rejections.rejection(exc.message, exc.hint),
                 "findings": [_as_dict(f) for f in getattr(exc, "findings", None) or ()]}
     except Exception as exc:  # noqa: BLE001 - the view must not take the page down
         return {"ok": False, "error": {"plain": f"internal error in the kustomize view: "

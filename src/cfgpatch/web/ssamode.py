@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import CfgPatchError, KubeError, OwnershipConflict
-from . import locate, render, wording
+from . import locate, rejections, render
 from .applymode import resource_name
 from .printed import printed_lines
 
@@ -202,7 +202,7 @@ def compute_server_side(live_text: str, manifest_text: str, crd_text: str = "",
     try:
         _apply(data, opts, objects["live"], manifest, objects["crd"])
     except KubeError as exc:
-        data["error"] = wording.rejection(exc.message, exc.hint)
+        data["error"] = rejections.rejection(exc.message, exc.hint)
     except CfgPatchError as exc:
         data["error"] = {"plain": exc.message, "kubectl": f"error: {exc.message}"}
     return data
