@@ -33,7 +33,9 @@ def cli_server_side(tmp: Path, live: str, manifest: str, crd: str = "", *,
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
-    text = err.getvalue()
+    text = "\n" + err.getvalue()
     explain, _, error = text.partition("\nerror: ")
-    return {"code": code, "out": out.getvalue(), "explain": explain.rstrip("\n").split("\n"),
+    error = error.split("\ncfgpatch: ")[0]  # our hint after kubectl's text
+    lines = explain.strip("\n").split("\n") if explain.strip("\n") else []
+    return {"code": code, "out": out.getvalue(), "explain": lines,
             "error": f"error: {error}".rstrip("\n") if error else ""}

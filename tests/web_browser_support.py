@@ -177,3 +177,17 @@ def screenshot(tab, name: str, selector: str | None = None, full_page: bool = Fa
     tab.evaluate("window.scrollTo(0, 0)")
     tab.screenshot(path=path, full_page=full_page)
     tab.evaluate("document.documentElement.classList.remove('full-render')")
+
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(tab) -> list:
+    """axe-core's violations on the tab as it is (id, impact, the first nodes)."""
+    require(AXE.exists(), "axe-core is not installed (make web runs npm ci in web/)")
+    tab.add_script_tag(path=str(AXE))
+    return tab.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact,
+          nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
