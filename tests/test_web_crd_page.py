@@ -100,4 +100,4 @@ def test_axe_and_screenshot(page, size):
     choose(page, "custom-resource-crd")
     assert axe_violations(page) == []
     if size == "desktop":
-        screenshot(page, "example-custom-resource-crd", full_page=True)
+        screenshot(page, "patch-crd", ".inputs")

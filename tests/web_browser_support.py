@@ -117,15 +117,18 @@ def open_shared_link(page, browser, mode: str, viewport: dict):
     return other
 
 
-def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
-    """The command line's path on the same texts: read with kube.io.reader, run kube.patch."""
+def engine(object_text: str, patch_text: str, patch_type: str, crd_text: str = "") -> dict:
+    """The command line's path on the same texts: read with kube.io.reader, run kube.patch
+    (with ``crd_text``: the CRD, as ``kube patch --crd`` reads it)."""
     from cfgpatch import kube
     from cfgpatch.kube.io import reader
 
     obj, notes = reader.load_object(object_text)
+    crd = reader.load_object(crd_text)[0] if crd_text.strip() else None
     try:
         body, patch_notes = reader.load_patch(patch_text, patch_type)
-        outcome = kube.patch(obj, body, patch_type, notes=notes, patch_notes=patch_notes)
+        outcome = kube.patch(obj, body, patch_type, crd=crd, notes=notes,
+                             patch_notes=patch_notes)
     except CfgPatchError as exc:
         return {"ok": False, "error": exc.describe(),
                 "findings": [f.to_dict() for f in getattr(exc, "findings", None) or ()]}
