@@ -67,7 +67,8 @@ def test_every_example_shows_what_the_engine_computes(page):
         assert page.evaluate("window.cfgpatch.type") == example["type"]
         hook = page.evaluate("window.cfgpatch.results()")
         for index, patch_type in enumerate(TYPES):
-            expected = engine(example["object"], example["patch"], patch_type)
+            expected = engine(example["object"], example["patch"], patch_type,
+                              example.get("crd", ""))
             got = hook[patch_type]
             where = f"{example['id']} --type={patch_type}"
             assert got["ok"] == expected["ok"], where
@@ -83,7 +84,8 @@ def test_every_example_shows_what_the_engine_computes(page):
             else:
                 assert got["error"] == expected["error"], where
                 assert "rejected" in page.inner_text(column), where
-        selected = engine(example["object"], example["patch"], example["type"])
+        selected = engine(example["object"], example["patch"], example["type"],
+                          example.get("crd", ""))
         if selected["ok"]:
             text = printed_text(printed_lines(selected["object"], "yaml"))
             assert shown_text(page, "#result-object") == text

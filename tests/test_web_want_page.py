@@ -1,7 +1,8 @@
 """The "write the patch" mode in Chromium at 1400x1000 and 390x844: the example and
 edited inputs give in the DOM the patches cfgpatch.web.wantmode computes, each verified,
 and each patch run through real ``kubectl patch --local`` turns the object into the
-wanted one; unreadable input is marked in its editor; no request while computing."""
+wanted one; unreadable input is marked in its editor; no request while computing; a
+shared link (``m=want``) restores both texts and the patches."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from web_browser_support import (  # noqa: F401 - fixtures
     browser,
     fits,
     kubectl_patch,
+    open_shared_link,
     open_tab,
     screenshot,
     site_url,
@@ -113,3 +115,18 @@ def test_an_unreadable_wanted_object_is_marked(page):
     assert "null" not in page.inner_text("#want-wanted-error")
     assert page.locator("#want-patches .want-patch").count() == 0
     assert "failed" in page.get_attribute("#want-verdict", "class").split()
+
+
+def test_a_shared_link_restores_both_texts_and_the_patches(page, browser, size):  # noqa: F811
+    _id, obj, wanted = next(case for case in CASES if case[0] == "service-port-removed")
+    page.evaluate("([o, w]) => window.cfgpatch.want.setInputs(o, w)", [obj, wanted])
+    before = page.evaluate("window.cfgpatch.want.result()")
+    other = open_shared_link(page, browser, "want", SIZES[size])
+    try:
+        other.evaluate("window.cfgpatch.want.settled()")
+        assert other.evaluate("window.cfgpatch.want.texts()") == {"object": obj, "wanted": wanted}
+        assert other.evaluate("window.cfgpatch.want.result()") == before
+        _check(other, obj, wanted)
+        assert other.errors == [] and fits(other)
+    finally:
+        other.context.close()

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.kube import patch
-from cfgpatch.web.wording import brief, change_entries, rejection, verdict
+from cfgpatch.web.rejections import rejection
+from cfgpatch.web.wording import brief, change_entries, verdict
 
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
     "containers": [{"name": "app", "image": "a:1", "args": ["--x", "--y"]},

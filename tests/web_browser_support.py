@@ -117,15 +117,18 @@ def open_shared_link(page, browser, mode: str, viewport: dict):
     return other
 
 
-def engine(object_text: str, patch_text: str, patch_type: str) -> dict:
-    """The command line's path on the same texts: read with kube.io.reader, run kube.patch."""
+def engine(object_text: str, patch_text: str, patch_type: str, crd_text: str = "") -> dict:
+    """The command line's path on the same texts: read with kube.io.reader, run kube.patch
+    (with ``crd_text``: the CRD, as ``kube patch --crd`` reads it)."""
     from cfgpatch import kube
     from cfgpatch.kube.io import reader
 
     obj, notes = reader.load_object(object_text)
+    crd = reader.load_object(crd_text)[0] if crd_text.strip() else None
     try:
         body, patch_notes = reader.load_patch(patch_text, patch_type)
-        outcome = kube.patch(obj, body, patch_type, notes=notes, patch_notes=patch_notes)
+        outcome = kube.patch(obj, body, patch_type, crd=crd, notes=notes,
+                             patch_notes=patch_notes)
     except CfgPatchError as exc:
         return {"ok": False, "error": exc.describe(),
                 "findings": [f.to_dict() for f in getattr(exc, "findings", None) or ()]}
@@ -177,3 +180,17 @@ def screenshot(tab, name: str, selector: str | None = None, full_page: bool = Fa
     tab.evaluate("window.scrollTo(0, 0)")
     tab.screenshot(path=path, full_page=full_page)
     tab.evaluate("document.documentElement.classList.remove('full-render')")
+
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(tab) -> list:
+    """axe-core's violations on the tab as it is (id, impact, the first nodes)."""
+    require(AXE.exists(), "axe-core is not installed (make web runs npm ci in web/)")
+    tab.add_script_tag(path=str(AXE))
+    return tab.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact,
+          nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")

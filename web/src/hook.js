@@ -28,6 +28,11 @@ export function installHook({ ready, actions, scheduler, fragment, editors }) {
     view(type = state.type) {
       return state.data ? structuredClone(state.data.views[type]) : null;
     },
+    // The patch mode's CRD field (as kube patch --crd); resolves once computed.
+    async setCrd(text) {
+      await actions.setCrd(text);
+      return true;
+    },
     setType: actions.setType,
     setFormat: actions.setFormat,
     setResultView: actions.setResultView,
@@ -79,6 +84,11 @@ export function installHook({ ready, actions, scheduler, fragment, editors }) {
     },
     setApplyOverwrite: (overwrite) => actions.setApplyOverwrite(overwrite),
     setApplyFormat: (format) => actions.setApplyFormat(format),
+    // Server-side apply: the switch, --field-manager, --force-conflicts and the CRD text.
+    setApplySide: (side) => actions.setApplySide(side),
+    setApplyManager: (manager) => actions.setApplyManager(manager),
+    setApplyForce: (force) => actions.setApplyForce(force),
+    setApplyCrd: (text) => actions.setApplyCrd(text),
     applyExamples: applyMode.examples.map((e) => ({ ...e })),
     loadApplyExample: (id) => actions.loadApplyExample(id),
   };

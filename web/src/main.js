@@ -15,7 +15,7 @@ import { editorText, makeEditor, setEditorText } from "./editors.js";
 import { Fragment } from "./fragment.js";
 import { installHook } from "./hook.js";
 import { Scheduler } from "./scheduler.js";
-import { FORMATS, MODES, RESULT_VIEWS, TYPES, state } from "./state.js";
+import { FORMATS, MODES, RESULT_VIEWS, TYPES, bridgeOptions, state } from "./state.js";
 import { applyMode } from "./modes/apply.js";
 import { changesPanel } from "./panels/changes.js";
 import { commandPanel } from "./panels/command.js";
@@ -52,6 +52,8 @@ function draw() {
 
 const scheduler = new Scheduler({
   read: () => ({ object: editorText(ctx.editors.object), patch: editorText(ctx.editors.patch) }),
+  // the CRD field (optional): a custom resource's list keys, as kube patch --crd
+  options: () => ({ ...bridgeOptions(), crd: ctx.editors.crd ? editorText(ctx.editors.crd) : "" }),
   draw,
   failed: (error) => statusPanel.failed(`The engine failed: ${error.message}`),
 });
@@ -60,7 +62,7 @@ const fragment = new Fragment({
   current: () => (state.mode === "apply" ? applyMode.linkState()
     : state.mode === "lint" ? lintMode.linkState()
     : state.mode === "want" ? wantMode.linkState()
-      : { type: state.type, format: state.format, ...scheduler.read() }),
+      : { type: state.type, format: state.format, ...scheduler.read(), ...crdLink() }),
   apply: (link) => {
     if (link.mode === "apply") return applyMode.fromLink(link); // ---- the apply mode's link
     if (link.mode === "want") return wantMode.fromLink(link); // ---- the write-the-patch mode's
@@ -72,6 +74,7 @@ const fragment = new Fragment({
     if (state.mode !== "patch") actions.setMode("patch");
     toolbarPanel.showExample(null);
     if (FORMATS.includes(link.format)) state.format = link.format;
+    setCrd(typeof link.extra?.crd === "string" ? link.extra.crd : "");
     return actions.setInputs(link.object, link.patch, TYPES.includes(link.type) ? link.type : "strategic");
   },
 });
@@ -111,12 +114,17 @@ const actions = {
   loadExample(id) {
     const example = EXAMPLES.find((e) => e.id === id);
     if (!example) return Promise.resolve(state.data);
+    setCrd(example.crd ?? "");
     const done = actions.setInputs(example.object, example.patch, example.type);
     toolbarPanel.showExample(example);
     return done;
   },
   link: () => fragment.link(),
   recompute: () => scheduler.compute(),
+  setCrd(text) {
+    setCrd(text);
+    return scheduler.compute();
+  },
   // ---- modes: show one mode's inputs and panels, hide the others'
   setMode(mode) {
     if (!MODES.includes(mode)) return Promise.resolve(null);
@@ -140,6 +148,18 @@ const actions = {
   },
 };
 ctx.actions = actions;
+
+// The patch mode's CRD field: its text (opened when it holds one), and in a link.
+function setCrd(text) {
+  if (!ctx.editors.crd) return;
+  setEditorText(ctx.editors.crd, text);
+  if (text) $("crd-box").open = true;
+}
+
+function crdLink() {
+  const crd = ctx.editors.crd ? editorText(ctx.editors.crd) : "";
+  return crd ? { extra: { crd } } : {};
+}
 
 function edited() {
   toolbarPanel.showExample(null); // the example's note no longer describes the inputs
@@ -175,6 +195,7 @@ async function start() {
       show(note, Boolean(entry));
     } });
   ctx.editors.patch = makeEditor($("patch-editor"), "Patch, YAML or JSON", editorOptions);
+  ctx.editors.crd = makeEditor($("crd-editor"), "CustomResourceDefinition, YAML or JSON (optional)", editorOptions);
   for (const panel of PANELS) panel.mount?.(ctx);
   // ---- the apply mode (modes/apply.js) and the mode switch
   applyMode.mount(ctx, (error) => statusPanel.failed(`The engine failed: ${error.message}`),

@@ -3,7 +3,8 @@
 // of the JSON> where the browser has no CompressionStream. Another mode than patch adds
 // m (its id) and l (its third text): the apply mode keeps live in o, manifest in p and
 // the last applied configuration in l; the lint mode keeps its files in fs, a list of
-// [path, text] pairs (o and p are then empty).
+// [path, text] pairs (o and p are then empty); the apply mode's server-side settings are
+// x: {side, manager, force, crd}.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -33,9 +34,10 @@ export function isShareFragment(fragment) {
   return /^#?[sj]=/.test(fragment);
 }
 
-export async function encodeState({ type, format, object, patch, mode, last, files }) {
+export async function encodeState({ type, format, object, patch, mode, last, files, extra }) {
   const data = { v: VERSION, t: type, f: format, o: object ?? "", p: patch ?? "" };
   if (mode && mode !== "patch") Object.assign(data, { m: mode, l: last ?? "" });
+  if (extra && typeof extra === "object") data.x = extra;
   if (mode === "lint") data.fs = (files ?? []).map(({ path, text }) => [path, text]);
   const bytes = encoder.encode(JSON.stringify(data));
   if (typeof CompressionStream === "function") {
@@ -84,6 +86,7 @@ export async function decodeState(fragment) {
   }
   return { state: { type: data.t, format: data.f, object: data.o, patch: data.p, mode,
     last: typeof data.l === "string" ? data.l : "",
+    extra: data.x && typeof data.x === "object" && !Array.isArray(data.x) ? data.x : undefined,
     files: mode === "lint" ? data.fs.map(([path, text]) => ({ path, text })) : undefined } };
 }
 

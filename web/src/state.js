@@ -5,6 +5,7 @@ export const TYPES = ["strategic", "merge", "json"];
 export const FORMATS = ["yaml", "json"];
 export const RESULT_VIEWS = ["result", "before-after"];
 export const MODES = ["patch", "apply", "lint", "want"]; // the question the page answers (docs/web.md)
+export const SIDES = ["client", "server"]; // the apply mode's two applies
 
 export const state = Object.seal({
   // what the reader chose
@@ -33,6 +34,9 @@ export const state = Object.seal({
   applyFormat: "yaml", // the apply result printed as -o yaml or -o json
   applyOverwrite: true, // false: kubectl apply --overwrite=false
   applyExampleId: "", // the apply example in its editors, "" once edited
+  applySide: "client", // "client": kubectl apply; "server": kubectl apply --server-side
+  applyManager: "kubectl", // --field-manager (server-side)
+  applyForce: false, // --force-conflicts (server-side)
 
   // ---- the lint mode (modes/lint.js)
   lintFiles: [], // [{path, text}] in the order listed

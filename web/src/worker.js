@@ -174,6 +174,7 @@ const MISSING = /ModuleNotFoundError|FileNotFoundError|ImportError/;
 // ---- the other modes' bridge functions, by the name a message gives ({id, fn, args})
 const CALLS = {
   apply_json: (a) => bridge.apply_json(a.live, a.manifest, a.last ?? "", a.options ?? "{}"),
+  server_side_json: (a) => bridge.server_side_json(a.live, a.manifest, a.crd ?? "", a.options ?? "{}"),
   lint_json: (a) => bridge.lint_json(a.files, a.options ?? "{}"),
   want_json: (a) => bridge.want_json(a.object, a.wanted, "{}"),
 };

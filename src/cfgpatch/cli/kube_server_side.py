@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import CfgPatchError, KubeError, OwnershipConflict
+from ..kube.explain.serverside import CONFLICT_ADVICE, no_type_hint
 from .kube import (
     _as_kube_error,
     _fail,
@@ -43,18 +44,6 @@ from .kube import (
 )
 from .kube_cluster import Cluster, namespace_for
 
-#: kubectl 1.32's advice after the server's conflict text (pkg/cmd/apply, server-side).
-CONFLICT_ADVICE = """Please review the fields above--they currently have other managers. Here
-are the ways you can resolve this warning:
-* If you intend to manage all of these fields, please re-run the apply
-  command with the `--force-conflicts` flag.
-* If you do not intend to manage all of the fields, please edit your
-  manifest to remove references to the fields that should keep their
-  current managers.
-* You may co-own fields by updating your manifest to match the existing
-  value; in this case, you'll become the manager if the other manager(s)
-  stop managing the field (remove it from their configuration).
-See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts"""
 DEFAULT_MANAGER = "kubectl"
 
 
@@ -220,11 +209,7 @@ def _as_kubectl(args: argparse.Namespace, state: _State, manifest: dict,
 
 def _with_hint(error: KubeError) -> KubeError:
     """A kind without a type: the server has no such resource; say what to give."""
-    if "no corresponding type for" in error.message and not error.hint:
-        return KubeError(error.message, code=error.code,
-                         hint="a custom resource needs its CustomResourceDefinition: give it "
-                              "with --crd (or the cluster's OpenAPI document with --schema)")
-    return error
+    return no_type_hint(error)
 
 
 def _update_one(args: argparse.Namespace, state: _State, manifest: dict) -> None:
@@ -275,62 +260,18 @@ def _through(sub: str, live: dict | None, manifest: dict) -> dict:
 
 
 def _explain_apply(manifest: dict, live: dict | None, manager: str, done: Any) -> None:
-    from ..kube.explain.ownership import dropped_lines, owner_lines, stuck_lines
-    from ..kube.ssa.managed import entries_of
+    from ..kube.explain.serverside import apply_lines
 
-    err = sys.stderr
-    result = done.result
-    before = entries_of(live)
-    verb = "creates the object" if live is None else "changes the object" if result.changed \
-        else "leaves the object as it is"
-    err.write(f"cfgpatch: server-side apply of {resource_name(manifest)} by {manager} "
-              f"{verb}\n")
-    for step in done.steps[1:]:
-        err.write(f"  step: {step}\n")
-    if result.before_first_apply:
-        err.write("  the live object had no managed fields: its fields were first "
-                  "recorded for before-first-apply\n")
-    if result.upgraded_from_last_applied:
-        err.write("  conflicts on fields of the last-applied annotation were forced "
-                  "(kubectl's client-side apply set them)\n")
-    for c in result.forced:
-        err.write(f"  forced {c.field}: taken from {c.owner}\n")
-    # what this apply stopped sending: compare with the fields before the whole flow
-    for line in dropped_lines(manager, _migrated(before, done, manager), result.managed_fields,
-                              result.changes.removed):
-        err.write(f"  {line}\n")
-    if live is not None:
-        err.writelines(f"  {line}\n" for line in stuck_lines(live, manifest,
-                                                               result.managed_fields))
-    err.write("  owners (before -> after):\n")
-    err.writelines(f"  {line}\n" for line in owner_lines(before, result.managed_fields))
-
-
-def _migrated(before: list, done: Any, manager: str) -> list:
-    """The entries before, with the managers kubectl migrated counted as the applier's
-    (so their fields the configuration drops show as removed, not as stuck)."""
-    from ..kube.ssa.managed import ManagedFieldsEntry
-
-    if not done.migrated_managers:
-        return before
-    out = []
-    for e in before:
-        if e.manager in done.migrated_managers and e.manager != manager:
-            out.append(ManagedFieldsEntry(manager, "Apply", "", e.fields))
-        else:
-            out.append(e)
-    return out
+    sys.stderr.writelines(f"{line}\n" for line in apply_lines(
+        resource_name(manifest), manager, live, manifest, done))
 
 
 def _explain_conflict(manifest: dict, live: dict | None, manager: str,
                       error: OwnershipConflict) -> None:
-    from ..kube.explain.ownership import conflict_lines
+    from ..kube.explain.serverside import conflict_report
 
-    err = sys.stderr
-    err.write(f"cfgpatch: server-side apply of {resource_name(manifest)} by {manager} "
-              f"fails: {len(error.conflicts)} conflict(s)\n")
-    err.writelines(f"  {line}\n" for line in conflict_lines(error.conflicts, manager, live,
-                                                             manifest))
+    sys.stderr.writelines(f"{line}\n" for line in conflict_report(
+        resource_name(manifest), manager, live, manifest, error.conflicts))
 
 
 def _with_namespace(args: argparse.Namespace, obj: dict) -> dict:

@@ -10,7 +10,7 @@ dictionary:
 * ``inputs``: per editor (``live``, ``manifest``, ``last``), ``None`` or where and why it
   cannot be read (:func:`.locate.input_error`);
 * ``ok`` and, when the apply fails as kubectl would, ``error`` (our words and
-  kubectl's, :func:`.wording.rejection`);
+  kubectl's, :func:`.rejections.rejection`);
 * ``line``: kubectl's own line (``deployment.apps/web configured``); ``warning``:
   kubectl's warning on standard error, or ``""``;
 * ``patch``: ``{"type", "content_type", "text", "note"}``: the PATCH body byte for byte
@@ -32,7 +32,7 @@ import json
 from typing import Any
 
 from ..errors import CfgPatchError, KubeError
-from . import applyexplain, locate, render, wording
+from . import applyexplain, locate, rejections, render
 from .printed import printed_lines
 
 EDITORS = ("live", "manifest", "last")
@@ -126,7 +126,7 @@ def compute_apply(live_text: str, manifest_text: str, last_text: str = "",
                                   node)
         lines = printed_lines(done.result, fmt)
     except KubeError as exc:
-        data["error"] = wording.rejection(exc.message, exc.hint)
+        data["error"] = rejections.rejection(exc.message, exc.hint)
         return data
     except CfgPatchError as exc:
         data["error"] = {"plain": exc.message, "kubectl": f"error: {exc.message}"}

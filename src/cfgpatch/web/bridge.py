@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import CfgPatchError, KubeError
 from ..jsonvalue import JSON
 from ..kube.io.unstructured import NO_OBJECTS
-from . import command, listrules, locate, render, several, wording
+from . import command, crdinput, listrules, locate, rejections, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
 from .versions import versions_view
@@ -64,6 +64,9 @@ class _Inputs:
         self.format = options.get("format") if options.get("format") in FORMATS else "yaml"
         self.diff = bool(options.get("diff"))
         self.kustomize = bool(options.get("kustomize"))
+        crd = options.get("crd")
+        self.crd_text = crd if isinstance(crd, str) else ""
+        self.crd: dict | None = None  # the CRD field's (kube patch --crd), when readable
         self.obj: JSON = None
         self.notes: list = []
 
@@ -76,8 +79,8 @@ def _failure(exc: CfgPatchError, patch: Any = None, patch_type: str = "",
                     else (None, None))
     op = patch[index] if index is not None else None
     count = len(patch) if isinstance(patch, list) else 0
-    error = wording.rejection(exc.message, exc.hint, index, op, count,
-                              past_end=wording.past_end(state, op))
+    error = rejections.rejection(exc.message, exc.hint, index, op, count,
+                              past_end=rejections.past_end(state, op))
     if index is not None and inputs is not None:
         error["op_index"] = index
         error["place"] = locate.place(inputs.patch_text, f"/{index}")
@@ -132,7 +135,7 @@ def run_type(inputs: _Inputs, patch_type: str) -> tuple[dict, dict, Any]:
         "versions": versions_view(obj, patch, patch_type),
     }
     try:
-        outcome = kube.patch(obj, patch, patch_type, notes=list(inputs.notes),
+        outcome = kube.patch(obj, patch, patch_type, crd=inputs.crd, notes=list(inputs.notes),
                              patch_notes=patch_notes)
     except CfgPatchError as exc:
         result, extra = _failure(exc, patch, patch_type, inputs)
@@ -171,6 +174,9 @@ def compute(object_text: str, patch_text: str, options: dict | None = None) -> d
     data: dict[str, Any] = {"format": inputs.format, "inputs": {"object": None, "patch": None},
                             "results": {}, "views": {}}
     results, views = data["results"], data["views"]
+    inputs.crd, crd_error = crdinput.read_crd(inputs.crd_text)
+    if crd_error is not None:
+        data["inputs"]["crd"] = locate.input_error(inputs.crd_text, crd_error)
     try:
         if several.several(object_text):
             return _compute_several(inputs, data)
@@ -263,7 +269,7 @@ def _draw(inputs: _Inputs, outcomes: dict, views: dict) -> None:
             try:
                 lines = printed_lines(outcome.object, inputs.format)
             except CfgPatchError as exc:  # kubectl cannot print it either (-o yaml)
-                view["print_error"] = wording.rejection(exc.message, exc.hint)
+                view["print_error"] = rejections.rejection(exc.message, exc.hint)
                 lines = []
         printed[id(outcome)] = lines
         view["lines"] = render.marked_lines(lines, outcome.changes, outcome.findings,
@@ -290,9 +296,11 @@ def _kustomize(inputs: _Inputs, kubectl_outcome: Any) -> dict:
 
     try:
         patch, patch_notes = READER.patch(inputs.patch_text, "strategic")
+        if crdinput.defines(inputs.crd, inputs.obj):
+            return _kustomize_openapi(inputs, patch, kubectl_outcome)
         outcome = kube.patch(inputs.obj, patch, "strategic", as_="kustomize")
     except CfgPatchError as exc:
-        return {"ok": False, "error": wording.rejection(exc.message, exc.hint),
+        return {"ok": False, "error": rejections.rejection(exc.message, exc.hint),
                 "findings": [_as_dict(f) for f in getattr(exc, "findings", None) or ()]}
     except Exception as exc:  # noqa: BLE001 - the view must not take the page down
         return {"ok": False, "error": {"plain": f"internal error in the kustomize view: "
@@ -309,6 +317,26 @@ def _kustomize(inputs: _Inputs, kubectl_outcome: Any) -> dict:
             "lines": render.marked_lines(lines, outcome.changes, [], differs),
             "changes": wording.change_entries(outcome.changes),
             "findings": [_finding_view(f, lines, None) for f in outcome.findings]}
+
+
+def _kustomize_openapi(inputs: _Inputs, patch: Any, kubectl_outcome: Any) -> dict:
+    """kustomize's merge with the CRD's schemas as its ``openapi:`` document."""
+    from ..kube.explain.changes import compute_changes
+
+    assert inputs.crd is not None
+    result = crdinput.kustomize_view(inputs.obj, patch, inputs.crd)
+    differs = (render.differing_paths(kubectl_outcome.object, result)
+               if kubectl_outcome is not None else [])
+    changes = compute_changes(inputs.obj, result, mode="merge")
+    try:
+        lines = printed_lines(result, inputs.format)
+    except CfgPatchError:
+        lines = []
+    return {"ok": True, "object": result, "differs": differs,
+            "same_as_kubectl": kubectl_outcome is not None and not differs,
+            "lines": render.marked_lines(lines, changes, [], differs),
+            "changes": wording.change_entries(changes), "findings": [],
+            "openapi_note": crdinput.openapi_note(inputs.crd)}
 
 
 def _mark_differences(results: dict, views: dict) -> None:
@@ -354,6 +382,7 @@ def compute_json(object_text: str, patch_text: str, options_text: str = "{}") ->
 
 # ---- the apply mode (live object + new manifest [+ last applied] -> patch, result, notes)
 from .applymode import apply_json, compute_apply  # noqa: E402,F401  (the worker calls these)
+from .ssamode import compute_server_side, server_side_json  # noqa: E402,F401  (server-side)
 
 # ---- the write-the-patch mode (object as it is + object as wanted -> three patches)
 from .wantmode import compute_want, want_json  # noqa: E402,F401  (the worker calls these)

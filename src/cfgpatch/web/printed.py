@@ -32,15 +32,18 @@ Line = tuple[str, tuple[str, ...]]
 
 
 @too_deep
-def printed_lines(obj: Any, fmt: str) -> list[Line]:
-    """``(text, pointers)`` for each line of kubectl's ``-o fmt`` text of ``obj``.
+def printed_lines(obj: Any, fmt: str, managed_fields: bool = False) -> list[Line]:
+    """``(text, pointers)`` for each line of kubectl's ``-o fmt`` text of ``obj``
+    (``metadata.managedFields`` left out unless ``managed_fields``, as
+    ``--show-managed-fields`` keeps them).
 
     >>> printed_lines({"kind": "K", "data": {"a": "1"}}, "yaml")
     [('data:', ('/data',)), ('  a: "1"', ('/data/a',)), ('kind: K', ('/kind',))]
     >>> [text for text, _ in printed_lines({"kind": "K", "list": []}, "json")]
     ['{', '    "kind": "K",', '    "list": []', '}']
     """
-    obj = _without_managed_fields(obj)
+    if not managed_fields:
+        obj = _without_managed_fields(obj)
     if fmt == "json":
         return _json_lines(obj)
     if fmt == "yaml" and isinstance(obj, dict):
@@ -48,7 +51,7 @@ def printed_lines(obj: Any, fmt: str) -> list[Line]:
             return yamlprint.lines(obj)
         except yamlprint.NotCovered:
             pass
-    texts = writer.dump(obj, fmt).split("\n")
+    texts = writer.dump(obj, fmt, managed_fields=True).split("\n")
     if texts[-1] == "":
         texts.pop()  # after the final newline (kept if the text ends inside a line)
     return [(line, ("",)) for line in texts]

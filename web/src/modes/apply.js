@@ -7,13 +7,17 @@
 import { $ } from "../dom.js";
 import { editorText, makeEditor, setEditorText } from "../editors.js";
 import { Scheduler } from "../scheduler.js";
-import { FORMATS, state } from "../state.js";
+import { FORMATS, SIDES, state } from "../state.js";
 import { APPLY_EDITORS, applyInputsPanel } from "../panels/apply-inputs.js";
 import { applyOutputPanel } from "../panels/apply-output.js";
-import APPLY_EXAMPLES from "../apply-examples.json";
+import { ssaOutputPanel } from "../panels/ssa-output.js";
+import CLIENT_EXAMPLES from "../apply-examples.json";
+import SERVER_EXAMPLES from "../ssa-examples.json";
 
-const PANELS = [applyInputsPanel, applyOutputPanel];
+// Client-side examples, then server-side ones (side: "server" switches the apply).
+const APPLY_EXAMPLES = [...CLIENT_EXAMPLES, ...SERVER_EXAMPLES];
 const LABELS = {
+  crd: "CustomResourceDefinition, YAML or JSON (optional)",
   live: "Live object, YAML or JSON (empty: not created yet)",
   manifest: "New manifest, YAML or JSON",
   last: "Last applied configuration, YAML or JSON (empty: from the live object's annotation)",
@@ -23,7 +27,7 @@ export const applyMode = {
   id: "apply",
   title: "kubectl apply",
   examples: APPLY_EXAMPLES,
-  panels: PANELS,
+  panels: [applyInputsPanel, applyOutputPanel, ssaOutputPanel],
   scheduler: null,
 
   // The editors, panels and scheduler; ctx is main.js's (editors, actions, afterDraw);
@@ -40,21 +44,31 @@ export const applyMode = {
     }
     this.scheduler = new Scheduler({
       read: () => Object.fromEntries(APPLY_EDITORS.map((w) => [w, editorText(ctx.editors[`apply-${w}`])])),
-      options: () => ({ format: state.applyFormat, overwrite: state.applyOverwrite }),
-      ask: (engine, want) => engine.call("apply_json", { live: want.live, manifest: want.manifest,
-        last: want.last, options: JSON.stringify(want.options) }),
+      options: () => (state.applySide === "server"
+        ? { side: "server", format: state.applyFormat, manager: state.applyManager, force: state.applyForce }
+        : { format: state.applyFormat, overwrite: state.applyOverwrite }),
+      ask: (engine, want) => (want.options.side === "server"
+        ? engine.call("server_side_json", { live: want.live, manifest: want.manifest, crd: want.crd,
+          options: JSON.stringify(want.options) })
+        : engine.call("apply_json", { live: want.live, manifest: want.manifest,
+          last: want.last, options: JSON.stringify(want.options) })),
       keep: (data) => (state.apply = data),
       draw: (data) => {
-        for (const panel of PANELS) panel.render?.(data, ctx);
+        applyInputsPanel.render(data, ctx);
+        if (data.side === "server") ssaOutputPanel.render(data, ctx);
+        else applyOutputPanel.render(data, ctx);
         drawn();
       },
       failed,
     });
     applyInputsPanel.mount(ctx, APPLY_EXAMPLES);
     applyOutputPanel.mount(ctx);
+    ssaOutputPanel.mount(ctx);
     Object.assign(ctx.actions, this.actions(ctx));
     ctx.actions.loadApplyExample(APPLY_EXAMPLES[0].id, { compute: false });
+    applyInputsPanel.showSide();
     applyOutputPanel.waiting();
+    ssaOutputPanel.waiting();
   },
 
   // The engine is ready: compute now if this mode is shown.
@@ -70,15 +84,27 @@ export const applyMode = {
   },
 
   // What a shared link holds in this mode (share.js: live in object, manifest in patch).
+  // Server-side adds x: {side, manager, force, crd}.
   linkState() {
     const text = (which) => editorText(this.ctx.editors[`apply-${which}`]);
-    return { mode: "apply", type: state.type, format: state.applyFormat, object: text("live"),
+    const link = { mode: "apply", type: state.type, format: state.applyFormat, object: text("live"),
       patch: text("manifest"), last: text("last") };
+    if (state.applySide === "server") {
+      link.extra = { side: "server", manager: state.applyManager, force: state.applyForce, crd: text("crd") };
+    }
+    return link;
   },
 
   // A shared link of this mode: show the mode and its texts (computed once ready).
   fromLink(link) {
     if (FORMATS.includes(link.format)) state.applyFormat = link.format;
+    const extra = link.extra ?? {};
+    state.applySide = extra.side === "server" ? "server" : "client";
+    if (typeof extra.manager === "string") state.applyManager = extra.manager;
+    state.applyForce = extra.force === true;
+    setEditorText(this.ctx.editors["apply-crd"], typeof extra.crd === "string" ? extra.crd : "");
+    $("apply-crd-box").open = Boolean(extra.crd);
+    applyInputsPanel.showSide();
     this.ctx.actions.setMode("apply");
     return this.ctx.actions.setApplyInputs(link.object, link.patch, link.last);
   },
@@ -100,14 +126,41 @@ export const applyMode = {
         setEditorText(ctx.editors["apply-live"], example.live);
         setEditorText(ctx.editors["apply-manifest"], example.manifest);
         setEditorText(ctx.editors["apply-last"], example.last ?? "");
+        setEditorText(ctx.editors["apply-crd"], example.crd ?? "");
+        $("apply-crd-box").open = Boolean(example.crd);
         state.applyOverwrite = example.overwrite !== false;
+        state.applySide = example.side === "server" ? "server" : "client";
+        state.applyManager = example.manager ?? "kubectl";
+        state.applyForce = example.force === true;
         applyInputsPanel.showOverwrite();
+        applyInputsPanel.showSide();
         applyInputsPanel.showExample(example);
         return now ? scheduler.compute() : Promise.resolve(null);
       },
       setApplyOverwrite(overwrite) {
         state.applyOverwrite = Boolean(overwrite);
         applyInputsPanel.showOverwrite();
+        return compute();
+      },
+      setApplySide(side) {
+        if (!SIDES.includes(side)) return Promise.resolve(state.apply);
+        state.applySide = side;
+        applyInputsPanel.showSide();
+        return compute();
+      },
+      setApplyManager(manager) {
+        state.applyManager = String(manager);
+        applyInputsPanel.showSide();
+        return compute();
+      },
+      setApplyForce(force) {
+        state.applyForce = Boolean(force);
+        applyInputsPanel.showSide();
+        return compute();
+      },
+      setApplyCrd(text) {
+        setEditorText(ctx.editors["apply-crd"], text);
+        if (text) $("apply-crd-box").open = true;
         return compute();
       },
       setApplyFormat(format) {

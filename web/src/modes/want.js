@@ -89,6 +89,8 @@ export const wantMode = {
       failed,
     });
     $("want-example").addEventListener("click", () => this.loadExample());
+    const share = $("want-share");
+    share.addEventListener("click", async () => copyText(await ctx.actions.link(), share));
     this.loadExample({ compute: false });
     Object.assign(ctx.actions, {
       setWantInputs: (object, wanted) => {
@@ -129,6 +131,8 @@ export const wantMode = {
         return state.want ? structuredClone(state.want) : null;
       },
       result: () => (state.want ? structuredClone(state.want) : null),
+      // The two editors' texts, as they are now.
+      texts: () => ({ object: editorText(this.ctx.editors["want-object"]), wanted: editorText(this.ctx.editors["want-wanted"]) }),
       settled: async () => {
         await this.scheduler.settled();
         return true;

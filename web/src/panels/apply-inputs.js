@@ -7,8 +7,8 @@ import { markProblems } from "../editors.js";
 import { copyText } from "../clipboard.js";
 import { state } from "../state.js";
 
-export const APPLY_EDITORS = ["live", "manifest", "last"];
-const said = { live: "", manifest: "", last: "" };
+export const APPLY_EDITORS = ["live", "manifest", "last", "crd"];
+const said = { live: "", manifest: "", last: "", crd: "" };
 
 export const applyInputsPanel = {
   mount(ctx, examples) {
@@ -17,6 +17,16 @@ export const applyInputsPanel = {
     select.addEventListener("change", () => ctx.actions.loadApplyExample(select.value));
     const overwrite = $("apply-overwrite-false");
     overwrite.addEventListener("change", () => ctx.actions.setApplyOverwrite(!overwrite.checked));
+    for (const button of document.querySelectorAll("[data-apply-side]")) {
+      button.addEventListener("click", () => ctx.actions.setApplySide(button.dataset.applySide));
+    }
+    const manager = $("apply-manager");
+    manager.addEventListener("input", () => {
+      this.showExample(null);
+      ctx.actions.setApplyManager(manager.value);
+    });
+    const force = $("apply-force");
+    force.addEventListener("change", () => ctx.actions.setApplyForce(force.checked));
     const share = $("apply-share");
     share.addEventListener("click", async () => copyText(await ctx.actions.link(), share));
   },
@@ -25,6 +35,16 @@ export const applyInputsPanel = {
     state.applyExampleId = example?.id ?? "";
     $("apply-example").value = state.applyExampleId;
     setText($("apply-example-note"), example?.note ?? "");
+  },
+
+  // The client-side / server-side switch and the server-side settings.
+  showSide() {
+    $("mode-apply").dataset.side = state.applySide;
+    for (const button of document.querySelectorAll("[data-apply-side]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.applySide === state.applySide));
+    }
+    if ($("apply-manager").value !== state.applyManager) $("apply-manager").value = state.applyManager;
+    $("apply-force").checked = state.applyForce;
   },
 
   showOverwrite() {
@@ -43,6 +63,7 @@ export const applyInputsPanel = {
         ));
       }
       show(box, Boolean(error));
+      if (error && which === "crd") $("apply-crd-box").open = true;
       markProblems(ctx.editors[`apply-${which}`],
         error?.line ? [{ ...error, severity: "error", message: error.plain }] : []);
       const text = error ? error.plain : "";

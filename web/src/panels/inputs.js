@@ -6,7 +6,7 @@ import { $, announce, el, kids, rich, show } from "../dom.js";
 import { markProblems } from "../editors.js";
 import { state } from "../state.js";
 
-const said = { object: "", patch: "" }; // the last problem announced, per editor
+const said = { object: "", patch: "", crd: "" }; // the last problem announced, per editor
 
 function describe(box, error) {
   box.replaceChildren(...kids(
@@ -21,6 +21,7 @@ function problems(data, which) {
   const error = data.inputs[which];
   if (error?.line) marks.push({ ...error, severity: "error", message: error.plain });
   const view = data.views[state.type];
+  if (which === "crd") return marks;
   const place = view.error?.place;
   if (which === "patch" && place) marks.push({ ...place, severity: "error", message: view.error.plain });
   for (const finding of view.findings ?? []) {
@@ -33,15 +34,16 @@ function problems(data, which) {
 
 export const inputsPanel = {
   render(data, ctx) {
-    for (const which of ["object", "patch"]) {
+    for (const which of ["object", "patch", "crd"]) {
       const box = $(`${which}-error`);
       const error = data.inputs[which];
       if (error) describe(box, error);
       show(box, Boolean(error));
+      if (error && which === "crd") $("crd-box").open = true;
       markProblems(ctx.editors[which], problems(data, which));
       const text = error ? error.plain : "";
       if (text && text !== said[which]) {
-        announce(`The ${which} cannot be read. ${text}`, { urgent: !said[which] });
+        announce(`The ${which === "crd" ? "CRD" : which} cannot be read. ${text}`, { urgent: !said[which] });
       }
       said[which] = text;
     }

@@ -1,7 +1,7 @@
 // What kustomize would do: computed only while this panel is open (the bridge's
 // kustomize option), through the engine's kustomize view (kube.patch(as_="kustomize")).
 
-import { $, el, plural, setText } from "../dom.js";
+import { $, el, plural, rich, setText, show } from "../dom.js";
 import { DIFFERS_MARK, codeBox, drawLines } from "../codebox.js";
 import { state } from "../state.js";
 
@@ -19,6 +19,9 @@ export const kustomizePanel = {
     const verdict = $("kustomize-verdict");
     const view = data.kustomize;
     const box = $("kustomize-object");
+    const openapi = $("kustomize-openapi");
+    openapi.replaceChildren(...rich(view?.openapi_note ?? ""));
+    show(openapi, Boolean(state.kustomizeOpen && view?.openapi_note));
     if (!state.kustomizeOpen || !view) {
       verdict.className = "verdict pending";
       setText(verdict, state.kustomizeOpen ? "Computing\u2026" : "Open to compute it.");
