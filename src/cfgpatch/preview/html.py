@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from html import escape
 
-from .human import describe_change, describe_where, obj_label, summary_line
+from .human import describe_change, describe_where, entry_notes, obj_label, summary_line
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff;
@@ -40,6 +40,9 @@ def render_html(report: dict) -> str:
              f"<div class=meta>{escape(report['base']['ref'])} "
              f"({escape(report['base']['commit'][:12])}) → {escape(report['head']['ref'])}"
              f"<br>{escape(summary_line(report))}</div>", _table(report)]
+    for level, path, side, message in entry_notes(report):
+        parts.append(f"<div class=risk><b>{escape(level)}</b> <code>{escape(path)}</code> "
+                     f"at {side}: {escape(message)}</div>")
     for risk in report["risks"]:
         where = f" <code>{escape(risk['file'])}:{risk['line']}</code>" \
             if risk.get("file") else ""

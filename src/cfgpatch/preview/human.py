@@ -13,12 +13,9 @@ def render_human(report: dict, colour: bool = False) -> str:
 
     out = [c(BOLD, f"kube preview: {report['base']['ref']} ({report['base']['commit'][:12]}) "
                    f"-> {report['head']['ref']}"), summary_line(report)]
-    for entry in report["entry_points"]:
-        if entry.get("error"):
-            for side in ("base", "head"):
-                if entry["error"][side]:
-                    out.append(c(RED, f"error: {entry['path']} at {side}: "
-                                      f"{entry['error'][side]}"))
+    for level, path, side, message in entry_notes(report):
+        out.append(c(RED if level == "error" else YELLOW,
+                     f"{level}: {path} at {side}: {message}"))
     if report["risks"]:
         out.append(c(BOLD, f"risks ({len(report['risks'])}):"))
         for risk in report["risks"]:
@@ -45,6 +42,18 @@ def render_human(report: dict, colour: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+def entry_notes(report: dict) -> list[tuple[str, str, str, str]]:
+    """(level: "error" or "not rendered", path, side, message) for each entry point
+    side that failed to build or was not rendered (it needs the network)."""
+    out = []
+    for entry in report["entry_points"]:
+        for key, level in (("error", "error"), ("not_rendered", "not rendered")):
+            for side in ("base", "head"):
+                if (entry.get(key) or {}).get(side):
+                    out.append((level, entry["path"], side, entry[key][side]))
+    return out
+
+
 def summary_line(report: dict) -> str:
     summary = report["summary"]
     counts = ", ".join(f"{n} {s}" for s, n in sorted(summary["objects"].items())) or \
@@ -55,7 +64,9 @@ def summary_line(report: dict) -> str:
     rendered = len(report["entry_points"])
     return (f"{rendered} entry point(s) rendered, {len(report['skipped_entry_points'])} not "
             f"reached; objects: {counts}; risks: {len(report['risks'])}{extra}; "
-            f"errors: {summary['errors']}")
+            f"errors: {summary['errors']}"
+            + (f"; not rendered (network): {summary['not_rendered']}"
+               if summary.get("not_rendered") else ""))
 
 
 def obj_label(obj: dict) -> str:

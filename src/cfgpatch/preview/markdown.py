@@ -8,7 +8,7 @@ change list), saying so; every object appears in exactly one part.
 
 from __future__ import annotations
 
-from .human import describe_change, describe_where, obj_label, summary_line
+from .human import describe_change, describe_where, entry_notes, obj_label, summary_line
 
 LIMIT = 65_536
 MARKER = "<!-- cfgpatch-kube-preview -->"
@@ -52,10 +52,9 @@ def _head(report: dict) -> str:
             lines.append(f"| {kind} | " + " | ".join(str(counts.get(s, 0)) for s in statuses)
                          + f" | {risky.get(kind, 0)} |")
         lines.append("")
-    for entry in report["entry_points"]:
-        for side in ("base", "head"):
-            if entry.get("error") and entry["error"][side]:
-                lines.append(f"> :x: `{entry['path']}` at {side}: {_code(entry['error'][side])}")
+    for level, path, side, message in entry_notes(report):
+        mark = ":x:" if level == "error" else ":information_source: not rendered:"
+        lines.append(f"> {mark} `{path}` at {side}: {_code(message)}")
     if report["risks"]:
         lines.append(f"**Risks ({len(report['risks'])})**")
         lines.append("")
