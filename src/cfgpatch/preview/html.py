@@ -7,7 +7,14 @@ from __future__ import annotations
 import difflib
 from html import escape
 
-from .human import describe_change, describe_where, entry_notes, obj_label, summary_line
+from .human import (
+    describe_change,
+    describe_where,
+    entry_notes,
+    live_lines,
+    obj_label,
+    summary_line,
+)
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff;
@@ -79,6 +86,8 @@ def _object(obj: dict) -> str:
     for risk in obj["risks"]:
         out.append(f"<div class=risk><b>{escape(risk['rule'])}</b>: "
                    f"{escape(risk['message'])}</div>")
+    for line in live_lines(obj):
+        out.append(f"<div class=where>{escape(line)}</div>")
     for change in obj["changes"]:
         out.append(f"<div class=chg>{escape(describe_change(change))}</div>")
         for where in change["attribution"]:

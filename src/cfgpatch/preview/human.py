@@ -31,6 +31,8 @@ def render_human(report: dict, colour: bool = False) -> str:
             out.append(f"  referrers that follow: {', '.join(obj['referrers'])}")
         for source in obj.get("sources", []):
             out.append(c(DIM, f"  from {describe_where(source)}"))
+        for line in live_lines(obj):
+            out.append("  " + c(YELLOW, line))
         for change in obj["changes"]:
             colour_code = GREEN if change["action"] == "add" else \
                 RED if change["action"] == "remove" else YELLOW
@@ -51,6 +53,35 @@ def entry_notes(report: dict) -> list[tuple[str, str, str, str]]:
             for side in ("base", "head"):
                 if (entry.get(key) or {}).get(side):
                     out.append((level, entry["path"], side, entry[key][side]))
+    return out
+
+
+def live_lines(obj: dict) -> list[str]:
+    """What the apply does to the live object (``--live``), one line per finding."""
+    live = obj.get("live")
+    if not live:
+        return []
+    if not live["exists"]:
+        return ["live: not in --live" + ("" if obj["status"] == "removed"
+                                         else " (the apply creates it)")]
+    ssa = live.get("server_side")
+    if ssa is None:
+        head = "live (client-side apply): "
+        if live.get("refused"):
+            return [head + "refused: " + live["refused"]]
+        return [head + ("no change" if live.get("unchanged")
+                        else f"{len(live.get('changes', []))} field change(s)")]
+    head = f"live (server-side apply by {ssa['field_manager']}" \
+        f"{', --force-conflicts' if ssa.get('force') else ''}): "
+    if ssa.get("refused"):
+        return [head + "refused: " + ssa["refused"]]
+    out = [head + f"conflict with {c['owner']}: {c['field']}"
+           + (" (taken over)" if ssa["applied"] else " (the apply fails)")
+           for c in ssa.get("conflicts", [])]
+    out += [head + f"removes {r['field']}" for r in ssa.get("removed", [])]
+    if ssa.get("applied") and not out:
+        out.append(head + ("no change" if ssa.get("unchanged")
+                           else f"{len(ssa.get('changes', []))} field change(s)"))
     return out
 
 

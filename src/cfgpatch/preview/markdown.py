@@ -8,7 +8,14 @@ change list), saying so; every object appears in exactly one part.
 
 from __future__ import annotations
 
-from .human import describe_change, describe_where, entry_notes, obj_label, summary_line
+from .human import (
+    describe_change,
+    describe_where,
+    entry_notes,
+    live_lines,
+    obj_label,
+    summary_line,
+)
 
 LIMIT = 65_536
 MARKER = "<!-- cfgpatch-kube-preview -->"
@@ -77,6 +84,8 @@ def _section(obj: dict, limit: int) -> str:
         body.append("referrers that follow: " + ", ".join(f"`{r}`" for r in obj["referrers"]))
     for risk in obj["risks"]:
         body.append(f"- :warning: **{risk['rule']}**: {_escape(risk['message'])}")
+    for line in live_lines(obj):
+        body.append(f"- {_escape(line)}")
     for change in obj["changes"]:
         body.append(f"- `{_tick(describe_change(change))}`")
         for where in change["attribution"]:
