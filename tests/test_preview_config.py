@@ -109,3 +109,12 @@ def test_flags_read_back_as_the_same_options(options):
     if not options.enable_helm:  # flags() leaves the helm command out then
         options = BuildOptions(options.load_restrictor)
     assert with_changes(DEFAULT_OPTIONS, parse_flags(flags)) == options
+
+
+def test_a_helm_command_given_on_the_command_line_wins_over_the_configuration():
+    config = parse_preview_config(CONFIG)
+    own = config.paths[1].options
+    locked = config.build_options("overlays/prod", own, BuildOptions(helm_command="helm"),
+                                  locked=True)
+    assert locked.helm_command == "helm"
+    assert config.build_options("overlays/prod", own, DEFAULT_OPTIONS).helm_command == "helm3"

@@ -141,3 +141,20 @@ def test_server_side_without_live_is_a_usage_error(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cfgpatch", "kube", "preview",
                            "-C", str(tmp_path), "--server-side"], capture_output=True, text=True)
     assert done.returncode == 2 and "need --live DIR" in done.stderr
+
+
+def test_the_recording_is_what_the_oracle_answers_today():
+    """Live: kubectl.1.32 and ssa-oracle record the case again; it must not differ."""
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        import record_preview_ssa as recorder
+        from record_kustomize_helm import kubectl
+    finally:
+        sys.path.remove(str(scripts))
+    from conftest import require
+
+    binary = kubectl()
+    require(binary is not None, "kubectl.1.32 is not installed")
+    require(recorder.ORACLE.exists(), f"ssa-oracle is not at {recorder.ORACLE}")
+    assert json.loads(json.dumps(recorder.record(binary))) == CASE

@@ -54,8 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--enable-helm", action="store_true",
                         help="inflate helmCharts with the external helm (as kubectl "
                              "kustomize --enable-helm); .cfgpatch.yaml may set it per path")
-    parser.add_argument("--helm-command", default="helm", metavar="HELM",
-                        help="the helm executable (default: helm)")
+    parser.add_argument("--helm-command", metavar="HELM",
+                        help="the helm executable (default: helm); given here, it wins over "
+                             ".cfgpatch.yaml's (which the head ref, a pull request, chooses)")
     parser.add_argument("--load-restrictor", default="LoadRestrictionsRootOnly",
                         choices=("LoadRestrictionsRootOnly", "LoadRestrictionsNone"),
                         help="kustomize's load restrictor for every entry point")
@@ -85,12 +86,13 @@ def _compute(args: argparse.Namespace) -> dict:
     from ..preview.engine import Options, ServerSide, preview
     from .helm_runner import SubprocessHelm
 
-    build = BuildOptions(args.load_restrictor, args.enable_helm, args.helm_command)
+    build = BuildOptions(args.load_restrictor, args.enable_helm, args.helm_command or "helm")
     server_side = ServerSide(args.field_manager, args.force_conflicts) \
         if args.server_side else None
     return preview(Options(args.repository, args.base, args.head, tuple(args.paths),
                            args.all_entry_points, live=args.live, build=build,
-                           helm_runner=SubprocessHelm(), server_side=server_side))
+                           helm_runner=SubprocessHelm(), server_side=server_side,
+                           helm_command_locked=args.helm_command is not None))
 
 
 def _saved(path: str) -> dict:

@@ -94,14 +94,18 @@ class PreviewConfig:
     def excluded(self, folder: str) -> bool:
         return any(glob_match(g, folder) for g in self.exclude)
 
-    def build_options(self, folder: str, own: Changes, defaults: BuildOptions) -> BuildOptions:
+    def build_options(self, folder: str, own: Changes, defaults: BuildOptions,
+                      locked: bool = False) -> BuildOptions:
         """The options an entry point at ``folder`` is built with: the defaults, the glob
-        entries that match it, then its own."""
+        entries that match it, then its own; ``locked``: the defaults' helm command wins
+        (the command line named it: a configuration read from a pull request's head does
+        not choose what runs)."""
         out = defaults
         for item in self.paths:
             if item.is_glob and glob_match(item.path, folder):
                 out = with_changes(out, item.options)
-        return with_changes(out, own)
+        out = with_changes(out, own)
+        return replace(out, helm_command=defaults.helm_command) if locked else out
 
 
 def _fail(source: str, line: int, message: str) -> InvalidInput:

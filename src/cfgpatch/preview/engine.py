@@ -44,6 +44,7 @@ class Options:
     live: str | None = None  # a folder of live objects (kubectl get -o yaml)
     keep: dict = field(default_factory=dict)  # filled with the renders (tests)
     build: BuildOptions = DEFAULT_OPTIONS  # the command line's; .cfgpatch.yaml's per path
+    helm_command_locked: bool = False  # build.helm_command wins over .cfgpatch.yaml's
     helm_runner: HelmProcess | None = None  # runs helm (None: the one installed, if any)
     server_side: ServerSide | None = None  # --live's apply: server-side (None: client-side)
 
@@ -68,7 +69,8 @@ def preview(options: Options) -> dict:
     entries, declared = _entries(base_files, head_files, config, options.paths,
                                  lambda files: find(files, config, source_here, urls))
     chosen = []
-    builds = {e.key: config.build_options(e.path, e.options, options.build) for e in entries}
+    builds = {e.key: config.build_options(e.path, e.options, options.build,
+                                          options.helm_command_locked) for e in entries}
     for entry in entries:
         folders = reach(base_files, entry) | reach(head_files, entry)
         if builds[entry.key].load_restrictor != RESTRICTORS[0]:
