@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cfgpatch.preview.engine import Options, preview
 from cfgpatch.preview.html import render_html
@@ -158,3 +160,37 @@ def test_the_recording_is_what_the_oracle_answers_today():
     require(binary is not None, "kubectl.1.32 is not installed")
     require(recorder.ORACLE.exists(), f"ssa-oracle is not at {recorder.ORACLE}")
     assert json.loads(json.dumps(recorder.record(binary))) == CASE
+
+
+def test_the_modules_examples_hold():
+    import doctest
+
+    from cfgpatch.preview import config, serverside
+
+    for module in (config, serverside):
+        assert doctest.testmod(module).failed == 0
+
+
+_KEYS = st.text(st.characters(codec="ascii", exclude_characters="\x00"), max_size=4)
+_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                       lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(_KEYS, inner, max_size=3), max_leaves=12)
+
+
+@given(_VALUES)
+def test_every_leaf_path_reads_back_as_its_json_pointer(value):
+    from cfgpatch.kube.ssa import fieldpath as fp
+    from cfgpatch.preview.render import leaves
+    from cfgpatch.preview.serverside import pointer_of
+
+    for pointer in leaves(value):
+        path, current = [], value
+        for token in pointer.split("/")[1:]:
+            key = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(current, list):
+                path.append(fp.index(int(key)))
+                current = current[int(key)]
+            else:
+                path.append(fp.field(key))
+                current = current[key]
+        assert pointer_of(tuple(path), value) == pointer
