@@ -194,3 +194,16 @@ def test_every_leaf_path_reads_back_as_its_json_pointer(value):
                 path.append(fp.field(key))
                 current = current[key]
         assert pointer_of(tuple(path), value) == pointer
+
+
+def test_a_live_object_saved_without_managed_fields_is_said_so(tmp_path):
+    root, base, head, live = _setup(tmp_path)
+    items = json.loads(json.dumps(CASE["live"]))
+    for item in items:
+        del item["metadata"]["managedFields"]
+    (live / "objects.yaml").write_text(yaml.safe_dump({"kind": "List", "items": items}))
+    report = preview(Options(str(root), base, head, live=str(live),
+                             server_side=ServerSide()))
+    config = next(o for o in report["objects"] if o["kind"] == "ConfigMap")
+    assert config["live"]["server_side"]["no_managed_fields"] is True
+    assert "--show-managed-fields" in render_human(report)

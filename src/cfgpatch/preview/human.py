@@ -82,6 +82,9 @@ def live_lines(obj: dict) -> list[str]:
     if ssa.get("applied") and not out:
         out.append(head + ("no change" if ssa.get("unchanged")
                            else f"{len(ssa.get('changes', []))} field change(s)"))
+    if ssa.get("no_managed_fields"):
+        out.append(head + "the live object has no managedFields (save it with kubectl get "
+                          "-o yaml --show-managed-fields)")
     return out
 
 

@@ -17,7 +17,10 @@ object found there, the head render is applied by ``field_manager``:
   ``live-refused``.
 
 Custom resources are typed by the CRDs of the head render and of ``DIR`` (else from their
-content, as the server does for a CRD without a schema).
+content, as the server does for a CRD without a schema).  ``kubectl get -o yaml`` leaves
+``managedFields`` out unless given ``--show-managed-fields``: a live object without them
+is owned by nobody the server knows (its fields go to ``before-first-apply``), which the
+outcome says (``no_managed_fields``).
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types
     and the risks it carries."""
     value = _namespaced(head.value)
     out: dict[str, Any] = {"field_manager": how.field_manager, "force": how.force}
+    meta = live.get("metadata")
+    if not (isinstance(meta, dict) and meta.get("managedFields")):
+        out["no_managed_fields"] = True  # kubectl get -o yaml leaves them out by default
     try:
         applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
                                             force=how.force, schema=types, time=TIME)
