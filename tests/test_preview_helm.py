@@ -137,7 +137,10 @@ def test_charts_and_bases_that_need_the_network_are_notes_not_errors(tmp_path):
     from cfgpatch.preview.human import render_human
     from cfgpatch.preview.markdown import render_markdown
 
-    assert "not rendered: apps/remote at head: " in render_human(report)
+    human = render_human(report)
+    assert "not rendered: apps/remote at head: " in human
+    assert human.splitlines()[1].startswith("1 entry point(s) rendered, ")
+    assert "; not rendered (network): 2" in human.splitlines()[1]
     assert ":information_source: not rendered: `apps/remote-base`" in render_markdown(report)[0]
     # and nothing was pulled into the repository
     assert not (root / "apps/remote/charts").exists()

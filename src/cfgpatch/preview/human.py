@@ -95,7 +95,7 @@ def summary_line(report: dict) -> str:
     ignored = summary["ignored"]
     extra = f"; ignored: {ignored['changes']} change(s), {ignored['objects']} object(s)" \
         if ignored["changes"] or ignored["objects"] else ""
-    rendered = len(report["entry_points"])
+    rendered = len(report["entry_points"]) - summary.get("not_rendered", 0)
     return (f"{rendered} entry point(s) rendered, {len(report['skipped_entry_points'])} not "
             f"reached; objects: {counts}; risks: {len(report['risks'])}{extra}; "
             f"errors: {summary['errors']}"
