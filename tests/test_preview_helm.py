@@ -109,7 +109,13 @@ def test_each_ref_inflates_its_own_chart_as_kubectl_kustomize_does(tmp_path):
     assert any(r["rule"] == "image" for r in web["Deployment"]["risks"])
     image = next(c for c in web["Deployment"]["changes"] if c["path"].endswith("/image"))
     assert [(w["file"], w["line"]) for w in image["attribution"]] == [
-        ("apps/web/charts/web/templates/deploy.yaml", 19)]  # image: {{ .Values.image }}
+        ("apps/web/charts/web/templates/deploy.yaml", 19),  # image: {{ .Values.image }}
+        ("apps/web/charts/web/values.yaml", 2)]  # image: nginx:1.27
+    assert image["attribution"][1]["commits"][0]["subject"] == "head"
+    replicas = next(c for c in web["Deployment"]["changes"] if c["path"] == "/spec/replicas")
+    assert [(w["file"], w["line"]) for w in replicas["attribution"]] == [
+        ("apps/web/charts/web/templates/deploy.yaml", 8),
+        ("apps/web/kustomization.yaml", 7)]  # valuesInline: {replicas: 3} wins
     port = next(c for c in web["Service"]["changes"] if c["path"] == "/spec/ports/1")
     assert (port["attribution"][0]["file"], port["attribution"][0]["line"]) == (
         "apps/web/charts/web/templates/svc.yaml", 12)

@@ -49,6 +49,7 @@ class RenderedObject:
     text: str = ""  # kustomize's YAML of the object ("" until :attr:`yaml` writes it)
     blame: dict[str, Where] = field(default_factory=dict)
     styled: Any = None  # the build's own value (quoting kept), written on demand
+    also: dict[str, list[Where]] = field(default_factory=dict)  # more lines (chart values)
 
     @property
     def yaml(self) -> str:
@@ -140,18 +141,27 @@ def _build(out: Render, directory: str, root: str, how: How,
         found = blame.get(resource.describe())
         where = {p: _relative(f, line, root, mapping) for p, f, line in found.fields} \
             if found else {}
+        also: dict[str, list[Where]] = {}
         if charts is not None:
-            _chart_lines(where, charts, str(plain(resource.value).get("metadata", {})
-                                                .get("name", "")))
-        out.objects.append(RenderedObject(plain(resource.value), "", where, resource.value))
+            also = _chart_lines(where, charts, str(plain(resource.value).get("metadata", {})
+                                                   .get("name", "")))
+        out.objects.append(RenderedObject(plain(resource.value), "", where, resource.value,
+                                          also))
     out.built = True
 
 
-def _chart_lines(where: dict[str, Where], charts: HelmBlame, name: str) -> None:
-    """A field of a chart's output: its template's file and line (:mod:`.helmblame`)."""
+def _chart_lines(where: dict[str, Where], charts: HelmBlame, name: str
+                 ) -> dict[str, list[Where]]:
+    """A field of a chart's output: its template's file and line, and the lines of the
+    values it writes (:mod:`.helmblame`)."""
+    also: dict[str, list[Where]] = {}
     for pointer, (file, line) in where.items():
         if file == HELM_FILE:
             where[pointer] = charts.where(line, name) or (file, line)
+            values = charts.values(where[pointer]) if where[pointer][0] != file else []
+            if values:
+                also[pointer] = values
+    return also
 
 
 def _relative(file: str, line: int, root: str, mapping: dict | None) -> Where:

@@ -91,6 +91,8 @@ def _attribute(change: FieldChange, pair: Pair, attributor: Attributor) -> list[
         where = side.blame.get(pointer)
         if where is not None:
             places[where] = None
+        for more in side.also.get(pointer, ()):
+            places[more] = None
     if not places and path in side.blame:
         places[side.blame[path]] = None
     out = []
