@@ -227,3 +227,33 @@ def test_command_line_helm_command_reaches_the_build(tmp_path):
     assert done.returncode == 2
     error = json.loads(done.stdout)["entry_points"][0]["error"]["head"]
     assert "fork/exec /x/helm: no such file or directory" in error
+
+
+def test_live_reverting_the_attributed_value_removes_that_change_only(tmp_path):
+    """Ablation with the real helm: for each change of the chart's Deployment, putting
+    back the base's version of the value file it is attributed to (one hunk each) makes
+    that change disappear and leaves the other."""
+    from cfgpatch.cli.helm_runner import SubprocessHelm
+
+    helm = _live_helm()
+    root = tmp_path / "repo"
+    base = new_repo(root, _files("base"))
+    head = _files("head")
+
+    def changes() -> dict[str, list[tuple[str, int]]]:
+        report = preview(Options(str(root), base, None, ["apps/web"], helm_runner=SubprocessHelm(),
+                                 build=BuildOptions(helm_command=helm)))
+        deployment = next(o for o in report["objects"] if o["kind"] == "Deployment")
+        return {c["path"]: [(w["file"], w["line"]) for w in c["attribution"]]
+                for c in deployment["changes"]}
+
+    for name, text in head.items():
+        (root / name).write_text(text)
+    found = changes()
+    assert set(found) == {"/spec/replicas", "/spec/template/spec/containers/0/image"}
+    for path, places in found.items():
+        values = [f for f, _ in places if "/templates/" not in f]
+        assert len(values) == 1
+        (root / values[0]).write_text(_files("base")[values[0]])
+        assert set(changes()) == set(found) - {path}
+        (root / values[0]).write_text(head[values[0]])
