@@ -5,7 +5,7 @@ the key or option, the file and the line."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.errors import InvalidInput
@@ -102,6 +102,7 @@ def test_load_restrictor_none_lets_an_entry_point_read_outside_its_folder(tmp_pa
     assert report["skipped_entry_points"] == []
 
 
+@settings(deadline=None)
 @given(st.builds(BuildOptions, st.sampled_from(RESTRICTORS), st.booleans(),
                  st.from_regex(r"[a-z/][a-z0-9/._-]{0,12}", fullmatch=True)))
 def test_flags_read_back_as_the_same_options(options):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfgpatch.preview.engine import Options, preview
@@ -177,6 +177,7 @@ _VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_s
                        | st.dictionaries(_KEYS, inner, max_size=3), max_leaves=12)
 
 
+@settings(deadline=None)  # no time limit: the machine is shared
 @given(_VALUES)
 def test_every_leaf_path_reads_back_as_its_json_pointer(value):
     from cfgpatch.kube.ssa import fieldpath as fp
