@@ -137,6 +137,7 @@ def main() -> int:
             totals["changed_objects"] += len(report["objects"])
             totals["not_rendered"] += report["summary"].get("not_rendered", 0)
             notes = []
+            before = (totals["renders"], totals["equal"])
             for key, renders in kept.items():
                 for sha, render in zip((base, head), renders, strict=True):
                     if render.entry.kind not in ("kustomization", "config") or render.absent \
@@ -170,7 +171,9 @@ def main() -> int:
                     totals["missed"] += len(lost)
                     notes += [f"MISSED {key}: {m}" for m in lost[:5]]
             print(f"{base[:8]}..{head[:8]}: {len(report['entry_points'])} entry points, "
-                  f"{len(report['objects'])} objects changed, {len(report['risks'])} risks"
+                  f"{len(report['objects'])} objects changed, {len(report['risks'])} risks, "
+                  f"{totals['equal'] - before[1]}/{totals['renders'] - before[0]} renders "
+                  "equal to kubectl's"
                   + "".join(f"\n  {n}" for n in notes), flush=True)
     print("TOTAL", totals)
     return 1 if totals["differ"] or totals["missed"] else 0
