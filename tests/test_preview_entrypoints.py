@@ -84,15 +84,17 @@ def test_bad_config_is_named_with_its_line(text, where):
     assert where in caught.value.message
 
 
-def test_config_paths_with_options_are_entry_points_that_say_what_is_not_modelled(tmp_path):
+def test_config_paths_with_options_are_entry_points_built_with_them(tmp_path):
     root = tmp_path / "repo"
     files = gitops_files()
-    files[".cfgpatch.yaml"] = "preview:\n  paths:\n  - {path: base, options: [--enable-helm]}\n"
+    files[".cfgpatch.yaml"] = ("preview:\n  paths:\n  - {path: base, options: "
+                               "[--enable-helm, --helm-command=helm3]}\n")
     base = new_repo(root, files)
     apply_edits(root, ["resource"])
     report = preview(Options(str(root), base, None))
     entry = next(e for e in report["entry_points"] if e["path"] == "base")
-    assert "--enable-helm is not modelled" in entry["error"]["head"]
+    assert entry["kind"] == "config" and "error" not in entry
+    assert entry["options"] == ["--enable-helm", "--helm-command", "helm3"]
 
 
 LIVE = """apiVersion: v1

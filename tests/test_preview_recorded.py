@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cfgpatch.preview.entrypoints import EntryPoint
 from cfgpatch.preview.gittree import GitRepo, GitTreeFileSystem
-from cfgpatch.preview.render import render
+from cfgpatch.preview.render import How, render
 from preview_support import EDITS, apply_edits, commit, gitops_files, new_repo
 
 RECORD = json.loads((Path(__file__).parent / "data/preview/kubectl-renders.json").read_text())
@@ -25,7 +25,7 @@ def test_renders_equal_the_recorded_kubectl_output(tmp_path):
         tree = repo.tree(sha)
         fs = GitTreeFileSystem(tree, repo.root)
         for entry, answer in RECORD["refs"][label].items():
-            done = render(EntryPoint(entry, "kustomization"), tree, repo.root, fs)
+            done = render(EntryPoint(entry, "kustomization"), tree, repo.root, How(fs))
             assert (done.error == "") == (answer["exit"] == 0), (label, entry, done.error)
             if answer["exit"] == 0:
                 assert done.output == answer["stdout"], (label, entry)

@@ -40,6 +40,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--live", metavar="DIR",
                         help="objects as `kubectl get -o yaml` saved them: add the "
                              "client-side apply's own outcome on each")
+    parser.add_argument("--server-side", action="store_true",
+                        help="with --live: the outcome of server-side apply (kubectl apply "
+                             "--server-side): conflicts with other field managers, fields "
+                             "the apply removes")
+    parser.add_argument("--field-manager", default="kubectl", metavar="NAME",
+                        help="with --server-side: the applier's field manager (default: "
+                             "kubectl; kustomize-controller for Flux, argocd-controller "
+                             "for Argo CD)")
+    parser.add_argument("--force-conflicts", action="store_true",
+                        help="with --server-side: take the conflicting fields over (shown "
+                             "as forced, still a risk)")
+    parser.add_argument("--enable-helm", action="store_true",
+                        help="inflate helmCharts with the external helm (as kubectl "
+                             "kustomize --enable-helm); .cfgpatch.yaml may set it per path")
+    parser.add_argument("--helm-command", metavar="HELM",
+                        help="the helm executable (default: helm); given here, it wins over "
+                             ".cfgpatch.yaml's (which the head ref, a pull request, chooses)")
+    parser.add_argument("--load-restrictor", default="LoadRestrictionsRootOnly",
+                        choices=("LoadRestrictionsRootOnly", "LoadRestrictionsNone"),
+                        help="kustomize's load restrictor for every entry point")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--report", metavar="JSON",
                         help="write a saved JSON report in --format instead of computing one")
@@ -47,21 +67,32 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_preview(args: argparse.Namespace) -> int:
-    from ..preview.engine import Options, preview
     from ..preview.report import exit_status
 
+    if (args.server_side or args.force_conflicts) and not args.live:
+        write_stderr("error: --server-side and --force-conflicts need --live DIR\n")
+        return 2
     try:
-        if args.report:
-            report = _saved(args.report)
-        else:
-            report = preview(Options(args.repository, args.base, args.head,
-                                     tuple(args.paths), args.all_entry_points,
-                                     live=args.live))
+        report = _saved(args.report) if args.report else _compute(args)
     except CfgPatchError as error:
         write_stderr(f"error: {error.message}\n")
         return 2
     _write(args, report)
     return exit_status(report)
+
+
+def _compute(args: argparse.Namespace) -> dict:
+    from ..lint.options import BuildOptions
+    from ..preview.engine import Options, ServerSide, preview
+    from .helm_runner import SubprocessHelm
+
+    build = BuildOptions(args.load_restrictor, args.enable_helm, args.helm_command or "helm")
+    server_side = ServerSide(args.field_manager, args.force_conflicts) \
+        if args.server_side else None
+    return preview(Options(args.repository, args.base, args.head, tuple(args.paths),
+                           args.all_entry_points, live=args.live, build=build,
+                           helm_runner=SubprocessHelm(), server_side=server_side,
+                           helm_command_locked=args.helm_command is not None))
 
 
 def _saved(path: str) -> dict:

@@ -5,12 +5,21 @@
     preview:
       paths:                           # entry points besides the ones found
         - apps/guestbook               # a folder (a kustomization or plain manifests)
-        - path: apps/helm-app
-          options: [--enable-helm]     # kube build options; unsupported ones are errors
+        - path: apps/helm-app          # kubectl kustomize's flags for this entry point
+          options: [--enable-helm, --helm-command, helm3]
+        - path: "legacy/**"            # a glob: options for the entry points it matches
+          options: [--load-restrictor=LoadRestrictionsNone]   # (not an entry point)
       exclude: ["vendor/**"]           # folders never taken as entry points
       ignore:                          # changes not reported (but counted)
         - {kind: Secret, path: data}
         - {path: metadata.annotations.checksum/config}
+
+``options`` are ``kubectl kustomize``'s build flags: ``--enable-helm`` (``=false`` to
+switch it off again), ``--helm-command CMD`` and ``--load-restrictor
+LoadRestrictionsRootOnly|LoadRestrictionsNone`` (``--flag=value`` or two items); any
+other option is an error naming it, its file and its line.  They are applied over the
+command line's (``kube preview --enable-helm --helm-command ...``), glob entries first
+in their order, then the entry point's own.
 
 An ignore entry names a ``kind`` (any when absent), optionally a ``name``, and a field
 ``path``: dot-separated keys from the object's root, where a key may hold a slash
@@ -20,16 +29,22 @@ an error naming it and its line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
 from ..lint.config import CONFIG_NAME, glob_match
+from ..lint.options import RESTRICTORS, BuildOptions
 from ..lint.yamlpos import tree_values
 
 _KEYS = ("paths", "exclude", "ignore")
 _IGNORE_KEYS = ("kind", "name", "path")
-SUPPORTED_OPTIONS = ()
+#: The build flags a path may name, and the BuildOptions field each sets.
+FLAGS = {"--enable-helm": "enable_helm", "--helm-command": "helm_command",
+         "--load-restrictor": "load_restrictor"}
+_GLOB = re.compile(r"[*?\[]")
+Changes = tuple[tuple[str, Any], ...]
 
 
 @dataclass(frozen=True)
@@ -55,8 +70,18 @@ class Ignore:
 @dataclass(frozen=True)
 class EntryPath:
     path: str
-    options: tuple[str, ...] = ()
+    options: Changes = ()  # (BuildOptions field, value), in the order written
     line: int = 0
+
+    @property
+    def is_glob(self) -> bool:
+        """A glob names no entry point: it gives options to those it matches."""
+        return bool(_GLOB.search(self.path))
+
+
+def with_changes(options: BuildOptions, changes: Changes) -> BuildOptions:
+    """``options`` with ``changes`` applied in order."""
+    return replace(options, **dict(changes)) if changes else options
 
 
 @dataclass(frozen=True)
@@ -68,6 +93,19 @@ class PreviewConfig:
 
     def excluded(self, folder: str) -> bool:
         return any(glob_match(g, folder) for g in self.exclude)
+
+    def build_options(self, folder: str, own: Changes, defaults: BuildOptions,
+                      locked: bool = False) -> BuildOptions:
+        """The options an entry point at ``folder`` is built with: the defaults, the glob
+        entries that match it, then its own; ``locked``: the defaults' helm command wins
+        (the command line named it: a configuration read from a pull request's head does
+        not choose what runs)."""
+        out = defaults
+        for item in self.paths:
+            if item.is_glob and glob_match(item.path, folder):
+                out = with_changes(out, item.options)
+        out = with_changes(out, own)
+        return replace(out, helm_command=defaults.helm_command) if locked else out
 
 
 def _fail(source: str, line: int, message: str) -> InvalidInput:
@@ -129,7 +167,46 @@ def _paths(value: Any, source: str, line) -> tuple[EntryPath, ...]:
         if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
             raise _fail(source, line("paths", index, "options"),
                         "preview.paths options must be a list of strings")
-        out.append(EntryPath(_clean(item["path"]), tuple(options), line("paths", index)))
+        try:
+            changes = parse_flags(options)
+        except ValueError as err:
+            raise _fail(source, line("paths", index, "options"),
+                        f"preview.paths[{index}] ({item['path']}): {err}") from None
+        out.append(EntryPath(_clean(item["path"]), changes, line("paths", index)))
+    return tuple(out)
+
+
+def parse_flags(items: list[str]) -> Changes:
+    """``kubectl kustomize``'s build flags (see the module docstring) as changes of
+    :class:`~cfgpatch.lint.options.BuildOptions`; ValueError names a bad one.
+
+    >>> parse_flags(["--enable-helm", "--helm-command", "helm3"])
+    (('enable_helm', True), ('helm_command', 'helm3'))
+    >>> parse_flags(["--load-restrictor=LoadRestrictionsNone"])
+    (('load_restrictor', 'LoadRestrictionsNone'),)
+    """
+    words = [w for item in items for w in item.split()]
+    out: list[tuple[str, Any]] = []
+    at = 0
+    while at < len(words):
+        flag, eq, value = words[at].partition("=")
+        at += 1
+        if flag not in FLAGS:
+            raise ValueError(f"unknown option {flag} (known: {', '.join(FLAGS)})")
+        if flag == "--enable-helm":
+            if eq and value not in ("true", "false"):
+                raise ValueError(f"--enable-helm={value}: true or false")
+            out.append((FLAGS[flag], value != "false"))
+            continue
+        if not eq:
+            if at >= len(words) or words[at].startswith("--"):
+                raise ValueError(f"option {flag} needs a value")
+            value, at = words[at], at + 1
+        if not value:
+            raise ValueError(f"option {flag} needs a value")
+        if flag == "--load-restrictor" and value not in RESTRICTORS:
+            raise ValueError(f"--load-restrictor {value}: {' or '.join(RESTRICTORS)}")
+        out.append((FLAGS[flag], value))
     return tuple(out)
 
 

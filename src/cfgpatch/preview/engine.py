@@ -16,17 +16,22 @@ import posixpath
 from dataclasses import dataclass, field
 
 from ..errors import CfgPatchError
+from ..kube.kustomize.helm import HelmOptions, HelmProcess
 from ..kube.kustomize.loader import KUSTOMIZATION_FILES
 from ..lint.config import CONFIG_NAME
+from ..lint.options import DEFAULT_OPTIONS, RESTRICTORS, BuildOptions
 from .attribution import Attributor
 from .config import PreviewConfig, parse_preview_config
 from .entrypoints import EntryPoint, find, kustomization_file, normal_url, reach, reached
 from .gittree import MANIFESTS, WORKTREE, GitRepo, GitTree, GitTreeFileSystem, WorkTree
+from .helmtree import RefHelm
 from .live import outcome as live_outcome
 from .live import read_live
 from .pairing import Pair, pair
-from .render import Render, render
+from .render import How, Render, render
 from .report import object_entry, summarize
+from .serverside import ServerSide, types_for
+from .serverside import outcome as server_side_outcome
 
 
 @dataclass
@@ -38,6 +43,10 @@ class Options:
     all_entry_points: bool = False  # render even the ones no change reaches
     live: str | None = None  # a folder of live objects (kubectl get -o yaml)
     keep: dict = field(default_factory=dict)  # filled with the renders (tests)
+    build: BuildOptions = DEFAULT_OPTIONS  # the command line's; .cfgpatch.yaml's per path
+    helm_command_locked: bool = False  # build.helm_command wins over .cfgpatch.yaml's
+    helm_runner: HelmProcess | None = None  # runs helm (None: the one installed, if any)
+    server_side: ServerSide | None = None  # --live's apply: server-side (None: client-side)
 
 
 def preview(options: Options) -> dict:
@@ -60,32 +69,46 @@ def preview(options: Options) -> dict:
     entries, declared = _entries(base_files, head_files, config, options.paths,
                                  lambda files: find(files, config, source_here, urls))
     chosen = []
+    builds = {e.key: config.build_options(e.path, e.options, options.build,
+                                          options.helm_command_locked) for e in entries}
     for entry in entries:
         folders = reach(base_files, entry) | reach(head_files, entry)
+        if builds[entry.key].load_restrictor != RESTRICTORS[0]:
+            folders = {"."}  # it may read any file of the repository
         if options.all_entry_points or CONFIG_NAME in changed or \
                 reached(folders, changed, plain=entry.kind == "plain") or \
                 (entry.source and entry.source in changed):
             chosen.append(entry)
     report_entries: list[dict] = []
     objects: list[dict] = []
-    live = read_live(options.live) if options.live else None
+    live = Live(read_live(options.live), options.server_side) if options.live else None
     attributor = Attributor(repo, base, head)
     attributor.readers = {"base": base_files.read_text, "head": head_files.read_text}
     base_fs = GitTreeFileSystem(base_files, repo.root)
     head_fs = GitTreeFileSystem(head_files, repo.root) if isinstance(head_files, GitTree) \
         else None
-    for entry in chosen:
-        then = declared.get(entry.key, entry)  # as base declares it (Flux fields)
-        old = render(then, base_files, repo.root, base_fs) if _exists(base_files, then) \
-            else Render(entry, absent=True)
-        new = render(entry, head_files, repo.root, head_fs) if _exists(head_files, entry) \
-            else Render(entry, absent=True)
-        options.keep[entry.key] = (old, new)
-        report_entries.append(_entry_dict(entry, old, new))
-        if old.error or new.error:
-            continue
-        objects += _objects(entry, pair(old.objects, new.objects), new, attributor, config,
-                            live)
+    runner = HelmOptions(runner=options.helm_runner).process()
+    helms = [RefHelm(runner, files if isinstance(files, GitTree) else None, repo.root)
+             for files in (base_files, head_files)] if runner is not None else []
+    try:
+        for entry in chosen:
+            then = declared.get(entry.key, entry)  # as base declares it (Flux fields)
+            build = builds[entry.key]
+            old = render(then, base_files, repo.root,
+                         How(base_fs, build, helms[0] if helms else None, base_files)) \
+                if _exists(base_files, then) else Render(entry, absent=True)
+            new = render(entry, head_files, repo.root,
+                         How(head_fs, build, helms[1] if helms else None, head_files)) \
+                if _exists(head_files, entry) else Render(entry, absent=True)
+            options.keep[entry.key] = (old, new)
+            report_entries.append(_entry_dict(entry, old, new, build))
+            if old.error or new.error or old.note or new.note:
+                continue
+            objects += _objects(entry, pair(old.objects, new.objects), new, attributor,
+                                config, live)
+    finally:
+        for helm in helms:
+            helm.close()
     skipped = [e.key for e in entries if e not in chosen]
     return summarize(repo.root, base_ref, base, options.head or "working tree", head,
                      report_entries, skipped, objects, config)
@@ -159,49 +182,70 @@ def _exists(files: GitTree | WorkTree, entry: EntryPoint) -> bool:
     return files.is_dir(entry.path) or entry.path == "."
 
 
-def _entry_dict(entry: EntryPoint, old: Render, new: Render) -> dict:
-    out = {"path": entry.path, "kind": entry.kind, "key": entry.key,
-           "base_objects": len(old.objects), "head_objects": len(new.objects)}
+def _entry_dict(entry: EntryPoint, old: Render, new: Render, build: BuildOptions) -> dict:
+    out: dict = {"path": entry.path, "kind": entry.kind, "key": entry.key,
+                 "base_objects": len(old.objects), "head_objects": len(new.objects)}
     if entry.kind == "flux":
         out["flux"] = {"name": entry.name, "file": entry.source, "line": entry.line}
+    if build != DEFAULT_OPTIONS:
+        out["options"] = build.flags()
     if old.error or new.error:
         out["error"] = {"base": old.error, "head": new.error}
+    elif old.note or new.note:
+        out["not_rendered"] = {"base": old.note, "head": new.note}
     return out
 
 
+@dataclass
+class Live:
+    """``--live``: the live objects and how they are applied."""
+
+    objects: dict
+    server_side: ServerSide | None = None
+
+
 def _objects(entry: EntryPoint, pairs: list[Pair], head: Render, attributor: Attributor,
-             config: PreviewConfig, live: dict | None) -> list[dict]:
+             config: PreviewConfig, live: Live | None) -> list[dict]:
     from .risks import hpa_targets
 
     scaled = hpa_targets(head.objects)
     entries = [object_entry(entry, p, attributor, config, scaled) for p in pairs]
     if live is not None:
+        types = types_for([o.value for o in head.objects] + list(live.objects.values())) \
+            if live.server_side is not None else None
         for item, found in zip(entries, pairs, strict=True):
-            _live(item, found, live)
+            _live(item, found, live, types)
     renames = {e["name"]: e for e in entries if e["status"] == "hash-renamed"}
     for item in entries:
         _follow_renames(item, renames)
     return [e for e in entries if e["status"] != "unchanged"]
 
 
-def _live(item: dict, found: Pair, live: dict) -> None:
-    """The apply's outcome on the live object (see :mod:`.live`)."""
+def _live(item: dict, found: Pair, live: Live, types) -> None:
+    """The apply's outcome on the live object (see :mod:`.live`, :mod:`.serverside`)."""
     label = f"{item['kind']}/{item['namespace'] + '/' if item['namespace'] else ''}" \
         f"{item['name']}"
     if found.head is None:
-        current = _live_of(live, found.base.ident) if found.base is not None else None
+        current = _live_of(live.objects, found.base.ident) if found.base is not None \
+            else None
         item["live"] = {"exists": current is not None}
         return
-    current = _live_of(live, found.head.ident)
+    current = _live_of(live.objects, found.head.ident)
     if current is None:
         item["live"] = {"exists": False}
         return
-    result, risks = live_outcome(found.head, current)
+    if live.server_side is not None:
+        ssa, risks = server_side_outcome(found.head, current, live.server_side, types)
+        result = {"unchanged": bool(ssa.get("unchanged")) and not risks,
+                  "changes": ssa.get("changes", []), "server_side": ssa}
+    else:
+        result, risks = live_outcome(found.head, current)
     item["live"] = {"exists": True, **result}
     intended = [c["path"] for c in item.get("changes", []) if c["action"] == "remove"]
     for risk in risks:  # a removal the change itself makes is in the diff already
-        if any(risk.get("path", "") == p or risk.get("path", "").startswith(p + "/")
-               for p in intended):
+        if risk["rule"] == "live-removal" and any(
+                risk.get("path", "") == p or risk.get("path", "").startswith(p + "/")
+                for p in intended):
             continue
         risk["object"] = label
         item["risks"].append(risk)

@@ -56,7 +56,8 @@ class EntryPoint:
     line: int = 0
     name: str = ""  # the Flux Kustomization's name
     extras: tuple[tuple[str, Any], ...] = ()  # Flux spec fields that change the build
-    options: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()  # build option changes (config paths)
+    unmodelled: str = ""  # why it is not rendered (an Argo CD Helm source)
 
     @property
     def key(self) -> str:
@@ -142,6 +143,8 @@ def find(files: Files, config: PreviewConfig,
         if not config.excluded(folder) and not _below(folder, generated, inclusive=True):
             found.setdefault(folder, EntryPoint(folder, "plain"))
     for item in config.paths:
+        if item.is_glob:  # options for the entry points it matches
+            continue
         kind = "config"
         found[item.path] = EntryPoint(item.path, kind, config.source, item.line,
                                       options=item.options)
@@ -231,9 +234,10 @@ def argo_entry_points(files: Files, repo_urls: set[str]) -> list[EntryPoint]:
                 folder = _join(".", str(source.get("path") or "."))
                 found = value.get("metadata")
                 meta: dict = found if isinstance(found, dict) else {}
-                options = ("--enable-helm",) if source.get("helm") else ()
+                unmodelled = "an Argo CD Helm source (`helm:`; Argo CD runs helm " \
+                    "template on the folder) is not modelled" if source.get("helm") else ""
                 out.append(EntryPoint(folder, "argocd", path, tree.root_span().line,
-                                      str(meta.get("name") or ""), options=options))
+                                      str(meta.get("name") or ""), unmodelled=unmodelled))
     return out
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 import difflib
 from html import escape
 
-from .human import describe_change, describe_where, obj_label, summary_line
+from .human import (
+    describe_change,
+    describe_where,
+    entry_notes,
+    live_lines,
+    obj_label,
+    summary_line,
+)
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:16px;color:#1f2328;background:#fff;
@@ -40,6 +47,9 @@ def render_html(report: dict) -> str:
              f"<div class=meta>{escape(report['base']['ref'])} "
              f"({escape(report['base']['commit'][:12])}) → {escape(report['head']['ref'])}"
              f"<br>{escape(summary_line(report))}</div>", _table(report)]
+    for level, path, side, message in entry_notes(report):
+        parts.append(f"<div class=risk><b>{escape(level)}</b> <code>{escape(path)}</code> "
+                     f"at {side}: {escape(message)}</div>")
     for risk in report["risks"]:
         where = f" <code>{escape(risk['file'])}:{risk['line']}</code>" \
             if risk.get("file") else ""
@@ -76,6 +86,8 @@ def _object(obj: dict) -> str:
     for risk in obj["risks"]:
         out.append(f"<div class=risk><b>{escape(risk['rule'])}</b>: "
                    f"{escape(risk['message'])}</div>")
+    for line in live_lines(obj):
+        out.append(f"<div class=where>{escape(line)}</div>")
     for change in obj["changes"]:
         out.append(f"<div class=chg>{escape(describe_change(change))}</div>")
         for where in change["attribution"]:

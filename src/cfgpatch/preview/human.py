@@ -13,12 +13,9 @@ def render_human(report: dict, colour: bool = False) -> str:
 
     out = [c(BOLD, f"kube preview: {report['base']['ref']} ({report['base']['commit'][:12]}) "
                    f"-> {report['head']['ref']}"), summary_line(report)]
-    for entry in report["entry_points"]:
-        if entry.get("error"):
-            for side in ("base", "head"):
-                if entry["error"][side]:
-                    out.append(c(RED, f"error: {entry['path']} at {side}: "
-                                      f"{entry['error'][side]}"))
+    for level, path, side, message in entry_notes(report):
+        out.append(c(RED if level == "error" else YELLOW,
+                     f"{level}: {path} at {side}: {message}"))
     if report["risks"]:
         out.append(c(BOLD, f"risks ({len(report['risks'])}):"))
         for risk in report["risks"]:
@@ -34,6 +31,8 @@ def render_human(report: dict, colour: bool = False) -> str:
             out.append(f"  referrers that follow: {', '.join(obj['referrers'])}")
         for source in obj.get("sources", []):
             out.append(c(DIM, f"  from {describe_where(source)}"))
+        for line in live_lines(obj):
+            out.append("  " + c(YELLOW, line))
         for change in obj["changes"]:
             colour_code = GREEN if change["action"] == "add" else \
                 RED if change["action"] == "remove" else YELLOW
@@ -45,6 +44,50 @@ def render_human(report: dict, colour: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+def entry_notes(report: dict) -> list[tuple[str, str, str, str]]:
+    """(level: "error" or "not rendered", path, side, message) for each entry point
+    side that failed to build or was not rendered (it needs the network)."""
+    out = []
+    for entry in report["entry_points"]:
+        for key, level in (("error", "error"), ("not_rendered", "not rendered")):
+            for side in ("base", "head"):
+                if (entry.get(key) or {}).get(side):
+                    out.append((level, entry["path"], side, entry[key][side]))
+    return out
+
+
+def live_lines(obj: dict) -> list[str]:
+    """What the apply does to the live object (``--live``), one line per finding."""
+    live = obj.get("live")
+    if not live:
+        return []
+    if not live["exists"]:
+        return ["live: not in --live" + ("" if obj["status"] == "removed"
+                                         else " (the apply creates it)")]
+    ssa = live.get("server_side")
+    if ssa is None:
+        head = "live (client-side apply): "
+        if live.get("refused"):
+            return [head + "refused: " + live["refused"]]
+        return [head + ("no change" if live.get("unchanged")
+                        else f"{len(live.get('changes', []))} field change(s)")]
+    head = f"live (server-side apply by {ssa['field_manager']}" \
+        f"{', --force-conflicts' if ssa.get('force') else ''}): "
+    if ssa.get("refused"):
+        return [head + "refused: " + ssa["refused"]]
+    out = [head + f"conflict with {c['owner']}: {c['field']}"
+           + (" (taken over)" if ssa["applied"] else " (the apply fails)")
+           for c in ssa.get("conflicts", [])]
+    out += [head + f"removes {r['field']}" for r in ssa.get("removed", [])]
+    if ssa.get("applied") and not out:
+        out.append(head + ("no change" if ssa.get("unchanged")
+                           else f"{len(ssa.get('changes', []))} field change(s)"))
+    if ssa.get("no_managed_fields"):
+        out.append(head + "the live object has no managedFields (save it with kubectl get "
+                          "-o yaml --show-managed-fields)")
+    return out
+
+
 def summary_line(report: dict) -> str:
     summary = report["summary"]
     counts = ", ".join(f"{n} {s}" for s, n in sorted(summary["objects"].items())) or \
@@ -52,10 +95,12 @@ def summary_line(report: dict) -> str:
     ignored = summary["ignored"]
     extra = f"; ignored: {ignored['changes']} change(s), {ignored['objects']} object(s)" \
         if ignored["changes"] or ignored["objects"] else ""
-    rendered = len(report["entry_points"])
+    rendered = len(report["entry_points"]) - summary.get("not_rendered", 0)
     return (f"{rendered} entry point(s) rendered, {len(report['skipped_entry_points'])} not "
             f"reached; objects: {counts}; risks: {len(report['risks'])}{extra}; "
-            f"errors: {summary['errors']}")
+            f"errors: {summary['errors']}"
+            + (f"; not rendered (network): {summary['not_rendered']}"
+               if summary.get("not_rendered") else ""))
 
 
 def obj_label(obj: dict) -> str:

@@ -8,7 +8,14 @@ change list), saying so; every object appears in exactly one part.
 
 from __future__ import annotations
 
-from .human import describe_change, describe_where, obj_label, summary_line
+from .human import (
+    describe_change,
+    describe_where,
+    entry_notes,
+    live_lines,
+    obj_label,
+    summary_line,
+)
 
 LIMIT = 65_536
 MARKER = "<!-- cfgpatch-kube-preview -->"
@@ -52,10 +59,9 @@ def _head(report: dict) -> str:
             lines.append(f"| {kind} | " + " | ".join(str(counts.get(s, 0)) for s in statuses)
                          + f" | {risky.get(kind, 0)} |")
         lines.append("")
-    for entry in report["entry_points"]:
-        for side in ("base", "head"):
-            if entry.get("error") and entry["error"][side]:
-                lines.append(f"> :x: `{entry['path']}` at {side}: {_code(entry['error'][side])}")
+    for level, path, side, message in entry_notes(report):
+        mark = ":x:" if level == "error" else ":information_source: not rendered:"
+        lines.append(f"> {mark} `{path}` at {side}: {_code(message)}")
     if report["risks"]:
         lines.append(f"**Risks ({len(report['risks'])})**")
         lines.append("")
@@ -78,6 +84,8 @@ def _section(obj: dict, limit: int) -> str:
         body.append("referrers that follow: " + ", ".join(f"`{r}`" for r in obj["referrers"]))
     for risk in obj["risks"]:
         body.append(f"- :warning: **{risk['rule']}**: {_escape(risk['message'])}")
+    for line in live_lines(obj):
+        body.append(f"- {_escape(line)}")
     for change in obj["changes"]:
         body.append(f"- `{_tick(describe_change(change))}`")
         for where in change["attribution"]:

@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import json
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import KubeError
+from ..errors import KUSTOMIZE_UNMODELLED, KubeError
 from ..kube.explain.build import blame as blame_of
 from ..kube.io.kyaml_write import write_value
 from ..kube.kustomize.build import BuildError, build
 from ..kube.kustomize.filesys import FileSystem
+from ..kube.kustomize.helm import HelmProcess
 from ..kube.kustomize.resources import Resource, read_resources
 from ..kube.kustomize.styles import plain
 from ..kube.kustomize.trace import Trace
+from ..lint.options import DEFAULT_OPTIONS, BuildOptions
 from .entrypoints import EntryPoint, Files, is_manifest, kustomization_file, manifest_files
+from .helmblame import HELM_FILE, HelmBlame
+from .helmtree import NetworkNeeded, remote_note
 from .overlayfs import OverlayFileSystem
 
 Where = tuple[str, int]  # (file relative to the repository root, or "(step)"; line)
@@ -45,6 +49,7 @@ class RenderedObject:
     text: str = ""  # kustomize's YAML of the object ("" until :attr:`yaml` writes it)
     blame: dict[str, Where] = field(default_factory=dict)
     styled: Any = None  # the build's own value (quoting kept), written on demand
+    also: dict[str, list[Where]] = field(default_factory=dict)  # more lines (chart values)
 
     @property
     def yaml(self) -> str:
@@ -73,6 +78,7 @@ class Render:
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     absent: bool = False  # the entry point does not exist at this ref
+    note: str = ""  # not rendered, and why (it needs the network): not an error
 
     @property
     def output(self) -> str:
@@ -80,24 +86,38 @@ class Render:
         return "---\n".join(o.yaml for o in self.objects) if self.built else ""
 
 
-def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = None) -> Render:
-    """Render ``entry`` of the tree ``files``, mounted at ``root`` in ``fs`` (the disk
-    when None)."""
+@dataclass(frozen=True)
+class How:
+    """How a ref's entry points are built: the file system (the disk when None), the
+    build options, and the helm runner (:class:`.helmtree.RefHelm`)."""
+
+    fs: FileSystem | None = None
+    options: BuildOptions = DEFAULT_OPTIONS
+    helm: HelmProcess | None = None
+    files: Files | None = None  # the ref's files (a chart's templates, for the blame)
+
+
+def render(entry: EntryPoint, files: Files, root: str, how: How = How()) -> Render:
+    """Render ``entry`` of the tree ``files``, mounted at ``root`` in ``how.fs``."""
     out = Render(entry)
-    if entry.options:
-        out.error = f"option {entry.options[0]} is not modelled by cfgpatch kube build"
+    if entry.unmodelled:
+        out.error = entry.unmodelled
         return out
     has_kustomization = kustomization_file(files, entry.path) is not None
     try:
         if entry.kind == "flux":
-            _build_flux(out, entry, files, root, fs, has_kustomization)
+            _build_flux(out, entry, files, root, how, has_kustomization)
         elif has_kustomization:
-            _build(out, posixpath.join(root, entry.path), root, fs)
+            _build(out, posixpath.join(root, entry.path), root, how)
         else:
             _plain(out, files, entry, root)
+    except NetworkNeeded as err:
+        out.note, out.objects, out.built = err.message, [], False
     except BuildError as err:
         out.error = err.message
         out.warnings = err.warnings
+        if err.code == KUSTOMIZE_UNMODELLED and "remote " in err.message:
+            out.note, out.error = remote_note(err.message), ""
     except KubeError as err:
         out.error = err.message
     except RecursionError:
@@ -105,17 +125,43 @@ def render(entry: EntryPoint, files: Files, root: str, fs: FileSystem | None = N
     return out
 
 
-def _build(out: Render, directory: str, root: str, fs: FileSystem | None,
+def _build(out: Render, directory: str, root: str, how: How,
            mapping: dict | None = None) -> None:
-    result = build(posixpath.normpath(directory), Trace(), fs=fs)
+    options = how.options
+    outputs = getattr(how.helm, "outputs", None)
+    if outputs:
+        outputs.clear()
+    result = build(posixpath.normpath(directory), Trace(), fs=how.fs,
+                   load_restrictor=options.load_restrictor, enable_helm=options.enable_helm,
+                   helm_command=options.helm_command, helm_runner=how.helm)
     out.warnings = result.warnings
     blame = {b.resource: b for b in blame_of(result)}
+    charts = HelmBlame(outputs, how.files.read_text) if outputs and how.files else None
     for resource in result.resources:
         found = blame.get(resource.describe())
         where = {p: _relative(f, line, root, mapping) for p, f, line in found.fields} \
             if found else {}
-        out.objects.append(RenderedObject(plain(resource.value), "", where, resource.value))
+        also: dict[str, list[Where]] = {}
+        if charts is not None:
+            also = _chart_lines(where, charts, str(plain(resource.value).get("metadata", {})
+                                                   .get("name", "")))
+        out.objects.append(RenderedObject(plain(resource.value), "", where, resource.value,
+                                          also))
     out.built = True
+
+
+def _chart_lines(where: dict[str, Where], charts: HelmBlame, name: str
+                 ) -> dict[str, list[Where]]:
+    """A field of a chart's output: its template's file and line, and the lines of the
+    values it writes (:mod:`.helmblame`)."""
+    also: dict[str, list[Where]] = {}
+    for pointer, (file, line) in where.items():
+        if file == HELM_FILE:
+            where[pointer] = charts.where(line, name) or (file, line)
+            values = charts.values(where[pointer]) if where[pointer][0] != file else []
+            if values:
+                also[pointer] = values
+    return also
 
 
 def _relative(file: str, line: int, root: str, mapping: dict | None) -> Where:
@@ -139,8 +185,8 @@ def _plain_object(resource: Resource, path: str) -> RenderedObject:
     return RenderedObject(value, write_value(resource.value), blame)
 
 
-def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str,
-                fs: FileSystem | None, has_kustomization: bool) -> None:
+def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str, how: How,
+                has_kustomization: bool) -> None:
     """What kustomize-controller builds (see the module docstring)."""
     added: dict[str, str] = {}
     folder = posixpath.join(root, entry.path) if entry.path != "." else root
@@ -148,7 +194,7 @@ def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str,
         added[posixpath.join(folder, "kustomization.yaml")] = generated_kustomization(
             files, entry.path)
     if not entry.extras:
-        _build(out, folder, root, OverlayFileSystem(fs, added))
+        _build(out, folder, root, replace(how, fs=OverlayFileSystem(how.fs, added)))
         return
     extras = dict(entry.extras)
     overlay_dir = posixpath.join(root, ".cfgpatch-preview", "flux", _safe(entry.name))
@@ -167,7 +213,7 @@ def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str,
             lines.append(f"{key}: {json.dumps(extras[key])}")
     overlay = posixpath.join(overlay_dir, "kustomization.yaml")
     added[overlay] = "\n".join(lines) + "\n"
-    _build(out, overlay_dir, root, OverlayFileSystem(fs, added),
+    _build(out, overlay_dir, root, replace(how, fs=OverlayFileSystem(how.fs, added)),
            {overlay: (entry.source, entry.line)})
 
 

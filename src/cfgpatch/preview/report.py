@@ -91,6 +91,8 @@ def _attribute(change: FieldChange, pair: Pair, attributor: Attributor) -> list[
         where = side.blame.get(pointer)
         if where is not None:
             places[where] = None
+        for more in side.also.get(pointer, ()):
+            places[more] = None
     if not places and path in side.blame:
         places[side.blame[path]] = None
     out = []
@@ -164,6 +166,7 @@ def summarize(root: str, base_ref: str, base: str, head_ref: str, head: str,
                         "objects": ignored_objects,
                         "rules": [i.describe() for i in config.ignore]},
             "errors": sum(1 for e in entries if e.get("error")),
+            "not_rendered": sum(1 for e in entries if e.get("not_rendered")),
         },
         "risks": risks,
         "objects": shown,

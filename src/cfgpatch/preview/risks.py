@@ -12,7 +12,12 @@
 * ``hpa-replicas``: ``spec.replicas`` changed on a workload an HPA scales (the
   apply resets what the HPA chose);
 * ``crd-version-removed``: a CustomResourceDefinition stops serving a version;
-* ``secret-data``: a Secret's data changed (the keys are named, never the values).
+* ``secret-data``: a Secret's data changed (the keys are named, never the values);
+* ``live-removal`` (``--live``): the apply removes a field of the live object that the
+  change itself does not remove;
+* ``live-refused`` (``--live``): kubectl or the API server refuses the apply;
+* ``live-conflict`` (``--live --server-side``): the apply changes a field another field
+  manager owns (it fails, or takes the field over with ``--force-conflicts``).
 """
 
 from __future__ import annotations

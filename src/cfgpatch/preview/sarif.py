@@ -5,7 +5,7 @@ from __future__ import annotations
 from .risks import __doc__ as RISKS_DOC
 
 RULES = ("recreate", "removed", "namespace-moved", "image", "hpa-replicas",
-         "crd-version-removed", "secret-data")
+         "crd-version-removed", "secret-data", "live-removal", "live-refused", "live-conflict")
 
 
 def render_sarif(report: dict, version: str = "") -> dict:

@@ -1,0 +1,196 @@
+"""``--live DIR --server-side``: what ``kubectl apply --server-side`` does to the live
+objects (:func:`cfgpatch.kube.ssa.csaupgrade.kubectl_server_side_apply`: the API server's
+field manager, kubectl's client-side to server-side migration included).
+
+The live objects hold ``metadata.managedFields``: who owns which field.  For every head
+object found there, the head render is applied by ``field_manager``:
+
+* a field the apply changes that another manager owns is a **conflict**
+  (``live-conflict``: the apply fails, or with ``--force-conflicts`` takes the field
+  over): the other manager (``"hpa-controller" using autoscaling/v2``), the field as the
+  server prints it (``.spec.replicas``) and, when the head render sets it, the line that
+  does;
+* a field the applier owned and no longer sends, that no other manager owns, is
+  **removed** by the apply (``live-removal``, unless the change itself removes it: that is
+  in the diff already);
+* any other refusal of the server (duplicate keys, a missing key field) is
+  ``live-refused``.
+
+Custom resources are typed by the CRDs of the head render and of ``DIR`` (else from their
+content, as the server does for a CRD without a schema).  ``kubectl get -o yaml`` leaves
+``managedFields`` out unless given ``--show-managed-fields``: a live object without them
+is owned by nobody the server knows (its fields go to ``before-first-apply``), which the
+outcome says (``no_managed_fields``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import KubeError, OwnershipConflict
+from ..kube.kustomize.resources import Gvk, ResId
+from ..kube.ssa import Types, path_string
+from ..kube.ssa import fieldpath as fp
+from ..kube.ssa.csaupgrade import kubectl_server_side_apply
+from .objdiff import field_changes
+from .render import RenderedObject
+
+#: managedFields' times are not shown; a fixed time keeps the outcome reproducible.
+TIME = "1970-01-01T00:00:00Z"
+SKIP = ("/metadata/managedFields", "/metadata/resourceVersion", "/metadata/uid",
+        "/metadata/generation", "/metadata/creationTimestamp", "/status")
+
+
+@dataclass(frozen=True)
+class ServerSide:
+    """``--server-side`` with ``--field-manager`` and ``--force-conflicts``."""
+
+    field_manager: str = "kubectl"
+    force: bool = False
+
+
+def types_for(objects: list[dict]) -> Types:
+    """The field manager's types: the CRDs among ``objects`` (an invalid one is left out),
+    the built-in table, then kinds typed from their content."""
+    crds = [o for o in objects if o.get("kind") == "CustomResourceDefinition"
+            and str(o.get("apiVersion", "")).startswith("apiextensions.k8s.io/")]
+    good = []
+    for crd in crds:
+        try:
+            Types(crds=[crd])
+        except KubeError:
+            continue
+        good.append(crd)
+    try:
+        return Types(crds=good, deduced=True)
+    except KubeError:
+        return Types(deduced=True)
+
+
+def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types
+            ) -> tuple[dict, list[dict]]:
+    """The server-side apply's outcome for one object (the report's ``live.server_side``)
+    and the risks it carries."""
+    value = _namespaced(head.value)
+    out: dict[str, Any] = {"field_manager": how.field_manager, "force": how.force}
+    meta = live.get("metadata")
+    if not (isinstance(meta, dict) and meta.get("managedFields")):
+        out["no_managed_fields"] = True  # kubectl get -o yaml leaves them out by default
+    try:
+        applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
+                                            force=how.force, schema=types, time=TIME)
+    except OwnershipConflict as err:
+        conflicts = [_conflict(c, value, head) for c in err.conflicts]
+        out.update(applied=False, conflicts=conflicts, message=err.message)
+        return out, [_conflict_risk(c, how, forced=False) for c in conflicts]
+    except KubeError as err:
+        out.update(applied=False, refused=err.message)
+        return out, [{"rule": "live-refused",
+                      "message": f"kubectl apply --server-side fails: {err.message}"}]
+    result = applied.result
+    forced = [_conflict(c, value, head) for c in result.forced]
+    removed = [_field(p, live) for p in _tops(result.changes.removed)]
+    changes = [c for c in field_changes(_trim(live), _trim(result.object))
+               if not c.path.startswith(SKIP)]
+    out.update(applied=True, unchanged=not result.changed, conflicts=forced,
+               removed=removed, changes=[c.to_dict() for c in changes])
+    if applied.migrated_managers:
+        out["migrated_managers"] = applied.migrated_managers
+    risks = [_conflict_risk(c, how, forced=True) for c in forced]
+    risks += [{"rule": "live-removal", "path": r["path"], "field": r["field"],
+               "message": f"server-side apply by {how.field_manager} removes {r['field']} "
+                          "from the live object (it applied that field before and no "
+                          "longer sends it; no other manager owns it)"}
+              for r in removed]
+    return out, risks
+
+
+def _namespaced(value: dict) -> dict:
+    """A namespaced object written without a namespace is applied to ``default``."""
+    gvk = Gvk.of(value)
+    meta = value.get("metadata") or {}
+    if meta.get("namespace") or ResId(gvk, str(meta.get("name") or "")).cluster_scoped:
+        return value
+    out = copy.copy(value)
+    out["metadata"] = {**meta, "namespace": "default"}
+    return out
+
+
+def _conflict(conflict: Any, value: dict, head: RenderedObject) -> dict:
+    pointer = pointer_of(conflict.path, value)
+    item: dict[str, Any] = {"manager": conflict.manager, "operation": conflict.operation,
+                            "api_version": conflict.api_version, "owner": conflict.owner,
+                            "field": conflict.field, "path": pointer or ""}
+    where = head.blame.get(pointer) if pointer is not None else None
+    if where is not None and not where[0].startswith("("):
+        item["file"], item["line"] = where
+    return item
+
+
+def _conflict_risk(conflict: dict, how: ServerSide, forced: bool) -> dict:
+    what = "takes over" if forced else "conflicts with"
+    tail = " (--force-conflicts)" if forced else \
+        ": kubectl apply --server-side fails (--force-conflicts would take it over)"
+    risk = {"rule": "live-conflict", "path": conflict["path"], "field": conflict["field"],
+            "manager": conflict["manager"],
+            "message": f"server-side apply by {how.field_manager} {what} {conflict['owner']} "
+                       f"on {conflict['field']}{tail}"}
+    if conflict.get("file"):
+        risk["file"], risk["line"] = conflict["file"], conflict["line"]
+    return risk
+
+
+def _field(path: tuple, live: dict) -> dict:
+    return {"field": path_string(path), "path": pointer_of(path, live) or ""}
+
+
+def _tops(fields: fp.FieldSet) -> list[tuple]:
+    """The paths of ``fields`` that no other of its paths contains."""
+    out: list[tuple] = []
+    for path in sorted(fields.paths(), key=len):
+        if not any(path[:len(top)] == top for top in out):
+            out.append(path)
+    return sorted(out, key=path_string)
+
+
+def pointer_of(path: tuple, value: Any) -> str | None:
+    """The JSON pointer of a field path in ``value`` (None when it is not there).
+
+    >>> obj = {"spec": {"containers": [{"name": "a"}, {"name": "web", "image": "x"}]}}
+    >>> pointer_of((fp.field("spec"), fp.field("containers"), fp.key([("name", "web")]),
+    ...             fp.field("image")), obj)
+    '/spec/containers/1/image'
+    """
+    out = ""
+    for element in path:
+        if element.kind == fp.FIELD:
+            if not isinstance(value, dict) or element.data not in value:
+                return None
+            value = value[element.data]
+            out += "/" + str(element.data).replace("~", "~0").replace("/", "~1")
+            continue
+        if not isinstance(value, list):
+            return None
+        at = _position(element, value)
+        if at is None:
+            return None
+        value, out = value[at], f"{out}/{at}"
+    return out
+
+
+def _position(element: fp.PathElement, items: list) -> int | None:
+    if element.kind == fp.INDEX:
+        return element.data if 0 <= element.data < len(items) else None
+    for at, item in enumerate(items):
+        if element.kind == fp.VALUE and item == element.data:
+            return at
+        if element.kind == fp.KEY and isinstance(item, dict) and \
+                all(item.get(name) == key for name, key in element.data):
+            return at
+    return None
+
+
+def _trim(value: dict) -> dict:
+    return {k: v for k, v in value.items() if k != "status"}
