@@ -135,11 +135,11 @@ class Lifecycle:
     def sweep(self, prefix: str = "", allowed: Callable[[str], bool] | None = None
               ) -> dict[str, int]:
         """Apply the retention policies now to every document under ``prefix`` (that
-        ``allowed`` accepts): the versions removed, by document (none: not listed).
-        Deleted documents are not listed by the store, so not swept."""
+        ``allowed`` accepts), deleted ones included: the versions removed, by document
+        (none: not listed).  A deleted document keeps its tombstone's block (the head)."""
         policies = self.store.retention()
         removed = {}
-        for name in self.store.names():
+        for name in self.store.names(include_deleted=True):
             if not name.startswith(prefix) or policy_for(name, policies) is None:
                 continue
             if allowed is not None and not allowed(name):
