@@ -24,7 +24,7 @@ bare and HTTP layers (what the ratio needs); ``--repeat R`` runs the whole
 measurement R times and prints every ratio and their spread (the machine may
 be shared: compare only ratios measured in the same run).
 
-    .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--workers N]
+    .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--no-sqlite] [--workers N]
         [--http auto|httptools|h11] [--clients 1,16] [--ratio] [--repeat R]
         [--client stdlib|httpx]
 """
@@ -281,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer commits (a smoke run)")
     parser.add_argument("--no-pg", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--no-sqlite", action="store_true", help="skip SQLite")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="cfgpatch serve --workers (default: one per core)")
     parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
@@ -313,9 +314,10 @@ def measure_once(args: argparse.Namespace, per_client: dict[int, int], rows: lis
     print(f"{'backend':8} {'n':>3} {'layer':8} {'commits':>11}  latency (client side)")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        bench_backend("sqlite", lambda: SQLiteStore(db), f"sqlite:///{db}",
-                      lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client, rows,
-                      args)
+        if not args.no_sqlite:
+            bench_backend("sqlite", lambda: SQLiteStore(db), f"sqlite:///{db}",
+                          lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client,
+                          rows, args)
     if not args.no_pg:
         import psycopg
 

@@ -144,3 +144,26 @@ def test_a_head_just_under_the_bound_is_answered(server):
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: "
                      + b"a" * 15_000 + b"\r\n\r\n")
         assert _read_response(sock).startswith(b"HTTP/1.1 200")
+
+
+def test_the_parser_and_loop_options(tmp_path):
+    from cfgpatch.server.protocol import (
+        FastHeaderDeadlineProtocol,
+        HeaderDeadlineProtocol,
+        header_timeout_protocol,
+    )
+
+    assert header_timeout_protocol(3.0, "h11") is HeaderDeadlineProtocol
+    assert header_timeout_protocol(3.0, "httptools") is FastHeaderDeadlineProtocol
+    assert HeaderDeadlineProtocol.header_timeout == FastHeaderDeadlineProtocol.header_timeout == 3
+    for seconds, parser in ((0, "h11"), (1, "h2")):
+        with pytest.raises(ValueError):
+            header_timeout_protocol(seconds, parser)
+    process = ServerProcess(f"sqlite:///{tmp_path / 'l.db'}", "--http", "h11", "--loop",
+                            "asyncio")
+    try:
+        with socket.create_connection(("127.0.0.1", process.port)) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert _read_response(sock).startswith(b"HTTP/1.1 200")
+    finally:
+        process.stop()

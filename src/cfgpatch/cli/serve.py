@@ -79,6 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
                         help="the HTTP/1.1 parser: httptools (C, the faster) or h11 (pure "
                         "Python); auto: httptools when installed (default)")
+    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="the event loop: uvloop (libuv, the faster) or asyncio; auto: "
+                        "uvloop when installed (default)")
     parser.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="close a connection whose request line and headers are not "
                         "complete after this long (default 10; against slowloris)")
@@ -221,6 +224,7 @@ def run_serve(args: argparse.Namespace) -> int:
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
                   server_header=False, log_config=log_config,
                   http=header_timeout_protocol(args.header_timeout, http_parser(args)),
+                  loop=args.loop,
                   timeout_keep_alive=args.keep_alive_timeout,
                   timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
     if args.workers == 1:
