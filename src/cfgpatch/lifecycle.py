@@ -24,8 +24,8 @@ order are exactly those of the real head.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -45,8 +45,9 @@ State = tuple[int | None, int | None]  # (the head if the document exists, the l
 #: Documents whose live head a service remembers for its writes (then it starts over).
 KNOWN_HEADS = 10_000
 _log = logging.getLogger("cfgpatch.service")
-#: The head a write of this thread is guessing: ``current = (service, name, version)``.
-_guess = threading.local()
+#: The head the write in progress (in this thread or task) is guessing:
+#: ``(service, name, version)``.
+_guess: ContextVar[tuple[Any, str, int] | None] = ContextVar("cfgpatch_guess", default=None)
 W = TypeVar("W", bound=Callable[..., Any])
 
 
@@ -58,8 +59,8 @@ def guessing(write: W) -> W:
     @wraps(write)
     def guessed(self: Lifecycle, name: str, *args: Any, **kwargs: Any) -> Any:
         head = self.known_heads.get(name)
-        if head is not None and getattr(_guess, "current", None) is None:
-            _guess.current = (self, name, head)
+        if head is not None and _guess.get() is None:
+            token = _guess.set((self, name, head))
             try:
                 return write(self, name, *args, **kwargs)
             except StoreError as error:
@@ -68,7 +69,7 @@ def guessing(write: W) -> W:
             except CfgPatchError:
                 pass  # judged on a head that may not be the store's: judge again
             finally:
-                _guess.current = None
+                _guess.reset(token)
         return write(self, name, *args, **kwargs)
 
     return guessed  # type: ignore[return-value]
@@ -112,7 +113,7 @@ class Lifecycle:
     def _state(self, name: str) -> State:
         """The live head (``None``: no document, or deleted) and the last version (the
         guessed head inside a :func:`guessing` write)."""
-        current = getattr(_guess, "current", None)
+        current = _guess.get()
         if current is not None and current[0] is self and current[1] == name:
             return current[2], current[2]
         state = self.store.head_state(name)
@@ -133,7 +134,7 @@ class Lifecycle:
         """Whether this thread's write of ``name`` runs on a guessed head (a concurrent
         update then ends the guess instead of being retried, and an answer that no
         append confirms is not given from it)."""
-        current = getattr(_guess, "current", None)
+        current = _guess.get()
         return current is not None and current[0] is self and current[1] == name
 
     def _unchanged(self, name: str, head: int, value: Any, text: str) -> bool:
@@ -148,7 +149,7 @@ class Lifecycle:
     def _wrote(self, name: str, version: int) -> None:
         """After an append of ``version``: it is the head seen, and the guess, if any,
         is spent (retention then reads the store's head)."""
-        _guess.current = None
+        _guess.set(None)
         self._saw(name, version)
 
     @staticmethod
