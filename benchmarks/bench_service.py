@@ -8,22 +8,31 @@ commits per second and p50/p99 latency at four layers, side by side in one run:
 * ``store``: ``Store.append`` (head check + insert in one transaction);
 * ``service``: ``Service.apply`` in process (parse, patch, canonical text, append);
 * ``http``: ``PATCH /v1/documents/{name}`` through a real ``cfgpatch serve``
-  (uvicorn) process, from keep-alive ``httpx`` clients.
+  (uvicorn) process, with its default settings (access log on, written to
+  /dev/null), from keep-alive clients (the standard library's ``http.client``,
+  the leanest load generator at hand: ``--client httpx`` for httpx, which costs
+  the shared cores about 0.3 ms more per request).
 
 Each client patches its own document, so the numbers measure the write path,
 not conflicts (the concurrency tests cover those).  ``cost`` is the layer's
 time per commit over the bare insert's, at the same concurrency.  The last
 lines print, for each backend, the ratio the service is held to: HTTP commits
 per second over bare inserts per second with 16 clients (target on PostgreSQL:
-0.5 or more), with the server running ``--workers N`` processes.
+0.5 or more), with the server running ``--workers N`` processes and the
+``--http`` parser, both backends side by side.  ``--ratio`` measures only the
+bare and HTTP layers (what the ratio needs); ``--repeat R`` runs the whole
+measurement R times and prints every ratio and their spread (the machine may
+be shared: compare only ratios measured in the same run).
 
-    .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--workers N]
-                                                 [--clients 1,16]
+    .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--no-sqlite] [--workers N]
+        [--http auto|httptools|h11] [--clients 1,16] [--ratio] [--repeat R]
+        [--client stdlib|httpx]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import sqlite3
@@ -179,20 +188,39 @@ def service_layer(service: Service) -> Callable:
     return make
 
 
-def http_layer(url: str) -> Callable:
+def http_layer(url: str, client_kind: str = "stdlib") -> Callable:
     run = uuid.uuid4().hex[:6]
+    host, port = url.removeprefix("http://").split(":")
 
     def make(i: int) -> Callable[[int], None]:
-        client = httpx.Client(base_url=url, timeout=60)
         name = f"http-{run}-{i}"
-        client.put(f"/v1/documents/{name}", content=json.dumps(document()),
-                   headers={"content-type": "application/json"}).raise_for_status()
+        path = f"/v1/documents/{name}"
+        if client_kind == "httpx":
+            client = httpx.Client(base_url=url, timeout=60)
+            client.put(path, content=json.dumps(document()),
+                       headers={"content-type": "application/json"}).raise_for_status()
+
+            def op(k: int) -> None:
+                answer = client.patch(path, content=patch_text(k),
+                                      headers={"content-type": "application/json-patch+json"})
+                if answer.status_code != 200:
+                    raise RuntimeError(answer.text)
+
+            return op
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+
+        def send(method: str, body: str, kind: str) -> int:
+            conn.request(method, path, body.encode("utf-8"), {"content-type": kind})
+            answer = conn.getresponse()
+            text = answer.read()
+            if answer.status not in (200, 201):
+                raise RuntimeError(text.decode("utf-8", "replace"))
+            return answer.status
+
+        send("PUT", json.dumps(document()), "application/json")
 
         def op(k: int) -> None:
-            answer = client.patch(f"/v1/documents/{name}", content=patch_text(k),
-                                  headers={"content-type": "application/json-patch+json"})
-            if answer.status_code != 200:
-                raise RuntimeError(answer.text)
+            send("PATCH", patch_text(k), "application/json-patch+json")
 
         return op
 
@@ -217,18 +245,18 @@ def _once_per_client(make: Callable) -> Callable:
     return get
 
 def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callable,
-                  per_client: dict[int, int], rows: list, workers: int = 1) -> None:
+                  per_client: dict[int, int], rows: list, options: argparse.Namespace) -> None:
     texts = [canonical(document(k)) for k in range(max(per_client.values()) + 1)]
     store = open_store()
-    server = ServerProcess(store_url, "--workers", str(workers))
+    server = ServerProcess(store_url, "--workers", str(options.workers), "--http", options.http,
+                           access_log=True)
     try:
         for clients, count in per_client.items():
-            layers = {
-                "bare": bare(texts),
-                "store": store_layer(store, texts),
-                "service": service_layer(Service(store)),
-                "http": http_layer(server.url),
-            }
+            layers = {"bare": bare(texts)}
+            if not options.ratio:
+                layers["store"] = store_layer(store, texts)
+                layers["service"] = service_layer(Service(store))
+            layers["http"] = http_layer(server.url, options.client)
             makers = {layer: _once_per_client(make) for layer, make in layers.items()}
             runs: dict[str, tuple[list[float], float]] = {layer: ([], 0.0) for layer in layers}
             step = max(1, count // ROUNDS)
@@ -253,21 +281,43 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer commits (a smoke run)")
     parser.add_argument("--no-pg", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--no-sqlite", action="store_true", help="skip SQLite")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="cfgpatch serve --workers (default: one per core)")
+    parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
+                        help="cfgpatch serve --http (default auto)")
+    parser.add_argument("--client", default="stdlib", choices=("stdlib", "httpx"),
+                        help="the HTTP client of the load (default: http.client)")
     parser.add_argument("--clients", default="1,16",
                         help="comma-separated client counts (default 1,16)")
+    parser.add_argument("--ratio", action="store_true",
+                        help="only the bare and HTTP layers (the ratio)")
+    parser.add_argument("--repeat", type=int, default=1, help="measure R times (default 1)")
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.clients.split(",")]
     per_client = {c: (60 if c == 1 else 8) if args.quick else (400 if c == 1 else 50)
                   for c in counts}
-    rows: list = []
+    ratios: list[dict] = []
+    for repeat in range(args.repeat):
+        if args.repeat > 1:
+            print(f"\n-- run {repeat + 1} of {args.repeat}, load average "
+                  f"{os.getloadavg()[0]:.1f}")
+        rows: list = []
+        measure_once(args, per_client, rows)
+        ratios.append(print_ratios(rows, args))
+    if args.repeat > 1:
+        print_spread(ratios)
+    return 0
+
+
+def measure_once(args: argparse.Namespace, per_client: dict[int, int], rows: list) -> None:
     print(f"{'backend':8} {'n':>3} {'layer':8} {'commits':>11}  latency (client side)")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        bench_backend("sqlite", lambda: SQLiteStore(db), f"sqlite:///{db}",
-                      lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client, rows,
-                      args.workers)
+        if not args.no_sqlite:
+            bench_backend("sqlite", lambda: SQLiteStore(db), f"sqlite:///{db}",
+                          lambda texts: bare_sqlite(Path(tmp) / "bare.db", texts), per_client,
+                          rows, args)
     if not args.no_pg:
         import psycopg
 
@@ -275,28 +325,42 @@ def main(argv: list[str] | None = None) -> int:
         url = f"{PG_URL}{'&' if '?' in PG_URL else '?'}prefix={prefix}&pool_max=20"
         try:
             bench_backend("postgres", lambda: PostgresStore.from_url(url), url,
-                          lambda texts: bare_postgres(prefix, texts), per_client, rows,
-                          args.workers)
+                          lambda texts: bare_postgres(prefix, texts), per_client, rows, args)
         finally:
             with psycopg.connect(PG_URL, autocommit=True) as conn:
-                for table in ("versions", "bare", "cfgpatch_migrations"):
+                for table in ("versions", "bare", "retention", "cfgpatch_migrations"):
                     conn.execute(f"DROP TABLE IF EXISTS {prefix}{table}")
                 conn.execute(f"DROP FUNCTION IF EXISTS {prefix}versions_append_only()")
-    print_ratios(rows, args.workers)
-    return 0
 
 
-def print_ratios(rows: list, workers: int) -> None:
-    """HTTP commits/s over bare inserts/s per backend and client count, side by side."""
+def print_ratios(rows: list, args: argparse.Namespace) -> dict:
+    """HTTP commits/s over bare inserts/s, per client count, the backends side by side;
+    answers the ratios by (backend, clients)."""
     rates = {(label, clients, layer): result["rate"]
              for label, clients, layer, result, _ in rows}
     print(f"\nratio: HTTP PATCH commits/s over bare INSERTs/s through the same driver "
-          f"(server --workers {workers}; target >= 0.5 on PostgreSQL with 16 clients)")
-    for (label, clients, layer), rate in rates.items():
-        if layer == "http":
-            bare = rates[(label, clients, "bare")]
-            print(f"  {label:8} {clients:3} clients: {rate:7.0f}/s over {bare:7.0f}/s "
-                  f"= {rate / bare:.2f}x", flush=True)
+          f"(server --workers {args.workers} --http {args.http}, client {args.client}; "
+          f"target >= 0.5 on PostgreSQL with 16 clients)")
+    ratios = {}
+    for clients in sorted({c for _, c, _ in rates}):
+        cells = []
+        for label in ("sqlite", "postgres"):
+            if (label, clients, "http") not in rates:
+                continue
+            rate, bare = rates[(label, clients, "http")], rates[(label, clients, "bare")]
+            ratios[(label, clients)] = rate / bare
+            cells.append(f"{label} {rate:6.0f}/s over {bare:6.0f}/s = {rate / bare:.2f}x")
+        print(f"  {clients:3} clients:  " + "   |   ".join(cells), flush=True)
+    return ratios
+
+
+def print_spread(runs: list[dict]) -> None:
+    print(f"\nspread over {len(runs)} runs (min / median / max):")
+    for key in runs[0]:
+        values = sorted(run[key] for run in runs)
+        print(f"  {key[0]:8} {key[1]:3} clients: {values[0]:.2f} / "
+              f"{statistics.median(values):.2f} / {values[-1]:.2f}x   "
+              f"({', '.join(f'{v:.2f}' for v in (run[key] for run in runs))})")
 
 
 if __name__ == "__main__":

@@ -44,5 +44,6 @@ def drop_prefix(prefix: str) -> None:
 
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(f"DROP TABLE IF EXISTS {prefix}versions")
+        conn.execute(f"DROP TABLE IF EXISTS {prefix}retention")
         conn.execute(f"DROP FUNCTION IF EXISTS {prefix}versions_append_only()")
         conn.execute(f"DROP TABLE IF EXISTS {prefix}cfgpatch_migrations")

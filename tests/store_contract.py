@@ -187,8 +187,10 @@ def check_tombstones_and_paging(store: Store) -> None:
     assert [i.version for i in store.versions("t", after=4)] == [5, 6]
     assert store.versions("t", after=6, limit=3) == []
     assert "t" not in store.names()
+    assert store.names(include_deleted=True) == ["t"]  # what retention sweeps
     assert store.append("t", '{"again":1}', expected_head=6) == 7  # the name is free again
     assert store.head_state("t") == (7, False) and "t" in store.names()
+    assert store.names(include_deleted=True) == ["t"]
 
 
 def check_prune_and_retention(store: Store) -> None:

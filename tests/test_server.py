@@ -286,7 +286,8 @@ def test_every_handler_of_the_api_is_routed(api):
     cfgpatch.server.history)."""
     import inspect
 
-    from cfgpatch.server.app import Api, Resource
+    from cfgpatch.server.app import Api
+    from cfgpatch.server.routing import Resource
 
     routed = set()
     for route in api.app.routes:

@@ -1,5 +1,6 @@
 """The front of every request: request ids, body deadlines, concurrency slots that slow
-bodies cannot hold, disconnects mid-body, one Content-Type, the parser's JSON 400."""
+bodies cannot hold, disconnects mid-body, one Content-Type (the parser's JSON 400:
+test_server_protocol.py)."""
 
 from __future__ import annotations
 
@@ -175,22 +176,3 @@ def test_a_client_leaving_mid_body_is_logged_as_such(server):
     assert "went away after 7 bytes of the body of PUT /v1/documents/gone" in logged
     assert "Traceback" not in logged and "ERROR" not in logged and "internal" not in logged
     assert httpx.get(server.url + "/v1/documents/gone").status_code == 404
-
-
-@pytest.mark.parametrize("request_bytes", [
-    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n",
-    b"NOT HTTP AT ALL\r\n\r\n",
-    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: x\r\n\r\n",
-])
-def test_the_parsers_own_refusals_are_json(server, request_bytes):
-    with socket.create_connection(("127.0.0.1", server.port)) as sock:
-        sock.sendall(request_bytes)
-        sock.settimeout(5)
-        data = b""
-        while chunk := sock.recv(4096):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400")
-    assert b"content-type: application/json" in head.lower()
-    assert b"x-request-id: " in head.lower()
-    assert json.loads(body)["code"] == "invalid arguments"

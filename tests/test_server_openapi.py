@@ -11,9 +11,9 @@ from starlette.routing import Route
 
 from cfgpatch.errors import CfgPatchError
 from cfgpatch.server import create_app, openapi
-from cfgpatch.server.app import NoApiRoute, Resource
 from cfgpatch.server.inputs import REBASE_FROM, parse_side, parse_tag_list, parse_version
 from cfgpatch.server.problems import STATUS
+from cfgpatch.server.routing import NoApiRoute, Resource
 from cfgpatch.service import Service
 from server_support import client_for
 

@@ -1,21 +1,27 @@
-"""A connection that never completes its request head is closed after --header-timeout."""
+"""A connection that never completes its request head is closed after --header-timeout,
+with either parser (``--http httptools`` and ``--http h11``); the parsers' own refusals
+are the same JSON 400s."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import socket
 import time
 
 import pytest
 
+from cfgpatch.server.protocol import MAX_HEAD_BYTES
 from server_support import ServerProcess
 
 TIMEOUT = 1.0
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@pytest.fixture(scope="module", params=["httptools", "h11"])
+def server(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp("slow")
-    process = ServerProcess(f"sqlite:///{folder / 's.db'}", "--header-timeout", str(TIMEOUT))
+    process = ServerProcess(f"sqlite:///{folder / 's.db'}", "--header-timeout", str(TIMEOUT),
+                            "--http", request.param)
     yield process
     process.stop()
 
@@ -90,3 +96,74 @@ def test_complete_requests_and_kept_alive_connections_work(server):
             answer = _read_response(sock)
             assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'"ok":true,"store":"SQLiteStore"}')
             time.sleep(TIMEOUT * 0.6)  # idle between requests: keep-alive, not the deadline
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n",
+    b"NOT HTTP AT ALL\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: x\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\n\r\n",  # no Host (RFC 9112 section 3.2)
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n",
+])
+def test_the_parsers_own_refusals_are_json(server, request_bytes):
+    _assert_refused(server, request_bytes)
+
+
+# h11 bounds a head only while it is incomplete (one read of the socket holds these whole,
+# so it answers them); llhttp keeps no bound of its own: the httptools protocol counts.
+@pytest.mark.parametrize("server", ["httptools"], indirect=True)
+@pytest.mark.parametrize("request_bytes", [
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * MAX_HEAD_BYTES + b"\r\n\r\n",
+    b"GET /healthz?" + b"q" * MAX_HEAD_BYTES + b" HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + b"X-Many: 1\r\n" * 2000 + b"\r\n",
+])
+def test_heads_over_the_bound_are_refused(server, request_bytes):
+    _assert_refused(server, request_bytes)
+
+
+def _assert_refused(server: ServerProcess, request_bytes: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        with contextlib.suppress(OSError):  # closed before all was read: the answer is there
+            sock.sendall(request_bytes)
+        sock.settimeout(5)
+        data = b""
+        try:
+            while chunk := sock.recv(4096):
+                data += chunk
+        except ConnectionResetError:
+            pass
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), data[:200]
+    assert b"content-type: application/json" in head.lower()
+    assert b"x-request-id: " in head.lower() and b"connection: close" in head.lower()
+    assert json.loads(body)["code"] == "invalid arguments"
+
+
+def test_a_head_just_under_the_bound_is_answered(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: "
+                     + b"a" * 15_000 + b"\r\n\r\n")
+        assert _read_response(sock).startswith(b"HTTP/1.1 200")
+
+
+def test_the_parser_and_loop_options(tmp_path):
+    from cfgpatch.server.protocol import (
+        FastHeaderDeadlineProtocol,
+        HeaderDeadlineProtocol,
+        header_timeout_protocol,
+    )
+
+    assert header_timeout_protocol(3.0, "h11") is HeaderDeadlineProtocol
+    assert header_timeout_protocol(3.0, "httptools") is FastHeaderDeadlineProtocol
+    assert HeaderDeadlineProtocol.header_timeout == FastHeaderDeadlineProtocol.header_timeout == 3
+    for seconds, parser in ((0, "h11"), (1, "h2")):
+        with pytest.raises(ValueError):
+            header_timeout_protocol(seconds, parser)
+    process = ServerProcess(f"sqlite:///{tmp_path / 'l.db'}", "--http", "h11", "--loop",
+                            "asyncio")
+    try:
+        with socket.create_connection(("127.0.0.1", process.port)) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert _read_response(sock).startswith(b"HTTP/1.1 200")
+    finally:
+        process.stop()

@@ -10,15 +10,26 @@
   go; they are applied by :meth:`Lifecycle.prune`, by the service after
   every write that starts a new block of versions, and to every document at
   once by :meth:`Lifecycle.sweep` (on demand, or every few minutes by the server).
+
+Every read and write starts from the head's state (:meth:`Lifecycle._state`).  A
+write (a method decorated with :func:`guessing`) first tries from the head this
+service last saw of the document, without asking the store: the append itself
+checks that head (it fails with ``ConcurrentUpdate`` when another writer moved
+it), so one round trip is saved whenever this process wrote or read the head
+last.  Whatever goes wrong on a guessed head (any refusal, as the real head may
+judge it otherwise) is tried again from the store's head, so refusals and their
+order are exactly those of the real head.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from contextvars import ContextVar
+from functools import wraps
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import UNKNOWN_DOCUMENT, CfgPatchError, LimitExceeded, LookupFailed
+from .errors import UNKNOWN_DOCUMENT, CfgPatchError, LimitExceeded, LookupFailed, StoreError
 from .preconditions import NONE, Preconditions
 from .retention import policy_for, prune_point
 from .store.base import ConcurrentUpdate, RetentionPolicy
@@ -31,7 +42,37 @@ if TYPE_CHECKING:
 #: How often a deletion is retried when other writers keep moving the head.
 MAX_DELETE_ATTEMPTS = 1000
 State = tuple[int | None, int | None]  # (the head if the document exists, the last version)
+#: Documents whose live head a service remembers for its writes (then it starts over).
+KNOWN_HEADS = 10_000
 _log = logging.getLogger("cfgpatch.service")
+#: The head the write in progress (in this thread or task) is guessing:
+#: ``(service, name, version)``.
+_guess: ContextVar[tuple[Any, str, int] | None] = ContextVar("cfgpatch_guess", default=None)
+W = TypeVar("W", bound=Callable[..., Any])
+
+
+def guessing(write: W) -> W:
+    """A write method ``write(self, name, ...)`` tried first from the head its service
+    last saw of ``name`` (no read of the store), then, if that fails with any refusal
+    but a store failure, from the store's head (see the module docstring)."""
+
+    @wraps(write)
+    def guessed(self: Lifecycle, name: str, *args: Any, **kwargs: Any) -> Any:
+        head = self.known_heads.get(name)
+        if head is not None and _guess.get() is None:
+            token = _guess.set((self, name, head))
+            try:
+                return write(self, name, *args, **kwargs)
+            except StoreError as error:
+                if not isinstance(error, ConcurrentUpdate):
+                    raise  # the store is failing: never twice the wait
+            except CfgPatchError:
+                pass  # judged on a head that may not be the store's: judge again
+            finally:
+                _guess.reset(token)
+        return write(self, name, *args, **kwargs)
+
+    return guessed  # type: ignore[return-value]
 
 
 class Written(int):
@@ -66,13 +107,50 @@ class Lifecycle:
     _write: Callable[..., Written]
     _canonical: Callable[[Any], str]
     check_version: Callable[..., int]
+    #: The live head of each document as this service last read or wrote it.
+    known_heads: dict[str, int]
 
     def _state(self, name: str) -> State:
-        """The live head (``None``: no document, or deleted) and the last version."""
+        """The live head (``None``: no document, or deleted) and the last version (the
+        guessed head inside a :func:`guessing` write)."""
+        current = _guess.get()
+        if current is not None and current[0] is self and current[1] == name:
+            return current[2], current[2]
         state = self.store.head_state(name)
-        if state is None:
-            return None, None
-        return (None if state[1] else state[0]), state[0]
+        live = None if state is None or state[1] else state[0]
+        self._saw(name, live)
+        return (None, None) if state is None else (live, state[0])
+
+    def _saw(self, name: str, live: int | None) -> None:
+        """Remember ``live`` as the head of ``name`` (``None``: forget it)."""
+        if live is None:
+            self.known_heads.pop(name, None)
+            return
+        if len(self.known_heads) >= KNOWN_HEADS and name not in self.known_heads:
+            self.known_heads.clear()
+        self.known_heads[name] = live
+
+    def _guessed(self, name: str) -> bool:
+        """Whether this thread's write of ``name`` runs on a guessed head (a concurrent
+        update then ends the guess instead of being retried, and an answer that no
+        append confirms is not given from it)."""
+        current = _guess.get()
+        return current is not None and current[0] is self and current[1] == name
+
+    def _unchanged(self, name: str, head: int, value: Any, text: str) -> bool:
+        """Whether ``value`` (canonical ``text``) is the value of version ``head`` (a
+        guessed head is not answered: no append confirms it)."""
+        head_value = self.values.value(name, head)
+        same = value is head_value or text == self._canonical(head_value)
+        if same and self._guessed(name):
+            raise ConcurrentUpdate(f"the head of {name!r} was a guess")
+        return same
+
+    def _wrote(self, name: str, version: int) -> None:
+        """After an append of ``version``: it is the head seen, and the guess, if any,
+        is spent (retention then reads the store's head)."""
+        _guess.set(None)
+        self._saw(name, version)
 
     @staticmethod
     def _missing(name: str, last: int | None) -> LookupFailed:
@@ -91,12 +169,14 @@ class Lifecycle:
             try:
                 version = self.store.append(name, "null", expected_head=last, author=author,
                                             message=message, deleted=True)
-                return Written(version, created=False, changed=True)
             except ConcurrentUpdate:
                 continue
+            self._saw(name, None)
+            return Written(version, created=False, changed=True)
         raise ConcurrentUpdate(
             f"gave up on {name!r} after {MAX_DELETE_ATTEMPTS} concurrent updates")
 
+    @guessing
     def restore(self, name: str, version: int, *, author: str | None = None,
                 message: str | None = None, when: Preconditions = NONE, force: bool = True
                 ) -> Written:
@@ -135,11 +215,11 @@ class Lifecycle:
     def sweep(self, prefix: str = "", allowed: Callable[[str], bool] | None = None
               ) -> dict[str, int]:
         """Apply the retention policies now to every document under ``prefix`` (that
-        ``allowed`` accepts): the versions removed, by document (none: not listed).
-        Deleted documents are not listed by the store, so not swept."""
+        ``allowed`` accepts), deleted ones included: the versions removed, by document
+        (none: not listed).  A deleted document keeps its tombstone's block (the head)."""
         policies = self.store.retention()
         removed = {}
-        for name in self.store.names():
+        for name in self.store.names(include_deleted=True):
             if not name.startswith(prefix) or policy_for(name, policies) is None:
                 continue
             if allowed is not None and not allowed(name):

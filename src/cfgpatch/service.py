@@ -6,12 +6,12 @@ PostgreSQL for the HTTP server).  Every version is stored as canonical text and,
 where the store keeps it, its parsed value, which is never mutated afterwards:
 patches are applied copy-on-write, so versions share untouched subtrees safely.
 
-Writes are optimistic: read the head, check the request's preconditions
-(:mod:`cfgpatch.preconditions`) against it, compute the new version and check
-it against the limits (:class:`~cfgpatch.limits.ServiceLimits`), and append
-it only if the head is still the same; otherwise start again from the new head,
-preconditions included.  A precondition is therefore always judged against the
-version the write replaces.
+Writes are optimistic: read the head (or guess it: :func:`~cfgpatch.lifecycle.guessing`),
+check the request's preconditions (:mod:`cfgpatch.preconditions`) against it,
+compute the new version, check it against the limits
+(:class:`~cfgpatch.limits.ServiceLimits`), and append it only if the head is still
+the same; otherwise start again from the new head, preconditions included.  A
+precondition is therefore always judged against the version the write replaces.
 
 A JSON Patch (or merge patch) sent with ``base_version`` older than the head is
 rebased (replayed on its base, merged three ways with the head, diffed).  With
@@ -26,13 +26,9 @@ reads versions back through a :class:`~cfgpatch.version_cache.VersionCache`
 bounded in bytes.  A write with ``force=False`` that would store the text the
 head already has stores nothing and answers the head (``run()`` and every
 caller that leaves ``force`` alone commit every write, as the contract says).
-Every write answers a :class:`Written`: the version number (an ``int``, as
-before) that also says whether the write ``changed`` anything and whether it
-``created`` the document (there was no live head: a new name, or a deleted one).
-A document is deleted by a tombstone version (its history stays readable, its
-name free for a new document); :meth:`Service.restore` writes an old version
-again.  Retention policies (:mod:`cfgpatch.retention`) are applied when a write
-starts a new block of versions.
+Every write answers a :class:`Written` (the version, and whether the write
+``created`` or ``changed`` the document).  Deletion (a tombstone version),
+restore and retention: :mod:`cfgpatch.lifecycle`.
 
 ``run(operations)`` itself lives in :mod:`cfgpatch.contract`.
 """
@@ -47,7 +43,7 @@ from .errors import UNKNOWN_VERSION, LimitExceeded, LookupFailed
 from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
-from .lifecycle import Lifecycle, State, Written
+from .lifecycle import Lifecycle, State, Written, guessing
 from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
@@ -88,6 +84,7 @@ class Service(Lifecycle):
             raise ValueError(f"cache_bytes must be a positive integer, not {cache_bytes!r}")
         chars = None if cache_bytes is None else cache_bytes // VALUE_WEIGHT
         self.store: Store = store if store is not None else MemoryStore()
+        self.known_heads = {}
         self.limits = limits if limits is not None else ServiceLimits()
         #: Canonical text of the elements of long arrays in stored values, by
         #: identity (filled when a version is written; diff and round trips reuse it).
@@ -197,6 +194,7 @@ class Service(Lifecycle):
         return self.put_text(name, text, author=author, message=message, when=when,
                              force=force)[0]
 
+    @guessing
     def put_text(self, name: str, text: str | bytes, *, author: str | None = None,
                  message: str | None = None, when: Preconditions = NONE, force: bool = True
                  ) -> tuple[Written, str]:
@@ -210,6 +208,7 @@ class Service(Lifecycle):
                               state=state)
         return version, canon
 
+    @guessing
     def put_value(self, name: str, value: JSON, *, author: str | None = None,
                   message: str | None = None, text: str | None = None,
                   when: Preconditions = NONE, force: bool = True) -> Written:
@@ -222,6 +221,7 @@ class Service(Lifecycle):
         return self._write(name, lambda head: (value, None), text=text, author=author,
                            message=message, must_exist=False, when=when, force=force)
 
+    @guessing
     def apply(self, name: str, patch_text: str, base_version: int | None = None, *,
               author: str | None = None, message: str | None = None,
               when: Preconditions = NONE, tests_on_head: bool = False, force: bool = True
@@ -253,6 +253,7 @@ class Service(Lifecycle):
         return self._write(name, compute, author=author, message=message, when=when,
                            force=force, state=state, replayable=True)
 
+    @guessing
     def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
                           *, author: str | None = None, message: str | None = None,
                           when: Preconditions = NONE, force: bool = True) -> Written:
@@ -318,15 +319,14 @@ class Service(Lifecycle):
                 version = self.store.append(name, new_text, expected_head=last, value=value,
                                             author=author, message=message, delta=delta)
             except ConcurrentUpdate:
+                if self._guessed(name):
+                    raise  # the guess was wrong: start again from the store's head
                 continue
+            self._wrote(name, version)
             self.values.remember((name, version), value, len(new_text))
             self._retain(name, version)
             return Written(version, created=live is None, changed=True)
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
-
-    def _unchanged(self, name: str, head: int, value: JSON, text: str) -> bool:
-        head_value = self.values.value(name, head)
-        return value is head_value or text == self._canonical(head_value)
 
     def _delta(self, name: str, live: int | None, last: int | None, value: JSON,
                applied: list | None) -> str | None:

@@ -76,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="worker processes sharing the port and the store (default 1; "
                         "SQLite or PostgreSQL, not memory://)")
+    parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
+                        help="the HTTP/1.1 parser: httptools (C, the faster) or h11 (pure "
+                        "Python); auto: httptools when installed (default)")
+    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="the event loop: uvloop (libuv, the faster) or asyncio; auto: "
+                        "uvloop when installed (default)")
     parser.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="close a connection whose request line and headers are not "
                         "complete after this long (default 10; against slowloris)")
@@ -158,7 +164,7 @@ def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:
         raise ValueError("--cache-bytes must be a positive number of bytes")
     limits, kept = configured_limits(args)
     timeouts = configured_timeouts(args)
-    header_timeout_protocol(args.header_timeout)
+    header_timeout_protocol(args.header_timeout, http_parser(args))
     tokens = load_tokens(args.tokens) if args.tokens else None
     for warning in tokens.warnings if tokens and warn else ():
         sys.stderr.write(f"cfgpatch serve: warning: {warning}\n")
@@ -175,6 +181,14 @@ def build_app(args: argparse.Namespace, *, warn: bool = True) -> Any:
     return app
 
 
+def http_parser(args: argparse.Namespace) -> str:
+    """The parser ``--http`` names (``auto``: httptools when installed, else h11)."""
+    from ..server.protocol import default_parser
+
+    chosen = getattr(args, "http", "auto")
+    return default_parser() if chosen == "auto" else chosen
+
+
 def worker_app() -> Any:
     """The app of one worker process, from the options the parent left in the environment."""
     return build_app(argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS])), warn=False)
@@ -186,7 +200,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
         from ..server.logs import configure
         from ..server.metrics import MULTIPROCESS_DIR
-        from ..server.protocol import HeaderDeadlineProtocol
+        from ..server.protocol import header_timeout_protocol
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"cfgpatch serve needs the server extra (pip install 'cfgpatch[server]'):"
                          f" {exc.name} is missing\n")
@@ -208,7 +222,9 @@ def run_serve(args: argparse.Namespace) -> int:
     # Store failures and internal errors are logged by cfgpatch.server with a request id.
     log_config = configure(args.log_level, args.log_format == "json")
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                  server_header=False, http=HeaderDeadlineProtocol, log_config=log_config,
+                  server_header=False, log_config=log_config,
+                  http=header_timeout_protocol(args.header_timeout, http_parser(args)),
+                  loop=args.loop,
                   timeout_keep_alive=args.keep_alive_timeout,
                   timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
     if args.workers == 1:

@@ -14,7 +14,9 @@ Routes (all JSON; errors as described in :mod:`.problems`):
 
 ``GET /v1/documents/{name}?wait=s`` with ``If-None-Match`` is a long poll
 (:mod:`.watch`).  Every request passes :mod:`.front` first (request id, body
-deadline, concurrency slots, access log, metrics).
+deadline, concurrency slots, access log, metrics); :mod:`.routing` turns each
+path's handlers into an ASGI app answering JSON (405s, 404s and errors included);
+the history routes (pages, deletion, restore, retention) are :mod:`.history`'s.
 
 ``If-Match`` and ``If-None-Match`` work as RFC 9110 says on every document
 route: the handlers parse them (:mod:`.inputs`) and the service decides them
@@ -39,12 +41,11 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
-from ..errors import INVALID_ARGUMENTS, CfgPatchError, InvalidInput, StoreError
+from ..errors import INVALID_ARGUMENTS, InvalidInput, StoreError
 from ..service import Service, Written
 from . import history, metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
@@ -68,15 +69,8 @@ from .inputs import (
     require_type,
 )
 from .limits import Limits, Timeouts
-from .problems import (
-    FORBIDDEN,
-    METHOD_NOT_ALLOWED,
-    NOT_FOUND,
-    HttpProblem,
-    internal_error_response,
-    problem_response,
-)
-from .static import StaticSite
+from .problems import FORBIDDEN
+from .routing import EXCEPTION_HANDLERS, NoApiRoute, index_page, resource
 from .watch import Watcher, unless_gone
 
 #: The metrics route label of long polls (kept apart from ordinary reads).
@@ -263,90 +257,6 @@ class Api:
         return JSONResponse(openapi.document())
 
 
-def _guard(handler: Callable) -> Callable:
-    """Turn every :class:`CfgPatchError` raised by ``handler`` into its JSON answer."""
-
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except CfgPatchError as error:
-            metrics.observe_error(error.code)
-            return problem_response(error)
-
-    endpoint.__name__ = getattr(handler, "__name__", "endpoint")
-    endpoint.__wrapped__ = handler  # type: ignore[attr-defined]
-    return endpoint
-
-
-class Resource:
-    """The ASGI app of one path whose methods are ``handlers`` (GET also answers HEAD).
-
-    Any other method is a 405 with ``Allow`` listing them.  Mounted with
-    :func:`resource`, it matches every method, so a page mounted at ``/``
-    never sees API paths.
-    """
-
-    def __init__(self, handlers: dict[str, Callable]) -> None:
-        self.handlers = {method: _guard(handler) for method, handler in handlers.items()}
-        if "GET" in self.handlers:
-            self.handlers["HEAD"] = self.handlers["GET"]
-        self.allow = ", ".join(sorted(self.handlers))
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        request = Request(scope, receive, send)
-        handler = self.handlers.get(request.method)
-        if handler is None:
-            problem = HttpProblem(f"{request.method} is not allowed on {request.url.path}; "
-                                  f"use {self.allow}", code=METHOD_NOT_ALLOWED)
-            response: Response = problem_response(problem, headers={"Allow": self.allow})
-        else:
-            response = await handler(request)
-        await response(scope, receive, send)
-
-
-class NoApiRoute:
-    """The ASGI app of every ``/v1/...`` path that names no route, for any method: a
-    JSON 404 (the page mounted at ``/`` must not answer for the API, with a plain-text
-    404 or a 405)."""
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        path = Request(scope, receive, send).url.path
-        hint = " (without the trailing '/')" if path.endswith("/") and len(path) > 4 else ""
-        problem = HttpProblem(f"no API route is {path}{hint}; the routes are listed at "
-                              "/v1/openapi.json", code=NOT_FOUND)
-        await problem_response(problem)(scope, receive, send)
-
-
-def resource(path: str, handlers: dict[str, Callable]) -> Route:
-    """The route of one :class:`Resource` (every method reaches it)."""
-    return Route(path, Resource(handlers))
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    status = getattr(exc, "status_code", 500)
-    code = {404: NOT_FOUND, 405: METHOD_NOT_ALLOWED}.get(status, "bad request")
-    headers = getattr(exc, "headers", None)
-    return problem_response(HttpProblem(f"{request.method} {request.url.path}: {code}",
-                                        code=code), status, headers=headers)
-
-
-async def _internal_error(request: Request, exc: Exception) -> Response:
-    # Logged with its request id here; Starlette re-raises after this answer, so
-    # uvicorn logs the traceback too.
-    return internal_error_response(exc)
-
-
-def index_page(static_dir: Path | None) -> Route | Mount:
-    """The web page when it is built, else a small page listing the API."""
-    if static_dir is not None:  # precompressed files and cache headers: see .static
-        return Mount("/", app=StaticSite(static_dir), name="web")
-
-    async def index(request: Request) -> Response:
-        return HTMLResponse(openapi.index_html())
-
-    return Route("/", index, methods=["GET"])
-
-
 def create_app(
     service: Service,
     *,
@@ -402,7 +312,7 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
     app.state.service = service

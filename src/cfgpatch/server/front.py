@@ -176,7 +176,7 @@ class Front:
         status = answer.status or (499 if answer.gone else 500)
         metrics.observe_request(route, scope["method"], status, seconds)
         if scope["method"] not in ("GET", "HEAD"):
-            metrics.observe_cache(self.cache_bytes)
+            metrics.observe_cache(self.cache_bytes, now=time.monotonic())
         if self.access_log:
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"

@@ -1,25 +1,30 @@
-"""uvicorn's HTTP/1.1 protocol (h11) with a deadline for the request head.
+"""uvicorn's HTTP/1.1 protocols with a deadline for the request head and JSON refusals.
+
+Two parsers, one behaviour (``cfgpatch serve --http``):
+
+* ``httptools`` (the default when installed): uvicorn's ``HttpToolsProtocol``,
+  llhttp in C, several times cheaper per request than h11;
+* ``h11``: uvicorn's ``H11Protocol``, pure Python.
 
 uvicorn has no timeout for a connection that never finishes its request line
 and headers: ``timeout_keep_alive`` only runs between requests and is cancelled
-by the first byte of the next one, and h11's ``max_incomplete_event_size``
-bounds the size of a head, not its time.  A client sending half a request
-line, or a byte now and then, holds a connection (and, with
-``--limit-concurrency``, a slot) for ever: the slowloris attack.
+by the first byte of the next one.  A client sending half a request line, or a
+byte now and then, holds a connection (and, with ``--limit-concurrency``, a
+slot) for ever: the slowloris attack.  Both protocols here close a connection
+whose request head is not complete ``header_timeout`` seconds after the
+connection was made, or after the first byte of a later request on a kept-alive
+connection.  Bodies and responses are not affected (the deadline ends as soon
+as the head is parsed; the body's own deadline is :mod:`.front`'s).
 
-:func:`header_timeout_protocol` gives a subclass of uvicorn's ``H11Protocol``
-that closes a connection whose request head is not complete ``seconds`` after
-the connection was made, or after the first byte of a later request on a
-kept-alive connection.  Bodies and responses are not affected (the deadline
-ends as soon as the head is parsed; the body's own deadline is :mod:`.front`'s).
+Both answer the parser's own refusals (a malformed request line or header, a
+head larger than :data:`MAX_HEAD_BYTES`, an HTTP/1.1 request without exactly one
+``Host``) with the server's JSON error body and a request id instead of
+uvicorn's plain text.  h11 checks the head's size and ``Host`` itself; llhttp
+does not, so the httptools protocol counts the head's bytes and ``Host`` lines.
 
-It also answers the parser's own refusals (a malformed request line or header,
-a head larger than h11 accepts) with the server's JSON error body instead of
-uvicorn's plain text.
-
-The class is a module-level name configured by :func:`header_timeout_protocol`,
-so uvicorn can hand it to worker processes (``--workers``), which configure it
-again from the same options.
+The classes are module-level names configured by :func:`header_timeout_protocol`,
+so uvicorn can hand them to worker processes (``--workers``), which configure
+them again from the same options.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -35,44 +41,42 @@ from ..errors import INVALID_ARGUMENTS
 from .problems import new_request_id
 
 LOG = logging.getLogger("cfgpatch.server")
+#: The most bytes a request line and headers may take (h11's own default bound).
+MAX_HEAD_BYTES = 16 * 1024
+#: The parsers ``cfgpatch serve --http`` offers.
+PARSERS = ("httptools", "h11")
 
 
-class HeaderDeadlineProtocol(H11Protocol):
-    """``H11Protocol`` that closes connections whose request head takes too long."""
+class HeadTooLarge(Exception):
+    """The request head passed :data:`MAX_HEAD_BYTES`, or it is not what HTTP/1.1 allows
+    (raised in a parser callback: llhttp stops and uvicorn answers a 400)."""
+
+
+def refusal_bytes() -> bytes:
+    """The whole answer to a request the parser refused: a JSON 400 that closes."""
+    request_id = new_request_id()
+    body = json.dumps({"error": INVALID_ARGUMENTS, "code": INVALID_ARGUMENTS,
+                       "message": "the request is not valid HTTP/1.1 (request line or "
+                                  "headers malformed, no single Host, or a head too large)",
+                       "request_id": request_id}).encode("ascii")
+    return (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(body)).encode("ascii") + b"\r\n"
+            b"x-request-id: " + request_id.encode("ascii") + b"\r\nconnection: close\r\n\r\n"
+            + body)
+
+
+class HeadDeadline:
+    """The head deadline shared by both protocols (a mixin: the protocol provides
+    ``loop``, ``transport``, ``client`` and :meth:`head_incomplete`)."""
 
     header_timeout: float = 10.0
     _head_timer: asyncio.TimerHandle | None = None
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    client: Any
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-            self._arm()  # part of a head, or nothing yet: the deadline keeps running
-        else:
-            self._disarm()  # the head is complete (or the connection is ending)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def send_400_response(self, msg: str) -> None:
-        """The parser's refusal as the server's JSON error (and the connection closed)."""
-        request_id = new_request_id()
-        body = json.dumps({"error": INVALID_ARGUMENTS, "code": INVALID_ARGUMENTS,
-                           "message": "the request is not valid HTTP/1.1 (request line or "
-                                      "headers malformed, or a head too large)",
-                           "request_id": request_id}).encode("ascii")
-        headers = [(b"content-type", b"application/json"),
-                   (b"content-length", str(len(body)).encode("ascii")),
-                   (b"x-request-id", request_id.encode("ascii")), (b"connection", b"close")]
-        LOG.info("request %s: refused by the HTTP parser from %s", request_id, self.client)
-        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-                      h11.Data(data=body), h11.EndOfMessage()):
-            self.transport.write(self.conn.send(event))
-        self.transport.close()
+    def head_incomplete(self) -> bool:
+        raise NotImplementedError
 
     def _arm(self) -> None:
         if self._head_timer is None:
@@ -85,16 +89,124 @@ class HeaderDeadlineProtocol(H11Protocol):
 
     def _expired(self) -> None:
         self._head_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self.head_incomplete() and not self.transport.is_closing():
             LOG.info("closing %s: no complete request head in %ss", self.client,
                      self.header_timeout)
             self.transport.close()
 
+    def _refuse(self) -> None:
+        """Answer the parser's refusal as the server's JSON error and close."""
+        LOG.info("refused by the HTTP parser from %s", self.client)
+        self.transport.write(refusal_bytes())
+        self.transport.close()
 
-def header_timeout_protocol(seconds: float) -> type[HeaderDeadlineProtocol]:
-    """The protocol class to pass as ``uvicorn.run(http=...)``, its deadline set to
-    ``seconds`` (for every server of this process)."""
+
+class HeaderDeadlineProtocol(HeadDeadline, H11Protocol):
+    """``H11Protocol`` with the head deadline and JSON refusals."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.head_incomplete() and not self.transport.is_closing():
+            self._arm()  # part of a head, or nothing yet: the deadline keeps running
+        else:
+            self._disarm()  # the head is complete (or the connection is ending)
+
+    def head_incomplete(self) -> bool:
+        return self.conn.their_state is h11.IDLE
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        self._refuse()
+
+
+def _httptools_protocol() -> type | None:
+    """The httptools protocol class, or ``None`` when httptools is not installed."""
+    try:
+        import httptools  # noqa: F401
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:
+        return None
+
+    class FastHeaderDeadlineProtocol(HeadDeadline, HttpToolsProtocol):
+        """``HttpToolsProtocol`` with the head deadline, a bound on the head's size,
+        exactly one ``Host`` on HTTP/1.1, and JSON refusals."""
+
+        _in_head = True
+        _head_bytes = 0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def head_incomplete(self) -> bool:
+            return self._in_head
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._in_head, self._head_bytes = True, 0
+            self._arm()  # the first byte of a request: its head's deadline starts
+
+        def on_url(self, url: bytes) -> None:
+            self._count(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count(len(name) + len(value) + 4)
+            super().on_header(name, value)
+
+        def _count(self, size: int) -> None:
+            self._head_bytes += size
+            if self._head_bytes > MAX_HEAD_BYTES:
+                raise HeadTooLarge(f"request head over {MAX_HEAD_BYTES} bytes")
+
+        def on_headers_complete(self) -> None:
+            self._in_head = False
+            self._disarm()
+            if self.parser.get_http_version() == "1.1":
+                hosts = sum(1 for name, _ in self.headers if name == b"host")
+                if hosts != 1:  # RFC 9112 section 3.2 (h11 refuses these too)
+                    raise HeadTooLarge(f"{hosts} Host lines")
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            self._refuse()
+
+    FastHeaderDeadlineProtocol.__qualname__ = FastHeaderDeadlineProtocol.__name__
+    return FastHeaderDeadlineProtocol
+
+
+#: The httptools protocol (``None`` without httptools); a module-level name so
+#: uvicorn's worker processes find it.
+FastHeaderDeadlineProtocol = _httptools_protocol()
+
+
+def default_parser() -> str:
+    """``httptools`` when it is installed, else ``h11``."""
+    return "httptools" if FastHeaderDeadlineProtocol is not None else "h11"
+
+
+def header_timeout_protocol(seconds: float, parser: str = "h11") -> type:
+    """The protocol class to pass as ``uvicorn.run(http=...)`` for ``parser``, its
+    deadline set to ``seconds`` (for every server of this process)."""
     if not seconds > 0:
         raise ValueError("the header timeout must be a positive number of seconds")
-    HeaderDeadlineProtocol.header_timeout = seconds
-    return HeaderDeadlineProtocol
+    if parser not in PARSERS:
+        raise ValueError(f"--http must be one of {', '.join(PARSERS)}, not {parser!r}")
+    HeadDeadline.header_timeout = seconds
+    if parser == "h11":
+        return HeaderDeadlineProtocol
+    if FastHeaderDeadlineProtocol is None:
+        raise ValueError("--http httptools needs the httptools package "
+                         "(pip install 'cfgpatch[server]')")
+    return FastHeaderDeadlineProtocol

@@ -165,8 +165,10 @@ class Store(Protocol):
         """Remove the versions of ``name`` below ``before`` (a block start of
         :mod:`.deltas`, never above the head); return how many went."""
 
-    def names(self) -> list[str]:
-        """The names of the documents that exist (not deleted), sorted."""
+    def names(self, *, include_deleted: bool = False) -> list[str]:
+        """The names of the documents that exist (not deleted), sorted; with
+        ``include_deleted`` also those whose head is a tombstone (every name that has
+        versions: what retention sweeps)."""
 
     def retention(self) -> list[RetentionPolicy]:
         """The retention policies, by prefix."""

@@ -96,9 +96,10 @@ class MemoryStore:
         if policy.keep_last is not None or policy.keep_seconds is not None:
             self._retention[policy.prefix] = policy
 
-    def names(self) -> list[str]:
+    def names(self, *, include_deleted: bool = False) -> list[str]:
         return sorted(name for name, history in self._docs.items()
-                      if history[-1] is not None and history[-1][0].kind != TOMBSTONE)
+                      if history and history[-1] is not None
+                      and (include_deleted or history[-1][0].kind != TOMBSTONE))
 
     def close(self) -> None:
         self._docs.clear()

@@ -276,10 +276,11 @@ class PostgresStore:
         except UnicodeEncodeError:
             raise not_utf8(prefix=policy.prefix) from None
 
-    def names(self) -> list[str]:
+    def names(self, *, include_deleted: bool = False) -> list[str]:
         rows = self._query(f"SELECT DISTINCT ON (name) name, kind FROM {self._table}"
                            " ORDER BY name, version DESC")
-        return sorted(name for name, kind in rows if kind != deltas.TOMBSTONE)
+        return sorted(name for name, kind in rows
+                      if include_deleted or kind != deltas.TOMBSTONE)
 
     def drop_tables(self) -> None:
         """Remove this store's tables (tests and throw-away stores only)."""

@@ -266,11 +266,12 @@ class SQLiteStore:
         except UnicodeEncodeError:
             raise not_utf8(prefix=policy.prefix) from None
 
-    def names(self) -> list[str]:
+    def names(self, *, include_deleted: bool = False) -> list[str]:
         # SQLite takes a bare column (kind) from the row holding the max() of its group.
         rows = self._read(f"SELECT name, kind, max(version) FROM {self._table} GROUP BY name",
                           ())
-        return sorted(name for name, kind, _ in rows if kind != deltas.TOMBSTONE)
+        return sorted(name for name, kind, _ in rows
+                      if include_deleted or kind != deltas.TOMBSTONE)
 
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer (``"ok"`` when the file is sound)."""
