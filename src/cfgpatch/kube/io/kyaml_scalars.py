@@ -16,7 +16,6 @@ import base64
 import binascii
 import math
 import re
-from typing import Any
 
 from ..go import json as gojson
 from ..go import yaml as goyaml
@@ -34,6 +33,10 @@ from .kyaml import (
     KyamlError,
     Node,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WORDS = {
     **{w: (BOOL, True) for w in ("true", "True", "TRUE")},

@@ -11,13 +11,15 @@ emitter of :mod:`.writer` for what it does not cover).  So the output has sorted
 
 from __future__ import annotations
 
-from typing import Any
-
 from .kyaml import Node
 from .kyaml_scalars import node_value
 from .unstructured import too_deep
 from .writer import emitter_yaml
 from .yamlprint import NotCovered, text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @too_deep

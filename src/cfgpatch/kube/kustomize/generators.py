@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import os
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
@@ -33,6 +32,8 @@ from .styles import kustomize_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .trace import Step, Trace  # the trace module: imported by the caller that explains
 
 

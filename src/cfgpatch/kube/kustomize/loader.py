@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import dataclass, field
 from ..io.filebytes import UTF16_MARKS
 from .filesys import DiskFileSystem, FileSystem
 

@@ -22,12 +22,15 @@ prints it, not when it reads it); :func:`check_keys` raises kustomize's error.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import STR, TIMESTAMP
 from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
 from ..io.writer import nel_key_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plain_key(key: str) -> str:

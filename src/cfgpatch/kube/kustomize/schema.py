@@ -30,9 +30,12 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from typing import Any
 
 from ..schema.node import NO_META, PatchMeta, Schema, builtin_schema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PATCH_STRATEGY = "x-kubernetes-patch-strategy"
 MERGE_KEY = "x-kubernetes-patch-merge-key"

@@ -18,11 +18,14 @@ A :class:`Selector` holds the fields of a ``target`` (``group``, ``version``, ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import dataclass
 from .resources import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FIELDS = ("group", "version", "kind", "name", "namespace", "labelSelector",
           "annotationSelector")

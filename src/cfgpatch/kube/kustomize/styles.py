@@ -32,7 +32,6 @@ Strings kustomize makes itself get a style too (measured, tree ``scalar-styles``
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..go import yaml as goyaml
 from ..go.json import go_float
@@ -48,6 +47,10 @@ from ..io.kyaml import (
     Node,
 )
 from ..io.kyaml_scalars import node_value, value_with_typed_keys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 QUOTED_STYLES = (SINGLE, DOUBLE, LITERAL, FOLDED)
 

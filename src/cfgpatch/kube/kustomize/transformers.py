@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
@@ -36,6 +34,9 @@ from .transformer_config import RANKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from .trace import Trace  # the trace module: imported by the caller that explains
 
 
