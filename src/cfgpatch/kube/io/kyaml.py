@@ -15,8 +15,6 @@ is that JSON through sigs.k8s.io/yaml (``io.writer``).
 
 from __future__ import annotations
 
-import copy
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...records import dataclass, field
 
@@ -124,6 +122,8 @@ class Node:
         return self.kind == MAPPING and not self.content
 
     def copy(self) -> Node:
+        import copy
+
         return copy.deepcopy(self)
 
 

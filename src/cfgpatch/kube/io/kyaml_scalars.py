@@ -12,11 +12,10 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import re
 
+from ...lazy_pattern import lazily
 from ..go import json as gojson
 from ..go import yaml as goyaml
 from .kyaml import (
@@ -46,8 +45,8 @@ _WORDS = {
     **{w: (FLOAT, math.inf) for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
     **{w: (FLOAT, -math.inf) for w in ("-.inf", "-.Inf", "-.INF")},
 }
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_FRACTION = re.compile(r"\.(\d+)")
+_YAML_FLOAT = lazily(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_FRACTION = lazily(r"\.(\d+)")
 _INT64 = (gojson.INT64_MIN, gojson.INT64_MAX)
 
 
@@ -141,6 +140,9 @@ def scalar_value(node: Node) -> Any:
 
 
 def _binary(node: Node) -> str:
+    import base64
+    import binascii
+
     try:
         data = base64.b64decode("".join(node.value.split()), validate=True)
     except (binascii.Error, ValueError):

@@ -14,7 +14,6 @@ from __future__ import annotations
 from .kyaml import Node
 from .kyaml_scalars import node_value
 from .unstructured import too_deep
-from .writer import emitter_yaml
 from .yamlprint import NotCovered, text
 
 TYPE_CHECKING = False
@@ -30,6 +29,8 @@ def write_value(value: Any) -> str:
             return text(value)
         except NotCovered:
             pass
+    from .writer import emitter_yaml  # (PyYAML's emitter: not on a usual build's path)
+
     return emitter_yaml(value)
 
 

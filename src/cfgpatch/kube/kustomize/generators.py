@@ -18,12 +18,10 @@ ten hex digits of the SHA-256 of Go's JSON of ``{kind, name: "", data, ...}`` wi
 
 from __future__ import annotations
 
-import base64
 import os
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
-from ..io.patch_text import GO_SPACES
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap
@@ -107,6 +105,8 @@ def encode_base64(data: bytes) -> str:
     """kustomize's base64 of generated data: text of 70 characters or more is cut into
     lines of 70, each ending with a line break (so it prints as a ``|`` block, and the
     name hash covers the breaks; measured, tree ``reported-differences``)."""
+    import base64
+
     text = base64.b64encode(data).decode()
     if len(text) < 70:
         return text
@@ -198,6 +198,8 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
+    from ..io.patch_text import GO_SPACES  # (only for a build with an env file)
+
     for number, raw in enumerate(lines):
         raw = raw[:-1] if raw.endswith(b"\r") else raw
         try:

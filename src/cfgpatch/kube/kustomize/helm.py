@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...lazy_pattern import lazily
 from ...protocols import Protocol
 from ...records import dataclass, field
 from ..io.kyaml_write import write_value
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 DEFAULT_HOME = "charts"
 _MERGES = ("merge", "override", "replace")
-_VERSION = re.compile(r"v?\d+(\.\d+)+")
+_VERSION = lazily(r"v?\d+(\.\d+)+")
 
 
 class HelmProcess(Protocol):

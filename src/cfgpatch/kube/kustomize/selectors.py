@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...lazy_pattern import lazily
 from ...records import dataclass
 from .resources import Resource
 
@@ -151,7 +152,7 @@ class Requirement:
         return number > bound if self.operator == "gt" else number < bound
 
 
-_TOKEN = re.compile(r"\s*(\(|\)|,|!=|==|=|!|[^\s(),=!]+)")
+_TOKEN = lazily(r"\s*(\(|\)|,|!=|==|=|!|[^\s(),=!]+)")
 
 
 def parse_label_selector(text: str) -> tuple[Requirement, ...]:

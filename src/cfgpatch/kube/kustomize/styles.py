@@ -31,8 +31,7 @@ Strings kustomize makes itself get a style too (measured, tree ``scalar-styles``
 
 from __future__ import annotations
 
-import re
-
+from ...lazy_pattern import lazily
 from ..go import yaml as goyaml
 from ..go.json import go_float
 from ..io.kyaml import (
@@ -157,7 +156,7 @@ def kustomize_set(text: str) -> str:
     return text
 
 
-_NOT_PRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
+_NOT_PRINTABLE = lazily("[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
 _INDICATORS = set(",[]{}#&*!|>'\"%@`")
 
 

@@ -31,7 +31,6 @@ configuration in Go's ``%v``; ours names the field alone).
 from __future__ import annotations
 
 import math
-import struct
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...records import dataclass, field, fields, replace
@@ -246,6 +245,8 @@ def go_float32_text(value: float) -> str:
     """
     if math.isnan(value):
         return "NaN"
+    import struct
+
     try:
         single = struct.unpack("f", struct.pack("f", value))[0]
     except OverflowError:

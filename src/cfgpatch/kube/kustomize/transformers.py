@@ -18,7 +18,6 @@ Each follows kustomize v5.5's builtin plugin of the same name, on the field spec
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
@@ -124,6 +123,8 @@ def _conflict(resmap: ResMap, resource: Resource) -> None:
 
 
 def _with_previous_ids(resource: Resource) -> dict:
+    import copy
+
     value = copy.deepcopy(resource.value)
     meta = value.setdefault("metadata", {})
     notes = meta.get("annotations")
