@@ -115,7 +115,7 @@ class SchemaState:
         """A type was named: kyaml asks the schema unless the type is built in."""
         if self._parsed or not (isinstance(api_version, str) and isinstance(kind, str)):
             return
-        if KustomizeSchema.builtin().for_type(api_version, kind) is None:
+        if not KustomizeSchema.builtin_knows(api_version, kind):
             self.use()
 
     def schema(self) -> KustomizeSchema:
