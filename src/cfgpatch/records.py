@@ -24,6 +24,8 @@ checked as a dataclass is.  Standard library only.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -100,29 +102,17 @@ def _process(cls: type, frozen: bool, eq: bool) -> type:
     all_fields.update(_own_fields(cls))
     setattr(cls, _FIELDS, all_fields)
     items = list(all_fields.values())
-    namespace: dict[str, Any] = {"_MISSING": _MISSING, "_set": object.__setattr__,
-                                 "_NotImplemented": NotImplemented}
-    source = [_init_source(items, frozen, hasattr(cls, "__post_init__"), namespace)]
-    compared = [f.name for f in items if f.compare]
-    as_tuple = "(" + "".join(f"self.{name}," for name in compared) + ")"
+    init = _init(items, frozen, hasattr(cls, "__post_init__"))
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
+    values = _getter([f.name for f in items if f.compare])
     if eq and "__eq__" not in cls.__dict__:
-        other = as_tuple.replace("self.", "other.")
-        source.append(f"def __eq__(self, other):\n if other.__class__ is self.__class__:\n"
-                      f"  return {as_tuple} == {other}\n return _NotImplemented\n")
+        cls.__eq__ = _eq_of(values)  # type: ignore[assignment]
     class_hash = cls.__dict__.get("__hash__", _MISSING)
     explicit_hash = not (class_hash is _MISSING
                          or (class_hash is None and "__eq__" in cls.__dict__))
-    if eq and frozen and not explicit_hash:
-        source.append(f"def __hash__(self):\n return hash({as_tuple})\n")
-    exec("\n".join(source), namespace)  # noqa: S102 (the text is made of field names)
-    for name in ("__init__", "__eq__", "__hash__"):
-        if name in namespace and (name == "__init__" or name not in cls.__dict__
-                                  or name == "__hash__"):
-            function = namespace[name]
-            function.__qualname__ = f"{cls.__qualname__}.{name}"
-            setattr(cls, name, function)
-    if eq and not frozen and not explicit_hash:
-        cls.__hash__ = None  # type: ignore[assignment]
+    if eq and not explicit_hash:
+        cls.__hash__ = _hash_of(values) if frozen else None  # type: ignore[assignment]
     if "__repr__" not in cls.__dict__:
         cls.__repr__ = _repr_of([f.name for f in items if f.repr])  # type: ignore[assignment]
     if frozen:
@@ -132,26 +122,79 @@ def _process(cls: type, frozen: bool, eq: bool) -> type:
     return cls
 
 
-def _init_source(items: list[Field], frozen: bool, post_init: bool,
-                 namespace: dict[str, Any]) -> str:
-    params, body = ["self"], []
+#: Compiled ``__init__`` templates by (fields, which have a factory, frozen,
+#: __post_init__): a class gets a template's code with its field names put in
+#: (compiling is the costly part of making a record class; eq and hash compile nothing).
+_TEMPLATES: dict[tuple[int, tuple[int, ...], bool, bool], Any] = {}
+_FunctionType: Any = type(_is_class_var)
+
+
+def _template(count: int, factories: tuple[int, ...], frozen: bool, post_init: bool) -> Any:
+    key = (count, factories, frozen, post_init)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        body = []
+        for i in range(count):
+            if i in factories:
+                body.append(f" if _r{i}_ is _M_: _r{i}_ = _F_[{i}]()")
+            body.append(f" _S_(self, '_r{i}_', _r{i}_)" if frozen else f" self._r{i}_ = _r{i}_")
+        if post_init:
+            body.append(" self.__post_init__()")
+        params = "".join(f", _r{i}_" for i in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def __init__(self{params}):\n" + ("\n".join(body) or " pass") + "\n",  # noqa: S102
+             namespace)
+        code = _TEMPLATES[key] = namespace["__init__"].__code__
+    return code
+
+
+def _init(items: list[Field], frozen: bool, post_init: bool) -> Any:
+    """``__init__`` for these fields (defaults and factories as dataclasses has them)."""
+    factories = tuple(f.default_factory if f.default_factory is not _MISSING else None
+                      for f in items)
+    code = _template(len(items), tuple(i for i, f in enumerate(factories) if f is not None),
+                     frozen, post_init)
+    names = {f"_r{i}_": f.name for i, f in enumerate(items)}
+    code = code.replace(
+        co_varnames=tuple(names.get(n, n) for n in code.co_varnames),
+        co_names=tuple(names.get(n, n) for n in code.co_names),
+        co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts))
+    defaults: list[Any] = []
     for item in items:
-        name = item.name
         if item.default_factory is not _MISSING:
-            namespace[f"_factory_{name}"] = item.default_factory
-            params.append(f"{name}=_MISSING")
-            value = f"_factory_{name}() if {name} is _MISSING else {name}"
-        else:
-            if item.default is not _MISSING:
-                namespace[f"_default_{name}"] = item.default
-                params.append(f"{name}=_default_{name}")
-            else:
-                params.append(name)
-            value = name
-        body.append(f" _set(self, {name!r}, {value})" if frozen else f" self.{name} = {value}")
-    if post_init:
-        body.append(" self.__post_init__()")
-    return f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or " pass") + "\n"
+            defaults.append(_MISSING)
+        elif item.default is not _MISSING:
+            defaults.append(item.default)
+        elif defaults:
+            raise TypeError(f"non-default argument {item.name!r} follows default argument")
+    return _FunctionType(code, {"_M_": _MISSING, "_F_": factories,
+                                "_S_": object.__setattr__}, "__init__", tuple(defaults) or None)
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple]:
+    """The compared fields of a record as a tuple (``operator.attrgetter``, in C)."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if names:
+        single = attrgetter(names[0])
+        return lambda record: (single(record),)
+    return lambda record: ()
+
+
+def _eq_of(values: Callable[[Any], tuple]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_of(values: Callable[[Any], tuple]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
 
 
 def _repr_of(names: list[str]) -> Callable[[Any], str]:
