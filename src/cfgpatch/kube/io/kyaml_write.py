@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from .kyaml import Node
 from .kyaml_scalars import node_value
-from .unstructured import too_deep
 from .yamlprint import NotCovered, text
 
 TYPE_CHECKING = False
@@ -21,9 +20,19 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@too_deep
 def write_value(value: Any) -> str:
-    """One resource's text for an already decoded value."""
+    """One resource's text for an already decoded value (nesting beyond Python's
+    recursion limit is :func:`.unstructured.too_deep_error`, as ``too_deep`` gives it,
+    without importing that module on a usual build's path)."""
+    try:
+        return _write_value(value)
+    except RecursionError:
+        from .unstructured import too_deep_error
+
+        raise too_deep_error() from None
+
+
+def _write_value(value: Any) -> str:
     if isinstance(value, dict):
         try:
             return text(value)
