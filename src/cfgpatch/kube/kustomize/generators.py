@@ -331,13 +331,13 @@ def _sha256(data: bytes) -> Any:
     """SHA-256 of ``data``: CPython's built-in ``_sha256`` (or ``_sha2``) when it has one,
     which loads in well under a millisecond; ``hashlib`` (OpenSSL, several milliseconds
     to load) otherwise.  Imported only when a build hashes a generated object."""
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11
-    except ImportError:
+    for name in ("_sha2", "_sha256"):  # CPython 3.12+, 3.11 (private: found by name)
         try:
-            from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
-        except ImportError:
-            from hashlib import sha256
+            return __import__(name).sha256(data)
+        except (ImportError, AttributeError):
+            pass
+    from hashlib import sha256
+
     return sha256(data)
 
 
