@@ -33,3 +33,13 @@ def test_builtin_knows_every_type_as_for_type_does():
 def test_builtin_knows_any_type_as_for_type_does(version, kind):
     assert KustomizeSchema.builtin_knows(version, kind) == (
         KustomizeSchema.builtin().for_type(version, kind) is not None)
+
+
+def test_go_yaml_digits_are_unicode_nd_digits():
+    import unicodedata
+
+    from cfgpatch.kube.go.yaml import _is_digit
+
+    for code in range(0x110000):
+        if not 0xD800 <= code < 0xE000:
+            assert _is_digit(chr(code)) == (unicodedata.category(chr(code)) == "Nd"), code

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 
 from ...errors import KubeError
 from ...lazy_pattern import lazily
@@ -180,6 +179,10 @@ def yaml_number(value: int | float) -> str:
 
 
 def _is_digit(ch: str) -> bool:
+    if ch.isascii():  # (the ASCII characters of category Nd are 0-9)
+        return "0" <= ch <= "9"
+    import unicodedata
+
     return unicodedata.category(ch) == "Nd"
 
 
