@@ -13,7 +13,8 @@ start, so the process numbers can be read.
 of N, interleaved; outputs checked identical first) on generated trees of about 100,
 500 and 2,000 resources (bases of 25 apps, two overlays, strategic patches that merge
 containers and env, JSON patches, generators, name references), plus our time inside
-one process (the build and its YAML, without Python's start-up).
+one process (the build and its YAML, without Python's start-up); first, a small folder
+(``bench_kube_startup.py``: median CPU and wall time against ``kubectl kustomize``).
 
     python benchmarks/bench_kube.py [--rounds 5] [--sizes 100,1000,5000,20000]
         [--part patch|build|all] [--build-sizes 100,500,2000] [--kubectl PATH]
@@ -372,6 +373,9 @@ def main() -> None:
         if args.part in ("patch", "all"):
             bench_patch(args, args.kubectl, work)
         if args.part in ("build", "all"):
+            from bench_kube_startup import bench_small_build
+
+            bench_small_build(args.rounds * 3, args.kubectl, work)
             bench_build(args, args.kubectl, work)
 
 

@@ -102,7 +102,46 @@ NOT_FOR_A_SMALL_BUILD = {
     "cfgpatch.kube.kustomize.patches", "cfgpatch.kube.kustomize.images",
     "cfgpatch.kube.kustomize.replacements", "cfgpatch.kube.kustomize.variables",
     "cfgpatch.kube.kustomize.plugins", "cfgpatch.kube.kustomize.partial",
+    # stop 32: PyYAML (block YAML is read by kube/io/kyaml_block.py, and printed by
+    # yamlprint.py), dataclasses and what it imports (cfgpatch.records instead), typing,
+    # OpenSSL's hash module (the built-in _sha256), the modules of PyYAML's path
+    "yaml", "dataclasses", "inspect", "ast", "typing", "_hashlib", "base64", "struct",
+    "copy", "cfgpatch.kube.io.reader", "cfgpatch.kube.io.patch_text",
+    "cfgpatch.kube.io.writer",
 }
+
+#: A small folder as the start-up target counts it: two resource files, a name prefix,
+#: labels, annotations and a generated ConfigMap.
+SMALL_FOLDER = {
+    "kustomization.yaml": (
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+        "namePrefix: dev-\nlabels:\n- pairs:\n    app: web\n  includeSelectors: true\n"
+        "commonAnnotations:\n  team: platform\nresources:\n- deployment.yaml\n"
+        "- service.yaml  # the front\nconfigMapGenerator:\n- name: web-config\n"
+        "  literals:\n  - LOG_LEVEL=debug\n  - PORT=8080\n"),
+    "deployment.yaml": (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: web\n"
+        "        image: nginx:1.25\n        ports:\n        - containerPort: 8080\n"
+        "        envFrom:\n        - configMapRef:\n            name: web-config\n"),
+    "service.yaml": ("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n"
+                     "  ports:\n  - port: 80\n    targetPort: 8080\n"),
+}
+
+
+def test_a_small_folder_builds_without_pyyaml_dataclasses_or_typing(tmp_path):
+    for name, text in SMALL_FOLDER.items():
+        (tmp_path / name).write_text(text)
+    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
+              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_BUILD - {'hashlib'})!r})"
+              " & set(sys.modules)))\nsys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
+                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "name: dev-web-config-" in done.stdout and "app: web" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
 
 
 def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):

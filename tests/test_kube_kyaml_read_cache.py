@@ -3,13 +3,12 @@ and every caller gets its own copy (lint builds many overlays over the same base
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import pytest
 
 from cfgpatch.kube.io import kyaml_read
 from cfgpatch.kube.io.kyaml import KyamlError, Node
 from cfgpatch.kube.io.kyaml_read import cached_reads, read_documents
+from cfgpatch.records import fields
 
 TEXT = """\
 base: &b {image: web:1, ports: [80, 443]}

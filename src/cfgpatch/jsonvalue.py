@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from itertools import repeat
 from json.encoder import encode_basestring
 
 from .errors import INVALID_JSON, InvalidInput
+from .lazy_pattern import lazily
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
@@ -43,7 +43,7 @@ MAX_DEPTH = 256
 #: Longest integer accepted (CPython refuses to convert longer ones by default).
 MAX_INT_DIGITS = 4300
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazily("[\ud800-\udfff]")
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
 )

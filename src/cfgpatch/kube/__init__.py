@@ -31,9 +31,10 @@ The package is layered; each sub-package imports only those above it in this lis
 
 The public API (docs/api.md) is this package's ``__all__``: everything ``cfgpatch
 kube ...`` and ``cfgpatch lint`` do, as functions over plain values with typed results.
-Everything but :func:`patch` is imported on first use (kustomize, the linter and the
-field manager take a few tenths of a second to load; ``kube patch`` starts without
-``typing`` or ``dataclasses``), so ``from cfgpatch.kube import patch`` stays fast.
+Every name is imported on first use (kustomize, the linter and the field manager take
+a few tenths of a second to load; ``kube patch`` starts without ``typing`` or
+``dataclasses``, ``kube build`` without the patcher), so ``from cfgpatch.kube import
+patch`` stays fast.
 Every failure is a :class:`~cfgpatch.errors.CfgPatchError`
 (:class:`~cfgpatch.errors.KubeError` with kubectl's text for what kubectl refuses).
 
@@ -43,7 +44,6 @@ Standard library only, except ``io.reader``/``io.writer`` (PyYAML's pure-Python 
 from __future__ import annotations
 
 from ..errors import CfgPatchError, KubeError, OwnershipConflict
-from .patcher import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing and dataclasses are left out of kube patch's start-up
@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # typing and dataclasses are left out of kube patch's start-u
     from .applying import ApplyOutcome, DiffResult, apply, diff, upgrade
     from .kustomize.build import BuildError, BuildResult, build
     from .objects import ReadObject, ReadResult, dump, read, read_one
+    from .patcher import PATCH_TYPES, KubeResult, check_strategic_supported, patch, type_findings
     from .schema.openapi import load_openapi
     from .ssa import ApplyResult as ServerSideApplyResult
     from .ssa import Conflict, Types, UpdateResult, server_side_apply, update
@@ -62,6 +63,8 @@ _APPLYING, _OBJECTS, _BUILD, _SSA = ("cfgpatch.kube.applying", "cfgpatch.kube.ob
                                      "cfgpatch.kube.kustomize.build", "cfgpatch.kube.ssa")
 #: name -> (module, attribute) of the names imported on first use.
 _LAZY = {
+    **{name: ("cfgpatch.kube.patcher", name) for name in (
+        "PATCH_TYPES", "KubeResult", "check_strategic_supported", "patch", "type_findings")},
     "apply": (_APPLYING, "apply"), "diff": (_APPLYING, "diff"),
     "upgrade": (_APPLYING, "upgrade"), "ApplyOutcome": (_APPLYING, "ApplyOutcome"),
     "DiffResult": (_APPLYING, "DiffResult"),

@@ -22,6 +22,8 @@ import math
 import re
 from json.encoder import encode_basestring
 
+from ...lazy_pattern import lazily
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -190,7 +192,7 @@ class _NotPlain(Exception):
 
 #: Characters Go escapes that Python's encoder writes as they are (they occur only inside
 #: strings of the encoded text); a lone surrogate is invalid UTF-8, which Go replaces.
-_HTML_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+_HTML_UNSAFE = lazily("[<>&\u2028\u2029\ud800-\udfff]")
 
 
 def _html_safe(text: str) -> str:

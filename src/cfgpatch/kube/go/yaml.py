@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 
 from ...errors import KubeError
+from ...lazy_pattern import lazily
 from . import json as gojson
 
 TYPE_CHECKING = False
@@ -40,8 +40,8 @@ _BOOL_NULL = {
     **{w: math.inf for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
     **{w: -math.inf for w in ("-.inf", "-.Inf", "-.INF")},
 }
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_GO_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(?i:inf|infinity|nan)")
+_YAML_FLOAT = lazily(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_GO_FLOAT = lazily(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(?i:inf|infinity|nan)")
 _BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 TIMESTAMP = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})"
@@ -153,14 +153,14 @@ def is_simple_key_length(key: str) -> bool:
     return len(key.encode("utf-8", "surrogatepass")) <= SIMPLE_KEY_BYTES
 
 
-NOT_YAML = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_NEL_RUN = re.compile("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
+NOT_YAML = lazily("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_NEL_RUN = lazily("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
 
 
 def yaml_text(text: str) -> str:
     """The string go-yaml reads back from Go's JSON text: a raw NEL (U+0085) is a line
     break inside a double-quoted scalar, so it folds to a space (n breaks: n-1 newlines)."""
-    if NOT_YAML.search(text):
+    if not text.isascii() and NOT_YAML.search(text):  # (its characters are not ASCII)
         raise KubeError("yaml: control characters are not allowed",
                         hint="kubectl cannot print this string as YAML; use -o json")
     if "\x85" not in text:
@@ -179,6 +179,10 @@ def yaml_number(value: int | float) -> str:
 
 
 def _is_digit(ch: str) -> bool:
+    if ch.isascii():  # (the ASCII characters of category Nd are 0-9)
+        return "0" <= ch <= "9"
+    import unicodedata
+
     return unicodedata.category(ch) == "Nd"
 
 

@@ -25,9 +25,11 @@ Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .patch_text import go_is_space
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = ["SeparatorError", "as_read", "pieces", "split"]
 

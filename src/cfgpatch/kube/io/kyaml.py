@@ -15,12 +15,13 @@ is that JSON through sigs.k8s.io/yaml (``io.writer``).
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 SCALAR = "scalar"
 MAPPING = "mapping"
@@ -121,6 +122,8 @@ class Node:
         return self.kind == MAPPING and not self.content
 
     def copy(self) -> Node:
+        import copy
+
         return copy.deepcopy(self)
 
 

@@ -19,10 +19,12 @@ lines are those of kustomize's own re-encoding of the document (:func:`encoded_l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 from ..go.json import go_quote
 from .kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, Node
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 
 def scan_keys(node: Node) -> tuple[bool, bool]:

@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
-from typing import Any
 
+from . import kyaml_block
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
-from .patch_text import as_bytes, decode_bytes, scanned_before
-from .patch_text import go_yaml_message as _go_yaml_message
-from .reader import PLAIN_TAG, _patch_loader_class, pyyaml
+from .yamlnodes import PLAIN_TAG
+
+# PyYAML and the modules around it (.reader, .patch_text) are imported where a text is
+# read through them: the block reader (.kyaml_block) takes most files without them.
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 _LONG = "tag:yaml.org,2002:"
 
@@ -134,6 +139,9 @@ def _reader_error(yaml: Any, text: str, file: str, v3: bool) -> KyamlError:
     characters). The reader decodes a chunk at a time, so a syntax error the scanner
     meets before the refused chunk is reported instead (as for patches,
     :func:`cfgpatch.kube.io.patch_text.compose_first`)."""
+    from .patch_text import as_bytes, decode_bytes, go_yaml_message, scanned_before
+    from .reader import _patch_loader_class
+
     decoded, unread = decode_bytes(as_bytes(text))
     if unread is None:
         return KyamlError("yaml: control characters are not allowed", file=file)
@@ -142,7 +150,7 @@ def _reader_error(yaml: Any, text: str, file: str, v3: bool) -> KyamlError:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         if mark is not None and scanned_before(mark.index, unread):
-            return KyamlError(_go_yaml_message(err, v3), file=file, line=mark.line + 1)
+            return KyamlError(go_yaml_message(err, v3), file=file, line=mark.line + 1)
     except yaml.YAMLError:
         pass
     return KyamlError(unread.message, file=file)
@@ -153,6 +161,12 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
     """The documents of ``text`` (with ``first``, only its first one is read); node
     lines count ``lines_before`` more (the text is a piece of a file), error lines not;
     ``v3``: error lines as go-yaml v3 counts them (kyaml's reading of resources)."""
+    simple = kyaml_block.read(text, file, first, lines_before)
+    if simple is not None:  # the block YAML most files are written in, without PyYAML
+        return simple
+    from .patch_text import go_yaml_message
+    from .reader import _patch_loader_class, pyyaml
+
     yaml = pyyaml()
     try:
         composed = _fast_compose(yaml, text, first)
@@ -163,7 +177,7 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
         raise _reader_error(yaml, text, file, v3) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        raise KyamlError(_go_yaml_message(err, v3), file=file,
+        raise KyamlError(go_yaml_message(err, v3), file=file,
                          line=mark.line + 1 if mark else 0) from None
     except yaml.YAMLError as err:
         raise KyamlError(f"yaml: {err}", file=file) from None
@@ -223,6 +237,8 @@ class _Converter:
         known = self.seen.get(id(source))
         if known is not None:
             return known
+        from .reader import pyyaml
+
         yaml = pyyaml()
         mark = source.start_mark
         out = Node(SCALAR, line=mark.line + 1 + self.lines_before, column=mark.column + 1,

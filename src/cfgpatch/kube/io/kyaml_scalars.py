@@ -12,12 +12,10 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import re
-from typing import Any
 
+from ...lazy_pattern import lazily
 from ..go import json as gojson
 from ..go import yaml as goyaml
 from .kyaml import (
@@ -35,6 +33,10 @@ from .kyaml import (
     Node,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _WORDS = {
     **{w: (BOOL, True) for w in ("true", "True", "TRUE")},
     **{w: (BOOL, False) for w in ("false", "False", "FALSE")},
@@ -43,8 +45,8 @@ _WORDS = {
     **{w: (FLOAT, math.inf) for w in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
     **{w: (FLOAT, -math.inf) for w in ("-.inf", "-.Inf", "-.INF")},
 }
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_FRACTION = re.compile(r"\.(\d+)")
+_YAML_FLOAT = lazily(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_FRACTION = lazily(r"\.(\d+)")
 _INT64 = (gojson.INT64_MIN, gojson.INT64_MAX)
 
 
@@ -138,6 +140,9 @@ def scalar_value(node: Node) -> Any:
 
 
 def _binary(node: Node) -> str:
+    import base64
+    import binascii
+
     try:
         data = base64.b64decode("".join(node.value.split()), validate=True)
     except (binascii.Error, ValueError):

@@ -11,23 +11,35 @@ emitter of :mod:`.writer` for what it does not cover).  So the output has sorted
 
 from __future__ import annotations
 
-from typing import Any
-
 from .kyaml import Node
 from .kyaml_scalars import node_value
-from .unstructured import too_deep
-from .writer import emitter_yaml
 from .yamlprint import NotCovered, text
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-@too_deep
+
 def write_value(value: Any) -> str:
-    """One resource's text for an already decoded value."""
+    """One resource's text for an already decoded value (nesting beyond Python's
+    recursion limit is :func:`.unstructured.too_deep_error`, as ``too_deep`` gives it,
+    without importing that module on a usual build's path)."""
+    try:
+        return _write_value(value)
+    except RecursionError:
+        from .unstructured import too_deep_error
+
+        raise too_deep_error() from None
+
+
+def _write_value(value: Any) -> str:
     if isinstance(value, dict):
         try:
             return text(value)
         except NotCovered:
             pass
+    from .writer import emitter_yaml  # (PyYAML's emitter: not on a usual build's path)
+
     return emitter_yaml(value)
 
 

@@ -7,16 +7,16 @@ gets a :class:`TypeNote`, reported as a ``yaml-type-change`` finding.  Both YAML
 
 from __future__ import annotations
 
-import re
 from collections import namedtuple
 
+from ...lazy_pattern import lazily
 from ..go import json as gojson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_PLAIN_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+_PLAIN_NUMBER = lazily(r"-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 
 
 class TypeNote(namedtuple("TypeNote", "pointer written value where", defaults=("value",))):

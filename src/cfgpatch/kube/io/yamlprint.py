@@ -66,6 +66,8 @@ def analysis(text: str) -> _Analysis:
     """PyYAML's analysis of ``text`` with ``writer``'s rule for characters beyond U+FFFF."""
     if _SIMPLE.match(text):
         return _SIMPLE_ANALYSIS
+    if text.isascii() and text.isprintable() and text:
+        return _printable_ascii_analysis(text)
     found = _analyses.get(text)
     if found is None:
         from yaml.emitter import Emitter
@@ -79,6 +81,20 @@ def analysis(text: str) -> _Analysis:
             _analyses.clear()
         _analyses[text] = found
     return found
+
+
+def _printable_ascii_analysis(text: str) -> _Analysis:
+    """PyYAML's ``analyze_scalar`` for a non-empty line of printable ASCII (no PyYAML
+    import on the path of a small ``kube build``): one line, nothing special; plain
+    unless it starts or ends with a space or has a block indicator; block style
+    unless it ends with a space."""
+    first, blank_end = text[0], text[-1] == " "
+    indicator = (text.startswith(("---", "...")) or first in "#,[]{}&*!|>'\"%@`"
+                 or first in "?:-" and (len(text) == 1 or text[1] == " ")
+                 or text.find(": ", 1) > 0 or len(text) > 1 and text[-1] == ":"
+                 or " #" in text)
+    plain = not (first == " " or blank_end or indicator)
+    return _Analysis(False, False, plain, True, not blank_end)
 
 
 class NotCovered(Exception):

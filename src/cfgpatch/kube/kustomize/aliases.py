@@ -16,9 +16,11 @@ A resource's ``aliases`` are groups of field paths (token tuples) holding one no
 
 from __future__ import annotations
 
-from typing import Any
-
 from .resources import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _MISSING = object()
 

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass, field
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from . import finish, generators, helm, nameref, transformers
@@ -50,6 +48,9 @@ from .transformer_config import TransformerConfig, load_configurations, merged_i
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from .plugins import Plugin
     from .trace import Trace  # imported by the caller that explains
 

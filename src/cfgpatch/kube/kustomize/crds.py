@@ -25,9 +25,6 @@ parse open API definition from 'a.json': ...`` (the parse detail is ours).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go.json import GoJSONError
 from ..go.jsondecode import decode
@@ -38,6 +35,11 @@ from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resources import Gvk
 from .transformer_config import TransformerConfig
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 X_ANNOTATION = "x-kubernetes-annotation"
 X_LABEL_SELECTOR = "x-kubernetes-label-selector"

@@ -13,13 +13,18 @@ names and hands each to a setter, as kustomize's field-spec filter does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import dataclass
 from .resources import Gvk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
+    Setter = Callable[[dict, str, Any], None]
 
 
 @dataclass(frozen=True)
@@ -250,9 +255,6 @@ def split_path(path: str) -> list[str]:
         else:
             parts.append(piece)
     return parts
-
-
-Setter = Callable[[dict, str, Any], None]
 
 
 def considering(spec: FieldSpec, rid: Any, traversals: list, message: str) -> str:

@@ -32,8 +32,12 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
-from collections.abc import Iterable, Mapping
-from typing import Protocol, runtime_checkable
+
+from ...protocols import Protocol, runtime_checkable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 #: What :meth:`TreeFileSystem.kind` answers for a path.
 FILE, DIRECTORY, SYMLINK = "file", "dir", "symlink"

@@ -18,13 +18,10 @@ ten hex digits of the SHA-256 of Go's JSON of ``{kind, name: "", data, ...}`` wi
 
 from __future__ import annotations
 
-import base64
 import os
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
-from ..io.patch_text import GO_SPACES
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap
@@ -33,6 +30,8 @@ from .styles import kustomize_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .trace import Step, Trace  # the trace module: imported by the caller that explains
 
 
@@ -106,6 +105,8 @@ def encode_base64(data: bytes) -> str:
     """kustomize's base64 of generated data: text of 70 characters or more is cut into
     lines of 70, each ending with a line break (so it prints as a ``|`` block, and the
     name hash covers the breaks; measured, tree ``reported-differences``)."""
+    import base64
+
     text = base64.b64encode(data).decode()
     if len(text) < 70:
         return text
@@ -197,6 +198,8 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
+    from ..io.patch_text import GO_SPACES  # (only for a build with an env file)
+
     for number, raw in enumerate(lines):
         raw = raw[:-1] if raw.endswith(b"\r") else raw
         try:
@@ -320,10 +323,22 @@ def content_hash(value: dict) -> str:
            for item in (value.get(key) or {}).values()):  # measured: a patch put one there
         raise KubeError("json: unsupported type: map[interface {}]interface {}",
                         code=KUSTOMIZE_ERROR)
-    import hashlib  # only a build with a generated ConfigMap or Secret hashes
-
-    digest = hashlib.sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
+    digest = _sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
     return digest.translate(_HASH_LETTERS)
+
+
+def _sha256(data: bytes) -> Any:
+    """SHA-256 of ``data``: CPython's built-in ``_sha256`` (or ``_sha2``) when it has one,
+    which loads in well under a millisecond; ``hashlib`` (OpenSSL, several milliseconds
+    to load) otherwise.  Imported only when a build hashes a generated object."""
+    for name in ("_sha2", "_sha256"):  # CPython 3.12+, 3.11 (private: found by name)
+        try:
+            return __import__(name).sha256(data)
+        except (ImportError, AttributeError):
+            pass
+    from hashlib import sha256
+
+    return sha256(data)
 
 
 #: kustomize's hash encoding: these hex digits become letters (no vowels, no 0/1/3).

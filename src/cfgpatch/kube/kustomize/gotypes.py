@@ -24,9 +24,12 @@ returns it with the field names spelled as kustomize's struct spells them.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ..go import json as gojson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The Go types are plain classes (not dataclasses): they are built at import, which a
 # small build pays for at every start.

@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
-from dataclasses import dataclass, field
-from typing import Any, Protocol
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...lazy_pattern import lazily
+from ...protocols import Protocol
+from ...records import dataclass, field
 from ..io.kyaml_write import write_value
 from .kustomization import Kustomization
 from .resources import Resource, read_resources
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 DEFAULT_HOME = "charts"
 _MERGES = ("merge", "override", "replace")
-_VERSION = re.compile(r"v?\d+(\.\d+)+")
+_VERSION = lazily(r"v?\d+(\.\d+)+")
 
 
 class HelmProcess(Protocol):

@@ -24,11 +24,11 @@ is appended twice there and once elsewhere (a CronJob's containers), as kustomiz
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import replace
 from . import fieldspecs as fs
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization

@@ -14,10 +14,8 @@ naming the field and the file: a build without them would silently differ.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass, field
 from ..go import json as gojson
 from ..go import yaml as goyaml
 from ..io.kyaml import (
@@ -39,6 +37,10 @@ from ..io.kyaml_scalars import go_syntax, node_value, typed_map
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KUSTOMIZATION = "Kustomization"
 COMPONENT = "Component"

@@ -16,10 +16,10 @@ apart and the build refuses them as not modelled.
 from __future__ import annotations
 
 import posixpath
-import re
-from dataclasses import dataclass, field
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...lazy_pattern import lazily
+from ...records import dataclass, field
 from ..io.filebytes import UTF16_MARKS
 from .filesys import DiskFileSystem, FileSystem
 
@@ -27,7 +27,7 @@ ROOT_ONLY, UNRESTRICTED = "LoadRestrictionsRootOnly", "LoadRestrictionsNone"
 LOAD_RESTRICTORS = (ROOT_ONLY, UNRESTRICTED)
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
-_REMOTE = re.compile(r"^(https?://|git::|git@|ssh://|file://|github\.com/|gitlab\.com/|"
+_REMOTE = lazily(r"^(https?://|git::|git@|ssh://|file://|github\.com/|gitlab\.com/|"
                      r"bitbucket\.org/)|\?ref=|//\S*\?|\.git(/|$|\?)")
 
 

@@ -28,8 +28,6 @@ and kustomize keeps the resource's own node.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...jsonvalue import deep_copy
 from .merge_lists import walk_associative
@@ -46,6 +44,10 @@ from .nodes import (
 )
 from .schema import KustomizeSchema, SchemaNode
 from .styles import restyled
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DELETE, REPLACE, MERGE, UNKNOWN = "delete", "replace", "merge", "unknown"
 DIRECTIVE = "$patch"

@@ -22,8 +22,6 @@ first, without duplicates.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from .nodes import (
     MISSING,
@@ -34,6 +32,10 @@ from .nodes import (
     key_text,
     text,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DIRECTIVE = "$patch"
 

@@ -15,8 +15,6 @@ new name, more is kustomize's "found multiple possible referrals" error.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from .fieldspecs import FieldSpec, considering, walk
 from .resmap import ResMap
@@ -24,6 +22,8 @@ from .resources import Gvk, Resource
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .trace import Trace  # imported by the caller that explains
 
 _POD = ("volumes/{v}", "containers/env/valueFrom/{k}/name",

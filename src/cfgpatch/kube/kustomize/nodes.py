@@ -10,9 +10,11 @@ it (a merged list element *is* the resource's element).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 #: A ``null`` the resource already holds where the patch has nothing: kyaml keeps it.

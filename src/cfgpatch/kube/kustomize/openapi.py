@@ -25,15 +25,17 @@ exit code 2); ``kube build`` reports the file instead, as a clear error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import KyamlError
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_scalars import node_value
 from .kustomization import Kustomization
 from .schema import KustomizeSchema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 BUILTIN_VERSIONS = ("v1.21.2",)
 
@@ -113,7 +115,7 @@ class SchemaState:
         """A type was named: kyaml asks the schema unless the type is built in."""
         if self._parsed or not (isinstance(api_version, str) and isinstance(kind, str)):
             return
-        if KustomizeSchema.builtin().for_type(api_version, kind) is None:
+        if not KustomizeSchema.builtin_knows(api_version, kind):
             self.use()
 
     def schema(self) -> KustomizeSchema:

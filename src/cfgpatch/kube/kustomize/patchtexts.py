@@ -17,12 +17,15 @@ merge carried into the result unchanged.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..io.kyaml import BOOL, FLOAT, INT, MAPPING, PLAIN, SCALAR, SEQUENCE, TIMESTAMP, Node
 from .nodes import text
 
-Path = tuple[Any, ...]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Path = tuple[Any, ...]
+
 _TAGS = (INT, FLOAT, BOOL, TIMESTAMP)
 
 

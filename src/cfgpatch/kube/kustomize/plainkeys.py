@@ -22,12 +22,14 @@ prints it, not when it reads it); :func:`check_keys` raises kustomize's error.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import STR, TIMESTAMP
 from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
-from ..io.writer import nel_key_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plain_key(key: str) -> str:
@@ -54,6 +56,8 @@ def check_keys(value: Any, walk: bool) -> None:
     # kustomize then reads the map's JSON back as YAML, where a key holding U+0085 (which
     # Go's JSON encoder leaves as it is) is a key cut by a line break (measured)
     if _holds_nel(value):
+        from ..io.writer import nel_key_line  # (the printer's modules: only when needed)
+
         line = nel_key_line(value)
         if line is not None:
             raise KubeError(f"{go_syntax(shown)}: yaml: line {line}: did not find expected "

@@ -22,10 +22,10 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...records import replace
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from . import generators, images, partial, patches, replacements, transformers

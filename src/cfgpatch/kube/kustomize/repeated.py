@@ -13,15 +13,17 @@ of their mapping, in block style (a mapping written in flow style stays on its l
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from ...jsonvalue import deep_copy
+from ...records import dataclass
 from ..go.json import go_quote
 from ..io.kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, Node
 from ..io.kyaml_duplicates import duplicate_pairs, encoded_lines
 from .positions import escape
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 @dataclass

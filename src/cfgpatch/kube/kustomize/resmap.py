@@ -8,13 +8,15 @@ are kustomize's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from .resources import ResId, Resource
 from .selectors import Selector, select
 from .transformer_config import TransformerConfig
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 
 def same_id(a: ResId, b: ResId) -> bool:

@@ -6,12 +6,14 @@ generated (:class:`Generated`), and the kind order of the output (:data:`ORDER_F
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
+from ...records import dataclass, field
 from .nodes import text
 from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: kustomize's kind order for output: these first, these last, the rest in between.
 ORDER_FIRST = (

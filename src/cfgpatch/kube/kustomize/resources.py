@@ -15,8 +15,6 @@ annotations, and :func:`legacy_sort`, the order ``kubectl kustomize`` prints res
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import KyamlError, Node
 from ..io.kyaml_duplicates import drop_duplicates, scan_keys
@@ -40,6 +38,10 @@ from .resource_model import (
     scalar_text,
 )
 from .styles import metadata_texts, styled_with_typed_keys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ORDER_FIRST", "ORDER_LAST", "TRANSFORMATIONS", "Generated", "Gvk", "ResId", "Resource",
            "Source", "annotate_origin", "legacy_sort", "read_node", "read_resources",

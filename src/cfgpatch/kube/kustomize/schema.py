@@ -30,9 +30,12 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from typing import Any
 
-from ..schema.node import NO_META, PatchMeta, Schema, builtin_schema
+from ..schema.node import NO_META, PatchMeta, Schema, builtin_kinds, builtin_schema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PATCH_STRATEGY = "x-kubernetes-patch-strategy"
 MERGE_KEY = "x-kubernetes-patch-merge-key"
@@ -226,6 +229,19 @@ class KustomizeSchema:
         merge (measured: ``crds:`` feeds field specs only, see :mod:`.crds`)."""
         del crds
         return self
+
+    @staticmethod
+    def builtin_knows(api_version: str, kind: str) -> bool:
+        """``KustomizeSchema.builtin().for_type(api_version, kind) is not None``, without
+        building the built-in table (its ``kinds`` index is enough)."""
+        facts = _builtin_facts()
+        if (api_version, kind) in facts["unknown_kinds"]:
+            return False
+        kinds = builtin_kinds()
+        if kind in kinds.get(api_version, {}):
+            return True
+        alias = facts["aliases"].get(f"{api_version}/{kind}")
+        return alias is not None and alias[1] in kinds.get(alias[0], {})
 
     def for_type(self, api_version: Any, kind: Any) -> SchemaNode | None:
         """The schema of a resource type, or None (every list is then replaced)."""

@@ -18,11 +18,15 @@ A :class:`Selector` holds the fields of a ``target`` (``group``, ``version``, ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...lazy_pattern import lazily
+from ...records import dataclass
 from .resources import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FIELDS = ("group", "version", "kind", "name", "namespace", "labelSelector",
           "annotationSelector")
@@ -148,7 +152,7 @@ class Requirement:
         return number > bound if self.operator == "gt" else number < bound
 
 
-_TOKEN = re.compile(r"\s*(\(|\)|,|!=|==|=|!|[^\s(),=!]+)")
+_TOKEN = lazily(r"\s*(\(|\)|,|!=|==|=|!|[^\s(),=!]+)")
 
 
 def parse_label_selector(text: str) -> tuple[Requirement, ...]:

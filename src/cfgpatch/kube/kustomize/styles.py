@@ -31,9 +31,7 @@ Strings kustomize makes itself get a style too (measured, tree ``scalar-styles``
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
+from ...lazy_pattern import lazily
 from ..go import yaml as goyaml
 from ..go.json import go_float
 from ..io.kyaml import (
@@ -48,6 +46,10 @@ from ..io.kyaml import (
     Node,
 )
 from ..io.kyaml_scalars import node_value, value_with_typed_keys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 QUOTED_STYLES = (SINGLE, DOUBLE, LITERAL, FOLDED)
 
@@ -154,7 +156,7 @@ def kustomize_set(text: str) -> str:
     return text
 
 
-_NOT_PRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
+_NOT_PRINTABLE = lazily("[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
 _INDICATORS = set(",[]{}#&*!|>'\"%@`")
 
 

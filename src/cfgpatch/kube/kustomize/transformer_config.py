@@ -31,11 +31,9 @@ configuration in Go's ``%v``; ours names the field alone).
 from __future__ import annotations
 
 import math
-import struct
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...records import dataclass, field, fields, replace
 from ..io.kyaml import KyamlError
 from ..io.kyaml_read import read_first_document
 from . import fieldspecs as fs
@@ -44,6 +42,10 @@ from .fieldspecs import FieldSpec
 from .gotypes import go_string
 from .kustomization import Kustomization, v2_value
 from .resources import ORDER_FIRST, ORDER_LAST, Gvk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FS_SLICE = gotypes.Slice(gotypes.FIELD_SPEC, "types.FsSlice")
 _NAME_BACK_REFERENCES = gotypes.Struct("NameBackReferences", {
@@ -243,6 +245,8 @@ def go_float32_text(value: float) -> str:
     """
     if math.isnan(value):
         return "NaN"
+    import struct
+
     try:
         single = struct.unpack("f", struct.pack("f", value))[0]
     except OverflowError:

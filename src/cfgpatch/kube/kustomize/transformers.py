@@ -18,10 +18,7 @@ Each follows kustomize v5.5's builtin plugin of the same name, on the field spec
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
@@ -36,6 +33,9 @@ from .transformer_config import RANKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from .trace import Trace  # the trace module: imported by the caller that explains
 
 
@@ -123,6 +123,8 @@ def _conflict(resmap: ResMap, resource: Resource) -> None:
 
 
 def _with_previous_ids(resource: Resource) -> dict:
+    import copy
+
     value = copy.deepcopy(resource.value)
     meta = value.setdefault("metadata", {})
     notes = meta.get("annotations")

@@ -263,6 +263,23 @@ def builtin_schema() -> Schema:
     return Schema(json.loads(_package_data("builtin.json")))
 
 
+def builtin_kinds() -> dict[str, dict[str, str]]:
+    """The ``kinds`` index of the built-in table (apiVersion -> kind -> type key), read
+    alone: the index comes first in ``builtin.json``, and a build that only asks whether
+    a type is built in (every resource file it reads) need not parse the 995 types."""
+    if builtin_schema.cache_info().currsize:
+        return builtin_schema()._kinds
+    return _kinds_index()
+
+
+@lru_cache(maxsize=1)
+def _kinds_index() -> dict[str, dict[str, str]]:
+    text = _package_data("builtin.json")
+    start = text.find("{", text.index('"kinds"'))
+    found, _ = json.JSONDecoder().raw_decode(text, start)
+    return found
+
+
 def _package_data(name: str) -> str:
     """A file of ``data/``: read directly when the package is a folder (the usual case,
     without importlib.resources' start-up cost), through it when zipped (the page)."""

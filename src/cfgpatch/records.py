@@ -1,0 +1,248 @@
+"""Record classes as :func:`dataclasses.dataclass` makes them, without its import.
+
+Importing :mod:`dataclasses` brings :mod:`inspect` and with it ``ast``, ``dis``,
+``tokenize``, ``token``, ``linecache`` and ``importlib.machinery``, and decorating a class
+costs it about half a millisecond: together a sixth of a small ``cfgpatch kube build``
+process.  The modules on that path use these four names instead:
+
+* ``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclass(eq=False)``: an ``__init__``
+  with the fields in order (defaults and ``field(default_factory=...)`` as dataclasses
+  has them, ``__post_init__`` called), ``__repr__`` (unless the class writes one),
+  ``__eq__`` comparing the fields as a tuple between instances of the same class,
+  ``__hash__`` as dataclasses sets it (the fields' hash when frozen, ``None`` when
+  compared and not frozen), and a frozen class refuses ``setattr`` with
+  :class:`FrozenInstanceError`.  ``ClassVar`` annotations are not fields; fields of
+  a decorated base class come first.
+* ``field(default=..., default_factory=..., repr=..., compare=...)``.
+* ``fields(record)``: the fields in order (each with ``.name``).
+* ``replace(record, **changes)``: a new record with those fields changed (a real
+  dataclass instance is handed to :func:`dataclasses.replace`).
+
+Type checkers read the real :mod:`dataclasses` names (``TYPE_CHECKING``), so a record is
+checked as a dataclass is.  Standard library only.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from dataclasses import dataclass, field, fields, replace
+    from typing import Any
+
+__all__ = ["FrozenInstanceError", "dataclass", "field", "fields", "is_record", "replace"]
+
+_MISSING: Any = type("_MISSING", (), {"__repr__": lambda self: "MISSING"})()
+_FIELDS = "__record_fields__"
+
+
+class FrozenInstanceError(AttributeError):
+    """A field of a frozen record was assigned or deleted."""
+
+
+class Field:
+    """One field of a record: its name, default or default factory, and whether it is
+    printed and compared."""
+
+    __slots__ = ("name", "default", "default_factory", "repr", "compare")
+
+    def __init__(self, default: Any = _MISSING, default_factory: Any = _MISSING,
+                 repr: bool = True, compare: bool = True) -> None:  # noqa: A002
+        if default is not _MISSING and default_factory is not _MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.name = ""
+        self.default, self.default_factory = default, default_factory
+        self.repr, self.compare = repr, compare
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r})"
+
+
+def _field(*, default: Any = _MISSING, default_factory: Any = _MISSING, repr: bool = True,  # noqa: A002
+           compare: bool = True) -> Any:
+    return Field(default, default_factory, repr, compare)
+
+
+def _dataclass(cls: type | None = None, /, *, frozen: bool = False,
+               eq: bool = True) -> Any:
+    def wrap(cls: type) -> type:
+        return _process(cls, frozen, eq)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _is_class_var(annotation: object) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def _own_fields(cls: type) -> dict[str, Field]:
+    found: dict[str, Field] = {}
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if _is_class_var(annotation):
+            continue
+        value = cls.__dict__.get(name, _MISSING)
+        made = value if isinstance(value, Field) else Field(default=value)
+        made.name = name
+        if isinstance(value, Field):  # the class attribute is the default, as dataclasses
+            if made.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        found[name] = made
+    return found
+
+
+def _process(cls: type, frozen: bool, eq: bool) -> type:
+    all_fields: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        all_fields.update(base.__dict__.get(_FIELDS, {}))
+    all_fields.update(_own_fields(cls))
+    setattr(cls, _FIELDS, all_fields)
+    items = list(all_fields.values())
+    init = _init(items, frozen, hasattr(cls, "__post_init__"))
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
+    values = _getter([f.name for f in items if f.compare])
+    if eq and "__eq__" not in cls.__dict__:
+        cls.__eq__ = _eq_of(values)  # type: ignore[assignment]
+    class_hash = cls.__dict__.get("__hash__", _MISSING)
+    explicit_hash = not (class_hash is _MISSING
+                         or (class_hash is None and "__eq__" in cls.__dict__))
+    if eq and not explicit_hash:
+        cls.__hash__ = _hash_of(values) if frozen else None  # type: ignore[assignment]
+    if "__repr__" not in cls.__dict__:
+        cls.__repr__ = _repr_of([f.name for f in items if f.repr])  # type: ignore[assignment]
+    if frozen:
+        cls.__setattr__ = _frozen_setattr  # type: ignore[assignment]
+        cls.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+    cls.__match_args__ = tuple(f.name for f in items)  # type: ignore[misc,attr-defined]
+    return cls
+
+
+#: Compiled ``__init__`` templates by (fields, which have a factory, frozen,
+#: __post_init__): a class gets a template's code with its field names put in
+#: (compiling is the costly part of making a record class; eq and hash compile nothing).
+_TEMPLATES: dict[tuple[int, tuple[int, ...], bool, bool], Any] = {}
+_FunctionType: Any = type(_is_class_var)
+
+
+def _template(count: int, factories: tuple[int, ...], frozen: bool, post_init: bool) -> Any:
+    key = (count, factories, frozen, post_init)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        body = []
+        for i in range(count):
+            if i in factories:
+                body.append(f" if _r{i}_ is _M_: _r{i}_ = _F_[{i}]()")
+            body.append(f" _S_(self, '_r{i}_', _r{i}_)" if frozen else f" self._r{i}_ = _r{i}_")
+        if post_init:
+            body.append(" self.__post_init__()")
+        params = "".join(f", _r{i}_" for i in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def __init__(self{params}):\n" + ("\n".join(body) or " pass") + "\n",  # noqa: S102
+             namespace)
+        code = _TEMPLATES[key] = namespace["__init__"].__code__
+    return code
+
+
+def _init(items: list[Field], frozen: bool, post_init: bool) -> Any:
+    """``__init__`` for these fields (defaults and factories as dataclasses has them)."""
+    factories = tuple(f.default_factory if f.default_factory is not _MISSING else None
+                      for f in items)
+    code = _template(len(items), tuple(i for i, f in enumerate(factories) if f is not None),
+                     frozen, post_init)
+    names = {f"_r{i}_": f.name for i, f in enumerate(items)}
+    code = code.replace(
+        co_varnames=tuple(names.get(n, n) for n in code.co_varnames),
+        co_names=tuple(names.get(n, n) for n in code.co_names),
+        co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts))
+    defaults: list[Any] = []
+    for item in items:
+        if item.default_factory is not _MISSING:
+            defaults.append(_MISSING)
+        elif item.default is not _MISSING:
+            defaults.append(item.default)
+        elif defaults:
+            raise TypeError(f"non-default argument {item.name!r} follows default argument")
+    return _FunctionType(code, {"_M_": _MISSING, "_F_": factories,
+                                "_S_": object.__setattr__}, "__init__", tuple(defaults) or None)
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple]:
+    """The compared fields of a record as a tuple (``operator.attrgetter``, in C)."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if names:
+        single = attrgetter(names[0])
+        return lambda record: (single(record),)
+    return lambda record: ()
+
+
+def _eq_of(values: Callable[[Any], tuple]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_of(values: Callable[[Any], tuple]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
+
+
+def _repr_of(names: list[str]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({inner})"
+
+    return __repr__
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    if name in getattr(type(self), _FIELDS):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)  # (cached_property and the like)
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    if name in getattr(type(self), _FIELDS):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
+def _fields(record: Any) -> tuple[Field, ...]:
+    found = getattr(record, _FIELDS, None)
+    if found is None:
+        import dataclasses
+
+        return dataclasses.fields(record)  # type: ignore[return-value]
+    return tuple(found.values())
+
+
+def _replace(record: Any, /, **changes: Any) -> Any:
+    found = getattr(type(record), _FIELDS, None)
+    if found is None:
+        import dataclasses
+
+        return dataclasses.replace(record, **changes)
+    for name in found:
+        if name not in changes:
+            changes[name] = getattr(record, name)
+    return record.__class__(**changes)
+
+
+def is_record(value: Any) -> bool:
+    """Whether ``value`` (a class or an instance) was made by this module's
+    :func:`dataclass`."""
+    return _FIELDS in getattr(value if isinstance(value, type) else type(value), "__dict__", {})
+
+
+if not TYPE_CHECKING:
+    dataclass, field, fields, replace = _dataclass, _field, _fields, _replace
