@@ -209,9 +209,10 @@ def _role_binding_namespaces(referrer: Resource) -> set[str]:
         if isinstance(subject, dict) and subject.get("kind") == "ServiceAccount" \
                 and "namespace" in subject:
             if not isinstance(subject["namespace"], str):
-                # kustomize's words, a null or a number alike (Go's %q of the id)
+                # kustomize's words, a null or a number alike (Go's %q of the id; its
+                # final line break kubectl does not print twice)
                 raise KubeError(f"Invalid Input: namespace is blank for resource "
-                                f"{json.dumps(str(referrer.cur_id()))}\n",
+                                f"{json.dumps(str(referrer.cur_id()))}",
                                 code=KUSTOMIZE_ERROR)
             found.add(subject["namespace"])
     return found
