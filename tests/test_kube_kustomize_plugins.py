@@ -53,8 +53,7 @@ def test_transformer_plugins_run_after_the_kustomizations_own_transformers():
     assert result.resources[0].name == "b-a-c"
 
 
-@pytest.mark.parametrize("kind", ["HashTransformer", "ValueAddTransformer",
-                                  "IAMPolicyGenerator"])
+@pytest.mark.parametrize("kind", ["ValueAddTransformer"])
 def test_builtins_not_modelled_are_named(kind):
     field = "generators" if kind.endswith("Generator") else "transformers"
     with pytest.raises(BuildError) as caught:
@@ -62,3 +61,17 @@ def test_builtins_not_modelled_are_named(kind):
                f"  kind: {kind}\n  metadata: {{name: x}}\n")
     assert caught.value.code == KUSTOMIZE_UNMODELLED
     assert kind in caught.value.message and "kustomization.yaml:2" in caught.value.message
+
+
+def test_hash_transformer_hashes_where_it_runs_and_the_build_hashes_again():
+    result = _build("configMapGenerator:\n- name: cm\n  literals: [a=b]\ntransformers:\n- |-\n"
+                    "  apiVersion: builtin\n  kind: HashTransformer\n  metadata: {name: h}\n")
+    names = [r.name for r in result.resources]
+    assert names == ["cm-4h2mbtbbt6-4h2mbtbbt6"]   # kubectl 1.32 (tree builtin-plugins-fieldless)
+
+
+def test_iam_policy_generator_refuses_other_clouds():
+    with pytest.raises(BuildError) as caught:
+        _build("generators:\n- |-\n  apiVersion: builtin\n  kind: IAMPolicyGenerator\n"
+               "  metadata: {name: g}\n  cloud: aws\n")
+    assert caught.value.message == "cloud provider aws not supported yet"

@@ -40,7 +40,7 @@ from .trace import Trace
 Plugin = Callable[[ResMap], None]
 
 #: Built-in kinds kustomize knows (v5.5.0) that ``kube build`` does not run.
-_UNMODELLED = {"HashTransformer", "ValueAddTransformer", "IAMPolicyGenerator"}
+_UNMODELLED = {"ValueAddTransformer"}
 _GENERATORS = {"ConfigMapGenerator", "SecretGenerator", "IAMPolicyGenerator",
                "HelmChartInflationGenerator"}
 _TRANSFORMERS = {"AnnotationsTransformer", "HashTransformer", "ImageTagTransformer",
@@ -383,4 +383,12 @@ _CONFIGURE: dict[str, Callable[..., Plugin]] = {
     "ReplacementTransformer": _replacement,
     "ConfigMapGenerator": _generator("ConfigMap"),
     "SecretGenerator": _generator("Secret"),
+    "IAMPolicyGenerator": lambda *a: _fieldless().iam_policy(*a),
+    "HashTransformer": lambda *a: _fieldless().hash_transformer(*a),
 }
+
+
+def _fieldless() -> Any:
+    from . import plugins_fieldless  # only a build that configures one reads it
+
+    return plugins_fieldless
