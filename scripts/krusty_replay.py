@@ -55,7 +55,7 @@ HELM = ROOT.parent / "shared" / "bin" / "helm"
 KUBECTL = Path("/usr/lib/google-cloud-sdk/bin/kubectl.1.32")
 #: what makes a test need exec or Go plugins, or KRM function containers
 _PLUGIN_NEEDS = ("PrepExecPlugin", "BuildGoPlugin", "MakeFsOnDisk", "exec.LookPath")
-_REMOTE_CHART = re.compile(r"^\s*-?\s*repo:\s*\S", re.M)
+_REMOTE_CHART = re.compile(r"^\s*-?\s*(repo|chartRepoUrl):\s*\S", re.M)
 #: kubectl's refusal of a plugin that is not built in (no --enable-alpha-plugins)
 _EXTERNAL = ("external plugins disabled", "unable to load external plugin")
 

@@ -140,15 +140,6 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                            "tree with kubectl kustomize")
 
 
-def _absorb_all(resmap: ResMap, made: list[Resource]) -> None:
-    """Resources a generator made that are no generated maps: appended (kustomize's
-    ``AbsorbAll``; an id taken already is its error)."""
-    try:
-        resmap.append_all(made)
-    except KubeError as err:
-        raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
-
-
 def _wrap(prefix: str, err: KubeError) -> KubeError:
     if err.code == KUSTOMIZE_UNMODELLED:
         return err
@@ -198,8 +189,9 @@ class _Target:
         for chart in charts:
             from . import partial
 
-            _absorb_all(resmap, partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
-                                                    "helmCharts", []))
+            made: list[Resource] = partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
+                                                       "helmCharts", [])
+            generators.absorb_all(resmap, made)
         for plugin in self._plugins(kust, "generators"):
             from . import partial
 

@@ -212,11 +212,7 @@ def _chart(config: Resource, kust: Kustomization, options: Any) -> Plugin:
                         code=err.code) from None
 
     def run(resmap: ResMap) -> None:
-        made = chart.generate()
-        try:
-            resmap.append_all(made)
-        except KubeError as err:
-            raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
+        generators.absorb_all(resmap, chart.generate())
     return run
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from . import gotypes
-from .generators import content_hash
+from .generators import absorb_all, content_hash
 from .kustomization import Kustomization
 from .openapi import SchemaState
 from .resmap import ResMap
@@ -74,10 +74,7 @@ def iam_policy(value: dict, kust: Kustomization, trace: Trace | None, state: Sch
         if origin is not None:
             for resource in made:
                 annotate_origin(resource, {"configuredIn": origin[0], "configuredBy": origin[1]})
-        try:
-            resmap.append_all(made)
-        except KubeError as err:
-            raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
+        absorb_all(resmap, made)
     return generate
 
 
