@@ -40,7 +40,7 @@ from .trace import Trace
 Plugin = Callable[[ResMap], None]
 
 #: Built-in kinds kustomize knows (v5.5.0) that ``kube build`` does not run.
-_UNMODELLED = {"ValueAddTransformer"}
+_UNMODELLED: set[str] = set()
 _GENERATORS = {"ConfigMapGenerator", "SecretGenerator", "IAMPolicyGenerator",
                "HelmChartInflationGenerator"}
 _TRANSFORMERS = {"AnnotationsTransformer", "HashTransformer", "ImageTagTransformer",
@@ -381,6 +381,7 @@ _CONFIGURE: dict[str, Callable[..., Plugin]] = {
     "SecretGenerator": _generator("Secret"),
     "IAMPolicyGenerator": lambda *a: _fieldless().iam_policy(*a),
     "HashTransformer": lambda *a: _fieldless().hash_transformer(*a),
+    "ValueAddTransformer": lambda *a: _fieldless().value_add(*a),
 }
 
 
