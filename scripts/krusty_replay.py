@@ -121,7 +121,7 @@ def _not_replayed(item: Build) -> str:
                 and re.search(r"^openapi:\s*\n\s+path:\s*https?://", text, re.M):
             return "needs the network (an openapi schema from a URL)"
         if path.endswith("kustomization.yaml") and isinstance(text, str) \
-                and "helmCharts" in text and _REMOTE_CHART.search(text) \
+                and "helmChart" in text and _REMOTE_CHART.search(text) \
                 and not any(p.startswith(("charts/", "charts")) for p in item.files):
             return "needs the network (a helm chart from a repository)"
     return ""
@@ -213,7 +213,8 @@ def replay(item: Build, root: Path) -> dict:
             again = first_error(kubectl(target, options)[2])
             errors += [again] if again not in errors else []
         verdict = "pass" if first_error(mine[2]) in errors else verdict
-    return {"directory": item.directory, "flags": options, "exit_code": theirs[0],
+    return {"directory": item.directory, "exit_code": theirs[0],
+            "flags": [flag.replace(str(HELM), "$HELM") for flag in options],
             "stdout": theirs[1].replace(base, "$TREE"),
             "errors": [e.replace(base, "$TREE") for e in errors if e],
             "ours": verdict, "our_error": first_error(mine[2]).replace(base, "$TREE")}
