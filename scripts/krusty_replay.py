@@ -250,6 +250,10 @@ def main() -> int:
                 table[label]["tree"] = key
     report(table, args.list)
     if args.record:
+        used = {case["tree"] for case in table.values() if "tree" in case}
+        for stale in (DATA / "trees").iterdir():
+            if stale.name not in used and not args.only:
+                shutil.rmtree(stale)
         DATA.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"tag": args.tag, "kubectl": "1.32", "cases": table}, indent=1,
                           sort_keys=True, ensure_ascii=False) + "\n"
