@@ -254,7 +254,9 @@ def main() -> int:
         for stale in (DATA / "trees").iterdir():
             if stale.name not in used and not args.only:
                 shutil.rmtree(stale)
-        DATA.mkdir(parents=True, exist_ok=True)
+        if args.only and (DATA / "recorded.json").exists():  # a part: the rest stays
+            old = json.loads((DATA / "recorded.json").read_text(encoding="utf-8"))["cases"]
+            table = {**old, **table}
         text = json.dumps({"tag": args.tag, "kubectl": "1.32", "cases": table}, indent=1,
                           sort_keys=True, ensure_ascii=False) + "\n"
         text = re.sub("[\udc80-\udcff]", lambda m: f"\\u{ord(m.group()):04x}", text)
