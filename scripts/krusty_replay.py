@@ -250,6 +250,7 @@ def main() -> int:
                 table[label]["tree"] = key
     report(table, args.list)
     if args.record:
+        (DATA / "trees").mkdir(parents=True, exist_ok=True)
         used = {case["tree"] for case in table.values() if "tree" in case}
         for stale in (DATA / "trees").iterdir():
             if stale.name not in used and not args.only:
