@@ -251,7 +251,7 @@ def test_kustomize_directory_kube_build_refuses_is_refused_the_same_way(capsys, 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k").mkdir()
     (tmp_path / "k" / "kustomization.yaml").write_text(
-        "helmChartInflationGenerator:\n- chartName: x\n")
+        "resources: [github.com/example/repo//base]\n")
     code, out, err = run(capsys, "-k", "k", "--live", "none")
     assert (code, out) == (3, "")
     assert "is not modelled by cfgpatch kube build" in err

@@ -43,12 +43,10 @@ def test_json_output():
 
 
 def test_unmodelled_field_exits_3(tmp_path):
-    (tmp_path / "kustomization.yaml").write_text(
-        "transformers:\n- |-\n  apiVersion: builtin\n  kind: HashTransformer\n"
-        "  metadata: {name: h}\n")
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- github.com/example/repo//base\n")
     proc = run(str(tmp_path))
     assert proc.returncode == 3
-    assert "HashTransformer" in proc.stderr and "kustomization.yaml:1" in proc.stderr
+    assert "remote resource" in proc.stderr and "kustomization.yaml:2" in proc.stderr
 
 
 def test_helm_charts_without_enable_helm_are_kustomizes_error(tmp_path):

@@ -76,9 +76,7 @@ def test_fifo_sort_keeps_input_order(tmp_path):
 
 
 @pytest.mark.parametrize("field, text", [
-    ("helmChartInflationGenerator", "helmChartInflationGenerator:\n- chartName: x\n"),
-    ("HashTransformer", "transformers:\n- |-\n  apiVersion: builtin\n  kind: HashTransformer\n"
-                        "  metadata: {name: h}\n"),
+    ("remote resource", "resources: [https://example.com/base.yaml]\n"),
 ])
 def test_unmodelled_fields_are_refused_naming_field_and_file(tmp_path, field, text):
     root = _tree(tmp_path, {"kustomization.yaml": text})

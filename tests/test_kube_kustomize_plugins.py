@@ -53,12 +53,24 @@ def test_transformer_plugins_run_after_the_kustomizations_own_transformers():
     assert result.resources[0].name == "b-a-c"
 
 
-@pytest.mark.parametrize("kind", ["HashTransformer", "ValueAddTransformer",
-                                  "IAMPolicyGenerator"])
-def test_builtins_not_modelled_are_named(kind):
-    field = "generators" if kind.endswith("Generator") else "transformers"
+def test_value_add_through_a_missing_list_element_is_named_not_modelled():
     with pytest.raises(BuildError) as caught:
-        _build(f"resources: [cm.yaml]\n{field}:\n- |-\n  apiVersion: builtin\n"
-               f"  kind: {kind}\n  metadata: {{name: x}}\n")
+        _build("resources: [cm.yaml]\ntransformers:\n- |-\n  apiVersion: builtin\n"
+               "  kind: ValueAddTransformer\n  metadata: {name: x}\n  targets:\n"
+               "  - fieldPath: data/items/3/name\n")
     assert caught.value.code == KUSTOMIZE_UNMODELLED
-    assert kind in caught.value.message and "kustomization.yaml:2" in caught.value.message
+    assert "data/items/3/name" in caught.value.message
+
+
+def test_hash_transformer_hashes_where_it_runs_and_the_build_hashes_again():
+    result = _build("configMapGenerator:\n- name: cm\n  literals: [a=b]\ntransformers:\n- |-\n"
+                    "  apiVersion: builtin\n  kind: HashTransformer\n  metadata: {name: h}\n")
+    names = [r.name for r in result.resources]
+    assert names == ["cm-4h2mbtbbt6-4h2mbtbbt6"]   # kubectl 1.32 (tree builtin-plugins-fieldless)
+
+
+def test_iam_policy_generator_refuses_other_clouds():
+    with pytest.raises(BuildError) as caught:
+        _build("generators:\n- |-\n  apiVersion: builtin\n  kind: IAMPolicyGenerator\n"
+               "  metadata: {name: g}\n  cloud: aws\n")
+    assert caught.value.message == "cloud provider aws not supported yet"

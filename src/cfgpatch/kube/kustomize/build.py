@@ -25,7 +25,7 @@ from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...records import dataclass, field
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
-from . import finish, generators, helm, nameref, transformers
+from . import finish, generators, helm, nameref
 from .crds import load_crds
 from .filesys import FileSystem
 from .helm import HelmOptions, HelmProcess
@@ -41,14 +41,12 @@ from .resources import (
     Resource,
     annotate_origin,
     read_resources,
-    record_transformation,
 )
 from .styles import plain, stringify_annotations
 from .transformer_config import TransformerConfig, load_configurations, merged_into
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from .plugins import Plugin
@@ -143,15 +141,6 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                            "tree with kubectl kustomize")
 
 
-def _absorb_all(resmap: ResMap, made: list[Resource]) -> None:
-    """Resources a generator made that are no generated maps: appended (kustomize's
-    ``AbsorbAll``; an id taken already is its error)."""
-    try:
-        resmap.append_all(made)
-    except KubeError as err:
-        raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
-
-
 def _wrap(prefix: str, err: KubeError) -> KubeError:
     if err.code == KUSTOMIZE_UNMODELLED:
         return err
@@ -201,8 +190,9 @@ class _Target:
         for chart in charts:
             from . import partial
 
-            _absorb_all(resmap, partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
-                                                    "helmCharts", []))
+            made: list[Resource] = partial.run_or_skip(chart.generate, kust.where("/helmCharts"),
+                                                       "helmCharts", [])
+            generators.absorb_all(resmap, made)
         for plugin in self._plugins(kust, "generators"):
             from . import partial
 
@@ -359,76 +349,7 @@ class _Target:
                                 code=err.code) from None
         return resmap
 
-    # --- transformers -----------------------------------------------------------------
-
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:
-        trace = self.trace
-        done = self._recorder(kust, resmap)
-        loaded: list = []
-        if _given(kust, "replacements"):
-            from . import replacements
+        from .transform_order import transform
 
-            loaded = replacements.load(kust)  # configured before any transformer runs
-        patched = any(_given(kust, f) for f in ("patchesStrategicMerge", "patches",
-                                                 "patchesJson6902"))
-        if patched:
-            from . import patches
-        legacy = patches.load_legacy_strategic(kust) if patched else []
-        configured = self._plugins(kust, "transformers")
-        for patch in legacy:
-            patches.apply_patch(resmap, patch, trace, self.state)
-        done("PatchStrategicMergeTransformer", bool(legacy))
-        for patch in patches.load_patches(kust) if patched else []:
-            patches.apply_patch(resmap, patch, trace, self.state)
-            done("PatchTransformer")
-        transformers.namespace(resmap, trace, kust)
-        done("NamespaceTransformer", bool(kust.get("namespace")))
-        transformers.name_prefix_suffix(resmap, trace, kust)
-        done("PrefixTransformer", bool(kust.get("namePrefix")))
-        done("SuffixTransformer", bool(kust.get("nameSuffix")))
-        transformers.labels(resmap, trace, kust)
-        entries = kust.get("labels", []) or []
-        for _entry in entries:
-            done("LabelTransformer")
-        # kustomize configures the commonLabels transformer with any labels (measured)
-        done("LabelTransformer", bool(entries or kust.get("commonLabels")))
-        transformers.common_annotations(resmap, trace, kust)
-        done("AnnotationsTransformer", bool(kust.get("commonAnnotations")))
-        for patch in patches.load_legacy_json(kust) if patched else []:
-            patches.apply_patch(resmap, patch, trace, self.state)
-            done("PatchJson6902Transformer")
-        transformers.replicas(resmap, trace, kust)
-        for _entry in kust.get("replicas", []) or []:
-            done("ReplicaCountTransformer")
-        if _given(kust, "images"):
-            from . import images
-
-            images.images(resmap, trace, kust)
-        for _entry in kust.get("images", []) or []:
-            done("ImageTagTransformer")
-        if loaded:
-            replacements.run(resmap, trace, kust, loaded)
-        done("ReplacementTransformer", bool(loaded))
-        for plugin in configured:
-            plugin(resmap)
-
-    def _recorder(self, kust: Kustomization, resmap: ResMap) -> Callable[..., None]:
-        """``done(kind, ran=True)``: with a ``buildMetadata`` option at the top, record
-        on every resource there that the built-in transformer ``kind`` of this
-        kustomization ran (see :func:`~.resources.record_transformation`)."""
-        where = self.origin_of(posixpath.basename(kust.file))
-        if where is None:
-            return lambda kind, ran=True: None
-
-        def done(kind: str, ran: bool = True) -> None:
-            if ran:
-                for resource in resmap.resources:
-                    record_transformation(resource, where, kind)
-        return done
-
-
-def _given(kust: Kustomization, name: str) -> bool:
-    """Whether ``kust`` gives the list field ``name`` anything (any other value goes to
-    the field's own reading, which names what is wrong)."""
-    value = kust.get(name, [])
-    return not isinstance(value, list) or bool(value)
+        transform(self, kust, resmap)

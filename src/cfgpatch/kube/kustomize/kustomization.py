@@ -51,9 +51,7 @@ VERSIONS = {KUSTOMIZATION: "kustomize.config.k8s.io/v1beta1",
 FIELDS: tuple[str, ...] = tuple(gotypes.KUSTOMIZATION.fields or ())
 
 #: Fields ``kube build`` refuses, with what they are.
-UNMODELLED: dict[str, str] = {
-    "helmChartInflationGenerator": "the deprecated Helm chart arguments",
-}
+UNMODELLED: dict[str, str] = {}
 #: The ``buildMetadata`` options ``kube build`` models at the top kustomization (below
 #: it, measured, no option has any effect).
 MANAGED_BY_LABEL = "managedByLabel"
@@ -257,6 +255,36 @@ def _fix(found: Kustomization) -> None:
     value = found.value
     value["resources"] = [*(value.get("resources") or []), *(value.get("bases") or [])]
     value["images"] = [*(value.get("images") or []), *(value.get("imageTags") or [])]
+    _fix_helm_args(value)
+
+
+#: kustomize's HelmChart fields for the deprecated HelmChartArgs ones it carries over
+#: (the others, ``releaseNamespace``, ``extraArgs``, ``helmBin``, ``chartRepoName``, are
+#: dropped as kustomize drops them)
+_HELM_ARGS = {"chartName": "name", "chartVersion": "version", "chartRepoUrl": "repo",
+              "values": "valuesFile", "valuesLocal": "valuesInline",
+              "valuesMerge": "valuesMerge", "releaseName": "releaseName"}
+
+
+def _fix_helm_args(value: dict) -> None:
+    """The deprecated ``helmChartInflationGenerator`` entries become ``helmCharts`` after
+    the given ones, and their last ``helmHome``/``chartHome`` the ``helmGlobals`` when
+    none are given (kustomize's ``FixKustomization``)."""
+    old = value.get("helmChartInflationGenerator")
+    if not isinstance(old, list) or not old:
+        return
+    charts, globals_ = [], {}
+    for args in old:
+        args = args if isinstance(args, dict) else {}
+        charts.append({new: args[key] for key, new in _HELM_ARGS.items()
+                       if args.get(key) not in (None, "", {})})
+        if args.get("helmHome"):
+            globals_["configHome"] = args["helmHome"]
+        if args.get("chartHome"):
+            globals_["chartHome"] = args["chartHome"]
+    if value.get("helmGlobals") is None and globals_:
+        value["helmGlobals"] = globals_
+    value["helmCharts"] = [*(value.get("helmCharts") or []), *charts]
 
 
 def sort_options_error(options: Any) -> str | None:

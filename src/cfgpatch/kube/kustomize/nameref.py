@@ -206,7 +206,15 @@ def _role_binding_namespaces(referrer: Resource) -> set[str]:
     found = set()
     for subject in subjects if isinstance(subjects, list) else []:
         if isinstance(subject, dict) and subject.get("kind") == "ServiceAccount" \
-                and isinstance(subject.get("namespace"), str):
+                and "namespace" in subject:
+            if not isinstance(subject["namespace"], str):
+                import json  # (only for this error's text)
+
+                # kustomize's words, a null or a number alike (Go's %q of the id; its
+                # final line break kubectl does not print twice)
+                raise KubeError(f"Invalid Input: namespace is blank for resource "
+                                f"{json.dumps(str(referrer.cur_id()))}",
+                                code=KUSTOMIZE_ERROR)
             found.add(subject["namespace"])
     return found
 
@@ -279,9 +287,11 @@ class _Setter:
                for r in chosen):
             return first
         ids = ", ".join(str(r.cur_id()) for r in chosen)
-        raise KubeError(f"updating name reference in '{self.spec.path}' field of "
-                        f"'{self.referrer.cur_id()}':  found multiple possible referrals: "
-                        f"{ids}", code=KUSTOMIZE_ERROR)
+        rid, path = self.referrer.cur_id(), self.spec.path
+        raise KubeError(f"updating name reference in '{path}' field of '{rid}': considering "
+                        f"field '{path}' of object {rid}: found multiple possible referrals: "
+                        f"{ids}", code=KUSTOMIZE_ERROR,
+                        hint="kustomize then prints the referrer and every candidate as YAML")
 
     def _role_ref_accepts(self, resource: Resource) -> bool:
         if not self.spec.path.endswith("roleRef/name"):

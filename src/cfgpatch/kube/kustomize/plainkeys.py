@@ -26,6 +26,7 @@ import json
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import STR, TIMESTAMP
 from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
+from .styles import EmptyNullKey
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def _shown(value: Any, walk: bool, role: str, depth: int) -> tuple[Any, bool]:
     every = role == _ANNOTATIONS
     typed = [(typed_key(key) if every or isinstance(key, TypedKey) else key, item)
              for key, item in pairs]
-    if any(type(key) is not str for key, _ in typed):
+    if any(type(key) is not str and type(key) is not EmptyNullKey for key, _ in typed):
         return typed_map(typed), True
     return dict(pairs), failed
 
@@ -122,5 +123,5 @@ def typed_key(key: str) -> Any:
     """
     tag, value = resolve(key)
     if tag == STR:
-        return key
+        return key if type(key) is not EmptyNullKey else str(key)
     return GoTime(value) if tag == TIMESTAMP else value

@@ -40,7 +40,7 @@ from .trace import Trace
 Plugin = Callable[[ResMap], None]
 
 #: Built-in kinds kustomize knows (v5.5.0) that ``kube build`` does not run.
-_UNMODELLED = {"HashTransformer", "ValueAddTransformer", "IAMPolicyGenerator"}
+_UNMODELLED: set[str] = set()
 _GENERATORS = {"ConfigMapGenerator", "SecretGenerator", "IAMPolicyGenerator",
                "HelmChartInflationGenerator"}
 _TRANSFORMERS = {"AnnotationsTransformer", "HashTransformer", "ImageTagTransformer",
@@ -212,11 +212,7 @@ def _chart(config: Resource, kust: Kustomization, options: Any) -> Plugin:
                         code=err.code) from None
 
     def run(resmap: ResMap) -> None:
-        made = chart.generate()
-        try:
-            resmap.append_all(made)
-        except KubeError as err:
-            raise KubeError(f"AbsorbAll: {err.message}", code=err.code) from None
+        generators.absorb_all(resmap, chart.generate())
     return run
 
 
@@ -383,4 +379,13 @@ _CONFIGURE: dict[str, Callable[..., Plugin]] = {
     "ReplacementTransformer": _replacement,
     "ConfigMapGenerator": _generator("ConfigMap"),
     "SecretGenerator": _generator("Secret"),
+    "IAMPolicyGenerator": lambda *a: _fieldless().iam_policy(*a),
+    "HashTransformer": lambda *a: _fieldless().hash_transformer(*a),
+    "ValueAddTransformer": lambda *a: _fieldless().value_add(*a),
 }
+
+
+def _fieldless() -> Any:
+    from . import plugins_fieldless  # only a build that configures one reads it
+
+    return plugins_fieldless

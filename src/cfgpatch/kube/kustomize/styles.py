@@ -105,13 +105,52 @@ def _mark(node: Node, value: Any, depth: int) -> Any:
             return Quoted(value)
         return value
     if node.kind == MAPPING and isinstance(value, dict):
+        empty = []
         for key, child in node.pairs():
             if key.value in value and key.value != "<<":
                 value[key.value] = _mark(child, value[key.value], depth + 1)
+                if child.kind == SCALAR and child.value == "" and not child.style \
+                        and value[key.value] is None:
+                    empty.append(key.value)
+        if empty:
+            _mark_empty(value, empty)
         return value
     if node.kind == SEQUENCE and isinstance(value, list) and len(value) == len(node.content):
         return [_mark(child, item, depth + 1) for child, item in zip(node.content, value)]
     return value
+
+
+class EmptyNullKey(str):
+    """The key of a field written with no value (``args:``): a null like ``~`` or
+    ``null`` everywhere, except that kustomize's strategic merge drops such fields from
+    the resource it merges, at any depth, while written nulls stay (measured, tree
+    ``empty-values``)."""
+
+    __slots__ = ()
+
+
+def _mark_empty(value: dict, keys: list[str]) -> None:
+    """Mark ``keys`` of ``value`` as :class:`EmptyNullKey` (in place, order kept)."""
+    wanted = set(keys)
+    items = [(EmptyNullKey(k) if k in wanted and type(k) is str else k, v)
+             for k, v in value.items()]
+    value.clear()
+    value.update(items)
+
+
+def drop_empty_nulls(value: Any, depth: int = 0) -> None:
+    """Remove the fields written with no value that are still null (see
+    :class:`EmptyNullKey`), at every depth of ``value``."""
+    if depth > 10000:
+        return
+    if isinstance(value, dict):
+        for key in [k for k, v in value.items() if v is None and isinstance(k, EmptyNullKey)]:
+            del value[key]
+        for child in value.values():
+            drop_empty_nulls(child, depth + 1)
+    elif isinstance(value, list):
+        for child in value:
+            drop_empty_nulls(child, depth + 1)
 
 
 def restyled(old: Any, new: Any) -> Any:
