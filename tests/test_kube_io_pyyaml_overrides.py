@@ -13,6 +13,8 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 yaml = pytest.importorskip("yaml")
 
@@ -92,6 +94,8 @@ def test_every_override_is_listed_here():
     "a: 1\nb: [x, 'y', \"z\"]\nc: {d: ~, e: on}\n",
     "k: |\n  line\n  two\n---\n- 010\n- 0x1F\n- 1e3\n",
     "anchors: &a {x: 1}\nagain: *a\n",
+    "a: µ b\nc: 'é'\nd: [x, \"ü😀\", z]\n😀: 1\ne: |\n  lïne\n  two 😀\nf: {k: v, ü: 😀}\n",
+    "- µµµ: a\n  b: \"\\u00b5 \\U0001F600\"\n- >\n  fold\u00a0µ\n  more\n",
 ])
 def test_libyaml_and_the_pure_python_composer_give_the_same_nodes(monkeypatch, text):
     def shape(node):
@@ -109,3 +113,54 @@ def test_libyaml_and_the_pure_python_composer_give_the_same_nodes(monkeypatch, t
     assert kyaml_read._fast_compose(yaml, text) is None  # the switch takes the pure path
     pure = list(yaml.compose_all(text, Loader=reader._patch_loader_class()))
     assert [shape(n) for n in fast] == [shape(n) for n in pure]
+
+
+def _marked(node):
+    """Every node's kind, tag, value, style and place (line, column)."""
+    out = [(type(node).__name__, node.tag, getattr(node, "style", None) or None,
+            node.start_mark.line, node.start_mark.column,
+            node.value if isinstance(node, yaml.ScalarNode) else None)]
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            out += _marked(key) + _marked(value)
+    elif isinstance(node, yaml.SequenceNode):
+        for value in node.value:
+            out += _marked(value)
+    return out
+
+
+_WIDE = st.sampled_from(["µ", "é", "ü", "\u00a0", "😀", "中", "\u2027", "\ufefe", "\uff01"])
+_WORD = st.text(st.one_of(st.sampled_from("abz019 -_."), _WIDE), min_size=1, max_size=12)
+
+
+@pytest.mark.skipif(not getattr(yaml, "__with_libyaml__", False), reason="PyYAML without libyaml")
+@given(st.lists(st.tuples(_WORD, _WORD, st.sampled_from(["{}: {}", "{}: '{}'", "- {}: [{}]",
+                                                         "{}: |\n  {}"])),
+                min_size=1, max_size=6))
+def test_texts_beyond_ascii_compose_alike_with_their_places(pairs):
+    """A text with characters beyond ASCII (the CRDs of real repositories carry a ``µ``)
+    goes to libyaml when every such character is plain: the same nodes, at the same
+    lines and columns, as the pure-Python composer gives."""
+    text = "".join(form.format(k.strip() or "k", v.strip() or "v") + "\n"
+                   for k, v, form in pairs)
+    pure_loader = reader._patch_loader_class()
+    try:
+        pure = list(yaml.compose_all(text, Loader=pure_loader))
+    except yaml.YAMLError:
+        return
+    old = kyaml_read.LIBYAML
+    kyaml_read.LIBYAML = True
+    try:
+        fast = kyaml_read._fast_compose(yaml, text)
+    finally:
+        kyaml_read.LIBYAML = old
+    assert fast is not None
+    assert [_marked(n) for n in fast] == [_marked(n) for n in pure]
+
+
+@pytest.mark.parametrize("text", ["a: \u2028b\n", "a: \x85\n", "a: \ufeffb\n", "a: \x9f\n",
+                                  "a: b\r\n", "a:\tb\n", "k" * 300 + "µ: v\n",
+                                  "a: \udc80\n"])
+def test_texts_libyaml_may_read_otherwise_stay_on_the_pure_path(monkeypatch, text):
+    monkeypatch.setattr(kyaml_read, "LIBYAML", True)
+    assert kyaml_read._fast_compose(yaml, text) is None

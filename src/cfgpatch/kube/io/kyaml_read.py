@@ -190,6 +190,28 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
 
 
 _SIMPLE = frozenset(range(0x20, 0x7F)) | {0x0A}
+#: A text that is not ASCII is simple when every other character is one both composers
+#: (and go-yaml) take as a plain printable character: no C1 control, line or paragraph
+#: separator, byte order mark, surrogate (a byte that was not UTF-8) or non-character.
+_NOT_SIMPLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
+                         "\uff00-\ufffd\U00010000-\U0010ffff]")
+#: A line holding a character beyond ASCII longer than this goes to the pure-Python
+#: composer: a simple key's 1024 limit may count bytes in one and characters in the other.
+_LONG_WIDE_LINE = re.compile("[^\n]{256}")
+
+
+def _simple(text: str) -> bool:
+    """Whether libyaml composes ``text`` as the pure-Python composer does."""
+    if text.isascii():
+        return _SIMPLE.issuperset(text.encode("ascii"))
+    if _NOT_SIMPLE.search(text):
+        return False
+    for line in text.splitlines():
+        if not line.isascii() and _LONG_WIDE_LINE.match(line):
+            return False
+    return True
+
+
 _c_loader: Any = None
 #: Whether libyaml may compose the simple texts (the pure-Python composer reads the rest;
 #: both give the same nodes).  ``CFGPATCH_NO_LIBYAML=1`` forces the pure-Python path
@@ -201,8 +223,8 @@ def _fast_compose(yaml: Any, text: str, first: bool = False) -> list | None:
     """The documents composed by libyaml, or None (not available, text not simple, or an
     error: the pure-Python composer then gives the message)."""
     global _c_loader
-    if not LIBYAML or not getattr(yaml, "__with_libyaml__", False) or not text.isascii() \
-            or not _SIMPLE.issuperset(text.encode("ascii")) or "\\/" in text:
+    if not LIBYAML or not getattr(yaml, "__with_libyaml__", False) or not _simple(text) \
+            or "\\/" in text:
         return None  # (libyaml takes the escape \/, go-yaml refuses it)
     if _c_loader is None:
         class CLoader(yaml.CBaseLoader):

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""Measure ``cfgpatch kube build`` against ``kubectl kustomize`` on checked-out repositories.
+
+For every kustomization folder of every repository given (a directory, or a bare git
+repository such as a ``fetch`` mirror, whose HEAD is extracted into ``--workdir``), this
+runs ``kubectl.1.32 kustomize DIR`` and ``cfgpatch kube build DIR`` with the same options
+(``--enable-helm --helm-command HELM`` for a folder whose kustomization names
+``helmCharts``, ``helmGlobals`` or a HelmChartInflationGenerator) and reports, per
+repository and in total:
+
+- folders kubectl builds: the share ``kube build`` prints byte for byte;
+- folders kubectl refuses: the share where ``kube build`` refuses too with the same
+  first error line (the first ``error:`` line of each one's stderr, the absolute
+  path of the repository written ``$REPO``);
+- folders that need the network (kubectl fails fetching a remote base or pulling a
+  chart): counted apart, not compared;
+- the list of differing folders, with the first line that differs.
+
+The network is closed for both programs (proxies pointing to a closed port, git's
+prompt and ssh disabled), so a remote base fails fast instead of hanging.  kubectl's
+answers are cached in ``--cache`` (keyed by repository, commit and folder) so a second
+run after a fix only runs ``kube build`` again.
+
+A kustomization of ``kind: Component`` is not a folder one builds alone: it is left out,
+as scripts/record_kustomize_trees.py does.
+
+Usage:
+    scripts/measure_public_build.py [--json OUT] [--workdir DIR] [--cache FILE]
+        [--jobs N] REPO ...
+
+A REPO may be written ``PATH:SUBDIR`` to measure only the folders under SUBDIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+KUBECTL = shutil.which("kubectl.1.32") or "/usr/lib/google-cloud-sdk/bin/kubectl.1.32"
+HELM = str((ROOT.parent / "shared" / "bin" / "helm").resolve())
+KLOG_HEADER = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] ")
+HELM_WORDS = re.compile(r"(?m)^\s*(helmCharts|helmGlobals)\s*:|HelmChartInflationGenerator")
+#: kubectl's texts when it reached for the network (a remote base, ``helm pull``)
+NETWORK = re.compile(
+    r"git (clone|fetch|init)|failed to run '\S*git|helm pull|proxyconnect|dial tcp"
+    r"|no such host|Could not resolve host|connection refused|network is unreachable"
+    r"|hit \d+s timeout|unable to fetch|http(s)?://\S+: ")
+CLOSED = "http://127.0.0.1:9"
+
+
+@dataclass
+class Answer:
+    code: int
+    stdout: str
+    stderr: str
+
+    def first_error(self) -> str:
+        lines = self.stderr.splitlines()
+        for line in lines:
+            if line.startswith("error:"):
+                return line
+        return next((line for line in lines if line.strip()), "")
+
+
+@dataclass
+class Folder:
+    rel: str
+    helm: bool
+    kubectl: Answer
+    ours: Answer
+    verdict: str = ""          # identical, same-error, differs, network
+    detail: str = ""
+
+
+@dataclass
+class Repo:
+    name: str
+    path: Path
+    commit: str
+    subdir: str = ""
+    folders: list[Folder] = field(default_factory=list)
+
+    def count(self, verdict: str) -> int:
+        return sum(1 for f in self.folders if f.verdict == verdict)
+
+    def built(self) -> list[Folder]:
+        return [f for f in self.folders if f.verdict != "network" and f.kubectl.code == 0]
+
+    def refused(self) -> list[Folder]:
+        return [f for f in self.folders if f.verdict != "network" and f.kubectl.code != 0]
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+                 "all_proxy"):
+        env[name] = CLOSED
+    env.pop("NO_PROXY", None)
+    env.pop("no_proxy", None)
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GIT_SSH_COMMAND"] = "false"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def extract(mirror: Path, workdir: Path) -> tuple[Path, str]:
+    """Write HEAD of a bare repository into ``workdir/<name>`` (objects it lacks are left out)."""
+    name = mirror.parent.name.split("+", 1)[-1] if mirror.name == "repo" else mirror.stem
+    commit = subprocess.run(["git", "--git-dir", str(mirror), "rev-parse", "HEAD"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    dest = workdir / name
+    stamp = dest / ".measure-commit"
+    if stamp.exists() and stamp.read_text().strip() == commit:
+        return dest, commit
+    listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", "HEAD"],
+                             capture_output=True, check=True).stdout
+    blobs = []
+    for entry in filter(None, listing.split(b"\0")):
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == b"blob":
+            blobs.append((mode, sha, path.decode("utf-8", "surrogateescape")))
+    with subprocess.Popen(["git", "--git-dir", str(mirror), "cat-file", "--batch"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as cat:
+        assert cat.stdin and cat.stdout
+        for mode, sha, path in blobs:
+            cat.stdin.write(sha + b"\n")
+            cat.stdin.flush()
+            header = cat.stdout.readline().split()
+            if header[1] == b"missing":
+                continue
+            data = cat.stdout.read(int(header[2]))
+            cat.stdout.read(1)
+            target = dest / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if mode == b"120000":
+                os.symlink(data.decode("utf-8", "surrogateescape"), target)
+            else:
+                target.write_bytes(data)
+        cat.stdin.close()
+    stamp.write_text(commit + "\n")
+    return dest, commit
+
+
+def open_repo(spec: str, workdir: Path) -> Repo:
+    path_text, _, subdir = spec.partition(":")
+    path = Path(path_text).resolve()
+    if (path / "HEAD").is_file() and (path / "objects").is_dir():
+        checkout, commit = extract(path, workdir)
+        return Repo(checkout.name, checkout, commit, subdir)
+    stamp = path / ".measure-commit"
+    commit = stamp.read_text().strip() if stamp.exists() else subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True,
+        text=True).stdout.strip() or "-"
+    return Repo(path.name, path, commit, subdir)
+
+
+def kustomization(directory: Path) -> Path | None:
+    for name in KUSTOMIZATION_FILES:
+        if (directory / name).is_file():
+            return directory / name
+    return None
+
+
+def build_folders(repo: Repo) -> list[tuple[str, bool]]:
+    """(folder relative to the repository, whether it uses helm), sorted; no Components."""
+    top = repo.path / repo.subdir if repo.subdir else repo.path
+    out = []
+    for directory in sorted([top, *[p for p in top.rglob("*") if p.is_dir()]]):
+        if ".git" in directory.parts or directory.is_symlink():
+            continue
+        file = kustomization(directory)
+        if file is None:
+            continue
+        text = file.read_text(encoding="utf-8", errors="replace")
+        if any(line.strip() == "kind: Component" for line in text.splitlines()):
+            continue
+        rel = directory.relative_to(repo.path).as_posix()
+        out.append((rel, bool(HELM_WORDS.search(text))))
+    return out
+
+
+def run(command: list[str], repo: Repo, timeout: float) -> Answer:
+    try:
+        proc = subprocess.run(command, capture_output=True, timeout=timeout, env=environment(),
+                              cwd=str(repo.path))
+    except subprocess.TimeoutExpired:
+        return Answer(-1, "", f"error: hit {timeout:.0f}s timeout\n")
+    root = str(repo.path)
+    stdout = proc.stdout.decode("utf-8", "surrogateescape").replace(root, "$REPO")
+    stderr = proc.stderr.decode("utf-8", "surrogateescape").replace(root, "$REPO")
+    return Answer(proc.returncode, stdout, KLOG_HEADER.sub("", stderr))
+
+
+def options(helm: bool, helm_command: str) -> list[str]:
+    return ["--enable-helm", "--helm-command", helm_command] if helm else []
+
+
+def first_difference(a: str, b: str) -> str:
+    left, right = a.splitlines(), b.splitlines()
+    for index, (x, y) in enumerate(zip(left, right)):
+        if x != y:
+            return f"line {index + 1}: kubectl {x!r} / kube build {y!r}"
+    if len(left) != len(right):
+        return f"kubectl {len(left)} lines / kube build {len(right)} lines"
+    return "trailing bytes differ"
+
+
+def judge(folder: Folder) -> None:
+    kubectl, ours = folder.kubectl, folder.ours
+    if kubectl.code != 0 and NETWORK.search(kubectl.stderr):
+        folder.verdict = "network"
+    elif kubectl.code == 0 and ours.code == 0 and kubectl.stdout == ours.stdout:
+        folder.verdict = "identical"
+    elif kubectl.code != 0 and ours.code != 0 and kubectl.first_error() == ours.first_error():
+        folder.verdict = "same-error"
+    else:
+        folder.verdict = "differs"
+        if kubectl.code == 0 and ours.code == 0:
+            folder.detail = first_difference(kubectl.stdout, ours.stdout)
+        else:
+            folder.detail = (f"kubectl exit {kubectl.code} {kubectl.first_error()[:200]!r} / "
+                             f"kube build exit {ours.code} {ours.first_error()[:200]!r}")
+
+
+class Cache:
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.data: dict[str, dict] = {}
+        if path and path.exists():
+            self.data = json.loads(path.read_text(encoding="utf-8"))
+
+    @staticmethod
+    def key(repo: Repo, rel: str, helm: bool) -> str:
+        return hashlib.sha1(f"{repo.name}@{repo.commit}:{rel}:{helm}".encode()).hexdigest()
+
+    def save(self) -> None:
+        if self.path:
+            self.path.write_text(json.dumps(self.data), encoding="utf-8")
+
+
+def measure_folder(repo: Repo, rel: str, helm: bool, args: argparse.Namespace,
+                   cache: Cache) -> Folder:
+    directory = str(repo.path / rel)
+    key = Cache.key(repo, rel, helm)
+    if key in cache.data:
+        kubectl = Answer(**cache.data[key])
+    else:
+        kubectl = run([args.kubectl, "kustomize", directory, *options(helm, args.helm)], repo,
+                      args.timeout)
+        cache.data[key] = kubectl.__dict__
+    ours = run([sys.executable, "-m", "cfgpatch", "kube", "build", directory,
+                *options(helm, args.helm)], repo, args.timeout)
+    folder = Folder(rel, helm, kubectl, ours)
+    judge(folder)
+    return folder
+
+
+def share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "-"
+
+
+def report(repos: list[Repo]) -> str:
+    lines = ["| repository | commit | folders | kubectl builds | identical | kubectl refuses "
+             "| same error | needs network | differing |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    totals = [0] * 7
+    for repo in repos:
+        row = [len(repo.folders), len(repo.built()), repo.count("identical"),
+               len(repo.refused()), repo.count("same-error"), repo.count("network"),
+               repo.count("differs")]
+        totals = [a + b for a, b in zip(totals, row)]
+        name = repo.name + (f" ({repo.subdir})" if repo.subdir else "")
+        lines.append(f"| {name} | {repo.commit[:12]} | " + " | ".join(map(str, row)) + " |")
+    lines.append("| **total** | | " + " | ".join(f"**{n}**" for n in totals) + " |")
+    lines.append("")
+    lines.append(f"byte-identical: {totals[2]}/{totals[1]} ({share(totals[2], totals[1])}) "
+                 f"of the folders kubectl builds; same first error line: {totals[4]}/"
+                 f"{totals[3]} ({share(totals[4], totals[3])}) of those it refuses; "
+                 f"{totals[5]} need the network")
+    differing = [(repo, f) for repo in repos for f in repo.folders if f.verdict == "differs"]
+    if differing:
+        lines.append("")
+        lines.append("differing folders:")
+        for repo, folder in differing:
+            lines.append(f"- {repo.name}/{folder.rel}{' (helm)' if folder.helm else ''}: "
+                         f"{folder.detail}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("repos", nargs="+", metavar="REPO",
+                        help="a checked-out repository or a bare git repository (PATH[:SUBDIR])")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/cfgpatch-public"),
+                        help="where bare repositories are extracted")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="kubectl's answers, kept between runs (JSON)")
+    parser.add_argument("--json", type=Path, default=None, help="write every answer here")
+    parser.add_argument("--kubectl", default=KUBECTL)
+    parser.add_argument("--helm", default=HELM, help="the helm binary for --enable-helm")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=120)
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    cache = Cache(args.cache)
+    repos = [open_repo(spec, args.workdir) for spec in args.repos]
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for repo in repos:
+            work = build_folders(repo)
+            repo.folders = list(pool.map(
+                lambda item, repo=repo: measure_folder(repo, *item, args, cache), work))
+            print(f"{repo.name}: {len(repo.folders)} folders, {repo.count('differs')} differ",
+                  file=sys.stderr)
+            cache.save()  # after each repository: a run cut short keeps kubectl's answers
+            if args.json:
+                write_json(args.json, [r for r in repos if r.folders])
+    print(report(repos), end="")
+    print(f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def write_json(path: Path, repos: list[Repo]) -> None:
+    path.write_text(json.dumps(
+        [{"repo": r.name, "commit": r.commit, "subdir": r.subdir,
+          "folders": [{"folder": f.rel, "helm": f.helm, "verdict": f.verdict,
+                       "detail": f.detail, "kubectl": f.kubectl.__dict__,
+                       "kube_build": f.ours.__dict__} for f in r.folders]}
+         for r in repos], indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
