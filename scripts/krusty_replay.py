@@ -204,6 +204,11 @@ def replay(item: Build, root: Path) -> dict:
         return {"skipped": "needs exec/Go plugins or KRM functions: " + first_error(theirs[2])}
     mine = ours(target, options)
     base = str(root)
+
+    def portable(text: str) -> str:
+        # the tree's own folder, then the folder of all trees (a base reached by "../")
+        return text.replace(base, "$TREE").replace(str(root.parent), "$TREES")
+
     errors = [first_error(theirs[2])]
     verdict = outcome(theirs, mine)
     if verdict == "other error text":
@@ -215,9 +220,9 @@ def replay(item: Build, root: Path) -> dict:
         verdict = "pass" if first_error(mine[2]) in errors else verdict
     return {"directory": item.directory, "exit_code": theirs[0],
             "flags": [flag.replace(str(HELM), "$HELM") for flag in options],
-            "stdout": theirs[1].replace(base, "$TREE"),
-            "errors": [e.replace(base, "$TREE") for e in errors if e],
-            "ours": verdict, "our_error": first_error(mine[2]).replace(base, "$TREE")}
+            "stdout": portable(theirs[1]),
+            "errors": [portable(e) for e in errors if e],
+            "ours": verdict, "our_error": portable(first_error(mine[2]))}
 
 
 def main() -> int:

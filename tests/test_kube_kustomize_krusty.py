@@ -45,8 +45,14 @@ def _ours(case: dict) -> tuple[int, str, str]:
     except BuildError as err:
         code = 3 if err.code == "kustomize unmodelled" else 1
         first = f"error: {err.message}".splitlines()[0]
-        return code, "", ADDRESS.sub("", first.replace(str(root), "$TREE"))
-    return 0, result.yaml().replace(str(root), "$TREE"), ""
+        return code, "", ADDRESS.sub("", _portable(first, root))
+    return 0, _portable(result.yaml(), root), ""
+
+
+def _portable(text: str, root: Path) -> str:
+    """Paths as recorded: the tree's folder ``$TREE``, the folder of all trees ``$TREES``
+    (a base reached through ``../``), so the records hold in any checkout."""
+    return text.replace(str(root), "$TREE").replace(str(root.parent), "$TREES")
 
 
 def _verdict(case: dict, mine: tuple[int, str, str]) -> str:
