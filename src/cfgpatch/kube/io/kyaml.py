@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
+from ..problems import ProblemError
 
 SCALAR = "scalar"
 MAPPING = "mapping"
@@ -41,14 +42,16 @@ PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "", "'", '"', "|", ">"
 FLOW = "flow"  # a mapping or sequence written in {} or []
 
 
-class KyamlError(KubeError):
-    """kustomize refused a document; ``message`` is kustomize's text (after ``error: ``)."""
+class KyamlError(ProblemError):
+    """kustomize refused a document; ``message`` is kustomize's text (after ``error: ``),
+    ``problem`` what the reader found (a record of :mod:`cfgpatch.kube.problems`, or
+    the words already made: a ``str``)."""
 
     default_code = KUSTOMIZE_ERROR
 
-    def __init__(self, message: str, *, file: str = "", line: int = 0, column: int = 0,
+    def __init__(self, problem: Any, *, file: str = "", line: int = 0, column: int = 0,
                  **kwargs: Any) -> None:
-        super().__init__(message, **kwargs)
+        super().__init__(problem, **kwargs)
         self.file, self.line, self.column = file, line, column
 
 

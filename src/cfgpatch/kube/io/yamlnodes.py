@@ -16,6 +16,7 @@ import math
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
+from ..problems import Refusal
 from .notes import TypeNote, is_noted
 
 TYPE_CHECKING = False
@@ -180,5 +181,6 @@ def _kind(value: Any) -> str:
     return "int" if isinstance(value, int) else "float"
 
 
-class ConvertError(Exception):
-    """go-yaml / sigs.k8s.io/yaml refused the document; ``str()`` is its text."""
+class ConvertError(Refusal):
+    """go-yaml / sigs.k8s.io/yaml refused the document: ``problem`` is a record of
+    :mod:`cfgpatch.kube.problems` or go-yaml's words (a ``str``); ``str()`` its words."""
