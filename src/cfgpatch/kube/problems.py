@@ -19,6 +19,8 @@ The families:
   characters);
 * :class:`~cfgpatch.kube.compat.goyaml.YamlProblem` (defined here as
   :class:`YamlSyntax`): a YAML syntax error;
+* :class:`YamlValue`: YAML that parses but does not decode (a bad ``!!int``, a merge
+  of a scalar, a map key JSON cannot hold, ...);
 * :class:`Unmarshal`: a JSON value of the wrong type for a Go type (``cannot
   unmarshal``);
 * :class:`MissingKind`, :class:`NoTypeInfo`: kubectl's decoder finds no kind;
@@ -40,8 +42,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["BadBytes", "Decoding", "JsonSyntax", "MissingKind", "NoTypeInfo", "Parsing",
-           "ProblemError", "Refusal", "Unmarshal", "YamlSyntax", "describe", "line_column",
-           "use_wording", "words"]
+           "ProblemError", "Refusal", "Unmarshal", "YamlSyntax", "YamlValue", "describe",
+           "line_column", "use_wording", "words"]
 
 
 class JsonSyntax(namedtuple("JsonSyntax", "code byte offset line column literal expected",
@@ -102,6 +104,27 @@ class YamlSyntax(namedtuple("YamlProblem",
     at_end: bool
     context_line: int | None
     version: int
+
+
+class YamlValue(namedtuple("YamlValue", "code detail line column value",
+                           defaults=(0, 0, None))):
+    """A YAML document that parses but that go-yaml's decoder (or the JSON conversion
+    after it) refuses.  ``code``: ``bad-escape`` (a ``\\uD83D``-style escape),
+    ``cannot-decode`` (``detail``: (found tag, text, wanted tag)), ``bad-base64``,
+    ``merge-not-map``, ``invalid-map-key`` (``detail``: the key in Go syntax),
+    ``map-key-nil`` (``detail``: the value in Go syntax), ``map-key-uint64``
+    (``detail``: the key), ``anchor-contains-itself`` (``detail``: the anchor),
+    ``anchor-refers-to-itself``, ``unsupported-value`` (``detail``: the float),
+    ``unsupported-type``; ``line``/``column`` from 1 (0: not known); ``value``: the
+    document in Go syntax where kyaml names it."""
+
+    __slots__ = ()
+    kind = "yaml-value"
+    code: str
+    detail: Any
+    line: int
+    column: int
+    value: str | None
 
 
 class Unmarshal(namedtuple("Unmarshal", "json_type go_type field number", defaults=(None, None))):

@@ -51,6 +51,7 @@ _PLAIN: dict[str, Any] = {
     problems.Unmarshal.kind: gojson.unmarshal,
     problems.BadBytes.kind: goyaml.reader,
     problems.YamlSyntax.kind: goyaml.message,
+    problems.YamlValue.kind: goyaml.value,
     problems.MissingKind.kind: kubectl.missing_kind,
     problems.NoTypeInfo.kind: kubectl.no_type_info,
 }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..problems import BadBytes, YamlSyntax
+from ..problems import BadBytes, YamlSyntax, YamlValue
 
 #: The record :func:`message` words (defined with the other problems).
 YamlProblem = YamlSyntax
@@ -71,6 +71,42 @@ def reader(problem: BadBytes) -> str:
     'yaml: invalid leading UTF-8 octet'
     """
     return f"yaml: {_BYTES[problem.code]}"
+
+
+#: YamlValue.code -> go-yaml's decoder's (or the JSON conversion's) words.
+_VALUES = {
+    "bad-base64": "yaml: !!binary value contains invalid base64 data",
+    "merge-not-map": "yaml: map merge requires map or sequence of maps as the value",
+    "invalid-map-key": "yaml: invalid map key: {}",
+    "map-key-nil": "unsupported map key of type: %!s(<nil>), key: <nil>, value: {}",
+    "map-key-uint64": "unsupported map key of type: uint64, key: {}",
+    "anchor-contains-itself": "yaml: anchor '{}' value contains itself",
+    "anchor-refers-to-itself": "yaml: anchor refers to itself",
+    "unsupported-value": "json: unsupported value: {}",
+    "unsupported-type": "json: unsupported type: {}",
+    # kyaml's own merge of ``<<`` keys (kustomize)
+    "duplicate-merge-key": "duplicate merge key",
+    "merge-value-not-map": "map merge requires map or sequence of maps as the value",
+    "merge-alias-not-map": "invalid map merge: received alias for a non-map value",
+    "merge-nested-sequence": "invalid map merge: received a nested sequence",
+}
+
+
+def value(problem: YamlValue) -> str:
+    """go-yaml's words for YAML that parses but does not decode.
+
+    >>> value(YamlValue("cannot-decode", ("str", "x", "!!int"), 3, 5))
+    'yaml: cannot decode !!str `x` as a !!int'
+    """
+    code, detail = problem.code, problem.detail
+    if code == "bad-escape":  # go-yaml leaves out line 1 (its line 0)
+        where = f"line {problem.line}: " if problem.line > 1 else ""
+        return f"yaml: {where}found invalid Unicode character escape code"
+    if code == "cannot-decode":
+        found, text, wanted = detail
+        return f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
+    words = _VALUES[code].format(detail)
+    return f"{problem.value}: {words}" if problem.value is not None else words
 
 
 def message(found: YamlSyntax, v3: bool = False) -> str:

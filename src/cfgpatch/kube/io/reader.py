@@ -59,7 +59,7 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from ..problems import JsonSyntax, Parsing, ProblemError, words
+from ..problems import JsonSyntax, Parsing, ProblemError, YamlValue, words
 from . import blockyaml, docsplit, flowjson, patch_text, unstructured
 from .notes import TypeNote
 from .unstructured import decode_result
@@ -114,7 +114,7 @@ def _compose_pieces(text: str) -> list:
 def _to_json_value(node: Any, reader: NodeReader) -> Any:
     anchor = patch_text.self_containing_anchor(node)
     if anchor is not None:
-        raise ConvertError(f"yaml: anchor '{anchor}' value contains itself")
+        raise ConvertError(YamlValue("anchor-contains-itself", anchor))
     value = reader.value(node, "")
     _check_finite(value)
     return value
@@ -122,7 +122,7 @@ def _to_json_value(node: Any, reader: NodeReader) -> Any:
 
 def _check_finite(value: Any) -> None:
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
+        raise ConvertError(YamlValue("unsupported-value", gojson.go_float_g(value)))
     if isinstance(value, list):
         for item in value:
             _check_finite(item)
