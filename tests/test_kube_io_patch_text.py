@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
+from cfgpatch.kube.compat import word
 from cfgpatch.kube.io import patch_text, reader
 
 
@@ -81,7 +82,7 @@ def test_go_yaml_refuses(text: str, message: str) -> None:
 def test_bytes_go_yaml_refuses(data: bytes, message: str) -> None:
     text, unread = patch_text.decode_bytes(data)
     assert data.startswith(text.encode()) and len(text) < len(data)
-    assert unread is not None and unread.message == f"yaml: {message}"
+    assert unread is not None and word(unread.problem) == f"yaml: {message}"
     with pytest.raises(KubeError) as err:
         reader.load_patch(data, "strategic")
     assert err.value.message == f"unable to parse {patch_text.go_quote_bytes(data)}: " \

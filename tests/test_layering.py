@@ -9,7 +9,8 @@
   (``sqlite3``, ``threading``, ``socket``, ``asyncio``, ``subprocess``).
 * Dependencies point one way: values -> pointer -> patch algorithms ->
   diff/rebase -> service -> cli/server/web.  No lower module imports a higher one.
-* Inside ``kube/`` the sub-packages are layered too: go and compat -> io -> schema -> engine and
+* Inside ``kube/`` the sub-packages are layered too: go and problems (the readers' problem
+  records) -> io -> compat (the Go tools' words for those records) -> schema -> engine and
   ssa -> kustomize and views -> explain -> patcher (the facade ``kube/__init__.py``
   re-exports the public functions).  The facade alone also re-exports ``lint`` (the
   linter reads kube, so it sits above it; the facade imports it on first use, and the
@@ -56,7 +57,7 @@ LAYERS = [
 ]
 
 #: The sub-layers of ``kube/``, lower first (``kube/__init__.py`` is the facade over all).
-KUBE_LAYERS = [{"go", "compat"}, {"io"}, {"schema"}, {"engine", "ssa"}, {"kustomize", "views"}, {"explain"},
+KUBE_LAYERS = [{"go", "problems"}, {"io"}, {"compat"}, {"schema"}, {"engine", "ssa"}, {"kustomize", "views"}, {"explain"},
                {"patcher", "objects", "applying"}]
 #: Higher layers a facade may reach (``cfgpatch.kube.lint`` is the linter's entry point).
 FACADE_REACHES = {"kube/__init__.py": {"lint"}}

@@ -44,6 +44,11 @@ Standard library only, except ``io.reader``/``io.writer`` (PyYAML's pure-Python 
 from __future__ import annotations
 
 from ..errors import CfgPatchError, KubeError, OwnershipConflict
+from . import compat, problems
+
+# The readers report problems as records; kubectl's, go-yaml's and Go's words for them
+# come from compat, whichever module catches the error.
+problems.use_wording(compat.word)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing and dataclasses are left out of kube patch's start-up

@@ -1,11 +1,57 @@
 """Go tools' exact words for what cfgpatch's readers find.
 
-The readers (``kube/io``) find problems as values: a YAML syntax error is a
-:class:`~cfgpatch.kube.compat.goyaml.YamlProblem` (what, where: stage, problem, line,
-column).  This package turns such values into the text kubectl, go-yaml and kustomize
-print, byte for byte, so that the rules for reading and the wording of refusals live
-apart.  Standard library only.
+The readers (``kube/go``, ``kube/io``) find problems as values, the records of
+:mod:`cfgpatch.kube.problems` (what, where: kind, code, line, column, the offending
+value, Go's type names).  This package turns such a record into the text kubectl,
+go-yaml and Go's ``encoding/json`` print, byte for byte, so that the rules for reading
+and the wording of refusals live apart: :func:`word`.  The facade ``cfgpatch.kube``
+installs it as the wording of every problem (``problems.use_wording``), so an error's
+``message`` is kubectl's text wherever it is caught.  Standard library only.
 
 * ``goyaml``: go-yaml v2's (kubectl) and v3's (kustomize's kyaml) ``yaml: line N: ...``
-  for a YAML syntax error.
+  for a YAML syntax error, and its reader's words for bytes it refuses;
+* ``gojson``: Go's JSON scanner's syntax errors and ``json: cannot unmarshal ...``;
+* ``kubectl``: kubectl's decoder (``Object 'Kind' is missing``, ``unable to decode``)
+  and file reader (``error parsing <file>: ...``).
 """
+
+from __future__ import annotations
+
+from .. import problems
+from . import gojson, goyaml, kubectl
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["word"]
+
+
+def word(problem: Any) -> str:
+    """The exact words the Go tool prints for ``problem`` (a record of
+    :mod:`cfgpatch.kube.problems`; a ``str`` is words already).
+
+    >>> word(problems.Unmarshal("array", "unstructured.detector"))
+    'json: cannot unmarshal array into Go value of type unstructured.detector'
+    """
+    if isinstance(problem, str):
+        return problem
+    kind = problem.kind
+    if kind == "decoding":
+        return kubectl.decoding(problem, word)
+    if kind == "parsing":
+        return kubectl.parsing(problem, word)
+    if kind in _PLAIN:
+        return _PLAIN[kind](problem)
+    raise ValueError(f"no words for the problem {problem!r}")
+
+
+_PLAIN: dict[str, Any] = {
+    problems.JsonSyntax.kind: gojson.syntax,
+    problems.Unmarshal.kind: gojson.unmarshal,
+    problems.BadBytes.kind: goyaml.reader,
+    problems.YamlSyntax.kind: goyaml.message,
+    problems.YamlValue.kind: goyaml.value,
+    problems.MissingKind.kind: kubectl.missing_kind,
+    problems.NoTypeInfo.kind: kubectl.no_type_info,
+}

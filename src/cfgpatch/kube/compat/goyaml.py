@@ -1,4 +1,5 @@
-"""go-yaml's words for a YAML syntax error: ``yaml: line N: <problem>``.
+"""go-yaml's words for a YAML syntax error (``yaml: line N: <problem>``) and for bytes its
+reader refuses (``yaml: invalid leading UTF-8 octet``).
 
 :func:`message` takes a :class:`YamlProblem` (what PyYAML's scanner or parser found,
 and where) and says it as go-yaml (libyaml's wording) would, v2 (kubectl's
@@ -14,7 +15,11 @@ and where) and says it as go-yaml (libyaml's wording) would, v2 (kubectl's
 from __future__ import annotations
 
 import re
-from collections import namedtuple
+
+from ..problems import BadBytes, YamlSyntax, YamlValue
+
+#: The record :func:`message` words (defined with the other problems).
+YamlProblem = YamlSyntax
 
 #: PyYAML's wording -> libyaml's (go-yaml's), matched as a part of PyYAML's problem.
 _PROBLEMS = (
@@ -44,32 +49,72 @@ _PROBLEMS = (
 )
 
 
-class YamlProblem(namedtuple("YamlProblem",
-                             "stage problem context line column at_end context_line")):
-    """A YAML syntax error as a value: ``stage`` ``"scanner"`` or ``"parser"``,
-    ``problem`` and ``context`` (PyYAML's words), ``line`` and ``column`` of the
-    problem (from 0; None when unknown), ``at_end``: the problem is at the last
-    character of a line-less end of the text, ``context_line``: the line (from 0) of the
-    collection being read (None when there is none).
-
-    A named tuple (``dataclasses`` is left out of the start-up)."""
-
-    __slots__ = ()
-    stage: str
-    problem: str
-    context: str | None
-    line: int | None
-    column: int | None
-    at_end: bool
-    context_line: int | None
+#: BadBytes.code -> go-yaml's reader's words (after ``yaml: ``).
+_BYTES = {
+    "invalid-leading-utf8": "invalid leading UTF-8 octet",
+    "invalid-trailing-utf8": "invalid trailing UTF-8 octet",
+    "incomplete-utf8": "incomplete UTF-8 octet sequence",
+    "invalid-utf8-length": "invalid length of a UTF-8 sequence",
+    "invalid-unicode": "invalid Unicode character",
+    "control-character": "control characters are not allowed",
+    "incomplete-utf16": "incomplete UTF-16 character",
+    "unexpected-low-surrogate": "unexpected low surrogate area",
+    "expected-low-surrogate": "expected low surrogate area",
+    "incomplete-utf16-pair": "incomplete UTF-16 surrogate pair",
+}
 
 
-def message(found: YamlProblem, v3: bool = False) -> str:
+def reader(problem: BadBytes) -> str:
+    """go-yaml's reader's ``yaml: <problem>`` for bytes it refuses.
+
+    >>> reader(BadBytes("invalid-leading-utf8", 3, 1, 4))
+    'yaml: invalid leading UTF-8 octet'
+    """
+    return f"yaml: {_BYTES[problem.code]}"
+
+
+#: YamlValue.code -> go-yaml's decoder's (or the JSON conversion's) words.
+_VALUES = {
+    "bad-base64": "yaml: !!binary value contains invalid base64 data",
+    "merge-not-map": "yaml: map merge requires map or sequence of maps as the value",
+    "invalid-map-key": "yaml: invalid map key: {}",
+    "map-key-nil": "unsupported map key of type: %!s(<nil>), key: <nil>, value: {}",
+    "map-key-uint64": "unsupported map key of type: uint64, key: {}",
+    "anchor-contains-itself": "yaml: anchor '{}' value contains itself",
+    "anchor-refers-to-itself": "yaml: anchor refers to itself",
+    "unsupported-value": "json: unsupported value: {}",
+    "unsupported-type": "json: unsupported type: {}",
+    # kyaml's own merge of ``<<`` keys (kustomize)
+    "duplicate-merge-key": "duplicate merge key",
+    "merge-value-not-map": "map merge requires map or sequence of maps as the value",
+    "merge-alias-not-map": "invalid map merge: received alias for a non-map value",
+    "merge-nested-sequence": "invalid map merge: received a nested sequence",
+}
+
+
+def value(problem: YamlValue) -> str:
+    """go-yaml's words for YAML that parses but does not decode.
+
+    >>> value(YamlValue("cannot-decode", ("str", "x", "!!int"), 3, 5))
+    'yaml: cannot decode !!str `x` as a !!int'
+    """
+    code, detail = problem.code, problem.detail
+    if code == "bad-escape":  # go-yaml leaves out line 1 (its line 0)
+        where = f"line {problem.line}: " if problem.line > 1 else ""
+        return f"yaml: {where}found invalid Unicode character escape code"
+    if code == "cannot-decode":
+        found, text, wanted = detail
+        return f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
+    words = _VALUES[code].format(detail)
+    return f"{problem.value}: {words}" if problem.value is not None else words
+
+
+def message(found: YamlSyntax, v3: bool = False) -> str:
     """go-yaml's ``yaml: line N: <problem>`` for ``found``.
 
-    go-yaml v2 names the problem's line; v3 (``v3``) names the line of its context (the
-    collection being parsed) when that is not the first line, counted from 0 like
-    libyaml's marks."""
+    go-yaml v2 names the problem's line; v3 (``v3``, or ``found.version`` 3) names the
+    line of its context (the collection being parsed) when that is not the first line,
+    counted from 0 like libyaml's marks."""
     problem = found.problem or ""
     alias = re.fullmatch(r"found undefined alias '(.*)'", problem)
     if alias:
@@ -85,7 +130,7 @@ def message(found: YamlProblem, v3: bool = False) -> str:
     # a scanner error inside a token at the end comes before that.  go-yaml counts
     # lines from 1 in scanner errors, and leaves out line 0.
     forced = found.at_end and (not scanner or text == "could not find expected ':'")
-    if v3 and found.context_line:
+    if (v3 or found.version == 3) and found.context_line:
         line = found.context_line + (1 if scanner else 0)
     elif found.line is not None and (found.line or forced):
         line = found.line + (1 if forced else 0) + (1 if scanner else 0)

@@ -23,6 +23,7 @@ import re
 from json.encoder import encode_basestring
 
 from ...lazy_pattern import lazily
+from ..problems import JsonSyntax, Refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,13 +33,14 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 
-class GoJSONError(ValueError):
-    """Malformed JSON, with Go's message and the 1-based byte offset Go reports."""
+class GoJSONError(Refusal, ValueError):
+    """Malformed JSON: ``problem`` is where Go's scanner stopped (a
+    :class:`~cfgpatch.kube.problems.JsonSyntax`), ``offset`` the offset Go reports,
+    ``message`` Go's words (the installed wording's; see :mod:`cfgpatch.kube.problems`)."""
 
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
+    def __init__(self, problem: JsonSyntax) -> None:
+        super().__init__(problem)
+        self.offset = problem.offset
 
 
 # --- numbers -------------------------------------------------------------------

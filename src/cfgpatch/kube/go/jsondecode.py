@@ -1,7 +1,8 @@
 """Reading JSON as Go's ``encoding/json`` does: its scanner's errors and its lenient decode.
 
-* :func:`syntax_error`: the message and offset of Go's scanner for malformed JSON
-  (``invalid character '}' looking for beginning of object key string``);
+* :func:`syntax_error`: where Go's scanner stops on malformed JSON, as a
+  :class:`~cfgpatch.kube.problems.JsonSyntax` record (Go's words for it are
+  :mod:`cfgpatch.kube.compat.gojson`'s);
 * :func:`decode`: Go's lenient reading (duplicate keys: the last wins; a lone
   surrogate escape becomes U+FFFD); numbers beyond float64 are kept as
   :class:`OutOfRange` for the caller to judge.
@@ -14,7 +15,8 @@ from __future__ import annotations
 import json
 import math
 
-from .json import GoJSONError, quote_char
+from ..problems import JsonSyntax, Unmarshal, line_column
+from .json import GoJSONError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +28,8 @@ _DIGITS = b"0123456789"
 
 
 def syntax_error(data: bytes) -> GoJSONError | None:
-    """The error Go's ``json.Unmarshal`` reports for malformed ``data``, or ``None``."""
+    """The error Go's ``json.Unmarshal`` reports for malformed ``data``, or ``None``
+    (its ``problem``: a :class:`~cfgpatch.kube.problems.JsonSyntax`)."""
     return _Scanner(data).run()
 
 
@@ -38,12 +41,15 @@ class _Scanner:
         self.pos = 0
         self.stack: list[str] = []
 
-    def fail(self, context: str) -> GoJSONError:
-        byte = self.data[self.pos]
-        return GoJSONError(f"invalid character {quote_char(byte)} {context}", self.pos + 1)
+    def fail(self, code: str, literal: str | None = None, expected: str | None = None
+             ) -> GoJSONError:
+        line, column = line_column(self.data, self.pos)
+        return GoJSONError(JsonSyntax(code, self.data[self.pos], self.pos + 1, line, column,
+                                      literal, expected))
 
     def eof(self) -> GoJSONError:
-        return GoJSONError("unexpected end of JSON input", len(self.data))
+        line, column = line_column(self.data, len(self.data))
+        return GoJSONError(JsonSyntax("end", None, len(self.data), line, column))
 
     def peek(self) -> int | None:
         return self.data[self.pos] if self.pos < len(self.data) else None
@@ -57,7 +63,7 @@ class _Scanner:
             self.value()
             self.skip_space()
             if self.pos < len(self.data):
-                return self.fail("after top-level value")
+                return self.fail("after-top-level")
         except GoJSONError as err:
             return err
         return None
@@ -82,7 +88,7 @@ class _Scanner:
             word = {ord("t"): "true", ord("f"): "false", ord("n"): "null"}[c]
             self.literal(word)
         else:
-            raise self.fail("looking for beginning of value")
+            raise self.fail("value")
 
     def obj(self) -> None:
         self.skip_space()
@@ -95,7 +101,7 @@ class _Scanner:
             if c is None:
                 raise self.eof()
             if c != ord('"'):
-                raise self.fail("looking for beginning of object key string")
+                raise self.fail("object-key")
             self.pos += 1
             self.string()
             self.skip_space()
@@ -103,7 +109,7 @@ class _Scanner:
             if c is None:
                 raise self.eof()
             if c != ord(":"):
-                raise self.fail("after object key")
+                raise self.fail("after-key")
             self.pos += 1
             self.value()
             self.skip_space()
@@ -115,7 +121,7 @@ class _Scanner:
                 return
             if c != ord(","):
                 self.pos -= 1
-                raise self.fail("after object key:value pair")
+                raise self.fail("after-pair")
 
     def arr(self) -> None:
         self.skip_space()
@@ -133,7 +139,7 @@ class _Scanner:
                 return
             if c != ord(","):
                 self.pos -= 1
-                raise self.fail("after array element")
+                raise self.fail("after-element")
 
     def string(self) -> None:
         while True:
@@ -144,7 +150,7 @@ class _Scanner:
                 self.pos += 1
                 return
             if c < 0x20:
-                raise self.fail("in string literal")
+                raise self.fail("string")
             self.pos += 1
             if c == ord("\\"):
                 self.escape()
@@ -157,14 +163,14 @@ class _Scanner:
             self.pos += 1
             return
         if c != ord("u"):
-            raise self.fail("in string escape code")
+            raise self.fail("escape")
         self.pos += 1
         for _ in range(4):
             c = self.peek()
             if c is None:
                 raise self.eof()
             if c not in _HEX:
-                raise self.fail("in \\u hexadecimal character escape")
+                raise self.fail("hex-escape")
             self.pos += 1
 
     def digits(self) -> int:
@@ -183,20 +189,20 @@ class _Scanner:
     def number(self) -> None:
         if self.peek() == ord("-"):
             self.pos += 1
-            self.need_digit("in numeric literal")
+            self.need_digit("number")
         if self.peek() == ord("0"):
             self.pos += 1
         else:
             self.digits()
         if self.peek() == ord("."):
             self.pos += 1
-            self.need_digit("after decimal point in numeric literal")
+            self.need_digit("decimal")
             self.digits()
         if (c := self.peek()) is not None and c in b"eE":
             self.pos += 1
             if (c := self.peek()) is not None and c in b"+-":
                 self.pos += 1
-            self.need_digit("in exponent of numeric literal")
+            self.need_digit("exponent")
             self.digits()
 
     def literal(self, word: str) -> None:
@@ -206,7 +212,7 @@ class _Scanner:
             if c is None:
                 raise self.eof()
             if c != ord(expected):
-                raise self.fail(f"in literal {word} (expecting {quote_char(ord(expected))})")
+                raise self.fail("literal", word, expected)
             self.pos += 1
 
 
@@ -235,8 +241,9 @@ class OutOfRange(float):
         number.text = text
         return number
 
-    def error(self) -> str:
-        return f"json: cannot unmarshal number {self.text} into Go value of type float64"
+    def problem(self) -> Unmarshal:
+        """Go's refusal to decode the number into a float64, as a record."""
+        return Unmarshal("number", "float64", None, self.text)
 
 
 def _parse_float(text: str) -> float:
@@ -277,9 +284,9 @@ def go_utf8(raw: bytes) -> str:
 def decode(data: bytes | str) -> Any:
     """Go's ``json.Unmarshal`` into ``interface{}``, numbers kept exact (ints stay ints).
 
-    Raises :class:`GoJSONError` with Go's message for malformed input.  A number beyond
-    float64 comes back as :class:`OutOfRange` (the caller decides whether Go would decode
-    it at all).
+    Raises :class:`GoJSONError` (a :class:`~cfgpatch.kube.problems.JsonSyntax`) for
+    malformed input.  A number beyond float64 comes back as :class:`OutOfRange` (the
+    caller decides whether Go would decode it at all).
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     text = go_utf8(raw)
@@ -293,9 +300,8 @@ def decode(data: bytes | str) -> Any:
     return _fix_surrogates(value)
 
 
-def _reject_constant(name: str) -> Any:  # the scanner then gives Go's message
-    raise GoJSONError(f"invalid character {quote_char(ord(name[0]))} looking for beginning of "
-                      "value", 0)
+def _reject_constant(name: str) -> Any:  # the scanner then finds Go's error
+    raise GoJSONError(JsonSyntax("value", ord(name[0]), 0, 1, 1))
 
 
 def first_non_space(data: str) -> str:

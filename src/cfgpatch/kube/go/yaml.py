@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 import re
 
-from ...errors import KubeError
 from ...lazy_pattern import lazily
+from ..problems import BadBytes, ProblemError, line_column
 from . import json as gojson
 
 TYPE_CHECKING = False
@@ -160,9 +160,12 @@ _NEL_RUN = lazily("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
 def yaml_text(text: str) -> str:
     """The string go-yaml reads back from Go's JSON text: a raw NEL (U+0085) is a line
     break inside a double-quoted scalar, so it folds to a space (n breaks: n-1 newlines)."""
-    if not text.isascii() and NOT_YAML.search(text):  # (its characters are not ASCII)
-        raise KubeError("yaml: control characters are not allowed",
-                        hint="kubectl cannot print this string as YAML; use -o json")
+    bad = NOT_YAML.search(text)
+    if bad:
+        at = bad.start()
+        raise ProblemError(BadBytes("control-character", len(text[:at].encode("utf-8",
+                                    "surrogatepass")), *line_column(text, at)),
+                           hint="kubectl cannot print this string as YAML; use -o json")
     if "\x85" not in text:
         return text
     return _NEL_RUN.sub(lambda m: " " if m.group().count("\x85") == 1

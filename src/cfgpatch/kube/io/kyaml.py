@@ -15,8 +15,9 @@ is that JSON through sigs.k8s.io/yaml (``io.writer``).
 
 from __future__ import annotations
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
 from ...records import dataclass, field
+from ..problems import ProblemError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,14 +43,16 @@ PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "", "'", '"', "|", ">"
 FLOW = "flow"  # a mapping or sequence written in {} or []
 
 
-class KyamlError(KubeError):
-    """kustomize refused a document; ``message`` is kustomize's text (after ``error: ``)."""
+class KyamlError(ProblemError):
+    """kustomize refused a document; ``message`` is kustomize's text (after ``error: ``),
+    ``problem`` what the reader found (a record of :mod:`cfgpatch.kube.problems`, or
+    the words already made: a ``str``)."""
 
     default_code = KUSTOMIZE_ERROR
 
-    def __init__(self, message: str, *, file: str = "", line: int = 0, column: int = 0,
+    def __init__(self, problem: Any, *, file: str = "", line: int = 0, column: int = 0,
                  **kwargs: Any) -> None:
-        super().__init__(message, **kwargs)
+        super().__init__(problem, **kwargs)
         self.file, self.line, self.column = file, line, column
 
 

@@ -27,12 +27,14 @@ brings in stays), but their values are visited like any other.
 
 from __future__ import annotations
 
+from ..problems import YamlValue
 from .kyaml import MAPPING, SCALAR, SEQUENCE, KyamlError, Node
 
 MERGE_TAG = "!!merge"
-_NOT_A_MAP = "map merge requires map or sequence of maps as the value"
-_ALIAS = "invalid map merge: received alias for a non-map value"
-_NESTED = "invalid map merge: received a nested sequence"
+#: kyaml's merge refusals (YamlValue codes; kube/compat/goyaml words them).
+_NOT_A_MAP = "merge-value-not-map"
+_ALIAS = "merge-alias-not-map"
+_NESTED = "merge-nested-sequence"
 
 
 class MergeKeyError(KyamlError):
@@ -40,6 +42,10 @@ class MergeKeyError(KyamlError):
     path as a directory, as for any other unreadable resource file)."""
 
     malformed = False
+
+
+def _refused(code: str, node: Node) -> YamlValue:
+    return YamlValue(code, None, node.line, node.column)
 
 
 def expand_merge_keys(node: Node) -> Node:
@@ -107,7 +113,8 @@ def _merge(mapping: Node, aliases: set[int], drop_quoted: bool) -> None:
     pairs = list(mapping.pairs())
     merges = [index for index, (key, _) in enumerate(pairs) if is_merge_key(key)]
     if len(merges) > 1:
-        raise MergeKeyError("duplicate merge key", file=mapping.file, line=mapping.line)
+        raise MergeKeyError(YamlValue("duplicate-merge-key", None, mapping.line,
+                                      mapping.column), file=mapping.file, line=mapping.line)
     first = merges[0] if merges else len(pairs)
     dropped = [index == first or (drop_quoted and index < first and key.kind == SCALAR
                                   and key.value == "<<")
@@ -133,14 +140,14 @@ def _sources(value: Node, aliases: set[int]) -> list[Node]:
     if value.kind == MAPPING:
         return [value]
     if id(value) in aliases:
-        raise MergeKeyError(_ALIAS, file=value.file, line=value.line)
+        raise MergeKeyError(_refused(_ALIAS, value), file=value.file, line=value.line)
     if value.kind != SEQUENCE:
-        raise MergeKeyError(_NOT_A_MAP, file=value.file, line=value.line)
+        raise MergeKeyError(_refused(_NOT_A_MAP, value), file=value.file, line=value.line)
     for item in value.content:
         if item.kind == MAPPING:
             continue
         if id(item) in aliases:
-            raise MergeKeyError(_ALIAS, file=item.file, line=item.line)
-        raise MergeKeyError(_NESTED if item.kind == SEQUENCE else _NOT_A_MAP,
+            raise MergeKeyError(_refused(_ALIAS, item), file=item.file, line=item.line)
+        raise MergeKeyError(_refused(_NESTED if item.kind == SEQUENCE else _NOT_A_MAP, item),
                             file=item.file, line=item.line)
     return list(value.content)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
 
+from ..problems import BadBytes, line_column
 from . import kyaml_block
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
@@ -133,27 +134,29 @@ def _resource_documents(text: str, file: str) -> list[Node]:
 _SEPARATOR = re.compile(r"\n---.*\n")
 
 
-def _reader_error(yaml: Any, text: str, file: str, v3: bool) -> KyamlError:
+def _reader_error(yaml: Any, text: str, file: str, v3: bool, position: int) -> KyamlError:
     """go-yaml's error for a ``text`` its reader refuses somewhere: a control character,
     or bytes of the file that do not decode (kept in ``text`` as ``surrogateescape``
     characters). The reader decodes a chunk at a time, so a syntax error the scanner
     meets before the refused chunk is reported instead (as for patches,
     :func:`cfgpatch.kube.io.patch_text.compose_first`)."""
-    from .patch_text import as_bytes, decode_bytes, go_yaml_message, scanned_before
+    from .patch_text import as_bytes, decode_bytes, scanned_before, yaml_problem
     from .reader import _patch_loader_class
 
     decoded, unread = decode_bytes(as_bytes(text))
     if unread is None:
-        return KyamlError("yaml: control characters are not allowed", file=file)
+        at = len(text[:position].encode("utf-8", "surrogateescape"))
+        return KyamlError(BadBytes("control-character", at, *line_column(text, position)),
+                          file=file)
     try:
         list(yaml.compose_all(decoded, Loader=_patch_loader_class()))
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         if mark is not None and scanned_before(mark.index, unread):
-            return KyamlError(go_yaml_message(err, v3), file=file, line=mark.line + 1)
+            return KyamlError(yaml_problem(err, 3 if v3 else 2), file=file, line=mark.line + 1)
     except yaml.YAMLError:
         pass
-    return KyamlError(unread.message, file=file)
+    return KyamlError(unread.problem, file=file)
 
 
 def _read_documents(text: str, file: str, first: bool = False, lines_before: int = 0,
@@ -164,7 +167,7 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
     simple = kyaml_block.read(text, file, first, lines_before)
     if simple is not None:  # the block YAML most files are written in, without PyYAML
         return simple
-    from .patch_text import go_yaml_message
+    from .patch_text import yaml_problem
     from .reader import _patch_loader_class, pyyaml
 
     yaml = pyyaml()
@@ -173,11 +176,11 @@ def _read_documents(text: str, file: str, first: bool = False, lines_before: int
         if composed is None:
             documents = yaml.compose_all(text, Loader=_patch_loader_class())
             composed = list(islice(documents, 1) if first else documents)
-    except yaml.reader.ReaderError:
-        raise _reader_error(yaml, text, file, v3) from None
+    except yaml.reader.ReaderError as err:
+        raise _reader_error(yaml, text, file, v3, err.position) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        raise KyamlError(go_yaml_message(err, v3), file=file,
+        raise KyamlError(yaml_problem(err, 3 if v3 else 2), file=file,
                          line=mark.line + 1 if mark else 0) from None
     except yaml.YAMLError as err:
         raise KyamlError(f"yaml: {err}", file=file) from None

@@ -18,6 +18,7 @@ import re
 from ...lazy_pattern import lazily
 from ..go import json as gojson
 from ..go import yaml as goyaml
+from ..problems import YamlValue
 from .kyaml import (
     BINARY,
     BOOL,
@@ -134,7 +135,8 @@ def scalar_value(node: Node) -> Any:
         found, value = resolve(node.value)
         if found == tag or (tag == FLOAT and found == INT):
             return float(value) if tag == FLOAT else value
-        raise KyamlError(f"yaml: cannot decode !!{found[2:]} `{node.value}` as a {tag}",
+        raise KyamlError(YamlValue("cannot-decode", (found[2:], node.value, tag), node.line,
+                                   node.column),
                          file=node.file, line=node.line, column=node.column)
     return node.value
 
@@ -146,7 +148,7 @@ def _binary(node: Node) -> str:
     try:
         data = base64.b64decode("".join(node.value.split()), validate=True)
     except (binascii.Error, ValueError):
-        raise KyamlError("yaml: !!binary value contains invalid base64 data",
+        raise KyamlError(YamlValue("bad-base64", None, node.line, node.column),
                          file=node.file, line=node.line, column=node.column) from None
     return data.decode("utf-8", "replace")
 
@@ -181,7 +183,8 @@ def value_with_typed_keys(node: Node, check: bool = True) -> tuple[Any, bool]:
 
 def _value(node: Node, active: set[int], typed: list[bool] | None) -> Any:
     if id(node) in active:
-        raise KyamlError("yaml: anchor refers to itself", file=node.file, line=node.line)
+        raise KyamlError(YamlValue("anchor-refers-to-itself", None, node.line, node.column),
+                         file=node.file, line=node.line)
     if node.kind == SCALAR:
         return scalar_value(node)
     active = active | {id(node)}
@@ -223,11 +226,11 @@ class _NonStringMap(dict):
 
 def _check_json(value: Any, top: Any) -> None:
     if isinstance(value, _NonStringMap):
-        raise KyamlError(f"{go_syntax(top)}: json: unsupported type: "
-                         "map[interface {}]interface {}")
+        raise KyamlError(YamlValue("unsupported-type", "map[interface {}]interface {}",
+                                   value=go_syntax(top)))
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise KyamlError(f"{go_syntax(top)}: json: unsupported value: "
-                         f"{gojson.go_float_g(value)}")
+        raise KyamlError(YamlValue("unsupported-value", gojson.go_float_g(value),
+                                   value=go_syntax(top)))
     if isinstance(value, dict):
         for item in value.values():
             _check_json(item, top)

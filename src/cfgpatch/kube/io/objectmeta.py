@@ -5,15 +5,17 @@ Go structs (``metadataOnlyObject`` holding a ``v1.ObjectMeta``), so a field of t
 JSON type is refused there even though the rest of the object is schemaless: a label
 value that is a number, ``generation`` given as a string, an ``ownerReferences``
 element that is not a mapping.  :func:`check_metadata` finds the first such field in
-the order Go's decoder meets it and raises kubectl's message.  The items of a list skip
-this check (:mod:`cfgpatch.kube.io.unstructured` checks only their kind and apiVersion).
+the order Go's decoder meets it and raises it (a
+:class:`~cfgpatch.kube.problems.Unmarshal` record: JSON type, Go field and Go type).
+The items of a list skip this check (:mod:`cfgpatch.kube.io.unstructured` checks only
+their kind and apiVersion).
 
 Standard library only.
 """
 
 from __future__ import annotations
 
-from ...errors import KubeError
+from ..problems import Decoding, ProblemError, Unmarshal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,9 +89,9 @@ def check_metadata(obj: dict, source: str, ordered: bool = False) -> None:
         value = obj[key]
         if key == "apiVersion" and value is not None and not isinstance(value, str):
             kind = _CONTAINERS.get(type(value)) or go_kind(value)
-            raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into '
-                            "Go struct field metadataOnlyObject.apiVersion of type string",
-                            hint="apiVersion must be a string such as apps/v1")
+            raise ProblemError(Decoding(source, Unmarshal(
+                kind, "string", "metadataOnlyObject.apiVersion")),
+                hint="apiVersion must be a string such as apps/v1")
         if key == "metadata":
             _check_object_meta(value, source, ordered)
 
@@ -99,9 +101,9 @@ def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
         return
     if not isinstance(meta, dict):
         kind = "array" if isinstance(meta, list) else go_kind(meta)
-        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
-                        "struct field metadataOnlyObject.metadata of type v1.ObjectMeta",
-                        hint="metadata must be a mapping")
+        raise ProblemError(Decoding(source, Unmarshal(
+            kind, "v1.ObjectMeta", "metadataOnlyObject.metadata")),
+            hint="metadata must be a mapping")
     problems: list[tuple[str, Any, str]] = []
     for field in (meta if ordered else sorted(meta)):
         value = meta[field]
@@ -135,6 +137,4 @@ def _check_object_meta(meta: Any, source: str, ordered: bool) -> None:
                 "(\"true\", \"8080\")" if field in ("labels", "annotations") else
                 f"kubectl reads metadata into its typed ObjectMeta, where {field} is "
                 f"{want.replace('[]', 'a list of ')}")
-        raise KubeError(
-            f'unable to decode "{source}": json: cannot unmarshal {kind} into Go struct '
-            f"field {where} of type {want}", hint=hint)
+        raise ProblemError(Decoding(source, Unmarshal(kind, want, where)), hint=hint)

@@ -8,7 +8,7 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
 (``tests/data/kube/patch-text``):
 
 * the bytes: a UTF-16 or UTF-8 byte order mark picks the encoding; bytes that are not
-  UTF-8 fail with go-yaml's words (``invalid leading UTF-8 octet``, ...);
+  UTF-8 fail (a :class:`~cfgpatch.kube.problems.BadBytes` record);
   :func:`~cfgpatch.kube.io.yamlbytes.decode_bytes`;
 * only the first document counts: whatever follows it is never parsed, only scanned as
   far as the scanner looks ahead (``[...]x`` and ``a: b\\n---\\n[`` are fine);
@@ -21,8 +21,9 @@ reads differently from PyYAML's pure-Python loader, as measured against kubectl 
 * an anchor defined again replaces the earlier one (PyYAML refuses the second), and an
   alias inside its own anchor's value fails (:func:`self_containing_anchor`);
 * directives: only ``%YAML 1.1`` is compatible, and an unknown directive fails;
-* error texts in libyaml's words: :func:`yaml_problem` makes PyYAML's error a value,
-  :mod:`cfgpatch.kube.compat.goyaml` words it (:func:`go_yaml_message`).
+* errors as values: :func:`yaml_problem` makes PyYAML's error a
+  :class:`~cfgpatch.kube.problems.YamlSyntax` record, which
+  :mod:`cfgpatch.kube.compat.goyaml` words in libyaml's words.
 
 Also Go's ``%q`` of bytes (:func:`go_quote_bytes`), which kubectl's ``unable to parse``
 error uses.  Not modelled: go-yaml decodes its input 512 bytes at a time, so a bad byte
@@ -31,9 +32,8 @@ well after the first document may go unnoticed by kubectl; here every byte is ch
 
 from __future__ import annotations
 
-from ..compat import goyaml
-from ..compat.goyaml import YamlProblem
 from ..go import json as gojson
+from ..problems import Refusal, YamlSyntax
 from .yamlbytes import CHUNK, Unread, decode_bytes
 
 TYPE_CHECKING = False
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["CHUNK", "GoYamlMixin", "PatchTextError", "Unread", "as_bytes", "compose_first",
-           "decode_bytes", "go_is_space", "go_quote_bytes", "go_yaml_message", "has_json_prefix",
+           "decode_bytes", "go_is_space", "go_quote_bytes", "has_json_prefix",
            "self_containing_anchor", "yaml_problem"]
 
 BREAKS = "\r\n\x85\u2028\u2029"
@@ -50,8 +50,9 @@ _WIDE_SPACES = frozenset("\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u20
                          "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
-class PatchTextError(Exception):
-    """go-yaml refused the text; ``str()`` is its message (``yaml: ...``)."""
+class PatchTextError(Refusal):
+    """go-yaml refused the text: ``problem`` is a :class:`YamlSyntax` or
+    :class:`~cfgpatch.kube.problems.BadBytes` record; ``str()`` its words (``yaml: ...``)."""
 
 
 #: Every character Go's ``unicode.IsSpace`` accepts (for ``str.strip``).
@@ -331,30 +332,25 @@ def compose_first(text: str, loader_class: type, unread: Unread | None = None) -
     except yaml.MarkedYAMLError as err:
         reached = err.problem_mark.index if err.problem_mark is not None else len(text)
         if unread is None or scanned_before(reached, unread):
-            raise PatchTextError(go_yaml_message(err)) from None
-    except yaml.YAMLError as err:
+            raise PatchTextError(yaml_problem(err)) from None
+    except yaml.YAMLError as err:  # PyYAML's own words (its reader's: not met after decode_bytes)
         raise PatchTextError(f"yaml: {err}") from None
     finally:
         loader.dispose()
     if unread is not None and not scanned_before(reached, unread):
-        raise PatchTextError(unread.message)
+        raise PatchTextError(unread.problem)
     return node
 
 
-def yaml_problem(err: Any) -> YamlProblem:
-    """PyYAML's error ``err`` as a value (worded by :mod:`cfgpatch.kube.compat.goyaml`)."""
+def yaml_problem(err: Any, version: int = 2) -> YamlSyntax:
+    """PyYAML's error ``err`` as a value (worded by :mod:`cfgpatch.kube.compat.goyaml` as
+    go-yaml ``version`` 2 or 3 would)."""
     yaml = _yaml()
     mark, context = err.problem_mark, err.context_mark
     stage = "scanner" if isinstance(err, yaml.scanner.ScannerError) else "parser"
     at_end = bool(mark is not None and mark.column
                   and mark.index >= len(mark.buffer or "") - 1)
-    return YamlProblem(stage, err.problem or "", err.context,
-                       None if mark is None else mark.line,
-                       None if mark is None else mark.column, at_end,
-                       None if context is None else context.line)
-
-
-def go_yaml_message(err: Any, v3: bool = False) -> str:
-    """go-yaml's ``yaml: line N: <problem>`` for a PyYAML error (best effort; v2, or v3
-    with ``v3``): :func:`cfgpatch.kube.compat.goyaml.message` of :func:`yaml_problem`."""
-    return goyaml.message(yaml_problem(err), v3)
+    return YamlSyntax(stage, err.problem or "", err.context,
+                      None if mark is None else mark.line,
+                      None if mark is None else mark.column, at_end,
+                      None if context is None else context.line, version)

@@ -59,6 +59,7 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
+from ..problems import JsonSyntax, Parsing, ProblemError, YamlValue, words
 from . import blockyaml, docsplit, flowjson, patch_text, unstructured
 from .notes import TypeNote
 from .unstructured import decode_result
@@ -104,7 +105,7 @@ def _compose_pieces(text: str) -> list:
             decoded, unread = patch_text.decode_bytes(patch_text.as_bytes(piece))
             node = patch_text.compose_first(decoded, loader, unread)
         except patch_text.PatchTextError as err:
-            raise ConvertError(str(err)) from None
+            raise ConvertError(err.problem) from None
         if node is not None:
             nodes.append(node)
     return nodes
@@ -113,7 +114,7 @@ def _compose_pieces(text: str) -> list:
 def _to_json_value(node: Any, reader: NodeReader) -> Any:
     anchor = patch_text.self_containing_anchor(node)
     if anchor is not None:
-        raise ConvertError(f"yaml: anchor '{anchor}' value contains itself")
+        raise ConvertError(YamlValue("anchor-contains-itself", anchor))
     value = reader.value(node, "")
     _check_finite(value)
     return value
@@ -121,7 +122,7 @@ def _to_json_value(node: Any, reader: NodeReader) -> Any:
 
 def _check_finite(value: Any) -> None:
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise ConvertError(f"json: unsupported value: {gojson.go_float_g(value)}")
+        raise ConvertError(YamlValue("unsupported-value", gojson.go_float_g(value)))
     if isinstance(value, list):
         for item in value:
             _check_finite(item)
@@ -161,9 +162,7 @@ def compose_documents(text: str, source: str = "-") -> list:
     except ConvertError as err:
         raise _conversion_error(source, err) from None
     except docsplit.SeparatorError as err:
-        raise KubeError(f"error parsing {source}: {err}",
-                        hint="a line starting with --- must hold nothing else but a comment"
-                        ) from None
+        raise _separator_error(source, err) from None
 
 
 @unstructured.too_deep
@@ -196,9 +195,7 @@ def load_objects(text: str, source: str = "-") -> Iterator[tuple[dict, list[Type
                 value, notes = read
                 yield from _document_objects(value, notes, source, None)
     except docsplit.SeparatorError as err:
-        raise KubeError(f"error parsing {source}: {err}",
-                        hint="a line starting with --- must hold nothing else but a comment"
-                        ) from None
+        raise _separator_error(source, err) from None
     except RecursionError:
         raise unstructured.too_deep_error() from None
 
@@ -224,10 +221,10 @@ def _json_objects(text: str, source: str) -> Iterator[tuple[dict, list[TypeNote]
         rest = raw[start:]
         err = jsondecode.syntax_error(rest)
         end = len(rest)
-        if err is not None and "after top-level value" in err.message:
+        if err is not None and err.problem.code == "after-top-level":
             end = err.offset - 1  # the next value starts at the offending character
         elif err is not None:
-            raise _json_syntax_error(source, start + err.offset, err.message)
+            raise _json_syntax_error(source, err.problem._replace(offset=start + err.offset))
         piece = rest[:end]
         written = patch_text.as_text(piece).strip(" \t\r\n")
         yield from _document_objects(jsondecode.decode(piece), [], source, written)
@@ -274,27 +271,30 @@ def _object_and_notes(values: list, notes: list[TypeNote], source: str, owned: b
 
 
 def _conversion_error(source: str, err: ConvertError) -> KubeError:
-    return KubeError(f"error parsing {source}: error converting YAML to JSON: {err}",
-                     hint="the file is not YAML kubectl can read")
+    return ProblemError(Parsing(source, "yaml", err.problem),
+                        hint="the file is not YAML kubectl can read")
 
 
-def _json_syntax_error(source: str, offset: int, message: str) -> KubeError:
-    """kubectl's error for a JSON file that does not parse: its stream decoder says a
-    value cut short is an unexpected EOF, and gives the offset of any other error."""
-    if message == "unexpected end of JSON input":
-        return KubeError(f"error parsing {source}: unexpected EOF",
-                         hint="the file is not valid JSON: it ends inside a value")
-    return KubeError(f"error parsing {source}: json: offset {offset}: {message}",
-                     hint="the file is not valid JSON")
+def _separator_error(source: str, err: docsplit.SeparatorError) -> KubeError:
+    return ProblemError(Parsing(source, "separator", str(err)),
+                        hint="a line starting with --- must hold nothing else but a comment")
+
+
+def _json_syntax_error(source: str, problem: JsonSyntax) -> KubeError:
+    """kubectl's error for a JSON file that does not parse (its stream decoder says a
+    value cut short is an unexpected EOF, and gives the offset of any other error)."""
+    hint = ("the file is not valid JSON: it ends inside a value" if problem.code == "end"
+            else "the file is not valid JSON")
+    return ProblemError(Parsing(source, "json", problem), hint=hint)
 
 
 def _load_json_object(text: str, source: str) -> dict:
     raw = patch_text.as_bytes(text)  # bytes kept after a UTF-8 mark (.filebytes) come back
     err = jsondecode.syntax_error(raw)
-    if err is not None and "after top-level value" in err.message:
+    if err is not None and err.problem.code == "after-top-level":
         raise unstructured.multi_document(source)
     if err is not None:
-        raise _json_syntax_error(source, err.offset, err.message)
+        raise _json_syntax_error(source, err.problem)
     written = text.strip(" \t\r\n")  # kubectl quotes the document as written
     return unstructured.object_from_documents([jsondecode.decode(raw)], source, written,
                                               owned=True)
@@ -358,8 +358,8 @@ def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | by
         value = None if node is None else unstructured.normalize(_to_json_value(node, reader))
     except (ConvertError, patch_text.PatchTextError) as err:
         quoted = patch_text.go_quote_bytes(data if shown is None else shown)
-        raise KubeError(f"unable to parse {quoted}: {err}",
-                        hint="the patch is neither JSON nor YAML kubectl can read") from None
+        raise ProblemError(Parsing(quoted, "patch", err.problem),
+                           hint="the patch is neither JSON nor YAML kubectl can read") from None
     return _sorted_keys(value), reader.notes
 
 
@@ -384,8 +384,10 @@ def _load_json_patch(raw: bytes, patch_type: str) -> Any:
         big = jsondecode.has_out_of_range(value)
         if big is None or patch_type != "strategic":
             return value  # merge keeps the text; kubectl fails when it decodes the result
-        err = gojson.GoJSONError(big.error(), 0)
+        problem, offset = big.problem(), 0
+    else:
+        problem, offset = err.problem, err.offset
+    hint = f"the patch is not valid JSON: {words(problem)} (at byte {offset})"
     message = {"strategic": "invalid JSON document", "merge": "Invalid JSON Patch"}.get(
-        patch_type, err.message)
-    raise KubeError(message, hint=f"the patch is not valid JSON: {err.message} "
-                    f"(at byte {err.offset})")
+        patch_type)
+    raise KubeError(message, hint=hint) if message else ProblemError(problem, hint=hint)

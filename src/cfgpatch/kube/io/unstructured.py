@@ -7,7 +7,8 @@ schemaless ("unstructured") object.  That step has rules of its own:
   (:func:`normalize`);
 * a document that is not an object, or has no non-empty string ``kind``, or an
   ``apiVersion`` that is not ``group/version`` (two or more ``/``, e.g. ``x/y/z``: kubectl
-  then sees no kind at all), is refused with kubectl's message (:func:`decode_result`);
+  then sees no kind at all), is refused (:func:`decode_result`; the errors carry the
+  records of :mod:`cfgpatch.kube.problems`, worded by :mod:`cfgpatch.kube.compat`);
 * any object with an ``items`` member is a list; its items are patched one by one and
   get the list's kind when they have none (:func:`list_items`);
 * the object file's ``apiVersion`` and ``metadata`` go through a typed struct, so a
@@ -28,6 +29,7 @@ import math
 from ...errors import KUBECTL_UNPREFIXED, MULTIPLE_DOCUMENTS, NESTING_TOO_DEEP, KubeError
 from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
 from ..go.jsondecode import OutOfRange
+from ..problems import Decoding, MissingKind, NoTypeInfo, ProblemError, Unmarshal
 from .objectmeta import check_metadata, go_kind
 
 TYPE_CHECKING = False
@@ -99,7 +101,7 @@ def normalize(value: Any, literal: bool = False) -> Any:
     if kind is int and INT64_MIN <= value <= INT64_MAX:
         return value
     if isinstance(value, OutOfRange):
-        raise KubeError(value.error(), hint="the number is too large for a 64-bit float")
+        raise ProblemError(value.problem(), hint="the number is too large for a 64-bit float")
     if literal and isinstance(value, float) and value == 0 and math.copysign(1, value) < 0:
         return value
     if isinstance(value, (int, float)):
@@ -154,11 +156,9 @@ def decode_result(value: Any, literal: bool = False, owned: bool = False) -> dic
     if not isinstance(value, dict):
         kind = {list: "array", str: "string", bool: "bool"}.get(type(value), "number")
         if value is None:
-            raise KubeError("Object 'Kind' is missing in 'null'",
-                            hint="the patch removed the whole object")
-        raise KubeError(f"json: cannot unmarshal {kind} into Go value of type "
-                        "unstructured.detector",
-                        hint="the patch turned the object into a JSON " + kind)
+            raise ProblemError(MissingKind("null"), hint="the patch removed the whole object")
+        raise ProblemError(Unmarshal(kind, "unstructured.detector"),
+                           hint="the patch turned the object into a JSON " + kind)
     document = value
     if not (owned and already_normal(value)):
         value = normalize(value, literal)
@@ -168,9 +168,9 @@ def decode_result(value: Any, literal: bool = False, owned: bool = False) -> dic
         # kubectl quotes the patched document as encoded, before its decoder turns a
         # float -0 into the integer 0 or gives list items a kind
         shown = encode(normalize(document, literal=True))
-        raise KubeError(f"Object 'Kind' is missing in '{shown}'",
-                        hint="after patching, the object has no kind, so kubectl cannot "
-                        "decode it")
+        raise ProblemError(MissingKind(shown),
+                           hint="after patching, the object has no kind, so kubectl cannot "
+                           "decode it")
     return value
 
 
@@ -190,18 +190,17 @@ def list_items(value: dict) -> list:
     """
     items = [] if value["items"] is None else value["items"]
     if not isinstance(items, list):
-        raise KubeError(f"json: cannot unmarshal {_go_value_type(items)} into Go struct field "
-                        "decodeList.items of type []json.RawMessage",
-                        hint="an object with an items member is read as a list by kubectl")
+        raise ProblemError(Unmarshal(_go_value_type(items), "[]json.RawMessage",
+                                     "decodeList.items"),
+                           hint="an object with an items member is read as a list by kubectl")
     kind = own if isinstance(own := value.get("kind"), str) else ""
     version = own if isinstance(own := value.get("apiVersion"), str) else ""
     out = []
     for item in items:
         item = {} if item is None else item
         if not isinstance(item, dict):
-            raise KubeError(f"json: cannot unmarshal {_go_value_type(item)} into Go value of "
-                            "type map[string]interface {}",
-                            hint="each element of items must be an object")
+            raise ProblemError(Unmarshal(_go_value_type(item), "map[string]interface {}"),
+                               hint="each element of items must be an object")
         own_kind, own_version = item.get("kind"), item.get("apiVersion")
         if not (isinstance(own_kind, str) and own_kind) and not (
                 isinstance(own_version, str) and own_version):
@@ -266,9 +265,8 @@ def _one_object(value: Any, source: str, raw: str | None, owned: bool, normal: b
                 listed: bool) -> dict:
     if not isinstance(value, dict):
         kind = "array" if isinstance(value, list) else go_kind(value)
-        raise KubeError(f'unable to decode "{source}": json: cannot unmarshal {kind} into Go '
-                        "value of type unstructured.detector",
-                        hint="the file must hold one Kubernetes object (a mapping)")
+        raise ProblemError(Decoding(source, Unmarshal(kind, "unstructured.detector")),
+                           hint="the file must hold one Kubernetes object (a mapping)")
     value = _normalized(value, source, owned, normal)
     if listed:
         _check_item(value)
@@ -285,25 +283,21 @@ def _missing_kind(source: str, value: Any, raw: str | None) -> KubeError:
     hint = ("every Kubernetes object needs apiVersion and kind" if group_version_ok(api_version)
             else f"apiVersion {api_version!r} is not group/version: kubectl cannot split it "
                  "and so sees no kind")
-    return KubeError(f"unable to decode \"{source}\": Object 'Kind' is missing in '{text}'",
-                     hint=hint)
+    return ProblemError(Decoding(source, MissingKind(text)), hint=hint)
 
 
 def _check_item(item: dict) -> None:
     """kubectl's check of each item of a list: a kind and an apiVersion (not the typed
     metadata check the object file itself goes through)."""
-    prefix = 'unable to get type info from the object "*unstructured.Unstructured": '
     if not has_kind(item):
-        raise KubeError(prefix + "Object 'Kind' is missing in 'object has no kind field '",
-                        code=KUBECTL_UNPREFIXED,
-                        hint="this item of the list has no kind (or an apiVersion that is "
-                             "not group/version), and the list gives it none")
+        raise ProblemError(NoTypeInfo("kind"), code=KUBECTL_UNPREFIXED,
+                           hint="this item of the list has no kind (or an apiVersion that is "
+                                "not group/version), and the list gives it none")
     version = item.get("apiVersion")
     if not isinstance(version, str) or not version:
-        raise KubeError(prefix + "Object 'apiVersion' is missing in 'object has no "
-                        "apiVersion field'", code=KUBECTL_UNPREFIXED,
-                        hint="this item of the list has no apiVersion, and the list gives "
-                             "it none")
+        raise ProblemError(NoTypeInfo("apiVersion"), code=KUBECTL_UNPREFIXED,
+                           hint="this item of the list has no apiVersion, and the list gives "
+                                "it none")
 
 
 def _normalized(value: Any, source: str, owned: bool = False, normal: bool = False) -> Any:
@@ -312,7 +306,13 @@ def _normalized(value: Any, source: str, owned: bool = False, normal: bool = Fal
     try:
         return normalize(value)
     except KubeError as err:
-        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+        raise _decoding(source, err) from None
+
+
+def _decoding(source: str, err: KubeError) -> KubeError:
+    """``err`` as met in decoding the file ``source``."""
+    cause = err.problem if isinstance(err, ProblemError) else err.message
+    return ProblemError(Decoding(source, cause), hint=err.hint)
 
 
 def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = False,
@@ -324,7 +324,7 @@ def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = Fals
     try:
         items = list_items(value)
     except KubeError as err:
-        raise KubeError(f'unable to decode "{source}": {err.message}', hint=err.hint) from None
+        raise _decoding(source, err) from None
     if not has_kind(value):
         raise _missing_kind(source, value, raw)
     check_metadata(value, source, ordered=raw is not None)

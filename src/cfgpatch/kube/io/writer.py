@@ -12,6 +12,7 @@ from functools import cmp_to_key
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
+from ..problems import ProblemError, YamlSyntax
 from . import goquote, unstructured, yamlprint
 from .yamlnodes import pyyaml
 
@@ -51,8 +52,10 @@ def dump(obj: Any, fmt: str, managed_fields: bool = False) -> str:
                 pass
         line = nel_key_line(obj)
         if line is not None:
-            raise KubeError(f"yaml: line {line}: did not find expected ',' or '}}'",
-                            hint="kubectl cannot print a key holding U+0085 (NEL) as YAML")
+            # go-yaml reading back kubectl's JSON: the key's NELs broke the flow mapping
+            raise ProblemError(YamlSyntax("parser", "expected ',' or '}'",
+                                          "while parsing a flow mapping", line, 0, False, None),
+                               hint="kubectl cannot print a key holding U+0085 (NEL) as YAML")
         return emitter_yaml(obj)
     raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
                     hint="use -o json or -o yaml")

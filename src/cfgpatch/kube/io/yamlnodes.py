@@ -16,6 +16,7 @@ import math
 from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
+from ..problems import Refusal, YamlValue
 from .notes import TypeNote, is_noted
 
 TYPE_CHECKING = False
@@ -57,9 +58,8 @@ class NodeReader:
     def scalar(self, node: Any, pointer: str, where: str) -> Any:
         text, tag = node.value, node.tag
         if any("\ud800" <= ch <= "\udfff" for ch in text):  # a \uD83D-style escape
-            line = node.start_mark.line
-            where = f"line {line + 1}: " if line else ""  # go-yaml omits line 0
-            raise ConvertError(f"yaml: {where}found invalid Unicode character escape code")
+            mark = node.start_mark
+            raise ConvertError(YamlValue("bad-escape", None, mark.line + 1, mark.column + 1))
         if tag == PLAIN_TAG:
             value = goyaml.resolve_plain(text)
             if value is goyaml.STR:
@@ -69,19 +69,20 @@ class NodeReader:
             return value
         short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
         if short in ("int", "float", "bool", "null"):
-            return self.tagged(text, short)
+            return self.tagged(text, short, _place(node))
         if short == "binary":
             return _binary(text)
         return text
 
-    def tagged(self, text: str, short: str) -> Any:
+    def tagged(self, text: str, short: str, place: tuple[int, int] = (0, 0)) -> Any:
         value = goyaml.resolve_plain(text)
         got = "str" if value is goyaml.STR else _kind(value)
         if got == short:
             return value
         if short == "float" and got == "int":
             return float(value)
-        raise ConvertError(f"yaml: cannot decode !!{got} `{text}` as a !!{short}")
+        raise ConvertError(YamlValue("cannot-decode", (got, text, f"!!{short}"),
+                                     *place))
 
     def note(self, pointer: str, text: str, value: Any, where: str) -> None:
         if is_noted(text, value):
@@ -108,28 +109,27 @@ class NodeReader:
             is_list = isinstance(value_node, yaml.SequenceNode)
             for source in reversed(value_node.value) if is_list else [value_node]:
                 if not isinstance(source, yaml.MappingNode):
-                    raise ConvertError("yaml: map merge requires map or sequence of maps as "
-                                        "the value")
+                    raise ConvertError(YamlValue("merge-not-map", None, *_place(source)))
                 out.extend(self.pairs(source))
         return out
 
     def key(self, key_node: Any, value_node: Any, pointer: str) -> str:
         yaml = pyyaml()
         if not isinstance(key_node, yaml.ScalarNode):
-            raise ConvertError(f"yaml: invalid map key: {_go_syntax(key_node)}")
+            raise ConvertError(YamlValue("invalid-map-key", _go_syntax(key_node),
+                                         *_place(key_node)))
         key = self.scalar(key_node, pointer, "key")
         if isinstance(key, str):
             return key
         if key is None:
             shown = _go_syntax(value_node)
             shown = "<nil>" if shown == "interface {}(nil)" else shown
-            raise ConvertError(f"unsupported map key of type: %!s(<nil>), key: <nil>, "
-                                f"value: {shown}")
+            raise ConvertError(YamlValue("map-key-nil", shown, *_place(key_node)))
         if isinstance(key, bool):
             text = "true" if key else "false"
         elif isinstance(key, int):
             if key > gojson.INT64_MAX:
-                raise ConvertError(f"unsupported map key of type: uint64, key: 0x{key:x}")
+                raise ConvertError(YamlValue("map-key-uint64", f"0x{key:x}", *_place(key_node)))
             text = str(key)
         else:
             text = {math.inf: ".inf", -math.inf: "-.inf"}.get(key, "") or (
@@ -147,7 +147,7 @@ def _binary(text: str) -> str:
     try:
         data = base64.b64decode("".join(text.split()), validate=True)
     except (binascii.Error, ValueError):
-        raise ConvertError("yaml: !!binary value contains invalid base64 data") from None
+        raise ConvertError(YamlValue("bad-base64", None)) from None
     return data.decode("utf-8", "replace")
 
 
@@ -180,5 +180,12 @@ def _kind(value: Any) -> str:
     return "int" if isinstance(value, int) else "float"
 
 
-class ConvertError(Exception):
-    """go-yaml / sigs.k8s.io/yaml refused the document; ``str()`` is its text."""
+def _place(node: Any) -> tuple[int, int]:
+    """The line and column (from 1) where ``node`` starts."""
+    mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+class ConvertError(Refusal):
+    """go-yaml / sigs.k8s.io/yaml refused the document: ``problem`` is a record of
+    :mod:`cfgpatch.kube.problems` or go-yaml's words (a ``str``); ``str()`` its words."""
