@@ -6,13 +6,17 @@ a ``buildMetadata`` option at the top each run is recorded on the resources."""
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
-from typing import Any
 
 from . import transformers
-from .kustomization import Kustomization
-from .resmap import ResMap
 from .resources import record_transformation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is kept out of a small build's start-up
+    from collections.abc import Callable
+    from typing import Any
+
+    from .kustomization import Kustomization
+    from .resmap import ResMap
 
 
 def transform(target: Any, kust: Kustomization, resmap: ResMap) -> None:
