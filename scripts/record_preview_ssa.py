@@ -12,6 +12,16 @@ ConfigMap applied by ``kubectl`` from an older configuration that also sent
 the stored object) go to ``tests/data/preview/ssa-case.json`` with the files, the head
 render and the live objects; tests/test_preview_ssa.py replays them.
 
+The stuck-field case (``tests/data/preview/ssa-stuck-case.json``, same repository layout,
+a Deployment only): the live Deployment was written by client-side ``kubectl apply`` (an
+Update by ``kubectl-client-side-apply`` of the base render with its last-applied
+annotation, ``minReadySeconds: 10`` included); the head render drops
+``minReadySeconds``.  The oracle applies it as ``helm`` (Helm 4: one server-side apply)
+and as ``kubectl`` (kubectl 1.32's requests: the apply, the apply of the annotation by
+``kubectl-last-applied``, the JSON patch moving ``kubectl-client-side-apply``'s fields to
+``kubectl`` (an Update carrying the new managedFields) and the apply again, each decided
+from the server's previous answer as kubectl decides it).
+
 Usage: scripts/record_preview_ssa.py [--check]
 """
 
@@ -33,6 +43,7 @@ from record_ssa import ORACLE, SMD_SCHEMA, _NoDates  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "preview" / "ssa-case.json"
+STUCK_OUT = ROOT / "tests" / "data" / "preview" / "ssa-stuck-case.json"
 
 DEPLOYMENT = """apiVersion: apps/v1
 kind: Deployment
@@ -69,6 +80,17 @@ def files(replicas: int, tag: str, level: str) -> dict[str, str]:
 
 
 BASE, HEAD = files(2, "1.25", "info"), files(3, "1.27", "debug")
+STUCK_KUSTOMIZATION = "namespace: shop\nresources:\n- deployment.yaml\n"
+
+
+def stuck_files(min_ready: bool) -> dict[str, str]:
+    text = DEPLOYMENT.format(replicas=2, tag="1.27")
+    if min_ready:
+        text = text.replace("  replicas: 2\n", "  replicas: 2\n  minReadySeconds: 10\n")
+    return {"app/kustomization.yaml": STUCK_KUSTOMIZATION, "app/deployment.yaml": text}
+
+
+STUCK_BASE, STUCK_HEAD = stuck_files(True), stuck_files(False)
 
 
 def render(binary: str, tree: dict[str, str]) -> list[dict]:
@@ -114,6 +136,76 @@ def record(binary: str) -> dict:
             "live": [live["Deployment"], live["ConfigMap"]], "outcomes": outcomes}
 
 
+def _op(kind: str, manager: str, obj: dict) -> dict:
+    return {"op": kind, "manager": manager, "object": obj} if kind == "update" else \
+        {"op": kind, "manager": manager, "force": False, "object": obj}
+
+
+def client_side_applied(obj: dict) -> dict:
+    """``obj`` as client-side ``kubectl apply`` sends it: with its last-applied annotation."""
+    sent = json.loads(json.dumps(obj))
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n"
+    sent["metadata"].setdefault("annotations", {})[
+        "kubectl.kubernetes.io/last-applied-configuration"] = text
+    return sent
+
+
+def kubectl_flow(live: dict, obj: dict) -> list[dict]:
+    """kubectl 1.32's requests of ``kubectl apply --server-side`` (field manager
+    ``kubectl``), each decided from the server's answer to the ones before."""
+    from cfgpatch.kube.ssa.csaupgrade import (
+        LAST_APPLIED,
+        LAST_APPLIED_PATH,
+        find_fields_owners,
+        upgraded_entries,
+    )
+
+    ops = [_op("apply", "kubectl", obj)]
+    current = oracle(live, ops)[-1]["object"]
+    meta = current["metadata"]
+    annotation = (meta.get("annotations") or {}).get(LAST_APPLIED)
+    if annotation is not None and not find_fields_owners(
+            meta.get("managedFields") or [], "Apply", LAST_APPLIED_PATH):
+        just_meta = {k: meta[k] for k in ("name", "namespace") if k in meta}
+        just_meta["annotations"] = {LAST_APPLIED: annotation}
+        ops.append(_op("apply", "kubectl-last-applied", {
+            "apiVersion": current["apiVersion"], "kind": current["kind"],
+            "metadata": just_meta}))
+        current = oracle(live, ops)[-1]["object"]
+    entries = current["metadata"].get("managedFields") or []
+    names = sorted({e.get("manager", "") for e in find_fields_owners(
+        entries, "Update", LAST_APPLIED_PATH)})
+    after = upgraded_entries(entries, names, "kubectl")
+    if names and after != entries:
+        sent = json.loads(json.dumps(current))
+        sent["metadata"]["managedFields"] = after or []
+        ops += [_op("update", "kubectl", sent), _op("apply", "kubectl", obj)]
+    return oracle(live, ops)
+
+
+def record_stuck(binary: str) -> dict:
+    [base] = render(binary, STUCK_BASE)
+    [head] = render(binary, STUCK_HEAD)
+    live = oracle(None, [_op("update", "kubectl-client-side-apply",
+                             client_side_applied(base))])[-1]["object"]
+    helm = oracle(live, [_op("apply", "helm", head)])
+    kubectl_answers = kubectl_flow(live, head)
+    return {"base_files": STUCK_BASE, "head_files": STUCK_HEAD, "head_objects": [head],
+            "live": [live], "outcomes": {"helm": helm[-1], "kubectl": kubectl_answers[-1]},
+            "kubectl_ops": [a["op"] for a in kubectl_answers]}
+
+
+def _write(path: Path, data: dict, check: bool) -> int:
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return 0
+    print(f"changed: {path.relative_to(ROOT)}")
+    if check:
+        return 1
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="report changes, write nothing")
@@ -122,14 +214,8 @@ def main() -> int:
     if binary is None or not ORACLE.exists() or shutil.which("git") is None:
         print("kubectl.1.32 and ../shared/bin/ssa-oracle are needed", file=sys.stderr)
         return 2
-    text = json.dumps(record(binary), indent=1, sort_keys=True) + "\n"
-    if OUT.exists() and OUT.read_text(encoding="utf-8") == text:
-        return 0
-    print(f"changed: {OUT.relative_to(ROOT)}")
-    if args.check:
-        return 1
-    OUT.write_text(text, encoding="utf-8")
-    return 0
+    return max(_write(OUT, record(binary), args.check),
+               _write(STUCK_OUT, record_stuck(binary), args.check))
 
 
 if __name__ == "__main__":

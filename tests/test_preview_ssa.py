@@ -208,3 +208,110 @@ def test_a_live_object_saved_without_managed_fields_is_said_so(tmp_path):
     config = next(o for o in report["objects"] if o["kind"] == "ConfigMap")
     assert config["live"]["server_side"]["no_managed_fields"] is True
     assert "--show-managed-fields" in render_human(report)
+
+
+# A field left stuck by the move from client-side to server-side apply: the live
+# Deployment was written by client-side kubectl apply with minReadySeconds; the head
+# render drops it (scripts/record_preview_ssa.py, the oracle's answers for Helm 4's
+# single apply and for kubectl's whole flow).
+STUCK = json.loads((Path(__file__).parent / "data/preview/ssa-stuck-case.json").read_text())
+
+
+def _stuck_run(tmp_path: Path, manager: str) -> tuple[dict, dict]:
+    root = tmp_path / "repo"
+    base = new_repo(root, STUCK["base_files"])
+    head = commit(root, "head", STUCK["head_files"])
+    live = tmp_path / "live"
+    live.mkdir()
+    (live / "web.yaml").write_text(yaml.safe_dump(STUCK["live"][0]))
+    kept: dict = {}
+    report = preview(Options(str(root), base, head, live=str(live), keep=kept,
+                             server_side=ServerSide(manager)))
+    assert [o.value for o in kept["app"][1].objects] == STUCK["head_objects"]
+    [deployment] = report["objects"]
+    return report, deployment
+
+
+def _stuck_oracle_changes(manager: str) -> list[tuple[str, str]]:
+    stored = STUCK["outcomes"][manager]["object"]
+    return sorted((c.path, c.action) for c in field_changes(STUCK["live"][0], stored)
+                  if not c.path.startswith(SKIP))
+
+
+def test_the_stuck_case_is_what_client_side_apply_leaves():
+    [entry] = STUCK["live"][0]["metadata"]["managedFields"]
+    assert (entry["manager"], entry["operation"]) == ("kubectl-client-side-apply", "Update")
+    assert "minReadySeconds" in json.loads(STUCK["live"][0]["metadata"]["annotations"][
+        "kubectl.kubernetes.io/last-applied-configuration"])["spec"]
+    assert "minReadySeconds" not in STUCK["head_objects"][0]["spec"]
+    assert STUCK["kubectl_ops"] == ["apply", "apply", "update", "apply"]
+
+
+def test_helm_4_leaves_a_field_client_side_apply_set_stuck(tmp_path):
+    report, deployment = _stuck_run(tmp_path, "helm")
+    server = STUCK["outcomes"]["helm"]
+    assert server["ok"] and server["object"]["spec"]["minReadySeconds"] == 10
+    ssa = deployment["live"]["server_side"]
+    assert ssa["applied"] is True and ssa["removed"] == [] and "migrated_managers" not in ssa
+    assert ssa["stuck"] == [{"field": ".spec.minReadySeconds", "path": "/spec/minReadySeconds",
+                             "manager": "kubectl-client-side-apply",
+                             "file": "app/deployment.yaml", "line": 7}]
+    assert sorted((c["path"], c["action"]) for c in ssa["changes"]) == \
+        _stuck_oracle_changes("helm")
+    [risk] = [r for r in report["risks"] if r["rule"] == "live-stuck"]
+    assert (risk["object"], risk["field"], risk["path"], risk["manager"], risk["file"],
+            risk["line"]) == ("Deployment/shop/web", ".spec.minReadySeconds",
+                              "/spec/minReadySeconds", "kubectl-client-side-apply",
+                              "app/deployment.yaml", 7)
+    assert "stays in the live object" in risk["message"]
+    assert report["summary"]["risks"]["live-stuck"] == 1
+
+
+def test_kubectls_migration_removes_it_instead(tmp_path):
+    report, deployment = _stuck_run(tmp_path, "kubectl")
+    server = STUCK["outcomes"]["kubectl"]
+    assert server["ok"] and "minReadySeconds" not in server["object"]["spec"]
+    ssa = deployment["live"]["server_side"]
+    assert "stuck" not in ssa and ssa["migrated_managers"] == ["kubectl-client-side-apply"]
+    assert ssa["removed"] == [{"field": ".spec.minReadySeconds",
+                               "path": "/spec/minReadySeconds"}]
+    assert sorted((c["path"], c["action"]) for c in ssa["changes"]) == \
+        _stuck_oracle_changes("kubectl")
+    assert not [r for r in report["risks"] if r["rule"] == "live-stuck"]
+
+
+def test_every_format_shows_the_stuck_field(tmp_path):
+    report, _ = _stuck_run(tmp_path, "helm")
+    human = render_human(report)
+    assert "live (server-side apply by helm): keeps .spec.minReadySeconds (stuck: " \
+           "kubectl-client-side-apply still owns it)" in human
+    assert "live-stuck" in human
+    markdown = "".join(render_markdown(report))
+    assert "**live-stuck**" in markdown and "keeps .spec.minReadySeconds" in markdown
+    html = render_html(report)
+    assert "live-stuck" in html and "keeps .spec.minReadySeconds" in html
+    sarif = render_sarif(report)
+    [result] = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "live-stuck"]
+    location = result["locations"][0]["physicalLocation"]
+    assert (location["artifactLocation"]["uri"], location["region"]["startLine"]) == (
+        "app/deployment.yaml", 7)
+    rules = {r["id"]: r["shortDescription"]["text"]
+             for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert "kubectl-client-side-apply" in rules["live-stuck"]
+
+
+def test_the_stuck_recording_is_what_the_oracle_answers_today():
+    """Live: kubectl.1.32 and ssa-oracle record the stuck case again; it must not differ."""
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        import record_preview_ssa as recorder
+        from record_kustomize_helm import kubectl
+    finally:
+        sys.path.remove(str(scripts))
+    from conftest import require
+
+    binary = kubectl()
+    require(binary is not None, "kubectl.1.32 is not installed")
+    require(recorder.ORACLE.exists(), f"ssa-oracle is not at {recorder.ORACLE}")
+    assert json.loads(json.dumps(recorder.record_stuck(binary))) == STUCK

@@ -235,7 +235,8 @@ def _live(item: dict, found: Pair, live: Live, types) -> None:
         item["live"] = {"exists": False}
         return
     if live.server_side is not None:
-        ssa, risks = server_side_outcome(found.head, current, live.server_side, types)
+        ssa, risks = server_side_outcome(found.head, current, live.server_side, types,
+                                         found.base)
         result = {"unchanged": bool(ssa.get("unchanged")) and not risks,
                   "changes": ssa.get("changes", []), "server_side": ssa}
     else:

@@ -79,6 +79,8 @@ def live_lines(obj: dict) -> list[str]:
            + (" (taken over)" if ssa["applied"] else " (the apply fails)")
            for c in ssa.get("conflicts", [])]
     out += [head + f"removes {r['field']}" for r in ssa.get("removed", [])]
+    out += [head + f"keeps {s['field']} (stuck: {s['manager']} still owns it)"
+            for s in ssa.get("stuck", [])]
     if ssa.get("applied") and not out:
         out.append(head + ("no change" if ssa.get("unchanged")
                            else f"{len(ssa.get('changes', []))} field change(s)"))

@@ -17,7 +17,10 @@
   change itself does not remove;
 * ``live-refused`` (``--live``): kubectl or the API server refuses the apply;
 * ``live-conflict`` (``--live --server-side``): the apply changes a field another field
-  manager owns (it fails, or takes the field over with ``--force-conflicts``).
+  manager owns (it fails, or takes the field over with ``--force-conflicts``);
+* ``live-stuck`` (``--live --server-side``): a field client-side kubectl apply set, that
+  the head render no longer sends, stays in the live object because
+  ``kubectl-client-side-apply`` still owns it.
 """
 
 from __future__ import annotations

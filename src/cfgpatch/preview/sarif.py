@@ -5,7 +5,8 @@ from __future__ import annotations
 from .risks import __doc__ as RISKS_DOC
 
 RULES = ("recreate", "removed", "namespace-moved", "image", "hpa-replicas",
-         "crd-version-removed", "secret-data", "live-removal", "live-refused", "live-conflict")
+         "crd-version-removed", "secret-data", "live-removal", "live-refused", "live-conflict",
+         "live-stuck")
 
 
 def render_sarif(report: dict, version: str = "") -> dict:

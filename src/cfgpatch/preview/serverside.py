@@ -13,8 +13,21 @@ object found there, the head render is applied by ``field_manager``:
 * a field the applier owned and no longer sends, that no other manager owns, is
   **removed** by the apply (``live-removal``, unless the change itself removes it: that is
   in the diff already);
+* a field client-side ``kubectl apply`` set (the last-applied annotation holds it) that
+  the head render no longer sends and that ``kubectl-client-side-apply`` still owns after
+  the apply **stays** (``live-stuck``: server-side apply removes only what the applier
+  owns; :func:`cfgpatch.kube.explain.ownership.stuck_fields`), with the base line that
+  used to set it;
 * any other refusal of the server (duplicate keys, a missing key field) is
   ``live-refused``.
+
+The field manager ``helm`` is Helm 4's apply: a plain server-side apply, without kubectl's
+client-side to server-side migration (``csaupgrade``), which moves the fields of
+``kubectl-client-side-apply`` to kubectl's manager so that the re-apply removes them; any
+other field manager is ``kubectl apply --server-side --field-manager NAME``, migration
+included.  Helm 4 does merge ``helm``'s own Update entries (a release Helm 3 installed
+client-side) into its Apply entry first, as ``cfgpatch kube upgrade --server-side
+--from-client-side`` does.
 
 Custom resources are typed by the CRDs of the head render and of ``DIR`` (else from their
 content, as the server does for a CRD without a schema).  ``kubectl get -o yaml`` leaves
@@ -31,9 +44,10 @@ from typing import Any
 
 from ..errors import KubeError, OwnershipConflict
 from ..kube.kustomize.resources import Gvk, ResId
-from ..kube.ssa import Types, path_string
+from ..kube.explain.ownership import HELM4, stuck_fields
+from ..kube.ssa import Types, path_string, server_side_apply, update
 from ..kube.ssa import fieldpath as fp
-from ..kube.ssa.csaupgrade import kubectl_server_side_apply
+from ..kube.ssa.csaupgrade import kubectl_server_side_apply, upgrade_managed_fields_patch
 from .objdiff import field_changes
 from .render import RenderedObject
 
@@ -69,18 +83,18 @@ def types_for(objects: list[dict]) -> Types:
         return Types(deduced=True)
 
 
-def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types
-            ) -> tuple[dict, list[dict]]:
+def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types,
+            base: RenderedObject | None = None) -> tuple[dict, list[dict]]:
     """The server-side apply's outcome for one object (the report's ``live.server_side``)
-    and the risks it carries."""
+    and the risks it carries (``base``: the base render, for where a stuck field was
+    set)."""
     value = _namespaced(head.value)
     out: dict[str, Any] = {"field_manager": how.field_manager, "force": how.force}
     meta = live.get("metadata")
     if not (isinstance(meta, dict) and meta.get("managedFields")):
         out["no_managed_fields"] = True  # kubectl get -o yaml leaves them out by default
     try:
-        applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
-                                            force=how.force, schema=types, time=TIME)
+        result, migrated = _apply(live, value, how, types)
     except OwnershipConflict as err:
         conflicts = [_conflict(c, value, head) for c in err.conflicts]
         out.update(applied=False, conflicts=conflicts, message=err.message)
@@ -89,22 +103,73 @@ def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types
         out.update(applied=False, refused=err.message)
         return out, [{"rule": "live-refused",
                       "message": f"kubectl apply --server-side fails: {err.message}"}]
-    result = applied.result
     forced = [_conflict(c, value, head) for c in result.forced]
     removed = [_field(p, live) for p in _tops(result.changes.removed)]
     changes = [c for c in field_changes(_trim(live), _trim(result.object))
                if not c.path.startswith(SKIP)]
     out.update(applied=True, unchanged=not result.changed, conflicts=forced,
                removed=removed, changes=[c.to_dict() for c in changes])
-    if applied.migrated_managers:
-        out["migrated_managers"] = applied.migrated_managers
+    stuck = [_stuck(path, manager, result.object, base)
+             for path, manager in stuck_fields(live, value, result.managed_fields)]
+    if stuck:
+        out["stuck"] = stuck
+    if migrated:
+        out["migrated_managers"] = migrated
     risks = [_conflict_risk(c, how, forced=True) for c in forced]
     risks += [{"rule": "live-removal", "path": r["path"], "field": r["field"],
                "message": f"server-side apply by {how.field_manager} removes {r['field']} "
                           "from the live object (it applied that field before and no "
                           "longer sends it; no other manager owns it)"}
               for r in removed]
+    risks += [_stuck_risk(s, how) for s in stuck]
     return out, risks
+
+
+def _apply(live: dict, value: dict, how: ServerSide, types: Types) -> tuple[Any, list[str]]:
+    """The apply's result and the client-side managers kubectl migrated."""
+    if how.field_manager == HELM4.manager:  # Helm 4 runs no kubectl migration
+        live, migrated = _helm_migration(live, types)
+        return server_side_apply(live, value, manager=how.field_manager, force=how.force,
+                                 schema=types, time=TIME), migrated
+    applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
+                                        force=how.force, schema=types, time=TIME)
+    return applied.result, applied.migrated_managers
+
+
+def _helm_migration(live: dict, types: Types) -> tuple[dict, list[str]]:
+    """Helm 4 upgrading a release Helm 3 installed client-side: ``helm``'s Update entries
+    merged into its Apply entry first (client-go ``csaupgrade`` with ``helm`` as both
+    managers; other managers' entries stay)."""
+    manager = HELM4.manager
+    patch = upgrade_managed_fields_patch(live, [manager], manager)
+    if patch is None:
+        return live, []
+    moved = copy.deepcopy(live)
+    moved.setdefault("metadata", {})["managedFields"] = patch[0]["value"] or []
+    return update(live, moved, manager=manager, schema=types, time=TIME).object, [manager]
+
+
+def _stuck(path: tuple, manager: str, stored: dict, base: RenderedObject | None) -> dict:
+    item = {"field": path_string(path), "path": pointer_of(path, stored) or "",
+            "manager": manager}
+    pointer = pointer_of(path, base.value) if base is not None else None
+    where = base.blame.get(pointer) if base is not None and pointer is not None else None
+    if where is not None and not where[0].startswith("("):
+        item["file"], item["line"] = where
+    return item
+
+
+def _stuck_risk(stuck: dict, how: ServerSide) -> dict:
+    risk = {"rule": "live-stuck", "path": stuck["path"], "field": stuck["field"],
+            "manager": stuck["manager"],
+            "message": f"{stuck['field']} stays in the live object after server-side apply "
+                       f"by {how.field_manager}: the head render no longer sends it, but "
+                       f"{stuck['manager']} (client-side kubectl apply) still owns it "
+                       "(kubectl apply --server-side migrates it and removes it; Helm 4 "
+                       "does not)"}
+    if stuck.get("file"):
+        risk["file"], risk["line"] = stuck["file"], stuck["line"]
+    return risk
 
 
 def _namespaced(value: dict) -> dict:

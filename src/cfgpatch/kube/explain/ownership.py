@@ -121,10 +121,12 @@ CLIENT_SIDE = "kubectl-client-side-apply"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
-def stuck_lines(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]) -> list[str]:
-    """Fields client-side ``kubectl apply`` set (its last-applied annotation holds them)
-    that the configuration no longer sends and ``kubectl-client-side-apply`` still owns
-    after the apply: server-side apply cannot remove them (stuck)."""
+def stuck_fields(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]
+                 ) -> list[tuple[tuple, str]]:
+    """(field path, owning manager) of each field client-side ``kubectl apply`` set (its
+    last-applied annotation holds it) that the configuration no longer sends and
+    ``kubectl-client-side-apply`` still owns after the apply: server-side apply cannot
+    remove it (stuck)."""
     import json
 
     meta = live.get("metadata") if isinstance(live, dict) else None
@@ -134,7 +136,7 @@ def stuck_lines(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]) -> 
         last = json.loads(text) if isinstance(text, str) else None
     except ValueError:
         last = None
-    lines = []
+    found = []
     for e in after:
         if e.manager != CLIENT_SIDE or e.operation == APPLY or last is None:
             continue
@@ -142,12 +144,16 @@ def stuck_lines(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]) -> 
             if path and path[0] == fp.field("metadata"):
                 continue
             if value_at(last, path)[0] and not value_at(config, path)[0]:
-                lines.append(f"stuck {fp.path_string(path)}: client-side kubectl apply set "
-                             f"it and {CLIENT_SIDE} still owns it; this configuration no "
-                             "longer sends it, but server-side apply removes only what the "
-                             "applier owns (kubectl's migration, or Flux's cleanup, would "
-                             "hand it over)")
-    return lines
+                found.append((path, e.manager))
+    return found
+
+
+def stuck_lines(live: Any, config: Any, after: Sequence[ManagedFieldsEntry]) -> list[str]:
+    """One line per :func:`stuck_fields` field."""
+    return [f"stuck {fp.path_string(path)}: client-side kubectl apply set it and {manager} "
+            "still owns it; this configuration no longer sends it, but server-side apply "
+            "removes only what the applier owns (kubectl's migration, or Flux's cleanup, "
+            "would hand it over)" for path, manager in stuck_fields(live, config, after)]
 
 
 def _owns_under(fields: fp.FieldSet, path: tuple) -> bool:
