@@ -315,3 +315,30 @@ def test_the_stuck_recording_is_what_the_oracle_answers_today():
     require(binary is not None, "kubectl.1.32 is not installed")
     require(recorder.ORACLE.exists(), f"ssa-oracle is not at {recorder.ORACLE}")
     assert json.loads(json.dumps(recorder.record_stuck(binary))) == STUCK
+
+
+def test_helm_4_hands_over_a_helm_3_releases_own_entries_first():
+    """A release Helm 3 installed (an Update by ``helm``): Helm 4 merges that entry into
+    its Apply entry before applying, so what the chart stops sending is removed, while a
+    ``kubectl-client-side-apply`` entry beside it is left alone (its field stays)."""
+    from cfgpatch.kube.ssa import update
+    from cfgpatch.preview.render import RenderedObject
+    from cfgpatch.preview.serverside import outcome, types_for
+
+    head = json.loads(json.dumps(STUCK["head_objects"][0]))
+    older = json.loads(json.dumps(head))
+    older["spec"]["minReadySeconds"] = 10
+    live = update(None, older, manager="helm", time="2024-01-01T00:00:00Z").object
+    out, risks = outcome(RenderedObject(head), live, ServerSide("helm"), types_for([head]))
+    assert out["migrated_managers"] == ["helm"] and "stuck" not in out
+    assert out["removed"] == [{"field": ".spec.minReadySeconds",
+                               "path": "/spec/minReadySeconds"}]
+    assert [r["rule"] for r in risks] == ["live-removal"]
+    edited = json.loads(json.dumps(STUCK["live"][0]))
+    edited["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:1.26"
+    both = update(STUCK["live"][0], edited, manager="helm", time="2024-01-01T00:00:00Z").object
+    out, risks = outcome(RenderedObject(head), both, ServerSide("helm"), types_for([head]))
+    assert out["migrated_managers"] == ["helm"] and out["conflicts"] == []
+    assert [(s["field"], s["manager"]) for s in out["stuck"]] == [
+        (".spec.minReadySeconds", "kubectl-client-side-apply")]
+    assert "live-stuck" in [r["rule"] for r in risks]
