@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError, OwnershipConflict
-from ..kube.kustomize.resources import Gvk, ResId
 from ..kube.explain.ownership import HELM4, stuck_fields
+from ..kube.kustomize.resources import Gvk, ResId
 from ..kube.ssa import Types, path_string, server_side_apply, update
 from ..kube.ssa import fieldpath as fp
 from ..kube.ssa.csaupgrade import kubectl_server_side_apply, upgrade_managed_fields_patch
@@ -150,7 +150,7 @@ def _helm_migration(live: dict, types: Types) -> tuple[dict, list[str]]:
 
 
 def _stuck(path: tuple, manager: str, stored: dict, base: RenderedObject | None) -> dict:
-    item = {"field": path_string(path), "path": pointer_of(path, stored) or "",
+    item: dict[str, Any] = {"field": path_string(path), "path": pointer_of(path, stored) or "",
             "manager": manager}
     pointer = pointer_of(path, base.value) if base is not None else None
     where = base.blame.get(pointer) if base is not None and pointer is not None else None
