@@ -43,11 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--server-side", action="store_true",
                         help="with --live: the outcome of server-side apply (kubectl apply "
                              "--server-side): conflicts with other field managers, fields "
-                             "the apply removes")
+                             "the apply removes, fields left stuck")
     parser.add_argument("--field-manager", default="kubectl", metavar="NAME",
                         help="with --server-side: the applier's field manager (default: "
-                             "kubectl; kustomize-controller for Flux, argocd-controller "
-                             "for Argo CD)")
+                             "kubectl; helm is Helm 4's apply, without kubectl's "
+                             "client-side to server-side migration; kustomize-controller "
+                             "for Flux, argocd-controller for Argo CD)")
     parser.add_argument("--force-conflicts", action="store_true",
                         help="with --server-side: take the conflicting fields over (shown "
                              "as forced, still a risk)")
