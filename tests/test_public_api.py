@@ -131,8 +131,7 @@ def test_every_name_of_the_kube_api_resolves_to_what_it_documents():
         if isinstance(value, type) and issubclass(value, Exception):
             assert issubclass(value, cfgpatch.CfgPatchError), name
         elif isinstance(value, type) and name.endswith(("Result", "Outcome", "Object")):
-            assert (dataclasses.is_dataclass(value) or is_record(value)
-                    or name == "KubeResult"), name
+            assert dataclasses.is_dataclass(value) or is_record(value), name
         elif name != "PATCH_TYPES":
             assert callable(value) and value.__doc__, f"cfgpatch.kube.{name} is undocumented"
     with pytest.raises(AttributeError):

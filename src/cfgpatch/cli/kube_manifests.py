@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 import posixpath
 import sys
-from dataclasses import dataclass, field
 
 from ..errors import MULTIPLE_DOCUMENTS, KubeError
+from ..records import dataclass, field
 from .kube import _check_namespace, _read_file, _several_documents, source_name
 
 #: The extensions of the files kubectl reads in a directory (exact, case-sensitive).

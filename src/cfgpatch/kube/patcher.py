@@ -24,6 +24,7 @@ from ..errors import (
     KUSTOMIZE_ERROR,
     KubeError,
 )
+from ..records import dataclass, field
 from .schema.rules import Shapes
 
 TYPE_CHECKING = False
@@ -45,30 +46,13 @@ VIEWS = ("kubectl", "kustomize")
 __all__ = ["PATCH_TYPES", "KubeResult", "patch", "type_findings"]
 
 
+@dataclass
 class KubeResult:
-    """What a patch produced: the ``object``, its ``changes`` and ``findings``.
+    """What a patch produced: the ``object``, its ``changes`` and ``findings``."""
 
-    A plain class (``dataclasses`` is left out of the start-up) that compares and prints
-    as the dataclass it was."""
-
-    # mutable, compared by value (as a dataclass); typing has no way to say "unhashable"
-    __hash__ = None  # type: ignore[assignment]
-
-    def __init__(self, object: Any, changes: list[Change] | None = None,  # noqa: A002
-                 findings: list[Finding] | None = None) -> None:
-        self.object = object
-        self.changes = [] if changes is None else changes
-        self.findings = [] if findings is None else findings
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.object, self.changes, self.findings) == (
-            other.object, other.changes, other.findings)
-
-    def __repr__(self) -> str:
-        return (f"KubeResult(object={self.object!r}, changes={self.changes!r}, "
-                f"findings={self.findings!r})")
+    object: Any
+    changes: list[Change] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {

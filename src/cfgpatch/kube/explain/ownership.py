@@ -21,9 +21,9 @@ The tools' settings are facts read in their sources (docs/kube-apply.md names th
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import dataclass
 from ..ssa import fieldpath as fp
 from ..ssa.managed import APPLY, ManagedFieldsEntry
 

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import INVALID_ARGUMENTS, SERVER_REFUSES, KubeError, OwnershipConflict
+from ...records import dataclass, field
 from . import fieldpath as fp
 from . import managed as mf
 from .builtin import builtin_schema, type_name
 from .crd import CRDError, crd_types
 from .fieldmanager import ConflictError, FieldManager, ServerError, Trace, gvk_of, gvk_string
 from .openapi import openapi_types
-from .record import Record
 from .schema import Schema, TypeRef, deduced_schema
 from .validate import validate
 from .value import deep_copy
@@ -126,19 +125,17 @@ def _conflicts(found: list[tuple[str, tuple]]) -> list[Conflict]:
     return out
 
 
-class Changes(Record):
+@dataclass
+class Changes:
     """The object's fields the operation added, modified and removed."""
 
-    FIELDS = ("added", "modified", "removed")
-
-    def __init__(self, added: fp.FieldSet | None = None, modified: fp.FieldSet | None = None,
-                 removed: fp.FieldSet | None = None) -> None:
-        self.added = added if added is not None else fp.FieldSet()
-        self.modified = modified if modified is not None else fp.FieldSet()
-        self.removed = removed if removed is not None else fp.FieldSet()
+    added: fp.FieldSet = field(default_factory=fp.FieldSet)
+    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
+    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
 
 
-class ApplyResult(Record):
+@dataclass
+class ApplyResult:
     """What a server-side apply stores, and what explains it.
 
     ``object``: the object as stored, ``metadata.managedFields`` included;
@@ -154,23 +151,15 @@ class ApplyResult(Record):
     last-applied annotation set, so the server forced the apply.
     """
 
-    FIELDS = ("object", "managed_fields", "before", "changed", "changes", "forced",
-              "before_first_apply", "upgraded_from_last_applied", "dropped")
-
-    def __init__(self, object: dict, managed_fields: list[mf.ManagedFieldsEntry],  # noqa: A002
-                 before: list[mf.ManagedFieldsEntry], changed: bool, changes: Changes,
-                 forced: list[Conflict] | None = None, before_first_apply: bool = False,
-                 upgraded_from_last_applied: bool = False,
-                 dropped: fp.FieldSet | None = None) -> None:
-        self.object = object
-        self.managed_fields = managed_fields
-        self.before = before
-        self.changed = changed
-        self.changes = changes
-        self.forced = forced if forced is not None else []
-        self.before_first_apply = before_first_apply
-        self.upgraded_from_last_applied = upgraded_from_last_applied
-        self.dropped = dropped if dropped is not None else fp.FieldSet()
+    object: dict
+    managed_fields: list[mf.ManagedFieldsEntry]
+    before: list[mf.ManagedFieldsEntry]
+    changed: bool
+    changes: Changes
+    forced: list[Conflict] = field(default_factory=list)
+    before_first_apply: bool = False
+    upgraded_from_last_applied: bool = False
+    dropped: fp.FieldSet = field(default_factory=fp.FieldSet)
 
     def owners(self, path: tuple, *, after: bool = True) -> list[mf.ManagedFieldsEntry]:
         """The entries that own ``path`` after (or before) the apply."""
@@ -178,20 +167,16 @@ class ApplyResult(Record):
         return [e for e in entries if e.fields.has(path)]
 
 
-class UpdateResult(Record):
+@dataclass
+class UpdateResult:
     """What an Update stores: ``object``, ``managed_fields``, ``before``, ``changes``,
     and ``taken``: fields other managers owned that the update changed (they lose them)."""
 
-    FIELDS = ("object", "managed_fields", "before", "changes", "taken")
-
-    def __init__(self, object: dict, managed_fields: list[mf.ManagedFieldsEntry],  # noqa: A002
-                 before: list[mf.ManagedFieldsEntry], changes: Changes,
-                 taken: list[Conflict] | None = None) -> None:
-        self.object = object
-        self.managed_fields = managed_fields
-        self.before = before
-        self.changes = changes
-        self.taken = taken if taken is not None else []
+    object: dict
+    managed_fields: list[mf.ManagedFieldsEntry]
+    before: list[mf.ManagedFieldsEntry]
+    changes: Changes
+    taken: list[Conflict] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -14,24 +14,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...records import dataclass, field
 from . import fieldpath as fp
-from .record import Record
 from .schema import ATOMIC, ListType, MapType, Schema, TypeRef
 from .twosided import TwoSidedWalk, zip_keys
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
 from .value import ABSENT, equals
 
 
-class Comparison(Record):
+@dataclass
+class Comparison:
     """The fields added, modified and removed from the left value to the right one."""
 
-    FIELDS = ("added", "modified", "removed")
-
-    def __init__(self, added: fp.FieldSet | None = None, modified: fp.FieldSet | None = None,
-                 removed: fp.FieldSet | None = None) -> None:
-        self.added = added if added is not None else fp.FieldSet()
-        self.modified = modified if modified is not None else fp.FieldSet()
-        self.removed = removed if removed is not None else fp.FieldSet()
+    added: fp.FieldSet = field(default_factory=fp.FieldSet)
+    modified: fp.FieldSet = field(default_factory=fp.FieldSet)
+    removed: fp.FieldSet = field(default_factory=fp.FieldSet)
 
     def is_same(self) -> bool:
         """True when nothing changed."""

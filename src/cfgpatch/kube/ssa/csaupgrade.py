@@ -26,10 +26,10 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from ...records import dataclass, field
 from . import fieldpath as fp
 from . import managed as mf
 from .api import ApplyResult, Schema, Types, server_side_apply, update
-from .record import Record
 
 CLIENT_SIDE_MANAGER = "kubectl-client-side-apply"
 SERVER_SIDE_MANAGER = "kubectl"
@@ -114,19 +114,15 @@ def upgrade_managed_fields_patch(obj: dict, csa_managers: Iterable[str], ssa_man
             {"op": "replace", "path": "/metadata/resourceVersion", "value": rv}]
 
 
-class KubectlApply(Record):
+@dataclass
+class KubectlApply:
     """``kubectl apply --server-side``: the final result and the requests kubectl sent."""
 
-    FIELDS = ("result", "saved_annotation", "migrated_managers", "reapplied", "steps")
-
-    def __init__(self, result: ApplyResult, saved_annotation: bool = False,
-                 migrated_managers: list[str] | None = None, reapplied: bool = False,
-                 steps: list[str] | None = None) -> None:
-        self.result = result
-        self.saved_annotation = saved_annotation
-        self.migrated_managers = migrated_managers if migrated_managers is not None else []
-        self.reapplied = reapplied
-        self.steps = steps if steps is not None else []
+    result: ApplyResult
+    saved_annotation: bool = False
+    migrated_managers: list[str] = field(default_factory=list)
+    reapplied: bool = False
+    steps: list[str] = field(default_factory=list)
 
 
 def kubectl_server_side_apply(live: dict | None, obj: dict, *,

@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...records import dataclass, field
 from ..go.json import encode
 from . import fieldpath as fp
 from . import managed as mf
 from .fieldsets import validated_field_set
-from .record import Record
 from .schema import Schema, TypeRef
 from .typed import errors_text, forget_items
 from .updater import ConflictsFound, Managers, Typed, UpdaterError, VersionedSet
@@ -63,24 +63,21 @@ class ConflictError(Exception):
         self.conflicts = conflicts
 
 
-class Trace(Record):
+@dataclass
+class Trace:
     """What happened inside one operation (for explanations): ``changes``, the
     Comparison of the live object with the stored one; ``before``, the live object's
     managers and times, decoded; ``dropped``, the fields the applier owned and no longer
     applies; the rest as :class:`~.api.ApplyResult` says."""
 
-    FIELDS = ("before_first_apply", "forced", "upgraded_from_last_applied", "taken",
-              "changes", "changed", "before", "dropped")
-
-    def __init__(self) -> None:
-        self.before_first_apply = False
-        self.forced: list[tuple[str, tuple]] = []
-        self.upgraded_from_last_applied = False
-        self.taken: list[tuple[str, tuple]] = []
-        self.changes: Any = None
-        self.changed = True
-        self.before: Any = None
-        self.dropped: Any = None
+    before_first_apply: bool = False
+    forced: list[tuple[str, tuple]] = field(default_factory=list)
+    upgraded_from_last_applied: bool = False
+    taken: list[tuple[str, tuple]] = field(default_factory=list)
+    changes: Any = None
+    changed: bool = True
+    before: Any = None
+    dropped: Any = None
 
 
 def gvk_of(obj: Any) -> tuple[str, str, str]:

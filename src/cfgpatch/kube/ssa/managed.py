@@ -18,9 +18,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from ...records import dataclass, field
 from ..go.json import encode_string, go_quote
 from . import fieldpath as fp
-from .record import Record
 from .updater import Managers, VersionedSet
 
 APPLY = "Apply"
@@ -31,20 +31,16 @@ class DecodeError(ValueError):
     """``managedFields`` the server cannot read (its words)."""
 
 
-class ManagedFieldsEntry(Record):
+@dataclass
+class ManagedFieldsEntry:
     """One entry of ``metadata.managedFields``, typed."""
 
-    FIELDS = ("manager", "operation", "api_version", "fields", "time", "subresource")
-
-    def __init__(self, manager: str, operation: str, api_version: str,
-                 fields: fp.FieldSet | None = None, time: str | None = None,
-                 subresource: str = "") -> None:
-        self.manager = manager
-        self.operation = operation
-        self.api_version = api_version
-        self.fields = fields if fields is not None else fp.FieldSet()
-        self.time = time
-        self.subresource = subresource
+    manager: str
+    operation: str
+    api_version: str
+    fields: fp.FieldSet = field(default_factory=fp.FieldSet)
+    time: str | None = None
+    subresource: str = ""
 
     @property
     def applied(self) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .record import Identity
+from ...records import dataclass, field
 
 ATOMIC = "atomic"
 ASSOCIATIVE = "associative"
@@ -41,16 +41,13 @@ UNTYPED_DEDUCED = "__untyped_deduced_"
 _NO_DEFAULT: Any = object()
 
 
-class TypeRef(Identity):
+@dataclass(eq=False)
+class TypeRef:
     """A reference to a type: by name, inline, with an optional relationship override."""
 
-    FIELDS = ("named", "inlined", "relationship")
-
-    def __init__(self, named: str | None = None, inlined: Atom | None = None,
-                 relationship: str | None = None) -> None:
-        self.named = named
-        self.inlined = inlined
-        self.relationship = relationship
+    named: str | None = None
+    inlined: Atom | None = None
+    relationship: str | None = None
 
     def is_empty(self) -> bool:
         """True for the empty reference (a struct's unknown fields are not allowed)."""
@@ -62,57 +59,45 @@ class TypeRef(Identity):
                 and self.inlined is other.inlined)
 
 
-class StructField(Identity):
+@dataclass(eq=False)
+class StructField:
     """A declared field of a struct: its type and the default the schema gives it."""
 
-    FIELDS = ("type", "default")
-
-    def __init__(self, type: TypeRef, default: Any = _NO_DEFAULT) -> None:  # noqa: A002
-        self.type = type
-        self.default = default
+    type: TypeRef
+    default: Any = _NO_DEFAULT
 
     def has_default(self) -> bool:
         """True when the schema gives the field a default value."""
         return self.default is not _NO_DEFAULT and self.default is not None
 
 
-class ListType(Identity):
+@dataclass(eq=False)
+class ListType:
     """A list: ``atomic`` or ``associative`` (a set when ``keys`` is empty)."""
 
-    FIELDS = ("element_type", "relationship", "keys")
-
-    def __init__(self, element_type: TypeRef | None = None, relationship: str = "",
-                 keys: tuple[str, ...] = ()) -> None:
-        self.element_type = element_type if element_type is not None else TypeRef()
-        self.relationship = relationship
-        self.keys = keys
+    element_type: TypeRef = field(default_factory=TypeRef)
+    relationship: str = ""
+    keys: tuple[str, ...] = ()
 
 
-class MapType(Identity):
+@dataclass(eq=False)
+class MapType:
     """A map or struct: declared ``fields``, the type of other keys, its relationship;
     ``has_fields``: Go's ``Fields != nil`` (a struct, even with no field)."""
 
-    FIELDS = ("fields", "element_type", "relationship", "has_fields")
-
-    def __init__(self, fields: dict[str, StructField] | None = None,
-                 element_type: TypeRef | None = None, relationship: str = "",
-                 has_fields: bool = False) -> None:
-        self.fields = fields if fields is not None else {}
-        self.element_type = element_type if element_type is not None else TypeRef()
-        self.relationship = relationship
-        self.has_fields = has_fields
+    fields: dict[str, StructField] = field(default_factory=dict)
+    element_type: TypeRef = field(default_factory=TypeRef)
+    relationship: str = ""
+    has_fields: bool = False
 
 
-class Atom(Identity):
+@dataclass(eq=False)
+class Atom:
     """A type: a scalar kind, a list, a map, or a mix of them (untyped values)."""
 
-    FIELDS = ("scalar", "list", "map")
-
-    def __init__(self, scalar: str | None = None, list: ListType | None = None,  # noqa: A002
-                 map: MapType | None = None) -> None:  # noqa: A002
-        self.scalar = scalar
-        self.list = list
-        self.map = map
+    scalar: str | None = None
+    list: ListType | None = None
+    map: MapType | None = None
 
     def is_empty(self) -> bool:
         """True for the atom with no part (an invalid type)."""

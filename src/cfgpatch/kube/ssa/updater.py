@@ -20,26 +20,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...records import dataclass
 from . import fieldpath as fp
 from .compare import Comparison, compare
 from .fieldsets import to_field_set
 from .merge import merge
-from .record import Record
 from .remove import ensure_named_fields_are_members, reconcile_with_schema, remove_items
 from .schema import Schema, TypeRef
 from .typed import errors_text
 from .value import ABSENT, equals
 
 
-class VersionedSet(Record):
+@dataclass
+class VersionedSet:
     """The fields one manager owns, at an API version, applied or written."""
 
-    FIELDS = ("set", "api_version", "applied")
-
-    def __init__(self, set: fp.FieldSet, api_version: str, applied: bool) -> None:  # noqa: A002
-        self.set = set
-        self.api_version = api_version
-        self.applied = applied
+    set: fp.FieldSet
+    api_version: str
+    applied: bool
 
 
 Managers = dict  # manager identifier -> VersionedSet
@@ -57,18 +55,15 @@ class ConflictsFound(Exception):
         self.conflicts = conflicts
 
 
-class Typed(Record):
+@dataclass
+class Typed:
     """A value of a type of a schema (``fields``: its fields, when the validation
     computed them)."""
 
-    FIELDS = ("schema", "ref", "value", "fields")
-
-    def __init__(self, schema: Schema, ref: TypeRef, value: Any,
-                 fields: fp.FieldSet | None = None) -> None:
-        self.schema = schema
-        self.ref = ref
-        self.value = value
-        self.fields = fields
+    schema: Schema
+    ref: TypeRef
+    value: Any
+    fields: fp.FieldSet | None = None
 
     def with_value(self, v: Any) -> Typed:
         """The same type holding another value."""
@@ -138,19 +133,16 @@ def update(live: Typed, new: Typed, version: str, managers: Managers,
     return managers, cmp, taken
 
 
-class Applied(Record):
+@dataclass
+class Applied:
     """What an Apply computed: ``value``, the new object (:data:`ABSENT` when nothing
     changed); ``managers``; ``conflicts``, those ``force`` overrode; ``changes``, the live
     object's fields added, modified and removed."""
 
-    FIELDS = ("value", "managers", "conflicts", "changes")
-
-    def __init__(self, value: Any, managers: Managers, conflicts: list[tuple[str, tuple]],
-                 changes: Comparison) -> None:
-        self.value = value
-        self.managers = managers
-        self.conflicts = conflicts
-        self.changes = changes
+    value: Any
+    managers: Managers
+    conflicts: list[tuple[str, tuple]]
+    changes: Comparison
 
 
 def apply(live: Typed, config: Typed, version: str, managers: Managers, manager: str,
