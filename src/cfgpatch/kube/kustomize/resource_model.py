@@ -238,8 +238,10 @@ class Resource:
             self.metadata().pop("namespace", None)
 
     def prev_ids(self) -> list[ResId]:
-        """kustomize's PrevIds: the ids before renames, or the current one."""
-        return list(self.previous) if self.previous else [self.cur_id()]
+        """kustomize's PrevIds: the ids stored before renames, patches and namespace
+        changes; none for a resource no transformer touched (so a name reference never
+        picks it, and a subject naming it gets no namespace)."""
+        return list(self.previous)
 
 
 def metadata_map(value: Any) -> dict:
