@@ -30,6 +30,9 @@ from .model import Outcome
 
 #: The key findings (rule, message) of objects already typed, by their JSON text.
 _SEEN: dict[tuple, list[tuple[str, str]]] = {}
+#: The types of each CRD met (its JSON text -> crd_types' answer, None: not convertible);
+#: the base schema is always the built-in one (builtin_schema() is loaded once).
+_CRD_TYPES: dict[str, dict | None] = {}
 WORKLOADS = frozenset({"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"})
 
 
@@ -37,13 +40,8 @@ def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
     """The findings of the objects ``outcome`` built."""
     if not outcome.built:
         return
-    from ..kube.ssa import Types
-
     crds = [o for o in outcome.built if o.get("kind") == "CustomResourceDefinition"]
-    try:
-        types = Types(crds=crds)
-    except KubeError:
-        types = Types()
+    types = _types(crds)
     where = Location(outcome.path)
     for obj in outcome.built:
         # a base built under several overlays gives the same object again: typed once
@@ -55,6 +53,30 @@ def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
         for rule_id, message in _SEEN[memo]:
             yield make(rule_id, message, where)
     yield from _hpa_replicas(outcome.built, where)
+
+
+def _types(crds: list[dict]) -> Any:
+    """``Types(crds=crds)``, or the built-in types alone when a CRD's schema cannot be
+    converted; each CRD's schema converted once per run (a base's CRDs are built again
+    under every overlay)."""
+    from ..kube.ssa import Types
+    from ..kube.ssa.crd import CRDError, crd_types
+
+    types = Types()
+    for crd in crds:
+        key = json.dumps(crd, sort_keys=True, default=str)
+        if key not in _CRD_TYPES:
+            if len(_CRD_TYPES) > 2_000:
+                _CRD_TYPES.clear()
+            try:
+                _CRD_TYPES[key] = crd_types(crd, types.schema)
+            except CRDError:
+                _CRD_TYPES[key] = None
+        found = _CRD_TYPES[key]
+        if found is None:
+            return Types()
+        types.custom.update(found)
+    return types
 
 
 def _describe(obj: dict) -> str:
