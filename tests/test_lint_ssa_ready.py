@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfgpatch.lint.directory import lint_directory
 
@@ -70,3 +73,61 @@ def test_item_without_its_key(tmp_path):
     assert found == [("ssa-missing-key", "Deployment/web: item 1 of .spec.template.spec."
                       "containers[name=\"app\"].env has no name; server-side apply keys it "
                       "as [name=\"\"]")]
+
+
+# ------------------------------------------------ objects skipped as keyless (speed)
+
+def _keyed_findings(obj):
+    from cfgpatch.kube.ssa import Types
+    from cfgpatch.lint.finding import Location
+    from cfgpatch.lint.ssa_ready import _keys
+
+    return [(f.rule, f.message) for f in _keys(obj, Types(), Location("k.yaml"))]
+
+
+KEYLESS = [
+    {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}},
+    {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+     "metadata": {"name": "r"},
+     "rules": [{"apiGroups": [""], "resources": ["pods", "pods"], "verbs": ["get"]}]},
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "type": "Opaque"},
+]
+KEYED = [
+    deployment(containers=[{"name": "a", "image": "x"}, {"name": "a", "image": "y"}]),
+    deployment(containers=[{"image": "x"}]),
+    {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+     "spec": {"ports": [{"port": 80}, {"port": 80}]}},
+    {"apiVersion": "v1", "kind": "ConfigMap",
+     "metadata": {"name": "c", "finalizers": ["a", "a"]}},
+    {"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": {"name": "u"},
+     "spec": {"items": [1]}},
+]
+
+
+def test_keyless_objects_are_those_whose_lists_are_all_atomic():
+    from cfgpatch.kube.ssa import Types
+    from cfgpatch.lint.ssa_ready import _keyless
+
+    types = Types()
+    assert [_keyless(o, types) for o in KEYLESS] == [True] * len(KEYLESS)
+    assert [_keyless(o, types) for o in KEYED] == [False] * len(KEYED)
+    assert all(_keyed_findings(o) == [] for o in KEYLESS)  # skipping them loses nothing
+    assert _keyed_findings(KEYED[0]) and _keyed_findings(KEYED[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(KEYLESS + KEYED), st.lists(st.sampled_from(
+    ["finalizers", "ownerReferences", "labels", "args", "rules", "ports"]), max_size=3),
+    st.lists(st.sampled_from(["x", "", 0]), max_size=3))
+def test_an_object_skipped_as_keyless_has_no_key_finding(base, fields, items):
+    from cfgpatch.kube.ssa import Types
+    from cfgpatch.lint.ssa_ready import _keyless
+
+    obj = copy.deepcopy(base)
+    for name in fields:  # lists of whatever relationship their type gives, or none
+        where = obj["metadata"] if name in ("finalizers", "ownerReferences", "labels") \
+            else obj.setdefault("spec", {})
+        where[name] = [{"name": str(i), "uid": str(i)} if name == "ownerReferences"
+                       else i for i in items]
+    if _keyless(obj, Types()):
+        assert _keyed_findings(obj) == []

@@ -163,7 +163,7 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
     from ..kube.kustomize.build import BuildError, too_deep
     from ..kube.kustomize.trace import Trace
 
-    trace = Trace()
+    trace = Trace(patch_values_only=True)  # lint reads what patches did, not transformers
     error: BuildError | None = None
     result: Any = None
     try:

@@ -30,6 +30,9 @@ from .model import Outcome
 
 #: The key findings (rule, message) of objects already typed, by their JSON text.
 _SEEN: dict[tuple, list[tuple[str, str]]] = {}
+#: The types of each CRD met (its JSON text -> crd_types' answer, None: not convertible);
+#: the base schema is always the built-in one (builtin_schema() is loaded once).
+_CRD_TYPES: dict[str, dict | None] = {}
 WORKLOADS = frozenset({"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"})
 
 
@@ -37,16 +40,13 @@ def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
     """The findings of the objects ``outcome`` built."""
     if not outcome.built:
         return
-    from ..kube.ssa import Types
-
     crds = [o for o in outcome.built if o.get("kind") == "CustomResourceDefinition"]
-    try:
-        types = Types(crds=crds)
-    except KubeError:
-        types = Types()
+    types = _types(crds)
     where = Location(outcome.path)
     for obj in outcome.built:
         # a base built under several overlays gives the same object again: typed once
+        if _keyless(obj, types):  # no associative list to key: no finding to find
+            continue
         memo = (json.dumps(obj, sort_keys=True, default=str), len(crds))
         if memo not in _SEEN:
             if len(_SEEN) > 20_000:
@@ -55,6 +55,77 @@ def ssa_readiness(outcome: Outcome) -> Iterator[LintFinding]:
         for rule_id, message in _SEEN[memo]:
             yield make(rule_id, message, where)
     yield from _hpa_replicas(outcome.built, where)
+
+
+def _types(crds: list[dict]) -> Any:
+    """``Types(crds=crds)``, or the built-in types alone when a CRD's schema cannot be
+    converted; each CRD's schema converted once per run (a base's CRDs are built again
+    under every overlay)."""
+    from ..kube.ssa import Types
+    from ..kube.ssa.crd import CRDError, crd_types
+
+    types = Types()
+    for crd in crds:
+        key = json.dumps(crd, sort_keys=True, default=str)
+        if key not in _CRD_TYPES:
+            if len(_CRD_TYPES) > 2_000:
+                _CRD_TYPES.clear()
+            try:
+                _CRD_TYPES[key] = crd_types(crd, types.schema)
+            except CRDError:
+                _CRD_TYPES[key] = None
+        found = _CRD_TYPES[key]
+        if found is None:
+            return Types()
+        types.custom.update(found)
+    return types
+
+
+def _keyless(obj: dict, types: Any) -> bool:
+    """Whether the server-side apply of ``obj`` surely meets no associative list (where
+    alone a key is missing or repeated): its lists, if any, are all atomic in its type.
+    Anything the walk is unsure of (no type, a value the type does not describe, a
+    relationship other than atomic) says no, and the object is applied."""
+    from ..kube.ssa.fieldmanager import gvk_of
+
+    if not _has_list(obj):
+        return True
+    found = types.lookup(*gvk_of(obj))
+    return found is not None and _atomic_lists(found[0], found[1], obj, 0)
+
+
+def _has_list(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list):
+            return True
+        if isinstance(current, dict):
+            stack.extend(current.values())
+    return False
+
+
+def _atomic_lists(schema: Any, ref: Any, value: Any, depth: int) -> bool:
+    from ..kube.ssa.schema import ATOMIC
+
+    if not isinstance(value, (dict, list)):
+        return True
+    atom = schema.resolve(ref) if depth < 500 else None
+    if atom is None:
+        return False
+    if isinstance(value, list):
+        if atom.list is None or atom.list.relationship != ATOMIC:
+            return False
+        return all(_atomic_lists(schema, atom.list.element_type, item, depth + 1)
+                   for item in value)
+    if atom.map is None:
+        return False
+    for key, child in value.items():
+        field = atom.map.fields.get(key)
+        child_ref = field.type if field is not None else atom.map.element_type
+        if child_ref.is_empty() or not _atomic_lists(schema, child_ref, child, depth + 1):
+            return False
+    return True
 
 
 def _describe(obj: dict) -> str:

@@ -53,6 +53,11 @@ def cached_reads() -> Iterator[None]:
             _CACHE.reset(token)
 
 
+def copy_node(node: Node) -> Node:
+    """An independent copy of the document ``node`` (its aliases shared within it)."""
+    return _copy(node, {})
+
+
 def _copy(node: Node, memo: dict[int, Node]) -> Node:
     known = memo.get(id(node))
     if known is not None:
@@ -70,10 +75,11 @@ def read_documents(text: str, file: str = "") -> list[Node]:
     return _cached("documents", text, file)
 
 
-def _cached(kind: str, text: str, file: str) -> list[Node]:
+def _cached(kind: str, text: str, file: str, shared: bool = False) -> list[Node]:
     """The ``kind`` of reading of ``text`` (``"documents"``: every document;
     ``"resources"``: as a resource file; ``"first"``: its first document), through the
-    cache of :func:`cached_reads` when in one."""
+    cache of :func:`cached_reads` when in one (``shared``: the cached nodes themselves,
+    not copies)."""
     read = {"documents": _read_documents, "resources": _resource_documents,
             "first": _first_document}[kind]
     cache = _CACHE.get()
@@ -82,6 +88,8 @@ def _cached(kind: str, text: str, file: str) -> list[Node]:
     key = (kind, text, file)
     if key not in cache:
         cache[key] = read(text, file)
+    if shared:
+        return list(cache[key])
     memo: dict[int, Node] = {}
     return [_copy(node, memo) for node in cache[key]]
 
@@ -101,6 +109,12 @@ def read_resource_documents(text: str, file: str = "") -> list[Node]:
     """The documents of a resource file as kyaml's ``ByteReader`` reads them (see
     :func:`_resource_documents`)."""
     return _cached("resources", text, file)
+
+
+def shared_resource_documents(text: str, file: str = "") -> list[Node]:
+    """:func:`read_resource_documents`, but within :func:`cached_reads` the cached nodes
+    themselves: the caller must not change them (copy one first, :func:`copy_node`)."""
+    return _cached("resources", text, file, shared=True)
 
 
 def _resource_documents(text: str, file: str) -> list[Node]:

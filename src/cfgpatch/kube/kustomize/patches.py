@@ -88,7 +88,10 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
             body["apiVersion"] = resource.value.get("apiVersion")
         if document.texts:
             body = with_sources(body, document.texts)
-        before = snapshot(resource.value) if step is not None else None
+        # the merge gives the resource a new value (strategic.apply copies it, and reads
+        # the old one only): the old one, no longer the resource's, is the step's value
+        # before as it is, not copied
+        original = resource.value
         label = resource.describe()
         name, namespace, kind = resource.name, resource.namespace, resource.value.get("kind")
         if allow_name or allow_kind:
@@ -101,7 +104,7 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
             resource.texts.update(spelled(document.value, document.texts, in_lists=False))
         if merged_value is None or not merged_value:
             resmap.remove(resource)
-            after = None
+            before, after = snapshot(original) if step is not None else None, None
         else:
             previous, resource.value = resource.value, merged_value
             resource.typed_keys = resource.typed_keys or document.typed_keys
@@ -115,6 +118,7 @@ def _merge_into(resmap: ResMap, selected: list[Resource], document: Document, pa
             elif document.org_id().name:  # the merge takes the patch's name
                 resource.set_name(document.org_id().name)
             resource.set_namespace(namespace)
+            before = original
             after = snapshot(resource.value) if step is not None else None
         if step is not None:
             step.targets.append(label)

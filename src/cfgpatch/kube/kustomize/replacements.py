@@ -145,9 +145,10 @@ def run(resmap: ResMap, trace: Trace | None, kust: Kustomization,
     for replacement in loaded:
         step = None
         if trace is not None:
-            step = trace.begin(Step(TRANSFORMER, "replacements", replacement.index,
-                                    replacement.file, replacement.line))
-            step.patch = replacement.value
+            begun = trace.begin(Step(TRANSFORMER, "replacements", replacement.index,
+                                     replacement.file, replacement.line))
+            begun.patch = replacement.value
+            step = trace.values_of(begun)
         apply(resmap, replacement, step)
     ids = [id_key(r.cur_id()) for r in resmap.resources]
     if len(set(ids)) != len(ids):  # kustomize panics (measured); its text is not an error

@@ -19,7 +19,7 @@ from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import KyamlError, Node
 from ..io.kyaml_duplicates import drop_duplicates, scan_keys
 from ..io.kyaml_merge import expand_merge_keys
-from ..io.kyaml_read import read_resource_documents
+from ..io.kyaml_read import copy_node, shared_resource_documents
 from ..io.kyaml_write import write_value
 from .kustomization import ORIGIN
 from .nodes import text
@@ -77,13 +77,15 @@ def read_resources(text: str, file: str) -> list[Resource]:
     items; a document without ``kind`` or ``metadata.name`` is kustomize's error.
     """
     try:
-        documents = read_resource_documents(text, file)
+        documents = shared_resource_documents(text, file)  # read here, never changed
     except KyamlError as err:
         raise _unreadable(err) from None
     try:
         scanned = [(node, scan_keys(node)) for node in documents]
-        nodes = [(expand_merge_keys(node) if merge else node, twice)
-                 for node, (merge, twice) in scanned]
+        # expanding merge keys copies the document; dropping repeated keys changes it:
+        # a copy, so the read cache's nodes stay as read
+        nodes = [(expand_merge_keys(node) if merge else copy_node(node) if twice else node,
+                  twice) for node, (merge, twice) in scanned]
     except KyamlError as err:
         failed = KubeError(err.message, code=KUSTOMIZE_ERROR)
         failed.malformed = getattr(err, "malformed", True)  # type: ignore[attr-defined]

@@ -3,7 +3,10 @@
 A build given a :class:`Trace` records one :class:`Step` per patch and per
 transformer, in the order kustomize runs them: where it is written (kustomization file
 and line, the patch file), what it selected and, for every resource it touched, the
-resource's value before and after.  Without a trace nothing is copied.
+resource's value before and after.  Without a trace nothing is copied; a trace made with
+``patch_values_only`` (lint's: it reads only what patches did) records every step but copies
+resource values for patch steps only (a transformer step's ``targets`` and ``touches`` stay
+empty), so the large resources every transformer visits are not copied twice per step.
 """
 
 from __future__ import annotations
@@ -58,6 +61,12 @@ class Step:
 @dataclass
 class Trace:
     steps: list[Step] = dataclass_field(default_factory=list)
+    #: Record what transformers and replacements touched too (``False``: patches only).
+    patch_values_only: bool = False
+
+    def values_of(self, step: Step) -> Step | None:
+        """``step`` when the values a (non-patch) step touches are recorded, else None."""
+        return None if self.patch_values_only else step
 
     def begin(self, step: Step) -> Step:
         self.steps.append(step)

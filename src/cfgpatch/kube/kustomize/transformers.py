@@ -53,7 +53,7 @@ def run_at(resmap: ResMap, trace: Trace | None, where: tuple[str, int], name: st
     if trace is not None:  # the trace module is loaded: the caller made a Trace
         from .trace import TRANSFORMER, Step, Touch, snapshot
 
-        step = trace.begin(Step(TRANSFORMER, name, index, where[0], where[1]))
+        step = trace.values_of(trace.begin(Step(TRANSFORMER, name, index, where[0], where[1])))
     for resource in (resmap.resources if resources is None else resources):
         before = snapshot(resource.value) if step is not None else None
         label = resource.describe()
