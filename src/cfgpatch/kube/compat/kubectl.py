@@ -1,7 +1,8 @@
 """kubectl's words around what its decoder and its file reader refuse.
 
+>>> from cfgpatch.kube.compat import word
 >>> from cfgpatch.kube.problems import Decoding, MissingKind
->>> decoding(Decoding("x.yaml", MissingKind("{}")), str)
+>>> decoding(Decoding("x.yaml", MissingKind("{}")), word)
 'unable to decode "x.yaml": Object \\'Kind\\' is missing in \\'{}\\''
 """
 
