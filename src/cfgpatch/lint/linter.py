@@ -23,6 +23,7 @@ from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
+from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
 from .yamlpos import values
 
@@ -120,7 +121,8 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
                     directory = str((value.get("spec") or {}).get("path") or "") \
                         if isinstance(value.get("spec"), dict) else ""
                     options = config.build_options(normal_path(directory))
-                    out.append(lint_flux(files, root, path, tree, value, options))
+                    out.append(_named(lint_flux(files, root, path, tree, value, options),
+                                      tree, value))
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
@@ -131,6 +133,46 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     for outcome in out:
         outcome.crds = crds
     return out, extra
+
+
+def _named(outcome: Outcome, tree, value: dict) -> Outcome:
+    """A Flux unit with its object's ``namespace/name`` and the line of its name."""
+    outcome.unit = _unit_name(value)
+    outcome.unit_line = tree.find(["metadata", "name"])[0].line
+    return outcome
+
+
+def _unit_name(value: dict) -> str:
+    meta = value.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}"
+
+
+def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outcome | None:
+    """``unit`` (a kustomization or a Flux Kustomization) built from other ``files``, such
+    as a base ref's (``keep_blame`` on), or None when they do not hold it."""
+    from .kbuild import keep_blame
+
+    root = build_root(files)
+    token = keep_blame.set(True)
+    try:
+        with _read_cache(True):
+            if unit.kind == "kustomization" and unit.path in files:
+                options = config.build_options(posixpath.dirname(unit.path))
+                return _kustomization_outcome(files, root, unit.path, options)
+            if unit.kind != "flux" or unit.path not in files:
+                return None
+            for _document, tree, value in flux_objects(files[unit.path]):
+                if _unit_name(value) == unit.unit and _flux_source_here(config, value):
+                    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+                    options = config.build_options(normal_path(str(spec.get("path") or "")))
+                    return _named(lint_flux(files, root, unit.path, tree, value, options),
+                                  tree, value)
+    except (KeyError, OSError, UnicodeDecodeError):
+        return None
+    finally:
+        keep_blame.reset(token)
+    return None
 
 
 def _flux_source_here(config: Config, value: dict) -> bool:
@@ -165,7 +207,8 @@ def build_root(files: Mapping[str, str]) -> str:
     if root is not None:
         return root
     from .kbuild import MEMORY_ROOT, memory_fs
-    memory_fs.set(_memory_fs(files))
+    mounted = getattr(files, "build_fs", None)  # a git tree mounted at MEMORY_ROOT
+    memory_fs.set(mounted if mounted is not None else _memory_fs(files))
     return MEMORY_ROOT
 
 
@@ -243,14 +286,19 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
 
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
-               confirm: Confirm | None = None) -> Report:
+               confirm: Confirm | None = None, base: BaseRef | None = None) -> Report:
     """Lint the units under ``paths`` (relative to the root of ``files``); ``confirm``:
-    see :data:`Confirm` (for a failure lint's own build reports: a Flux folder)."""
+    see :data:`Confirm` (for a failure lint's own build reports: a Flux folder);
+    ``base``: the base ref ``ssa-stuck-field`` compares with (None: the rule says it is
+    off, when a unit applies server-side)."""
     config = read_config(files) if config is None else config
     units, extra = outcomes(files, config, paths, crds)
     findings = list(extra)
     for outcome in units:
         _confirmed(outcome, confirm)
         findings += check(outcome)
+    if config.level(RULE, "warning") is not None:
+        findings += stuck_findings(units, config, base,
+                                   lambda other, unit: counterpart(config, other, unit))
     findings = _one_failure_per_place(_configured(findings, config))
     return Report(one_per_mistake(unique(findings)), [o.summary() for o in units], files)

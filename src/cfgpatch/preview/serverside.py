@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError, OwnershipConflict
+from ..kube.explain.migration import pointer_of
 from ..kube.explain.ownership import HELM4, stuck_fields
 from ..kube.kustomize.resources import Gvk, ResId
 from ..kube.ssa import Types, path_string, server_side_apply
@@ -205,43 +206,6 @@ def _tops(fields: fp.FieldSet) -> list[tuple]:
         if not any(path[:len(top)] == top for top in out):
             out.append(path)
     return sorted(out, key=path_string)
-
-
-def pointer_of(path: tuple, value: Any) -> str | None:
-    """The JSON pointer of a field path in ``value`` (None when it is not there).
-
-    >>> obj = {"spec": {"containers": [{"name": "a"}, {"name": "web", "image": "x"}]}}
-    >>> pointer_of((fp.field("spec"), fp.field("containers"), fp.key([("name", "web")]),
-    ...             fp.field("image")), obj)
-    '/spec/containers/1/image'
-    """
-    out = ""
-    for element in path:
-        if element.kind == fp.FIELD:
-            if not isinstance(value, dict) or element.data not in value:
-                return None
-            value = value[element.data]
-            out += "/" + str(element.data).replace("~", "~0").replace("/", "~1")
-            continue
-        if not isinstance(value, list):
-            return None
-        at = _position(element, value)
-        if at is None:
-            return None
-        value, out = value[at], f"{out}/{at}"
-    return out
-
-
-def _position(element: fp.PathElement, items: list) -> int | None:
-    if element.kind == fp.INDEX:
-        return element.data if 0 <= element.data < len(items) else None
-    for at, item in enumerate(items):
-        if element.kind == fp.VALUE and item == element.data:
-            return at
-        if element.kind == fp.KEY and isinstance(item, dict) and \
-                all(item.get(name) == key for name, key in element.data):
-            return at
-    return None
 
 
 def _trim(value: dict) -> dict:

@@ -29,6 +29,7 @@ The assumption of lint's ``ssa-stuck-field`` rule, made one object at a time:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ...errors import OwnershipConflict
 from ...records import dataclass, field
@@ -142,6 +143,43 @@ def simulate(tool: str, old: dict, new: dict, types: Types) -> tuple[Moved, list
                               types)
 
 
+def pointer_of(path: tuple, value: Any) -> str | None:
+    """The JSON pointer of a field path in ``value`` (None when it is not there).
+
+    >>> obj = {"spec": {"containers": [{"name": "a"}, {"name": "web", "image": "x"}]}}
+    >>> pointer_of((fp.field("spec"), fp.field("containers"), fp.key([("name", "web")]),
+    ...             fp.field("image")), obj)
+    '/spec/containers/1/image'
+    """
+    out = ""
+    for element in path:
+        if element.kind == fp.FIELD:
+            if not isinstance(value, dict) or element.data not in value:
+                return None
+            value = value[element.data]
+            out += "/" + str(element.data).replace("~", "~0").replace("/", "~1")
+            continue
+        if not isinstance(value, list):
+            return None
+        at = _position(element, value)
+        if at is None:
+            return None
+        value, out = value[at], f"{out}/{at}"
+    return out
+
+
+def _position(element: fp.PathElement, items: list) -> int | None:
+    if element.kind == fp.INDEX:
+        return element.data if 0 <= element.data < len(items) else None
+    for at, item in enumerate(items):
+        if element.kind == fp.VALUE and item == element.data:
+            return at
+        if element.kind == fp.KEY and isinstance(item, dict) and \
+                all(item.get(name) == key for name, key in element.data):
+            return at
+    return None
+
+
 __all__ = ["MANAGERS", "NAMES", "LeftBehind", "Moved", "apply_as", "client_side_created",
-           "fields_of", "left_behind", "simulate"]
+           "fields_of", "left_behind", "pointer_of", "simulate"]
 
