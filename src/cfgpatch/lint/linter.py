@@ -286,11 +286,12 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
 
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
-               confirm: Confirm | None = None, base: BaseRef | None = None) -> Report:
+               confirm: Confirm | None = None,
+               base: BaseRef | Callable[[], BaseRef] | None = None) -> Report:
     """Lint the units under ``paths`` (relative to the root of ``files``); ``confirm``:
     see :data:`Confirm` (for a failure lint's own build reports: a Flux folder);
-    ``base``: the base ref ``ssa-stuck-field`` compares with (None: the rule says it is
-    off, when a unit applies server-side)."""
+    ``base``: the base ref ``ssa-stuck-field`` compares with, or a function that reads
+    it when a unit applies server-side (None: the rule says it is off)."""
     config = read_config(files) if config is None else config
     units, extra = outcomes(files, config, paths, crds)
     findings = list(extra)

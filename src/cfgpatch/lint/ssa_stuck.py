@@ -23,7 +23,7 @@ gets the base's files as a mapping, like the working tree's (the core runs no pr
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -61,9 +61,11 @@ def applier(unit: Outcome, config: Config) -> str:
     return ""
 
 
-def stuck_findings(units: list[Outcome], config: Config, base: BaseRef | None,
+def stuck_findings(units: list[Outcome], config: Config,
+                   base: BaseRef | Callable[[], BaseRef] | None,
                    counterpart: Any) -> list[LintFinding]:
-    """The findings of every server-side applied unit; ``counterpart(files, unit)``
+    """The findings of every server-side applied unit; ``base`` may be a function that
+    reads it (called only when a unit applies server-side); ``counterpart(files, unit)``
     builds the unit from the base's files (None when it is not there)."""
     from ..kube.explain.migration import MANAGERS
 
@@ -71,6 +73,8 @@ def stuck_findings(units: list[Outcome], config: Config, base: BaseRef | None,
     chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS]
     if not chosen:
         return []
+    if callable(base):
+        base = base()
     if base is None or base.files is None:
         why = base.note if base is not None else "no base ref was given"
         off = make(RULE, f"{RULE} is off: {why}; give --base REF (or lint.base) to compare "
@@ -160,7 +164,7 @@ def _finding(unit: Outcome, tool: str, ref: str, new: dict, found: tuple, moved:
     at = f" (set at {ref}:{where[0]}:{where[1]})" if where else ""
     owners = ", ".join(item.owners) or "nobody"
     message = (f"{name}: {item.field}{at} stays after {NAMES[tool]} applies this build "
-               f"over a client-side `kubectl apply` of {ref}'s: {owners} still "
+               f"over a client-side `kubectl apply` of the base build: {owners} still "
                f"own{'s' if len(item.owners) == 1 else ''} it ({_why(tool, moved)}). "
                f"Way out: `kubectl apply --server-side --field-manager={MANAGERS[tool]}` of "
                "this build once, or remove the field with `kubectl patch`/`kubectl edit`")
