@@ -195,6 +195,10 @@ def run_lint(args: argparse.Namespace) -> int:
         config = _config(args, files)
     except (CfgPatchError, OSError, ValueError) as exc:
         return _usage(str(getattr(exc, "message", exc)))
+    if config.options.enable_helm or any(dict(e.changes).get("enable_helm")
+                                         for e in config.kustomize):
+        from .helm_runner import install  # kube build runs helm through it (a process)
+        install()
     kubectl = None if args.no_kubectl else (args.kubectl or shutil.which("kubectl"))
     confirm = kubectl_confirm(root, kubectl, config) if kubectl else None
     read: list = []

@@ -20,6 +20,7 @@ from ..lint.files import TreeFiles
 from ..lint.kbuild import MEMORY_ROOT
 from ..lint.ssa_stuck import BaseRef
 from ..preview.gittree import GitError, GitRepo, GitTree, GitTreeFileSystem
+from ..preview.helmblame import HelmBlame
 from ..preview.helmtree import NetworkNeeded, RefHelm
 from .helm_runner import SubprocessHelm
 
@@ -49,8 +50,14 @@ def base_ref(root: Path, ref: str) -> BaseRef:
     sub = "" if sub == "." else sub
     files = TreeFiles(tree, sub, SubTreeFileSystem(tree, MEMORY_ROOT, sub))
     # a chart is run from a copy of the ref's folder; only with the root at the top
-    helm = OfflineRefHelm(SubprocessHelm(), tree, MEMORY_ROOT) if not sub else None
-    return BaseRef(label, files, helm)
+    if sub:
+        return BaseRef(label, files)
+    helm = OfflineRefHelm(SubprocessHelm(), tree, MEMORY_ROOT)
+
+    def chart_line(line: int, name: str) -> tuple[str, int] | None:
+        return HelmBlame(helm.outputs, tree.read_text).where(line, name)
+
+    return BaseRef(label, files, helm, chart_line=chart_line)
 
 
 class OfflineRefHelm(RefHelm):

@@ -35,6 +35,8 @@ from .model import Outcome
 from .rules import NOTE
 
 RULE = "ssa-stuck-field"
+#: The file name ``kube build`` gives a chart's output (its blame's lines are helm's).
+HELM_OUTPUT = "helm template"
 
 
 @dataclass
@@ -49,6 +51,9 @@ class BaseRef:
     files: Mapping[str, str] | None = None
     helm: Any = None
     note: str = ""
+    #: ``chart_line(line, name)``: the chart template's (file, line) for a line of
+    #: ``helm template``'s output that writes the object ``name`` (None: not known).
+    chart_line: Callable[[int, str], tuple[str, int] | None] | None = None
 
 
 def applier(unit: Outcome, config: Config) -> str:
@@ -85,7 +90,7 @@ def stuck_findings(units: list[Outcome], config: Config,
         for unit, tool in chosen:
             old = counterpart(base.files, unit)
             if old is not None and old.built:
-                out += _unit_findings(unit, old, tool, base.ref)
+                out += _unit_findings(unit, old, tool, base)
     return out
 
 
@@ -112,7 +117,8 @@ def _key(obj: dict) -> tuple[str, str, str, str]:
             str(meta.get("name") or ""))
 
 
-def _unit_findings(unit: Outcome, old: Outcome, tool: str, ref: str) -> list[LintFinding]:
+def _unit_findings(unit: Outcome, old: Outcome, tool: str, base: BaseRef
+                   ) -> list[LintFinding]:
     from ..kube.explain.migration import simulate
 
     types = _types(unit.built + old.built)
@@ -128,7 +134,7 @@ def _unit_findings(unit: Outcome, old: Outcome, tool: str, ref: str) -> list[Lin
         except (KubeError, ValueError):
             continue  # the server refuses it: ssa-duplicate-key and the like say why
         for item in stuck:
-            out.append(_finding(unit, tool, ref, new, found, moved, item))
+            out.append(_finding(unit, tool, base, new, found, moved, item))
     return out
 
 
@@ -142,8 +148,9 @@ def _where(unit: Outcome) -> Location:
     return Location(unit.path, unit.unit_line if unit.kind == "flux" else 1)
 
 
-def _set_at(path: tuple, old: dict, blame: dict) -> tuple[str, int] | None:
-    """The base line that set ``path`` (the first line of a dropped part)."""
+def _set_at(path: tuple, old: dict, blame: dict, base: BaseRef) -> tuple[str, int] | None:
+    """The base line that set ``path`` (the first line of a dropped part; in a chart's
+    output, its template's line when ``base.chart_line`` knows it)."""
     from ..kube.explain.migration import pointer_of
 
     pointer = pointer_of(path, old)
@@ -151,16 +158,23 @@ def _set_at(path: tuple, old: dict, blame: dict) -> tuple[str, int] | None:
         return None
     lines = [where for p, where in blame.items()
              if (p == pointer or p.startswith(pointer + "/")) and where[1] > 0]
-    return min(lines, key=lambda w: (w[1], w[0])) if lines else None
+    if not lines:
+        return None
+    where = min(lines, key=lambda w: (w[1], w[0]))
+    if where[0] == HELM_OUTPUT and base.chart_line is not None:
+        name = str((old.get("metadata") or {}).get("name") or "")
+        where = base.chart_line(where[1], name) or where
+    return where
 
 
-def _finding(unit: Outcome, tool: str, ref: str, new: dict, found: tuple, moved: Any,
+def _finding(unit: Outcome, tool: str, base: BaseRef, new: dict, found: tuple, moved: Any,
              item: Any) -> LintFinding:
     from ..kube.explain.migration import MANAGERS, NAMES
 
     old, blame = found
     name = f"{new.get('kind')}/{_key(new)[3]}"
-    where = _set_at(item.path, old, blame)
+    ref = base.ref
+    where = _set_at(item.path, old, blame, base)
     at = f" (set at {ref}:{where[0]}:{where[1]})" if where else ""
     owners = ", ".join(item.owners) or "nobody"
     message = (f"{name}: {item.field}{at} stays after {NAMES[tool]} applies this build "
