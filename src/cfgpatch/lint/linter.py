@@ -164,7 +164,8 @@ def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outc
                 return None
             for _document, tree, value in flux_objects(files[unit.path]):
                 if _unit_name(value) == unit.unit and _flux_source_here(config, value):
-                    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+                    found = value.get("spec")
+                    spec: dict = found if isinstance(found, dict) else {}
                     options = config.build_options(normal_path(str(spec.get("path") or "")))
                     return _named(lint_flux(files, root, unit.path, tree, value, options),
                                   tree, value)

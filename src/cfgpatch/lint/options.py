@@ -107,4 +107,5 @@ def _entry(entry: Any, index: int, fail: Any) -> PathOptions:
     return PathOptions(path, tuple(changes), applier)
 
 
-__all__ = ["APPLIERS", "DEFAULT_OPTIONS", "RESTRICTORS", "BuildOptions", "PathOptions", "parse_entries"]
+__all__ = ["APPLIERS", "DEFAULT_OPTIONS", "RESTRICTORS", "BuildOptions", "PathOptions",
+           "parse_entries"]

@@ -111,7 +111,8 @@ def _base_helm(runner: Any) -> Iterator[None]:
 
 
 def _key(obj: dict) -> tuple[str, str, str, str]:
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    found = obj.get("metadata")
+    meta: dict = found if isinstance(found, dict) else {}
     group = str(obj.get("apiVersion") or "").rpartition("/")[0]
     return (group, str(obj.get("kind") or ""), str(meta.get("namespace") or ""),
             str(meta.get("name") or ""))
