@@ -19,6 +19,10 @@ decided from the server's previous answer as the tool decides it:
 * ``helm4``: Helm 4's apply as ``helm`` (no force; in ``change`` it fails on the image,
   and ``helm4-forced`` is the same with ``--force-conflicts``).
 
+A release Helm 3 installed (``helm3/helm4``: created by an Update of ``helm``, no
+annotation) upgraded by Helm 4: ``helm``'s Update entry merged into its Apply entry, then
+its apply.
+
 And the ways out of the stuck fields Helm 4 leaves (from its result): kubectl's
 ``apply --server-side --field-manager=helm`` (apply, managedFields patch, apply again),
 a ``kubectl patch`` removing ``minReadySeconds`` (a merge patch) followed by Helm's
@@ -135,6 +139,16 @@ def flux_ops(live: dict, obj: dict) -> list[dict]:
     return [update("kustomize-controller", cleaned), apply("kustomize-controller", obj, True)]
 
 
+def helm4_upgrade(live: dict, obj: dict) -> list[dict]:
+    """Helm 4 upgrading a release Helm 3 installed: ``helm``'s Update entries merged into
+    its Apply entry (a managedFields patch sent as helm), then its apply."""
+    entries = live["metadata"].get("managedFields") or []
+    after = upgraded_entries(entries, ["helm"], "helm")
+    sent = copy.deepcopy(live)
+    sent["metadata"]["managedFields"] = after or []
+    return [update("helm", sent), apply("helm", obj)]
+
+
 def client_side(live: dict, obj: dict) -> dict:
     """The object a client-side ``kubectl apply`` of ``obj`` leaves (its patch applied)."""
     node = builtin_schema().for_kind("apps/v1", "Deployment")
@@ -164,6 +178,8 @@ def record() -> dict:
             merged_base, merged_head, [apply("kustomize-controller", merged_head, True)],
             merged_live)
     base, head = deployment(), deployment(dropped=True)
+    helm3 = last(None, [update("helm", base)])["object"]  # Helm 3 creates as helm, Update
+    cases["helm3/helm4"] = _case(base, head, helm4_upgrade(helm3, head), helm3)
     stuck = last(created(base), [apply("helm", head)])["object"]
     ways = {
         "kubectl-server-side-as-helm": kubectl_flow(stuck, head, "helm"),

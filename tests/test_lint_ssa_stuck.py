@@ -160,6 +160,40 @@ def test_the_simulation_ends_on_the_oracles_object(tool, recorded, stuck):
     assert _fields(final["object"]) == ((True, ["web", "log"]) if stuck else (False, ["web"]))
 
 
+def test_helm4_removes_them_from_a_release_helm3_installed():
+    """The assumption matters: Helm 4 merges helm's own Update entries first."""
+    from cfgpatch.kube.explain.migration import apply_as, left_behind
+
+    case = RECORD["helm3/helm4"]
+    moved = apply_as("helm4", case["live"], case["head"], Types())
+    assert moved.handed == ["helm"]
+    assert _by_manager(moved.result.object) == _by_manager(_final("helm3/helm4")["object"])
+    assert _fields(_final("helm3/helm4")["object"]) == (False, ["web"])
+    assert left_behind(case["base"], case["head"], moved.result.object,
+                       moved.result.managed_fields, Types()) == []
+
+
+@pytest.mark.parametrize("value,where,cleanup,applied", [
+    ("Merge", "annotations", False, True), ("merge", "labels", False, True),
+    ("Ignore", "annotations", True, False), ("IfNotPresent", "annotations", True, False),
+    ("", "annotations", True, True)])
+def test_fluxs_ssa_label_or_annotation(value, where, cleanup, applied):
+    from cfgpatch.kube.explain.migration import apply_as, client_side_created
+    from cfgpatch.kube.ssa.flux import skips_apply, skips_cleanup
+
+    base = copy.deepcopy(RECORD["drop/flux"]["base"])
+    head = copy.deepcopy(RECORD["drop/flux"]["head"])
+    if value:
+        head["metadata"][where] = {"kustomize.toolkit.fluxcd.io/ssa": value}
+    live = client_side_created(base, Types())
+    assert skips_cleanup(head, live) is not cleanup
+    assert skips_apply(head, live) is not applied
+    moved = apply_as("flux", live, head, Types())
+    assert (moved.result is not None) is applied
+    if applied:
+        assert bool(moved.handed) is cleanup
+
+
 def test_helm4_fails_on_a_changed_field_kubectl_client_side_apply_owns():
     case = RECORD["change/helm4"]
     moved, _ = simulate("helm4", case["base"], case["head"], Types())
@@ -346,3 +380,16 @@ def test_in_memory_with_a_base_of_texts_and_a_sub_folder_tree():
     found = [f for f in lint_files(MemoryFiles(head), base=BaseRef("v1", files)).findings
              if f.rule == "ssa-stuck-field"]
     assert [f.detail["base_file"] for f in found] == ["app/deployment.yaml"] * 2
+
+
+def test_the_recording_is_what_the_oracle_answers_today():
+    """Live: ssa-oracle answers the same requests again; the record must not differ."""
+    import subprocess
+    import sys
+
+    oracle = SHARED / "bin" / "ssa-oracle"
+    require(oracle.exists(), f"{oracle} (the API server's field manager)")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "record_lint_stuck.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
