@@ -19,6 +19,10 @@ decided from the server's previous answer as the tool decides it:
 * ``helm4``: Helm 4's apply as ``helm`` (no force; in ``change`` it fails on the image,
   and ``helm4-forced`` is the same with ``--force-conflicts``).
 
+A build that carries the last-applied annotation (``annotation/``: exported from a
+cluster) applied by ``kubectl apply --server-side``, without and with
+``--force-conflicts``.
+
 A release Helm 3 installed (``helm3/helm4``: created by an Update of ``helm``, no
 annotation) upgraded by Helm 4: ``helm``'s Update entry merged into its Apply entry, then
 its apply.
@@ -101,9 +105,10 @@ def created(base: dict) -> dict:
     return last(None, [update("kubectl-client-side-apply", sent)])["object"]
 
 
-def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl") -> list[dict]:
+def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl",
+                 force: bool = False) -> list[dict]:
     """kubectl 1.32's requests of ``apply --server-side --field-manager=MANAGER``."""
-    ops = [apply(manager, obj)]
+    ops = [apply(manager, obj, force)]
     current = last(live, ops)["object"]
     meta = current["metadata"]
     annotation = (meta.get("annotations") or {}).get(LAST_APPLIED)
@@ -121,7 +126,7 @@ def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl") -> list[dict]:
     if names and after != entries:
         sent = copy.deepcopy(current)
         sent["metadata"]["managedFields"] = after or []
-        ops += [update(manager, sent), apply(manager, obj)]
+        ops += [update(manager, sent), apply(manager, obj, force)]
     return ops
 
 
@@ -178,6 +183,13 @@ def record() -> dict:
             merged_base, merged_head, [apply("kustomize-controller", merged_head, True)],
             merged_live)
     base, head = deployment(), deployment(dropped=True)
+    annotated = copy.deepcopy(head)  # a build that carries an exported annotation
+    annotated["metadata"]["annotations"] = {LAST_APPLIED: json.dumps(base)}
+    csa = created(base)
+    cases["annotation/server-side"] = _case(base, annotated, [apply("kubectl", annotated)],
+                                            csa)
+    cases["annotation/server-side-forced"] = _case(
+        base, annotated, kubectl_flow(csa, annotated, force=True), csa)
     helm3 = last(None, [update("helm", base)])["object"]  # Helm 3 creates as helm, Update
     cases["helm3/helm4"] = _case(base, head, helm4_upgrade(helm3, head), helm3)
     stuck = last(created(base), [apply("helm", head)])["object"]

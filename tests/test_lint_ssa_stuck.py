@@ -393,3 +393,31 @@ def test_the_recording_is_what_the_oracle_answers_today():
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_build_carrying_the_last_applied_annotation_disarms_kubectls_migration():
+    case = RECORD["annotation/server-side-forced"]
+    moved, left = simulate("server-side", case["base"], case["head"], Types())
+    assert not _final("annotation/server-side")["ok"]
+    assert moved.conflicts == [
+        ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"]
+    assert moved.conflicts[0] in _final("annotation/server-side")["error"]
+    assert moved.handed == []  # nothing migrated
+    assert _by_manager(moved.result.object) == _by_manager(
+        _final("annotation/server-side-forced")["object"])
+    assert [item.field for item in left] == [
+        ".spec.minReadySeconds", '.spec.template.spec.containers[name="log"]']
+
+
+def test_the_annotation_case_on_a_repository(tmp_path, capsys):
+    exported = deployment(dropped=True).replace(
+        "  name: web\n", "  name: web\n  annotations:\n"
+        "    kubectl.kubernetes.io/last-applied-configuration: '{}'\n")
+    _, found, _ = lint(repo(tmp_path, "server-side", head={"app/deployment.yaml": exported}),
+                       capsys=capsys)
+    assert len(found) == 2
+    assert "remove the kubectl.kubernetes.io/last-applied-configuration annotation" in \
+        found[0]["detail"]["way_out"]
+    assert "fails on 1 conflict(s)" in found[0]["message"]
+    # without the annotation the same change leaves nothing (the migration runs)
+    assert lint(repo(tmp_path / "b", "server-side"), capsys=capsys)[1] == []

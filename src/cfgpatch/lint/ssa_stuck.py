@@ -35,6 +35,7 @@ from .model import Outcome
 from .rules import NOTE
 
 RULE = "ssa-stuck-field"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 #: The file name ``kube build`` gives a chart's output (its blame's lines are helm's).
 HELM_OUTPUT = "helm template"
 
@@ -170,30 +171,39 @@ def _set_at(path: tuple, old: dict, blame: dict, base: BaseRef) -> tuple[str, in
 
 def _finding(unit: Outcome, tool: str, base: BaseRef, new: dict, found: tuple, moved: Any,
              item: Any) -> LintFinding:
-    from ..kube.explain.migration import MANAGERS, NAMES
+    from ..kube.explain.migration import NAMES
 
     old, blame = found
     name = f"{new.get('kind')}/{_key(new)[3]}"
-    ref = base.ref
+    annotated = tool == "server-side" and _carries_last_applied(new)
     where = _set_at(item.path, old, blame, base)
-    at = f" (set at {ref}:{where[0]}:{where[1]})" if where else ""
+    at = f" (set at {base.ref}:{where[0]}:{where[1]})" if where else ""
     owners = ", ".join(item.owners) or "nobody"
     message = (f"{name}: {item.field}{at} stays after {NAMES[tool]} applies this build "
                f"over a client-side `kubectl apply` of the base build: {owners} still "
-               f"own{'s' if len(item.owners) == 1 else ''} it ({_why(tool, moved)}). "
-               f"Way out: `kubectl apply --server-side --field-manager={MANAGERS[tool]}` of "
-               "this build once, or remove the field with `kubectl patch`/`kubectl edit`")
+               f"own{'s' if len(item.owners) == 1 else ''} it ({_why(tool, moved, annotated)})"
+               f". Way out: {_way_out(tool, annotated, short=True)}")
     if moved.conflicts:
-        message += (f" Before that, {NAMES[tool]} fails on {len(moved.conflicts)} "
+        message += (f". Before that, {NAMES[tool]} fails on {len(moved.conflicts)} "
                     f"conflict(s) with kubectl-client-side-apply ({', '.join(moved.conflicts)})"
                     "; --force-conflicts takes them")
     return make(RULE, message, _where(unit), object=name, field=item.field,
-                owners=list(item.owners), base_ref=ref,
+                owners=list(item.owners), base_ref=base.ref,
                 base_file=where[0] if where else None, base_line=where[1] if where else None,
-                tool=tool, way_out=_way_out(tool))
+                tool=tool, way_out=_way_out(tool, annotated))
 
 
-def _why(tool: str, moved: Any) -> str:
+def _carries_last_applied(obj: dict) -> bool:
+    meta = obj.get("metadata")
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    return isinstance(annotations, dict) and LAST_APPLIED in annotations
+
+
+def _why(tool: str, moved: Any, annotated: bool) -> str:
+    if annotated:
+        return (f"the build carries {LAST_APPLIED}: kubectl's apply conflicts on it and, "
+                "forced, owns it, so kubectl's migration finds no client-side manager to "
+                "hand over")
     if tool == "helm4":
         return "Helm 4 hands over only helm's own Update entries, not kubectl's"
     if tool == "flux" and moved.kept_managers:
@@ -202,10 +212,17 @@ def _why(tool: str, moved: Any) -> str:
     return "the tool's migration did not hand that manager's fields over"
 
 
-def _way_out(tool: str) -> str:
+def _way_out(tool: str, annotated: bool, short: bool = False) -> str:
     from ..kube.explain.migration import MANAGERS
 
+    if annotated:
+        return (f"remove the {LAST_APPLIED} annotation from the build: kubectl then owns "
+                "no copy of it, migrates kubectl-client-side-apply's fields and removes the "
+                "field")
     manager = MANAGERS[tool]
+    if short:
+        return (f"`kubectl apply --server-side --field-manager={manager}` of this build "
+                "once, or remove the field with `kubectl patch`/`kubectl edit`")
     return (f"once, apply the new build with `kubectl apply --server-side "
             f"--field-manager={manager}` (kubectl's migration hands "
             "kubectl-client-side-apply's fields to it and removes what it no longer "

@@ -11,15 +11,19 @@ The assumption of lint's ``ssa-stuck-field`` rule, made one object at a time:
 
    * ``server-side`` (``kubectl apply --server-side``): kubectl's ``csaupgrade`` hands
      ``kubectl-client-side-apply``'s fields to ``kubectl`` and applies again
-     (:func:`~cfgpatch.kube.ssa.csaupgrade.kubectl_server_side_apply`);
+     (:func:`~cfgpatch.kube.ssa.csaupgrade.kubectl_server_side_apply`); a configuration
+     that carries the last-applied annotation itself conflicts on it, and, forced, leaves
+     no Update entry owning the annotation, so kubectl migrates nothing;
    * ``flux`` (kustomize-controller): its cleanup hands every ``kubectl*`` entry to
      ``kustomize-controller``, unless the object says ``kustomize.toolkit.fluxcd.io/ssa:
      Merge``; then a forced apply (:func:`~cfgpatch.kube.ssa.flux.flux_apply`);
    * ``helm4`` (``helm upgrade`` of Helm 4): ``helm``'s own Update entries are merged into
      its Apply entry (:func:`~cfgpatch.kube.ssa.csaupgrade.merge_own_updates`; none here),
      then an apply as ``helm`` without force: a field the new configuration changes and
-     ``kubectl-client-side-apply`` owns is a conflict, and the upgrade fails on it (the
-     simulation then goes on as ``--force-conflicts`` would, to find what stays);
+     ``kubectl-client-side-apply`` owns is a conflict, and the upgrade fails on it;
+
+   after a conflict (``Moved.conflicts``) the simulation goes on as
+   ``--force-conflicts`` would, to find what stays;
 
 3. every field the old configuration set and the new one no longer sends that is still
    in the object afterwards is *left behind* (:func:`left_behind`), with the managers that
@@ -87,8 +91,13 @@ def client_side_created(obj: dict, types: Types, time: str = TIME) -> dict:
 def apply_as(tool: str, live: dict, obj: dict, types: Types, time: str = TIME) -> Moved:
     """The tool's migration and server-side apply of ``obj`` over ``live``."""
     if tool == "server-side":
-        done = kubectl_server_side_apply(live, obj, force=False, schema=types, time=time)
-        return Moved(tool, done.result, list(done.migrated_managers))
+        conflicts: list[str] = []
+        try:
+            done = kubectl_server_side_apply(live, obj, schema=types, time=time)
+        except OwnershipConflict as err:  # (a build that carries the last-applied annotation)
+            conflicts = [c.field for c in err.conflicts]
+            done = kubectl_server_side_apply(live, obj, force=True, schema=types, time=time)
+        return Moved(tool, done.result, list(done.migrated_managers), conflicts)
     if tool == "flux":
         if skips_apply(obj, live):
             return Moved(tool, None, skipped="kustomize.toolkit.fluxcd.io/ssa says not to "
