@@ -364,6 +364,11 @@ def test_in_memory_with_a_base_of_texts_and_a_sub_folder_tree():
     found = [f for f in lint_files(MemoryFiles(head), base=BaseRef("v1", MemoryFiles(base)))
              .findings if f.rule == "ssa-stuck-field"]
     assert [f.detail["base_line"] for f in found] == [7, 19]
+    assert [f for f in lint_files(MemoryFiles(head)).findings
+            if f.rule == "ssa-stuck-field"] == []  # no base given: silent
+    off = lint_files(MemoryFiles(head), base=BaseRef(note="why")).findings
+    assert [(f.rule, f.level, f.message[:29]) for f in off] == [
+        ("ssa-stuck-field", "note", "ssa-stuck-field is off: why; ")]
 
     class Tree:  # a repository whose linted root is its folder "deploy"
         def paths(self):

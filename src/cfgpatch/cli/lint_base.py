@@ -30,8 +30,10 @@ def base_ref(root: Path, ref: str) -> BaseRef:
     not know is a ``ValueError`` (a usage error)."""
     try:
         repo = GitRepo.at(str(root))
-    except (GitError, OSError):
+    except GitError:
         return BaseRef(note=f"{root} is not inside a git repository")
+    except OSError as err:
+        return BaseRef(note=f"git could not run ({err.strerror or err})")
     if ref:
         try:
             commit = repo.commit(ref)

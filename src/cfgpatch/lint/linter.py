@@ -18,7 +18,7 @@ from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
-from .flux import flux_objects, lint_flux
+from .flux import flux_objects, lint_flux, unit_name
 from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
@@ -121,8 +121,7 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
                     directory = str((value.get("spec") or {}).get("path") or "") \
                         if isinstance(value.get("spec"), dict) else ""
                     options = config.build_options(normal_path(directory))
-                    out.append(_named(lint_flux(files, root, path, tree, value, options),
-                                      tree, value))
+                    out.append(lint_flux(files, root, path, tree, value, options))
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
@@ -133,19 +132,6 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     for outcome in out:
         outcome.crds = crds
     return out, extra
-
-
-def _named(outcome: Outcome, tree, value: dict) -> Outcome:
-    """A Flux unit with its object's ``namespace/name`` and the line of its name."""
-    outcome.unit = _unit_name(value)
-    outcome.unit_line = tree.find(["metadata", "name"])[0].line
-    return outcome
-
-
-def _unit_name(value: dict) -> str:
-    meta = value.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
-    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}"
 
 
 def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outcome | None:
@@ -163,12 +149,14 @@ def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outc
             if unit.kind != "flux" or unit.path not in files:
                 return None
             for _document, tree, value in flux_objects(files[unit.path]):
-                if _unit_name(value) == unit.unit and _flux_source_here(config, value):
-                    found = value.get("spec")
-                    spec: dict = found if isinstance(found, dict) else {}
-                    options = config.build_options(normal_path(str(spec.get("path") or "")))
-                    return _named(lint_flux(files, root, unit.path, tree, value, options),
-                                  tree, value)
+                found = value.get("spec")
+                spec: dict = found if isinstance(found, dict) else {}
+                name = unit_name(value)
+                if name == unit.unit and config.flux_source_here(spec.get("sourceRef"),
+                                                                 name.split("/")[0]):
+                    directory = normal_path(str(spec.get("path") or ""))
+                    return lint_flux(files, root, unit.path, tree, value,
+                                     config.build_options(directory))
     except (KeyError, OSError, UnicodeDecodeError):
         return None
     finally:
@@ -292,7 +280,7 @@ def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
     """Lint the units under ``paths`` (relative to the root of ``files``); ``confirm``:
     see :data:`Confirm` (for a failure lint's own build reports: a Flux folder);
     ``base``: the base ref ``ssa-stuck-field`` compares with, or a function that reads
-    it when a unit applies server-side (None: the rule says it is off)."""
+    it when a unit applies server-side (None: the rule is silent)."""
     config = read_config(files) if config is None else config
     units, extra = outcomes(files, config, paths, crds)
     findings = list(extra)

@@ -14,7 +14,9 @@ Which units apply server-side: a Flux ``Kustomization``'s target (``flux``), and
 kustomizations whose folder ``lint.kustomize`` marks with ``apply: server-side``,
 ``flux`` or ``helm4`` (``client-side`` and unmarked folders are not checked).  The base
 ref is ``--base`` or ``lint.base``, else the merge-base with the default branch; without
-one (no git, no default branch) the rule says so in one note and checks nothing.
+one (no git, no default branch) the rule says so in one note and checks nothing.  Called
+without a base at all (the library's :func:`~cfgpatch.lint.linter.lint_files` by default,
+the page), the rule is silent.
 
 Git is read by the caller (the command line: :mod:`cfgpatch.preview.gittree`): lint
 gets the base's files as a mapping, like the working tree's (the core runs no process).
@@ -71,18 +73,21 @@ def stuck_findings(units: list[Outcome], config: Config,
                    base: BaseRef | Callable[[], BaseRef] | None,
                    counterpart: Any) -> list[LintFinding]:
     """The findings of every server-side applied unit; ``base`` may be a function that
-    reads it (called only when a unit applies server-side); ``counterpart(files, unit)``
-    builds the unit from the base's files (None when it is not there)."""
+    reads it (called only when a unit applies server-side; a base without files is one
+    note saying why); None: the rule is silent.  ``counterpart(files, unit)`` builds the
+    unit from the base's files (None when it is not there)."""
     from ..kube.explain.migration import MANAGERS
 
+    if base is None:  # the caller has no base to give (the page, the library's default)
+        return []
     chosen = [(u, applier(u, config)) for u in units if u.built and not u.error]
     chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS]
     if not chosen:
         return []
     if callable(base):
         base = base()
-    if base is None or base.files is None:
-        why = base.note if base is not None else "no base ref was given"
+    if base.files is None:
+        why = base.note or "no base ref was given"
         off = make(RULE, f"{RULE} is off: {why}; give --base REF (or lint.base) to compare "
                          "with", _where(chosen[0][0]))
         return [replace(off, level=NOTE)]
