@@ -426,3 +426,16 @@ def test_the_annotation_case_on_a_repository(tmp_path, capsys):
     assert "fails on 1 conflict(s)" in found[0]["message"]
     # without the annotation the same change leaves nothing (the migration runs)
     assert lint(repo(tmp_path / "b", "server-side"), capsys=capsys)[1] == []
+
+
+def test_a_custom_resource_without_its_crd_is_typed_from_its_content():
+    widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n" \
+             "  size: 3\n{extra}"
+    head = {".cfgpatch.yaml": config("server-side") + "  - path: app/**\n    apply: helm4\n",
+            "app/kustomization.yaml": "resources:\n- widget.yaml\n",
+            "app/widget.yaml": widget.format(extra="")}
+    base = dict(head, **{"app/widget.yaml": widget.format(extra="  color: red\n")})
+    found = [f for f in lint_files(MemoryFiles(head), base=BaseRef("v1", MemoryFiles(base)))
+             .findings if f.rule == "ssa-stuck-field"]
+    assert [(f.detail["field"], f.detail["base_line"], f.detail["tool"]) for f in found] == [
+        (".spec.color", 7, "helm4")]  # the later entry that matches the folder wins

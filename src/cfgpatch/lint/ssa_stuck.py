@@ -146,9 +146,13 @@ def _unit_findings(unit: Outcome, old: Outcome, tool: str, base: BaseRef
 
 
 def _types(objects: list[dict]) -> Any:
+    """The built-in types and the builds' CRDs; a custom resource of a kind no CRD here
+    defines is typed from its content, as the server types a CRD without a schema."""
     from .ssa_ready import _types as typed
 
-    return typed([o for o in objects if o.get("kind") == "CustomResourceDefinition"])
+    types = typed([o for o in objects if o.get("kind") == "CustomResourceDefinition"])
+    types.deduced = True
+    return types
 
 
 def _where(unit: Outcome) -> Location:
