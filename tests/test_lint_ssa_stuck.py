@@ -431,7 +431,7 @@ def test_the_annotation_case_on_a_repository(tmp_path, capsys):
 def test_a_custom_resource_without_its_crd_is_typed_from_its_content():
     widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n" \
              "  size: 3\n{extra}"
-    head = {".cfgpatch.yaml": config("server-side") + "  - path: app/**\n    apply: helm4\n",
+    head = {".cfgpatch.yaml": config("server-side") + "  - path: app\n    apply: helm4\n",
             "app/kustomization.yaml": "resources:\n- widget.yaml\n",
             "app/widget.yaml": widget.format(extra="")}
     base = dict(head, **{"app/widget.yaml": widget.format(extra="  color: red\n")})
