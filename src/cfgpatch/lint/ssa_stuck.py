@@ -25,8 +25,8 @@ gets the base's files as a mapping, like the working tree's (the core runs no pr
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,29 +91,15 @@ def stuck_findings(units: list[Outcome], config: Config,
         off = make(RULE, f"{RULE} is off: {why}; give --base REF (or lint.base) to compare "
                          "with", _where(chosen[0][0]))
         return [replace(off, level=NOTE)]
+    from ..kube.kustomize.helm import runner_installed
+
     out: list[LintFinding] = []
-    with _base_helm(base.helm):
+    with runner_installed(base.helm) if base.helm is not None else nullcontext():
         for unit, tool in chosen:
             old = counterpart(base.files, unit)
             if old is not None and old.built:
                 out += _unit_findings(unit, old, tool, base)
     return out
-
-
-@contextmanager
-def _base_helm(runner: Any) -> Iterator[None]:
-    """The base's helm runner installed for its builds (its charts are the ref's)."""
-    from ..kube.kustomize import helm
-
-    if runner is None:
-        yield
-        return
-    saved = list(helm._installed)
-    helm.install_runner(runner)
-    try:
-        yield
-    finally:
-        helm._installed[:] = saved
 
 
 def _key(obj: dict) -> tuple[str, str, str, str]:
