@@ -205,6 +205,12 @@ def record() -> dict:
     }
     for name, ops in ways.items():
         cases[f"way-out/{name}"] = _case(base, head, ops, stuck)
+    merged_base, merged_head = deployment(annotations=MERGE), deployment(dropped=True,
+                                                                         annotations=MERGE)
+    merged = last(created(merged_base), [apply("kustomize-controller", merged_head, True)])
+    cases["way-out/flux-merge-kubectl-server-side"] = _case(
+        merged_base, merged_head,
+        kubectl_flow(merged["object"], merged_head, "kustomize-controller"), merged["object"])
     return cases
 
 

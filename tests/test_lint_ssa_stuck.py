@@ -206,6 +206,7 @@ def test_helm4_fails_on_a_changed_field_kubectl_client_side_apply_owns():
     ("kubectl-server-side-as-helm", (False, ["web"])),  # both dropped parts removed
     ("kubectl-patch", (False, ["web", "log"])),  # what the patch removes only
     ("client-side-first", (False, ["web"])),
+    ("flux-merge-kubectl-server-side", (False, ["web"])),
 ])
 def test_each_way_out_the_message_gives_removes_the_field(way, gone):
     final = _final(f"way-out/{way}")

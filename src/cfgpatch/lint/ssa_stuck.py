@@ -200,7 +200,8 @@ def _why(tool: str, moved: Any, annotated: bool) -> str:
                 "forced, owns it, so kubectl's migration finds no client-side manager to "
                 "hand over")
     if tool == "helm4":
-        return "Helm 4 hands over only helm's own Update entries, not kubectl's"
+        return ("Helm 4 hands over only helm's own Update entries, not kubectl's; a release "
+                "Helm 3 installed would lose it")
     if tool == "flux" and moved.kept_managers:
         return ("kustomize.toolkit.fluxcd.io/ssa: Merge turns Flux's cleanup of kubectl's "
                 "managers off")
