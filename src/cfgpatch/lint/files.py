@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 #: Folders never walked (version control, caches, virtual environments).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__",
@@ -101,7 +102,7 @@ class TreeFiles(Mapping):
     ``build_fs``: the file system ``kube build`` reads the tree through, mounted at
     ``lint.kbuild.MEMORY_ROOT`` (None: lint holds every file in memory)."""
 
-    def __init__(self, tree, sub: str = "", build_fs=None) -> None:
+    def __init__(self, tree: Any, sub: str = "", build_fs: Any = None) -> None:
         self.tree = tree
         self.sub = sub.strip("/")
         self.build_fs = build_fs
