@@ -71,7 +71,8 @@ def applier(unit: Outcome, config: Config) -> str:
 
 def stuck_findings(units: list[Outcome], config: Config,
                    base: BaseRef | Callable[[], BaseRef] | None,
-                   counterpart: Any) -> list[LintFinding]:
+                   counterpart: Callable[[Mapping[str, str], Outcome], Outcome | None]
+                   ) -> list[LintFinding]:
     """The findings of every server-side applied unit; ``base`` may be a function that
     reads it (called only when a unit applies server-side; a base without files is one
     note saying why); None: the rule is silent.  ``counterpart(files, unit)`` builds the
