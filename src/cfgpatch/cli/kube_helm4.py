@@ -20,7 +20,6 @@ NS/NAME GROUP/VERSION, Kind=KIND: <the server's text>``.
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from typing import Any
 
@@ -107,16 +106,10 @@ class _Flow:
 
 def _migrate(live: dict, manager: str, types: Any, time: str | None) -> tuple[dict, list[str]]:
     """Helm's ``upgradeClientSideFieldManager``: ``manager``'s Update entries merged into
-    its Apply entry (a JSON patch of ``metadata.managedFields``)."""
-    from ..kube.ssa import update
-    from ..kube.ssa.csaupgrade import upgrade_managed_fields_patch
+    its Apply entry (:func:`cfgpatch.kube.ssa.csaupgrade.merge_own_updates`)."""
+    from ..kube.ssa.csaupgrade import merge_own_updates
 
-    patch = upgrade_managed_fields_patch(live, [manager], manager)
-    if patch is None:
-        return live, []
-    migrated = copy.deepcopy(live)
-    migrated.setdefault("metadata", {})["managedFields"] = patch[0]["value"] or []
-    return update(live, migrated, manager=manager, schema=types, time=time).object, [manager]
+    return merge_own_updates(live, manager, types, time)
 
 
 def _where(obj: dict) -> str:

@@ -73,6 +73,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="build helmCharts with helm, as kubectl kustomize --enable-helm")
     parser.add_argument("--helm-command", metavar="COMMAND",
                         help="the helm to run (default: helm)")
+    parser.add_argument("--base", metavar="REF",
+                        help="the git ref ssa-stuck-field compares the working tree with "
+                             "(default: lint.base, else the merge-base with the default "
+                             "branch)")
     parser.add_argument("--no-default-exclude", action="store_true",
                         help="also lint test data folders (testdata, test, tests, fixtures...)")
     parser.set_defaults(func=run_lint)
@@ -150,6 +154,16 @@ def _config(args: argparse.Namespace, files):
                    default_exclude=() if args.no_default_exclude else config.default_exclude)
 
 
+def _base(root: Path, ref: str, read: list):
+    """The base ref of ``ssa-stuck-field`` (read only when a unit applies server-side;
+    kept in ``read`` so that its chart copies are removed at the end)."""
+    from .lint_base import base_ref
+
+    base = base_ref(root, ref)
+    read.append(base)
+    return base
+
+
 def _color(choice: str, output: str | None) -> bool:
     if choice != "auto":
         return choice == "always"
@@ -181,9 +195,22 @@ def run_lint(args: argparse.Namespace) -> int:
         config = _config(args, files)
     except (CfgPatchError, OSError, ValueError) as exc:
         return _usage(str(getattr(exc, "message", exc)))
+    if config.options.enable_helm or any(dict(e.changes).get("enable_helm")
+                                         for e in config.kustomize):
+        from .helm_runner import install  # kube build runs helm through it (a process)
+        install()
     kubectl = None if args.no_kubectl else (args.kubectl or shutil.which("kubectl"))
     confirm = kubectl_confirm(root, kubectl, config) if kubectl else None
-    report = lint_files(files, paths, config, confirm=confirm)
+    read: list = []
+    try:
+        report = lint_files(files, paths, config, confirm=confirm,
+                            base=lambda: _base(root, args.base or config.base, read))
+    except ValueError as exc:
+        return _usage(str(exc))
+    finally:
+        for base in read:
+            if base.helm is not None:
+                base.helm.close()
     text = renderer(args.format)(report, color=_color(args.color, args.output),
                                  root_uri=root.as_uri())
     if args.output:

@@ -13,6 +13,7 @@ The file sits at the repository's root; lint reads its ``lint:`` section::
           target: base/deployment.yaml
           type: strategic             # strategic (default) | merge | json
           select: {kind: Deployment, name: web}   # which object of a multi-object target
+      base: origin/main               # the ref ssa-stuck-field compares with (a git ref)
 
 Globs are matched against paths relative to the root (POSIX ``/``): ``*`` and ``?`` stay
 inside one path segment, ``**`` spans any number of segments, and a glob without ``/``
@@ -35,7 +36,7 @@ from .yamlpos import Tree, tree_values
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")
 _KEYS = ("include", "exclude", "default-exclude", "disable", "severity", "schemas", "patches",
-         "kustomize", "flux-sources")
+         "kustomize", "flux-sources", "base")
 #: Folders of test data skipped unless a PATH given names them (``default-exclude``
 #: replaces the list; ``[]`` lints them too): kustomizations there are meant to fail.
 DEFAULT_EXCLUDE = ("testdata", "test", "tests", "fixtures", "__fixtures__", "test-fixtures",
@@ -73,6 +74,9 @@ class Config:
     #: ``Kind/name`` (or ``Kind/namespace/name``) of the Flux sources that are this
     #: repository; a Flux Kustomization of any other source is not linted.
     flux_sources: tuple[str, ...] = DEFAULT_FLUX_SOURCES
+    #: The git ref ``ssa-stuck-field`` compares the working tree with ("": the
+    #: merge-base with the default branch).
+    base: str = ""
 
     def considers(self, path: str) -> bool:
         """Whether lint looks at ``path`` (relative, POSIX)."""
@@ -93,6 +97,16 @@ class Config:
             if glob_match(entry.path, directory) or entry.path in ("**", "*", "."):
                 options = entry.apply(options)
         return options
+
+    def applied_with(self, directory: str) -> str:
+        """How the objects the folder ``directory`` builds are applied (``lint.kustomize``
+        ``apply``, the last entry that matches and says; "" when none does)."""
+        out = ""
+        for entry in self.kustomize:
+            if entry.applier and (glob_match(entry.path, directory)
+                                or entry.path in ("**", "*", ".")):
+                out = entry.applier
+        return out
 
     def flux_source_here(self, source_ref: object, namespace: str) -> bool:
         """Whether a Flux ``sourceRef`` names this repository (``flux-sources``)."""
@@ -167,7 +181,17 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
                                 lambda message, path: _fail(where, message, path)),
         flux_sources=(_strings(section, "flux-sources", where)
                       if "flux-sources" in section else DEFAULT_FLUX_SOURCES),
+        base=_ref(section.get("base"), where),
     )
+
+
+def _ref(value: Any, where: _Where) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not value.strip() or value.startswith("-"):
+        raise _fail(where, "lint.base must be a git ref (a branch, tag or commit)",
+                    ("lint", "base"))
+    return value.strip()
 
 
 def _strings(section: dict, key: str, where: _Where) -> tuple[str, ...]:

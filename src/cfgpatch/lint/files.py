@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 #: Folders never walked (version control, caches, virtual environments).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__",
@@ -91,3 +92,49 @@ class DiskFiles(Mapping):
             rel = "" if rel == "." else rel
             found += [f"{rel}/{name}" if rel else name for name in names]
         return iter(sorted(found))
+
+
+class TreeFiles(Mapping):
+    """The files of another tree (a git commit's: :class:`cfgpatch.preview.gittree.GitTree`
+    or anything with ``paths()``, ``read_text(path)`` and ``is_dir(path)``), seen from
+    its folder ``sub`` (the linted root inside the repository, ``""`` for its top).
+
+    ``build_fs``: the file system ``kube build`` reads the tree through, mounted at
+    ``lint.kbuild.MEMORY_ROOT`` (None: lint holds every file in memory)."""
+
+    def __init__(self, tree: Any, sub: str = "", build_fs: Any = None) -> None:
+        self.tree = tree
+        self.sub = sub.strip("/")
+        self.build_fs = build_fs
+        prefix = self.sub + "/" if self.sub else ""
+        self._names = sorted(p[len(prefix):] for p in tree.paths() if p.startswith(prefix))
+        self._set = set(self._names)
+
+    def _full(self, path: str) -> str:
+        return f"{self.sub}/{path}" if self.sub and path else (path or self.sub)
+
+    def __getitem__(self, path: str) -> str:
+        if path not in self._set:
+            raise KeyError(path)
+        try:
+            return self.tree.read_text(self._full(path))
+        except FileNotFoundError:
+            raise KeyError(path) from None
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and path in self._set
+
+    def __iter__(self) -> Iterator[str]:
+        return self.walk("")
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def is_dir(self, path: str) -> bool:
+        return self.tree.is_dir(self._full(path))
+
+    def walk(self, directory: str = "") -> Iterator[str]:
+        for name in self._names:
+            if _under(directory, name) and not any(
+                    part in SKIPPED_DIRS for part in name.split("/")[:-1]):
+                yield name

@@ -109,7 +109,8 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
     from .kbuild import MEMORY_ROOT, built_outcome, memory_fs
     from .overlayfs import OverlayFileSystem
 
-    outcome = Outcome("flux", path, builder="kube build")
+    outcome = Outcome("flux", path, builder="kube build", unit=unit_name(value),
+                      unit_line=tree.find(["metadata", "name"])[0].line)
     spec = value.get("spec")
     if not isinstance(spec, dict):
         spec = {}
@@ -141,4 +142,11 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
     return built_outcome(outcome, files, root, directory, by_step, options, fs)
 
 
-__all__ = ["FLUX_GROUP", "flux_objects", "lint_flux"]
+def unit_name(value: dict) -> str:
+    """``namespace/name`` of a Flux Kustomization (one file may hold several)."""
+    meta = value.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}"
+
+
+__all__ = ["FLUX_GROUP", "flux_objects", "lint_flux", "unit_name"]

@@ -45,6 +45,9 @@ from .sites import kustomization_sites
 MEMORY_ROOT = "/cfgpatch-lint-memory"
 #: The in-memory file system of the run, when the files are in memory.
 memory_fs: ContextVar[Any] = ContextVar("memory_fs", default=None)
+#: Whether builds keep the blame of their output (``Outcome.blame``: the base side of
+#: ``ssa-stuck-field`` needs the line that set a field; it costs a full trace).
+keep_blame: ContextVar[bool] = ContextVar("keep_blame", default=False)
 #: ``(declared_in, field, index) -> sites``: how a build's steps find their sites.
 StepSites = dict[tuple, list[PatchSite]]
 
@@ -163,7 +166,9 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
     from ..kube.kustomize.build import BuildError, too_deep
     from ..kube.kustomize.trace import Trace
 
-    trace = Trace(patch_values_only=True)  # lint reads what patches did, not transformers
+    blamed = keep_blame.get()
+    # lint reads what patches did, not transformers (unless it wants the blame)
+    trace = Trace() if blamed else Trace(patch_values_only=True)
     error: BuildError | None = None
     result: Any = None
     try:
@@ -186,6 +191,8 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
             outcome.offline_more.append((note, where))
     if error is None:
         outcome.built = _objects(result)
+        if blamed:
+            outcome.blame = _blame(result, prefix)
         return outcome
     message = error.message.replace(prefix, "")
     if message == too_deep().message:  # not kustomize's failure: lint could not follow it
@@ -222,6 +229,19 @@ def _objects(result: Any) -> list[dict]:
     return [obj for obj in (plain(r.value) for r in resources) if isinstance(obj, dict)]
 
 
+def _blame(result: Any, prefix: str) -> list[dict[str, tuple[str, int]]]:
+    """For each object :func:`_objects` gives, its fields' files (relative to the root)
+    and lines."""
+    from ..kube.explain.build import blame
+    from ..kube.kustomize.styles import plain
+
+    out = []
+    for resource, found in zip(result.resources, blame(result)):
+        if isinstance(plain(resource.value), dict):
+            out.append({p: (f.replace(prefix, ""), line) for p, f, line in found.fields})
+    return out
+
+
 def placeholders(files: Any, path: str) -> list[str]:
     """Resource files of the kustomization that hold no document: placeholders another
     tool fills in (``flux bootstrap`` writes ``gotk-components.yaml`` so), so the build
@@ -253,5 +273,5 @@ def _failed_in_patch(trace: Any) -> bool:
     return len(step.touches) < len(step.targets) or not step.targets
 
 
-__all__ = ["MEMORY_ROOT", "applications", "built_outcome", "lint_kustomization_built",
-           "memory_fs", "sites_by_step", "unit_sites"]
+__all__ = ["MEMORY_ROOT", "applications", "built_outcome", "keep_blame",
+           "lint_kustomization_built", "memory_fs", "sites_by_step", "unit_sites"]

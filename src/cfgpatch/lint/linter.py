@@ -18,11 +18,12 @@ from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
-from .flux import flux_objects, lint_flux
+from .flux import flux_objects, lint_flux, unit_name
 from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
+from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
 from .yamlpos import values
 
@@ -133,6 +134,36 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     return out, extra
 
 
+def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outcome | None:
+    """``unit`` (a kustomization or a Flux Kustomization) built from other ``files``, such
+    as a base ref's (``keep_blame`` on), or None when they do not hold it."""
+    from .kbuild import keep_blame
+
+    root = build_root(files)
+    token = keep_blame.set(True)
+    try:
+        with _read_cache(True):
+            if unit.kind == "kustomization" and unit.path in files:
+                options = config.build_options(posixpath.dirname(unit.path))
+                return _kustomization_outcome(files, root, unit.path, options)
+            if unit.kind != "flux" or unit.path not in files:
+                return None
+            for _document, tree, value in flux_objects(files[unit.path]):
+                found = value.get("spec")
+                spec: dict = found if isinstance(found, dict) else {}
+                name = unit_name(value)
+                if name == unit.unit and config.flux_source_here(spec.get("sourceRef"),
+                                                                 name.split("/")[0]):
+                    directory = normal_path(str(spec.get("path") or ""))
+                    return lint_flux(files, root, unit.path, tree, value,
+                                     config.build_options(directory))
+    except (KeyError, OSError, UnicodeDecodeError):
+        return None
+    finally:
+        keep_blame.reset(token)
+    return None
+
+
 def _flux_source_here(config: Config, value: dict) -> bool:
     """Whether a Flux Kustomization builds from this repository (``flux-sources``)."""
     spec = value.get("spec")
@@ -165,7 +196,8 @@ def build_root(files: Mapping[str, str]) -> str:
     if root is not None:
         return root
     from .kbuild import MEMORY_ROOT, memory_fs
-    memory_fs.set(_memory_fs(files))
+    mounted = getattr(files, "build_fs", None)  # a git tree mounted at MEMORY_ROOT
+    memory_fs.set(mounted if mounted is not None else _memory_fs(files))
     return MEMORY_ROOT
 
 
@@ -243,14 +275,20 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
 
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
-               confirm: Confirm | None = None) -> Report:
+               confirm: Confirm | None = None,
+               base: BaseRef | Callable[[], BaseRef] | None = None) -> Report:
     """Lint the units under ``paths`` (relative to the root of ``files``); ``confirm``:
-    see :data:`Confirm` (for a failure lint's own build reports: a Flux folder)."""
+    see :data:`Confirm` (for a failure lint's own build reports: a Flux folder);
+    ``base``: the base ref ``ssa-stuck-field`` compares with, or a function that reads
+    it when a unit applies server-side (None: the rule is silent)."""
     config = read_config(files) if config is None else config
     units, extra = outcomes(files, config, paths, crds)
     findings = list(extra)
     for outcome in units:
         _confirmed(outcome, confirm)
         findings += check(outcome)
+    if config.level(RULE, "warning") is not None:
+        findings += stuck_findings(units, config, base,
+                                   lambda other, unit: counterpart(config, other, unit))
     findings = _one_failure_per_place(_configured(findings, config))
     return Report(one_per_mistake(unique(findings)), [o.summary() for o in units], files)

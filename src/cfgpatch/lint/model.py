@@ -138,6 +138,13 @@ class Outcome:
     offline_more: list = field(default_factory=list)
     #: The objects the build gives (``kube build``'s output; empty when not built so).
     built: list = field(default_factory=list)
+    #: For each of :attr:`built` (when the build was asked for it: ``lint.kbuild``'s
+    #: ``keep_blame``), the file and line that last set each field, by JSON pointer.
+    blame: list = field(default_factory=list)
+    #: A Flux Kustomization's ``namespace/name`` and the line of its name (one file may
+    #: hold several); empty for other units.
+    unit: str = ""
+    unit_line: int = 1
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),

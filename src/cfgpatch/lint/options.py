@@ -12,6 +12,13 @@ them per folder, later entries winning::
         - path: charts/**
           enable-helm: true
           helm-command: helm3
+        - path: apps/**
+          apply: server-side              # how its objects reach the cluster (below)
+
+``apply`` is not a build option: it says which tool applies what the folder builds,
+``client-side`` (``kubectl apply``), ``server-side`` (``kubectl apply --server-side``),
+``flux`` or ``helm4``; the ``ssa-stuck-field`` rule reads it (a Flux Kustomization's
+target is ``flux`` without saying so).
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 RESTRICTORS = ("LoadRestrictionsRootOnly", "LoadRestrictionsNone")
-_KEYS = ("path", "load-restrictor", "enable-helm", "helm-command")
+_KEYS = ("path", "load-restrictor", "enable-helm", "helm-command", "apply")
+#: The values of ``apply``.
+APPLIERS = ("client-side", "server-side", "flux", "helm4")
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,7 @@ class PathOptions:
 
     path: str = "**"
     changes: tuple[tuple[str, Any], ...] = ()
+    applier: str = ""  # "apply": which tool applies the folders' objects ("": not said)
 
     def apply(self, options: BuildOptions) -> BuildOptions:
         return replace(options, **dict(self.changes))
@@ -91,7 +101,11 @@ def _entry(entry: Any, index: int, fail: Any) -> PathOptions:
         if not isinstance(entry["helm-command"], str) or not entry["helm-command"]:
             raise fail(f"{where}.helm-command must be a command", (*at, "helm-command"))
         changes.append(("helm_command", entry["helm-command"]))
-    return PathOptions(path, tuple(changes))
+    applier = entry.get("apply", "")
+    if "apply" in entry and applier not in APPLIERS:
+        raise fail(f"{where}.apply must be one of {', '.join(APPLIERS)}", (*at, "apply"))
+    return PathOptions(path, tuple(changes), applier)
 
 
-__all__ = ["DEFAULT_OPTIONS", "RESTRICTORS", "BuildOptions", "PathOptions", "parse_entries"]
+__all__ = ["APPLIERS", "DEFAULT_OPTIONS", "RESTRICTORS", "BuildOptions", "PathOptions",
+           "parse_entries"]

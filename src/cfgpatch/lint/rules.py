@@ -129,6 +129,19 @@ _REPOSITORY = {
         "fails the upgrade, Flux forces it back and the HPA scales again.",
         "Remove spec.replicas from the workload and let the HPA own it (its minReplicas "
         "sets the floor)."),
+    "ssa-stuck-field": (
+        WARNING, "A field this change drops would stay in the cluster after the move to "
+                 "server-side apply",
+        "For a unit applied server-side (a Flux Kustomization's target, or a folder "
+        "lint.kustomize marks apply: server-side, flux or helm4), the field is in the "
+        "build at the base ref and not in the working tree's. Assuming the live object "
+        "was last written by client-side kubectl apply of the base build, the tool's own "
+        "migration (kubectl's csaupgrade, Flux's cleanup, Helm 4's merge of helm's entries) "
+        "and its apply of the new build leave the field in place: another manager "
+        "(kubectl-client-side-apply) still owns it.",
+        "Once, apply the new build with kubectl apply --server-side --field-manager=<the "
+        "tool's manager>, or remove the field with kubectl patch or edit, or apply the new "
+        "build once with client-side kubectl apply before the tool does."),
     "patch-fails": (
         ERROR, "The patch cannot be applied",
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "

@@ -55,8 +55,8 @@ class GitRepo:
         return self.git(*args, check=check).decode("utf-8", "surrogateescape")
 
     def commit(self, ref: str) -> str:
-        return self.text("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip() \
-            or _unknown(ref)
+        return self.text("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}",
+                         check=False).strip() or _unknown(ref)
 
     def default_branch(self) -> str:
         """origin's HEAD, else main or master (the first that exists)."""

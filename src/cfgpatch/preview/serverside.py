@@ -43,11 +43,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError, OwnershipConflict
+from ..kube.explain.migration import pointer_of
 from ..kube.explain.ownership import HELM4, stuck_fields
 from ..kube.kustomize.resources import Gvk, ResId
-from ..kube.ssa import Types, path_string, server_side_apply, update
+from ..kube.ssa import Types, path_string, server_side_apply
 from ..kube.ssa import fieldpath as fp
-from ..kube.ssa.csaupgrade import kubectl_server_side_apply, upgrade_managed_fields_patch
+from ..kube.ssa.csaupgrade import kubectl_server_side_apply, merge_own_updates
 from .objdiff import field_changes
 from .render import RenderedObject
 
@@ -128,25 +129,12 @@ def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types,
 def _apply(live: dict, value: dict, how: ServerSide, types: Types) -> tuple[Any, list[str]]:
     """The apply's result and the client-side managers kubectl migrated."""
     if how.field_manager == HELM4.manager:  # Helm 4 runs no kubectl migration
-        live, migrated = _helm_migration(live, types)
+        live, migrated = merge_own_updates(live, how.field_manager, types, TIME)
         return server_side_apply(live, value, manager=how.field_manager, force=how.force,
                                  schema=types, time=TIME), migrated
     applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
                                         force=how.force, schema=types, time=TIME)
     return applied.result, applied.migrated_managers
-
-
-def _helm_migration(live: dict, types: Types) -> tuple[dict, list[str]]:
-    """Helm 4 upgrading a release Helm 3 installed client-side: ``helm``'s Update entries
-    merged into its Apply entry first (client-go ``csaupgrade`` with ``helm`` as both
-    managers; other managers' entries stay)."""
-    manager = HELM4.manager
-    patch = upgrade_managed_fields_patch(live, [manager], manager)
-    if patch is None:
-        return live, []
-    moved = copy.deepcopy(live)
-    moved.setdefault("metadata", {})["managedFields"] = patch[0]["value"] or []
-    return update(live, moved, manager=manager, schema=types, time=TIME).object, [manager]
 
 
 def _stuck(path: tuple, manager: str, stored: dict, base: RenderedObject | None) -> dict:
@@ -218,43 +206,6 @@ def _tops(fields: fp.FieldSet) -> list[tuple]:
         if not any(path[:len(top)] == top for top in out):
             out.append(path)
     return sorted(out, key=path_string)
-
-
-def pointer_of(path: tuple, value: Any) -> str | None:
-    """The JSON pointer of a field path in ``value`` (None when it is not there).
-
-    >>> obj = {"spec": {"containers": [{"name": "a"}, {"name": "web", "image": "x"}]}}
-    >>> pointer_of((fp.field("spec"), fp.field("containers"), fp.key([("name", "web")]),
-    ...             fp.field("image")), obj)
-    '/spec/containers/1/image'
-    """
-    out = ""
-    for element in path:
-        if element.kind == fp.FIELD:
-            if not isinstance(value, dict) or element.data not in value:
-                return None
-            value = value[element.data]
-            out += "/" + str(element.data).replace("~", "~0").replace("/", "~1")
-            continue
-        if not isinstance(value, list):
-            return None
-        at = _position(element, value)
-        if at is None:
-            return None
-        value, out = value[at], f"{out}/{at}"
-    return out
-
-
-def _position(element: fp.PathElement, items: list) -> int | None:
-    if element.kind == fp.INDEX:
-        return element.data if 0 <= element.data < len(items) else None
-    for at, item in enumerate(items):
-        if element.kind == fp.VALUE and item == element.data:
-            return at
-        if element.kind == fp.KEY and isinstance(item, dict) and \
-                all(item.get(name) == key for name, key in element.data):
-            return at
-    return None
 
 
 def _trim(value: dict) -> dict:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...lazy_pattern import lazily
@@ -64,6 +66,18 @@ _installed: list[HelmProcess] = []
 def install_runner(runner: HelmProcess) -> None:
     """Make ``runner`` the one builds use when they are given none."""
     _installed[:] = [runner]
+
+
+@contextmanager
+def runner_installed(runner: HelmProcess) -> Iterator[None]:
+    """Within the block, ``runner`` is the one builds use when they are given none (the
+    one installed before comes back after it)."""
+    saved = list(_installed)
+    _installed[:] = [runner]
+    try:
+        yield
+    finally:
+        _installed[:] = saved
 
 
 @dataclass

@@ -17,6 +17,10 @@ keeps the last-applied annotation.  When the user switches to ``kubectl apply
 Without the migration (another field manager, a tool such as Helm or Flux that does not
 run it) the client-side manager keeps its fields: a field the new configuration drops stays
 in the object ("stuck"), and changing one conflicts with ``kubectl-client-side-apply``.
+
+Helm 4 runs the same patch with itself as both managers when a release Helm 3 installed
+client-side is upgraded server-side (:func:`merge_own_updates`): only ``helm``'s own
+Update entries move, ``kubectl-client-side-apply`` keeps its fields.
 """
 
 from __future__ import annotations
@@ -112,6 +116,21 @@ def upgrade_managed_fields_patch(obj: dict, csa_managers: Iterable[str], ssa_man
     rv = (obj.get("metadata") or {}).get("resourceVersion", "")
     return [{"op": "replace", "path": "/metadata/managedFields", "value": after},
             {"op": "replace", "path": "/metadata/resourceVersion", "value": rv}]
+
+
+def merge_own_updates(live: dict, manager: str, schema: Types,
+                      time: str | datetime | None = None) -> tuple[dict, list[str]]:
+    """Helm 4's ``upgradeClientSideFieldManager`` (``pkg/kube/client.go``): ``manager``'s
+    Update entries merged into its Apply entry by a JSON patch of
+    ``metadata.managedFields`` sent as ``manager`` (client-go ``csaupgrade`` with
+    ``manager`` as both managers; other managers' entries stay).  The object after it,
+    and ``[manager]`` when something moved (else ``live`` itself and ``[]``)."""
+    patch = upgrade_managed_fields_patch(live, [manager], manager)
+    if patch is None:
+        return live, []
+    moved = copy.deepcopy(live)
+    moved.setdefault("metadata", {})["managedFields"] = patch[0]["value"] or []
+    return update(live, moved, manager=manager, schema=schema, time=time).object, [manager]
 
 
 @dataclass
