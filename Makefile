@@ -21,21 +21,31 @@ lint: install
 
 # PYTHONDONTWRITEBYTECODE is set on the CI machines: without byte-compiled files every
 # subprocess the tests start (the CLI, kubectl comparisons) would compile cfgpatch again.
+# pytest-xdist runs the tests on every core (TEST_WORKERS=1 for one process); the tests of a
+# module with a browser, server or wheel fixture stay on one worker (tests/conftest.py).
+TEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+LIBYAML_USERS := .pytest-libyaml-users
+
 test: install lint typecheck web
 	$(PY) -m compileall -q -x '/web/static/' src
-	$(PY) -m pytest -q
+	rm -f $(LIBYAML_USERS).*
+	CFGPATCH_LIBYAML_USERS=$(CURDIR)/$(LIBYAML_USERS) $(PYTEST)
 	$(MAKE) --no-print-directory test-pure-yaml
 
 # mypy on all of src/ (configured in pyproject.toml: strict on the core modules)
 typecheck: install
 	$(PY) -m mypy
 
-# The YAML-reading tests again on PyYAML's pure-Python path (libyaml switched off; the
-# page and texts that are not plain ASCII always take that path).
-PURE_YAML_TESTS := tests/test_kube_io_*.py tests/test_kube_go_yaml.py tests/test_kube_kustomize*.py \
-	tests/test_kube_kyaml*.py tests/test_cli_kube_build.py tests/test_lint_*.py
+# The tests again on PyYAML's pure-Python path (libyaml switched off; the page and texts
+# that are not plain ASCII always take that path).  libyaml has one caller
+# (kube/io/kyaml_read.py), so after `make test` only the test files that reached it, or
+# started cfgpatch in a child process, run again (tests/libyaml_users.py); without that
+# record, every test does.
 test-pure-yaml: install
-	CFGPATCH_NO_LIBYAML=1 $(PY) -m pytest -q -p no:cacheprovider $(PURE_YAML_TESTS)
+	@files="$$(cat $(LIBYAML_USERS).* 2>/dev/null | sort -u)"; \
+	echo "pure-Python YAML: $$(echo $$files | wc -w) test files (0 = all of tests/)"; \
+	CFGPATCH_NO_LIBYAML=1 $(PYTEST) -p no:cacheprovider $${files:-tests}
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache

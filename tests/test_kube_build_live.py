@@ -2,8 +2,9 @@
 
 * ``kubectl.1.32 kustomize DIR`` (the oracle) and ``kube build`` must answer the same,
   byte for byte (exit code, output, standard error), for every build of every tree;
-* every other installed ``kubectl.1.NN`` must still answer what was recorded for it
-  (so the recorded version differences stay true);
+* every other installed ``kubectl.1.NN`` must still answer what was recorded for it, on
+  every build whose answer differs between versions and one in four of the others (so the
+  recorded version differences stay true);
 * generated trees (random resources, random transformers and patches; and trees whose
   strategic patches merge lists) built by kubectl 1.32 and by ``kube build`` agree;
 * so do files damaged with bytes that are not UTF-8, UTF-16, tabs and control
@@ -68,11 +69,22 @@ def test_corpus_matches_live_kubectl(case: Build):
     assert kustomize(oracle(), case.directory) == run_ours(case.directory)
 
 
+def version_checked_builds() -> list[Build]:
+    """The builds the older and newer kubectl versions run: every build whose recorded
+    answer differs in some version, and one in four of the others (a fixed stride, so a
+    run is repeatable).  kubectl 1.32 still runs every build above; six versions times the
+    whole corpus was the largest single cost of the suite."""
+    differing = [b for b in BUILDS if any(r != "same" for r in b.versions.values())]
+    alike = [b for b in BUILDS if all(r == "same" for r in b.versions.values())]
+    return differing + alike[::4]
+
+
 @pytest.mark.parametrize("version", [v for v in VERSIONS if v != "1.32"])
 def test_other_versions_still_answer_as_recorded(version):
     found = kubectl_binaries()
     require(version in found, f"kubectl.{version} is not installed next to kubectl")
-    root_of = {b.tree: str((TREES / b.tree).resolve()) for b in BUILDS}
+    checked = version_checked_builds()
+    root_of = {b.tree: str((TREES / b.tree).resolve()) for b in checked}
 
     def expected(case: Build) -> tuple[int, str, str]:
         recorded = case.versions.get(version, "same")
@@ -85,8 +97,8 @@ def test_other_versions_still_answer_as_recorded(version):
     # Each build is a kubectl process of its own: run a few at once (the CI machine has
     # two cores and this test is most of the live kubectl time otherwise).
     with ThreadPoolExecutor(max_workers=4) as pool:
-        answers = pool.map(lambda case: kustomize(found[version], case.directory), BUILDS)
-        for case, answer in zip(BUILDS, answers, strict=True):
+        answers = pool.map(lambda case: kustomize(found[version], case.directory), checked)
+        for case, answer in zip(checked, answers, strict=True):
             assert answer == expected(case), case.id
 
 
