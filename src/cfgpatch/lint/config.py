@@ -8,6 +8,7 @@ The file sits at the repository's root; lint reads its ``lint:`` section::
       disable: [null-deletes]         # rule ids never reported
       severity: {field-set-twice: error}   # rule id -> error | warning | note (info)
       schemas: [crds/]                # CRD files or folders: list keys of custom resources
+      flux-other-sources: partial     # or skip: Flux Kustomizations of another source
       patches:                        # standalone patch files and what they patch
         - patch: patches/replicas.yaml
           target: base/deployment.yaml
@@ -35,13 +36,16 @@ from .yamlpos import Tree, tree_values
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")
 _KEYS = ("include", "exclude", "default-exclude", "disable", "severity", "schemas", "patches",
-         "kustomize", "flux-sources")
+         "kustomize", "flux-sources", "flux-other-sources")
 #: Folders of test data skipped unless a PATH given names them (``default-exclude``
 #: replaces the list; ``[]`` lints them too): kustomizations there are meant to fail.
 DEFAULT_EXCLUDE = ("testdata", "test", "tests", "fixtures", "__fixtures__", "test-fixtures",
                    "test-data", "test_data")
 #: Flux sources taken for this repository: the GitRepository ``flux bootstrap`` makes.
 DEFAULT_FLUX_SOURCES = ("GitRepository/flux-system",)
+#: What lint does with a Flux Kustomization of another source (``flux-other-sources``):
+#: build the folder of the same path here as a partial build, or leave it out.
+FLUX_OTHER_SOURCES = ("partial", "skip")
 _PATCH_KEYS = ("patch", "target", "type", "select")
 _SELECT_KEYS = ("apiVersion", "kind", "name", "namespace")
 
@@ -73,6 +77,8 @@ class Config:
     #: ``Kind/name`` (or ``Kind/namespace/name``) of the Flux sources that are this
     #: repository; a Flux Kustomization of any other source is not linted.
     flux_sources: tuple[str, ...] = DEFAULT_FLUX_SOURCES
+    #: ``partial`` (the folder of the same path here, marked so) or ``skip``.
+    flux_other_sources: str = FLUX_OTHER_SOURCES[0]
 
     def considers(self, path: str) -> bool:
         """Whether lint looks at ``path`` (relative, POSIX)."""
@@ -93,6 +99,12 @@ class Config:
             if glob_match(entry.path, directory) or entry.path in ("**", "*", "."):
                 options = entry.apply(options)
         return options
+
+    def sets_load_restrictor(self, directory: str) -> bool:
+        """Whether a ``lint.kustomize`` entry sets the load restrictor of ``directory``."""
+        return any((glob_match(e.path, directory) or e.path in ("**", "*", "."))
+                   and any(name == "load_restrictor" for name, _ in e.changes)
+                   for e in self.kustomize)
 
     def flux_source_here(self, source_ref: object, namespace: str) -> bool:
         """Whether a Flux ``sourceRef`` names this repository (``flux-sources``)."""
@@ -167,7 +179,16 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
                                 lambda message, path: _fail(where, message, path)),
         flux_sources=(_strings(section, "flux-sources", where)
                       if "flux-sources" in section else DEFAULT_FLUX_SOURCES),
+        flux_other_sources=_choice(section, "flux-other-sources", FLUX_OTHER_SOURCES, where),
     )
+
+
+def _choice(section: dict, key: str, choices: tuple[str, ...], where: _Where) -> str:
+    value = section.get(key, choices[0])
+    if value not in choices:
+        raise _fail(where, f"lint.{key}: {value!r} is not {' or '.join(choices)}",
+                    ("lint", key))
+    return str(value)
 
 
 def _strings(section: dict, key: str, where: _Where) -> tuple[str, ...]:

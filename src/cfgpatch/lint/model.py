@@ -138,12 +138,18 @@ class Outcome:
     offline_more: list = field(default_factory=list)
     #: The objects the build gives (``kube build``'s output; empty when not built so).
     built: list = field(default_factory=list)
+    #: Why the build is partial, when it is: a Flux Kustomization of another source
+    #: built from the folder of the same path here (every finding of the unit says so).
+    partial: str = ""
+    #: Findings the builder made itself (``lint.flux``'s notes), reported as they are.
+    notes: list = field(default_factory=list)
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),
                 "applications": len(self.applications), "builder": self.builder,
                 **({"error": self.error} if self.error else {}),
-                **({"incomplete": self.offline} if self.offline else {})}
+                **({"incomplete": self.offline} if self.offline else {}),
+                **({"partial": self.partial} if self.partial else {})}
 
 
 def app_shapes(app: Application) -> Any:
