@@ -19,6 +19,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from cfgpatch.cli import main
@@ -183,6 +184,9 @@ def test_formats_say_a_build_is_partial():
     marked = [r for r in sarif["results"] if r.get("properties", {}).get("partialBuild")]
     assert {r["ruleId"] for r in marked} >= {"patch-matches-nothing", "partial-build-failed"}
     assert len(sarif["properties"]["partialBuilds"]) == 3
+    schema = json.loads((DATA.parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(
+        json.loads(renderer("sarif")(report)))
     document = json.loads(renderer("json")(report))
     assert any(f.get("detail", {}).get("partial") for f in document["findings"])
     assert sum(1 for t in document["linted"] if t.get("partial")) == 3
