@@ -298,3 +298,34 @@ def test_kustomizations_below_a_flux_folder_build_as_the_controller_builds_them(
     told = {**files, ".cfgpatch.yaml": "lint:\n  kustomize:\n  - path: apps/web\n"
                                        "    load-restrictor: LoadRestrictionsRootOnly\n"}
     assert [f.rule for f in lint_files(MemoryFiles(told)).findings] == ["build-failed"]
+
+
+class _RefFiles:
+    """A ref's files as the preview reads them (``preview.entrypoints.Files``)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def paths(self) -> list[str]:
+        return sorted(self.texts)
+
+    def read_text(self, path: str) -> str:
+        return self.texts[path]
+
+    def is_file(self, path: str) -> bool:
+        return path in self.texts
+
+    def is_dir(self, path: str) -> bool:
+        return any(p.startswith(path + "/") for p in self.texts)
+
+
+def test_the_preview_generates_the_same_listing():
+    """One model of the controller: kube preview's Flux entry points list what lint does."""
+    from cfgpatch.preview.render import generated_kustomization
+    texts = {"f/b/deep/kustomization.yaml": "resources: []\n",
+             "f/b/kustomization.yaml": "resources: []\n", "f/b-x.yaml": DEPLOY,
+             "f/n.json": "{}", "f/.sops.yaml": "creation_rules: []\n"}
+    assert values(generated_kustomization(_RefFiles(texts), "f"))[0]["resources"] == \
+        listing(MemoryFiles(texts), "f") == ["./b", "./b-x.yaml"]
+    with pytest.raises(FluxBuildError):
+        generated_kustomization(_RefFiles({**texts, "f/v.yaml": "a: 1\n"}), "f")
