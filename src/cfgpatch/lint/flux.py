@@ -32,9 +32,9 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config, normal_path
 from .finding import LintFinding, Location, make
@@ -43,6 +43,9 @@ from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import entry_sites
 from .yamlpos import Tree, tree_values
+
+if TYPE_CHECKING:
+    from .flux_artifacts import ArtifactView, Generator
 
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"
 #: The controller builds with ``LoadRestrictionsNone`` (files anywhere in the source).
@@ -89,7 +92,8 @@ def source_name(value: dict) -> str:
 
 
 def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value: dict,
-              config: Config, build: bool = True) -> tuple[Outcome | None, list[LintFinding]]:
+              config: Config, build: bool = True, generators: Sequence[Generator] = ()
+              ) -> tuple[Outcome | None, list[LintFinding]]:
     """The outcome of one Flux Kustomization (None when it is not linted) and the notes
     about it that belong to no build (another source's folder that is not here);
     ``build=False``: an empty outcome when it would be built, nothing built."""
@@ -109,9 +113,15 @@ def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
         if not build:
             return Outcome("flux", path), []
         return lint_flux(files, root, path, tree, value, options), []
+    source = source_name(value)
+    if ref.get("kind") == "ExternalArtifact" and generators:
+        view = _view(files, ref, metadata, path, config, list(generators))
+        if view is not None:
+            if not build:
+                return None, []  # the folders it reads are the generator's, not spec.path
+            return _artifact_unit(view, path, tree, value, options, source), []
     if config.flux_other_sources == "skip":
         return None, []
-    source = source_name(value)
     name = str(metadata.get("name") or "")
     where = _at(tree, path, ["spec", "sourceRef"])
     head = f"Flux Kustomization {name} ({path}:{where.line}): source {source} is not this " \
@@ -134,6 +144,42 @@ def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
     return outcome, []
 
 
+def _view(files: Mapping[str, str], ref: dict, metadata: dict, path: str, config: Config,
+          generators: list[Generator]) -> ArtifactView | None:
+    """The artifact an ``ArtifactGenerator`` of this repository composes for ``ref``."""
+    from .flux_artifacts import artifact_view, generator_of
+    space = str(ref.get("namespace") or metadata.get("namespace") or "")
+    generator = generator_of(generators, space, str(ref.get("name") or ""), path)
+    if generator is None:
+        return None
+    return artifact_view(files, generator, str(ref.get("name") or ""),
+                         config.flux_source_here)
+
+
+def _artifact_unit(view: ArtifactView, path: str, tree: Tree, value: dict,
+                   options: BuildOptions, source: str) -> Outcome:
+    """The Flux Kustomization built from the artifact's view of this repository's files;
+    places in the artifact are given back as the repository's files."""
+    from ..kube.kustomize.filesys import MemoryFileSystem
+    from .files import MemoryFiles
+    from .flux_artifacts import ARTIFACT_ROOT
+    outcome = lint_flux(MemoryFiles(view.files), ARTIFACT_ROOT, path, tree, value, options,
+                        base=MemoryFileSystem(view.files, cwd=ARTIFACT_ROOT))
+    outcome.source = f"{source}, composed by ArtifactGenerator {view.generator.name} " \
+                     f"({view.generator.file}) from this repository's files"
+
+    def back(where: Location | None) -> Location | None:
+        if where is None or where.file == path:
+            return where
+        return replace(where, file=view.repository_path(where.file))
+    outcome.error_location = back(outcome.error_location)
+    outcome.offline_location = back(outcome.offline_location)
+    outcome.offline_more = [(note, back(where)) for note, where in outcome.offline_more]
+    if outcome.error is not None:
+        outcome.error += f" (paths inside {source})"
+    return outcome
+
+
 def flux_folders(files: Mapping[str, str], found: list[tuple[str, Tree, dict]],
                  config: Config) -> list[str]:
     """The folders the Flux Kustomizations ``found`` (file, tree, value) have lint build:
@@ -147,7 +193,8 @@ def flux_folders(files: Mapping[str, str], found: list[tuple[str, Tree, dict]],
 
 
 def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value: dict,
-              options: BuildOptions = DEFAULT_OPTIONS, partial: str = "") -> Outcome:
+              options: BuildOptions = DEFAULT_OPTIONS, partial: str = "",
+              base: Any = None) -> Outcome:
     """The outcome of one Flux Kustomization built from ``spec.path`` of the files here."""
     outcome = Outcome("flux", path, builder="kube build", partial=partial)
     spec = _mapping(value.get("spec"))
@@ -174,7 +221,7 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
         return outcome
     _build(outcome, files, root, directory, written, options,
            {(written.path, "patches", written.own_patches + index): sites
-            for index, sites in enumerate(per_entry)})
+            for index, sites in enumerate(per_entry)}, base)
     if outcome.error is not None and outcome.error_location == Location(path):
         outcome.error_location = _at(tree, path, ["spec", "path"])  # not the file's top
     _after_build(outcome, tree, path, spec)
@@ -182,13 +229,14 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
 
 
 def _build(outcome: Outcome, files: Mapping[str, str], root: str, directory: str,
-           written: Any, options: BuildOptions, by_step: dict) -> None:
+           written: Any, options: BuildOptions, by_step: dict, base: Any = None) -> None:
     from .kbuild import MEMORY_ROOT, built_outcome, memory_fs
     from .overlayfs import OverlayFileSystem
     memory = root.startswith(MEMORY_ROOT)
     absolute = posixpath.join(root if memory else root.replace("\\", "/"), written.path)
-    fs = OverlayFileSystem({absolute: json.dumps(written.value).encode()},
-                           memory_fs.get() if memory else None, cwd=root)
+    if base is None and memory:
+        base = memory_fs.get()
+    fs = OverlayFileSystem({absolute: json.dumps(written.value).encode()}, base, cwd=root)
     built_outcome(outcome, files, root, directory, by_step,
                   replace(options, load_restrictor=FLUX_LOAD_RESTRICTOR), fs)
 

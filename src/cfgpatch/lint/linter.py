@@ -21,12 +21,13 @@ from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
 from .flux import FLUX_LOAD_RESTRICTOR, flux_folders, flux_objects, flux_unit
+from .flux_artifacts import GENERATOR_GROUP, Generator, generators_in
 from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .standalone import lint_standalone
-from .yamlpos import values
+from .yamlpos import tree_values, values
 
 _YAML = (".yaml", ".yml")
 #: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI
@@ -105,7 +106,7 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     out: list[Outcome] = []
     extra: list[LintFinding] = []
     root = build_root(files)
-    flux = _flux_found(files, others)
+    flux, generators = _flux_found(files, others)
     folders = flux_folders(files, flux, config)
     with _read_cache(True):
         for path in kustomizations:
@@ -115,7 +116,8 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
             out.append(_kustomization_outcome(files, root, path, _options(
                 config, posixpath.dirname(path), folders)))
         for path, tree, value in flux:
-            unit, notes = flux_unit(files, root, path, tree, value, config)
+            unit, notes = flux_unit(files, root, path, tree, value, config,
+                                    generators=generators)
             out += [unit] if unit is not None else []
             extra += notes
     for entry in config.patches:
@@ -130,16 +132,24 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     return out, extra
 
 
-def _flux_found(files: Mapping[str, str], others: list[str]) -> list[tuple[str, Any, dict]]:
-    """(file, tree, value) of every Flux Kustomization in ``others``."""
-    out = []
+def _flux_found(files: Mapping[str, str], others: list[str]
+                ) -> tuple[list[tuple[str, Any, dict]], list[Generator]]:
+    """(file, tree, value) of every Flux Kustomization in ``others``, and every Flux
+    ``ArtifactGenerator`` (``lint.flux_artifacts``)."""
+    out: list[tuple[str, Any, dict]] = []
+    generators: list[Generator] = []
     for path in others:
         try:
             text = files[path]
         except (KeyError, OSError, UnicodeDecodeError):
             continue
         out += [(path, tree, value) for _document, tree, value in flux_objects(text)]
-    return out
+        if GENERATOR_GROUP in text and "ArtifactGenerator" in text:
+            try:
+                generators += generators_in(path, tree_values(text))
+            except ValueError:
+                continue
+    return out, generators
 
 
 def _options(config: Config, directory: str, flux_folders: list[str]) -> BuildOptions:
