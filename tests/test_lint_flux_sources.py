@@ -280,6 +280,11 @@ def test_a_spec_path_with_a_variable_is_a_note_not_a_failure():
     (note,) = lint_files(MemoryFiles(files)).findings
     assert (note.rule, note.level, note.location.line) == ("flux-substitution", "note", 5)
     assert "spec.path './apps/${CLUSTER}/web' holds a variable" in note.message
+    other = files["sync.yaml"].replace("name: flux-system}", "name: other}")
+    assert [f.rule for f in lint_files(MemoryFiles({"sync.yaml": other})).findings] == \
+        ["flux-substitution"]
+    skip = {"sync.yaml": other, ".cfgpatch.yaml": "lint:\n  flux-other-sources: skip\n"}
+    assert lint_files(MemoryFiles(skip)).findings == []
 
 
 def test_kustomizations_below_a_flux_folder_build_as_the_controller_builds_them():

@@ -103,13 +103,16 @@ def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
     if not isinstance(ref, dict):
         return None, []  # a fragment: its source is set where it is patched in
     directory = normal_path(str(spec.get("path") or ""))
+    here = config.flux_source_here(ref, str(metadata.get("namespace") or ""))
     if _VARIABLE.search(directory):
+        if not here and config.flux_other_sources == "skip":
+            return None, []
         return None, [make(
             "flux-substitution", f"spec.path {spec.get('path')!r} holds a variable that "
             "the postBuild of the Flux Kustomization applying this one substitutes: not "
             "followed offline, not linted", _at(tree, path, ["spec", "path"]))]
     options = config.build_options(directory)
-    if config.flux_source_here(ref, str(metadata.get("namespace") or "")):
+    if here:
         if not build:
             return Outcome("flux", path), []
         return lint_flux(files, root, path, tree, value, options), []
@@ -181,12 +184,13 @@ def _artifact_unit(view: ArtifactView, path: str, tree: Tree, value: dict,
 
 
 def flux_folders(files: Mapping[str, str], found: list[tuple[str, Tree, dict]],
-                 config: Config) -> list[str]:
+                 config: Config, generators: Sequence[Generator] = ()) -> list[str]:
     """The folders the Flux Kustomizations ``found`` (file, tree, value) have lint build:
     the controller builds every kustomization below them with ``LoadRestrictionsNone``."""
     out = []
     for path, tree, value in found:
-        unit, _ = flux_unit(files, "", path, tree, value, config, build=False)
+        unit, _ = flux_unit(files, "", path, tree, value, config, build=False,
+                            generators=generators)
         if unit is not None:
             out.append(normal_path(str(_mapping(value.get("spec")).get("path") or "")))
     return sorted(set(out))

@@ -107,7 +107,7 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     extra: list[LintFinding] = []
     root = build_root(files)
     flux, generators = _flux_found(files, others)
-    folders = flux_folders(files, flux, config)
+    folders = flux_folders(files, flux, config, generators)
     with _read_cache(True):
         for path in kustomizations:
             extra += configuration_findings(files, path)  # components' too
