@@ -76,7 +76,8 @@ def test_a_bad_config_is_placed_at_its_file_line_and_column():
     assert not view["ok"]
     assert view["error"] == {"plain": ".cfgpatch.yaml:2:3: unknown key lint.colour (known: "
                                       "include, exclude, default-exclude, disable, severity, "
-                                      "schemas, patches, kustomize, flux-sources, base)",
+                                      "schemas, patches, kustomize, flux-sources, "
+                                      "flux-other-sources, base)",
                              "file": ".cfgpatch.yaml", "line": 2, "column": 3}
     assert view["verdict"].startswith("The configuration cannot be used: .cfgpatch.yaml:2:3:")
 

@@ -12,6 +12,7 @@ Findings are made at the rule's default level; ``lint.linter`` applies the confi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..kube.explain.changes import compute_changes, describe_element
@@ -30,9 +31,10 @@ KUSTOMIZE_SKIP = frozenset({"custom-resource", "fallback-view", "server-side-app
 
 def check(outcome: Outcome) -> list[LintFinding]:
     """Every finding of one linted unit."""
-    out: list[LintFinding] = []
+    out: list[LintFinding] = list(outcome.notes)
     if outcome.error is not None:
-        out.append(make("build-failed", _build_message(outcome),
+        failed = "partial-build-failed" if outcome.partial else "build-failed"
+        out.append(make(failed, _build_message(outcome),
                         outcome.error_location or Location(outcome.path), error=outcome.error))
     if outcome.offline is not None:
         out.append(make("build-incomplete", f"not followed offline: {outcome.offline}",
@@ -54,13 +56,23 @@ def check(outcome: Outcome) -> list[LintFinding]:
             out.extend(_other_kinds(site, apps))
         out.extend(field_set_twice(outcome.applications))
         out.extend(ssa_readiness(outcome))
-    return out
+    return marked(out, outcome.partial)
 
 
 def _build_message(outcome: Outcome) -> str:
     what = {"flux": "the Flux Kustomization's build", "standalone": "the patch"}.get(
         outcome.kind, "kustomize build")
+    if outcome.partial:
+        what = "the Flux Kustomization's build of the folder of the same path here"
     return f"{what} fails: {outcome.error}"
+
+
+def marked(findings: list[LintFinding], partial: str) -> list[LintFinding]:
+    """``findings`` of a partial build, each saying so (``detail.partial``)."""
+    if not partial:
+        return findings
+    return [f if f.rule == "flux-other-source" else
+            replace(f, detail={**f.detail, "partial": partial}) for f in findings]
 
 
 def engine_findings(app: Application, unit_kind: str) -> Iterator[LintFinding]:

@@ -8,6 +8,7 @@ The file sits at the repository's root; lint reads its ``lint:`` section::
       disable: [null-deletes]         # rule ids never reported
       severity: {field-set-twice: error}   # rule id -> error | warning | note (info)
       schemas: [crds/]                # CRD files or folders: list keys of custom resources
+      flux-other-sources: partial     # or skip: Flux Kustomizations of another source
       patches:                        # standalone patch files and what they patch
         - patch: patches/replicas.yaml
           target: base/deployment.yaml
@@ -36,13 +37,16 @@ from .yamlpos import Tree, tree_values
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")
 _KEYS = ("include", "exclude", "default-exclude", "disable", "severity", "schemas", "patches",
-         "kustomize", "flux-sources", "base")
+         "kustomize", "flux-sources", "flux-other-sources", "base")
 #: Folders of test data skipped unless a PATH given names them (``default-exclude``
 #: replaces the list; ``[]`` lints them too): kustomizations there are meant to fail.
 DEFAULT_EXCLUDE = ("testdata", "test", "tests", "fixtures", "__fixtures__", "test-fixtures",
                    "test-data", "test_data")
 #: Flux sources taken for this repository: the GitRepository ``flux bootstrap`` makes.
 DEFAULT_FLUX_SOURCES = ("GitRepository/flux-system",)
+#: What lint does with a Flux Kustomization of another source (``flux-other-sources``):
+#: build the folder of the same path here as a partial build, or leave it out.
+FLUX_OTHER_SOURCES = ("partial", "skip")
 _PATCH_KEYS = ("patch", "target", "type", "select")
 _SELECT_KEYS = ("apiVersion", "kind", "name", "namespace")
 
@@ -74,6 +78,8 @@ class Config:
     #: ``Kind/name`` (or ``Kind/namespace/name``) of the Flux sources that are this
     #: repository; a Flux Kustomization of any other source is not linted.
     flux_sources: tuple[str, ...] = DEFAULT_FLUX_SOURCES
+    #: ``partial`` (the folder of the same path here, marked so) or ``skip``.
+    flux_other_sources: str = FLUX_OTHER_SOURCES[0]
     #: The git ref ``ssa-stuck-field`` compares the working tree with ("": the
     #: merge-base with the default branch).
     base: str = ""
@@ -107,6 +113,11 @@ class Config:
                                 or entry.path in ("**", "*", ".")):
                 out = entry.applier
         return out
+    def sets_load_restrictor(self, directory: str) -> bool:
+        """Whether a ``lint.kustomize`` entry sets the load restrictor of ``directory``."""
+        return any((glob_match(e.path, directory) or e.path in ("**", "*", "."))
+                   and any(name == "load_restrictor" for name, _ in e.changes)
+                   for e in self.kustomize)
 
     def flux_source_here(self, source_ref: object, namespace: str) -> bool:
         """Whether a Flux ``sourceRef`` names this repository (``flux-sources``)."""
@@ -181,6 +192,7 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> Config:
                                 lambda message, path: _fail(where, message, path)),
         flux_sources=(_strings(section, "flux-sources", where)
                       if "flux-sources" in section else DEFAULT_FLUX_SOURCES),
+        flux_other_sources=_choice(section, "flux-other-sources", FLUX_OTHER_SOURCES, where),
         base=_ref(section.get("base"), where),
     )
 
@@ -192,6 +204,14 @@ def _ref(value: Any, where: _Where) -> str:
         raise _fail(where, "lint.base must be a git ref (a branch, tag or commit)",
                     ("lint", "base"))
     return value.strip()
+
+
+def _choice(section: dict, key: str, choices: tuple[str, ...], where: _Where) -> str:
+    value = section.get(key, choices[0])
+    if value not in choices:
+        raise _fail(where, f"lint.{key}: {value!r} is not {' or '.join(choices)}",
+                    ("lint", key))
+    return str(value)
 
 
 def _strings(section: dict, key: str, where: _Where) -> tuple[str, ...]:

@@ -2,8 +2,9 @@
 
 Units are every kustomization (``kustomization.yaml``, ``.yml``, ``Kustomization``; a
 ``kind: Component`` is linted inside each kustomization that uses it), every Flux
-``Kustomization`` object with ``spec.patches``, and every standalone patch the config
-maps.  :func:`lint_files` is the whole run over a mapping of files (``lint.files``);
+``Kustomization`` object with a ``sourceRef`` (``lint.flux``: of another source, a
+partial build of the folder of the same path here), and every standalone patch the
+config maps.  :func:`lint_files` is the whole run over a mapping of files (``lint.files``);
 the CLI gives it the repository on disk, the tests and the page texts in memory.
 """
 
@@ -13,19 +14,21 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from typing import Any
 
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
-from .flux import flux_objects, lint_flux, unit_name
+from .flux import FLUX_LOAD_RESTRICTOR, flux_folders, flux_objects, flux_unit, lint_flux, unit_name
+from .flux_artifacts import GENERATOR_GROUP, Generator, generators_in
 from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
-from .yamlpos import values
+from .yamlpos import tree_values, values
 
 _YAML = (".yaml", ".yml")
 #: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI
@@ -104,24 +107,22 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     out: list[Outcome] = []
     extra: list[LintFinding] = []
     root = build_root(files)
+    flux, generators = _flux_found(files, others)
+    folders = flux_folders(files, flux, config, generators)
     with _read_cache(True):
         for path in kustomizations:
             extra += configuration_findings(files, path)  # components' too
             if _is_component(files, path):
                 continue
-            options = config.build_options(posixpath.dirname(path))
-            out.append(_kustomization_outcome(files, root, path, options))
-        for path in others:
-            try:
-                text = files[path]
-            except (KeyError, OSError, UnicodeDecodeError):
-                continue
-            for _document, tree, value in flux_objects(text):
-                if _flux_source_here(config, value):
-                    directory = str((value.get("spec") or {}).get("path") or "") \
-                        if isinstance(value.get("spec"), dict) else ""
-                    options = config.build_options(normal_path(directory))
-                    out.append(lint_flux(files, root, path, tree, value, options))
+            options = _options(config, posixpath.dirname(path), folders)
+            outcome = _kustomization_outcome(files, root, path, options)
+            outcome.options = options  # the base ref's build (ssa-stuck-field) uses them too
+            out.append(outcome)
+        for path, tree, value in flux:
+            unit, notes = flux_unit(files, root, path, tree, value, config,
+                                    generators=generators)
+            out += [unit] if unit is not None else []
+            extra += notes
     for entry in config.patches:
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
@@ -144,7 +145,7 @@ def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outc
     try:
         with _read_cache(True):
             if unit.kind == "kustomization" and unit.path in files:
-                options = config.build_options(posixpath.dirname(unit.path))
+                options = unit.options or config.build_options(posixpath.dirname(unit.path))
                 return _kustomization_outcome(files, root, unit.path, options)
             if unit.kind != "flux" or unit.path not in files:
                 return None
@@ -164,15 +165,34 @@ def counterpart(config: Config, files: Mapping[str, str], unit: Outcome) -> Outc
     return None
 
 
-def _flux_source_here(config: Config, value: dict) -> bool:
-    """Whether a Flux Kustomization builds from this repository (``flux-sources``)."""
-    spec = value.get("spec")
-    if not isinstance(spec, dict):
-        spec = {}
-    metadata = value.get("metadata")
-    if not isinstance(metadata, dict):
-        metadata = {}
-    return config.flux_source_here(spec.get("sourceRef"), str(metadata.get("namespace") or ""))
+def _flux_found(files: Mapping[str, str], others: list[str]
+                ) -> tuple[list[tuple[str, Any, dict]], list[Generator]]:
+    """(file, tree, value) of every Flux Kustomization in ``others``, and every Flux
+    ``ArtifactGenerator`` (``lint.flux_artifacts``)."""
+    out: list[tuple[str, Any, dict]] = []
+    generators: list[Generator] = []
+    for path in others:
+        try:
+            text = files[path]
+        except (KeyError, OSError, UnicodeDecodeError):
+            continue
+        out += [(path, tree, value) for _document, tree, value in flux_objects(text)]
+        if GENERATOR_GROUP in text and "ArtifactGenerator" in text:
+            try:
+                generators += generators_in(path, tree_values(text))
+            except ValueError:
+                continue
+    return out, generators
+
+
+def _options(config: Config, directory: str, flux_folders: list[str]) -> BuildOptions:
+    """A kustomization's build options: ``LoadRestrictionsNone`` below a Flux
+    Kustomization's folder (the controller's), unless ``lint.kustomize`` names one."""
+    options = config.build_options(directory)
+    if any(not f or directory == f or directory.startswith(f + "/") for f in flux_folders) \
+            and not config.sets_load_restrictor(directory):
+        options = replace(options, load_restrictor=FLUX_LOAD_RESTRICTOR)
+    return options
 
 
 def _kustomization_outcome(files: Mapping[str, str], root: str, path: str,
@@ -263,7 +283,7 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
     best: dict[tuple, LintFinding] = {}
     out = []
     for finding in findings:
-        if finding.rule not in ("build-failed", "build-incomplete"):
+        if finding.rule not in ("build-failed", "build-incomplete", "partial-build-failed"):
             out.append(finding)
             continue
         key = (finding.rule, finding.location.file, finding.location.line,

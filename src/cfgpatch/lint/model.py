@@ -145,12 +145,24 @@ class Outcome:
     #: hold several); empty for other units.
     unit: str = ""
     unit_line: int = 1
+    #: The build options a kustomization was built with (None: not recorded).
+    options: Any = None
+    #: Why the build is partial, when it is: a Flux Kustomization of another source
+    #: built from the folder of the same path here (every finding of the unit says so).
+    partial: str = ""
+    #: Findings the builder made itself (``lint.flux``'s notes), reported as they are.
+    notes: list = field(default_factory=list)
+    #: Where a Flux Kustomization's files came from when not from ``spec.path`` here
+    #: (an ``ExternalArtifact`` an ``ArtifactGenerator`` of this repository composes).
+    source: str = ""
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),
                 "applications": len(self.applications), "builder": self.builder,
                 **({"error": self.error} if self.error else {}),
-                **({"incomplete": self.offline} if self.offline else {})}
+                **({"incomplete": self.offline} if self.offline else {}),
+                **({"partial": self.partial} if self.partial else {}),
+                **({"source": self.source} if self.source else {})}
 
 
 def app_shapes(app: Application) -> Any:

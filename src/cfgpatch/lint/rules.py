@@ -147,6 +147,30 @@ _REPOSITORY = {
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "
         "it; the message is kubectl's.",
         "Fix the patch or its mapping in .cfgpatch.yaml."),
+    "flux-other-source": (
+        NOTE, "A Flux Kustomization's source is not this repository",
+        "The Flux Kustomization builds a folder of another source (a second GitRepository, "
+        "an OCIRepository, a Bucket...). Where the folder of the same path is here, lint "
+        "builds it as a partial build and marks each finding of it so (it may not be what "
+        "the source holds); where it is not (or the path is the source's root), the "
+        "Flux Kustomization is not linted.",
+        "Nothing to fix. If the source is this repository (a mirror, or a second "
+        "GitRepository of the same repository), name it in `lint.flux-sources`; "
+        "`lint.flux-other-sources: skip` leaves other sources out."),
+    "partial-build-failed": (
+        WARNING, "The folder of the same path does not build as Flux would build it",
+        "A Flux Kustomization of another source was built from the folder of the same path "
+        "here, as kustomize-controller would build it, and the build fails. The folder here "
+        "may not be what the source holds, so this is a warning, not a build failure.",
+        "If the source is this repository, fix the folder (the message is kustomize's or "
+        "the controller's) and name the source in `lint.flux-sources`."),
+    "flux-substitution": (
+        NOTE, "postBuild variables are not expanded offline",
+        "kustomize-controller substitutes `${var}` in the built objects after the build, "
+        "from `postBuild.substitute` and from ConfigMaps and Secrets in the cluster. Lint "
+        "checks the objects with the variables unexpanded; patches are not affected (they "
+        "run before the substitution).",
+        "Nothing to fix; the values the variables take are not checked."),
 }
 
 #: What to do about each finding of the patch engine (its meaning is in CATALOGUE).

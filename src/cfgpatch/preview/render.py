@@ -5,8 +5,9 @@ disk for the working tree) with a trace, so every output field comes with the fi
 line that last set it (:func:`cfgpatch.kube.explain.build.explain`'s blame).
 
 A Flux ``Kustomization`` builds its ``spec.path``: a folder without a kustomization
-gets the one kustomize-controller generates (every manifest below it, each sub-folder
-with a kustomization as a whole), held in memory; the Flux fields that change the build
+gets the one kustomize-controller generates (lint's model of it,
+``lint.flux_generate.listing``: every ``.yaml``/``.yml`` file below it, each top-most
+sub-folder with a kustomization as a whole), held in memory; the Flux fields that change the build
 (``targetNamespace``, ``namePrefix``, ``nameSuffix``, ``patches``, ``images``,
 ``components``) go into an overlay kustomization over the folder, also in memory, whose
 lines are attributed to the Flux object.  (The controller edits the folder's own
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,8 +36,9 @@ from ..kube.kustomize.helm import HelmProcess
 from ..kube.kustomize.resources import Resource, read_resources
 from ..kube.kustomize.styles import plain
 from ..kube.kustomize.trace import Trace
+from ..lint.flux_generate import FluxBuildError
 from ..lint.options import DEFAULT_OPTIONS, BuildOptions
-from .entrypoints import EntryPoint, Files, is_manifest, kustomization_file, manifest_files
+from .entrypoints import EntryPoint, Files, kustomization_file, manifest_files
 from .helmblame import HELM_FILE, HelmBlame
 from .helmtree import NetworkNeeded, remote_note
 from .overlayfs import OverlayFileSystem
@@ -111,6 +114,8 @@ def render(entry: EntryPoint, files: Files, root: str, how: How = How()) -> Rend
             _build(out, posixpath.join(root, entry.path), root, how)
         else:
             _plain(out, files, entry, root)
+    except FluxBuildError as err:
+        out.error = f"kustomize-controller fails: {err.message}"
     except NetworkNeeded as err:
         out.note, out.objects, out.built = err.message, [], False
     except BuildError as err:
@@ -218,26 +223,38 @@ def _build_flux(out: Render, entry: EntryPoint, files: Files, root: str, how: Ho
 
 
 def generated_kustomization(files: Files, folder: str) -> str:
-    """The kustomization kustomize-controller writes for a folder without one: every
-    manifest below it, and each sub-folder that has a kustomization (not what is below
-    that)."""
-    prefix = "" if folder == "." else folder + "/"
-    owned: list[str] = []
-    resources: list[str] = []
-    for path in files.paths():
-        if not path.startswith(prefix) or any(path.startswith(o + "/") for o in owned):
-            continue
-        sub = posixpath.dirname(path)
-        if sub != (folder if folder != "." else "") and \
-                kustomization_file(files, sub or ".") is not None:
-            owned.append(sub)
-            resources.append(sub[len(prefix):])
-            continue
-        if path.endswith((".yaml", ".yml", ".json")) and is_manifest(files, path):
-            resources.append(path[len(prefix):])
+    """The kustomization kustomize-controller writes for a folder without one: lint's
+    model of the controller's listing (``lint.flux_generate.listing``: every ``.yaml`` and
+    ``.yml`` file below it, each top-most sub-folder with a kustomization); raises
+    ``FluxBuildError`` for a file that is not Kubernetes YAML, as the controller fails."""
+    from ..lint.flux_generate import listing
+    resources = listing(_TreeFiles(files), "" if folder == "." else folder)
     body = "".join(f"- {_quoted(r)}\n" for r in resources)
     return "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n" \
-        + body if body else "resources: []\n"
+        + body if body else "namespace: _placeholder\n"
+
+
+class _TreeFiles(Mapping):
+    """A ref's files (:class:`.entrypoints.Files`) as the mapping lint's model reads."""
+
+    def __init__(self, files: Files) -> None:
+        self.files = files
+
+    def __getitem__(self, path: str) -> str:
+        try:
+            return self.files.read_text(path)
+        except OSError:
+            raise KeyError(path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.files.paths()))
+
+    def __len__(self) -> int:
+        return len(self.files.paths())
+
+    def walk(self, directory: str) -> list[str]:
+        prefix = directory + "/" if directory else ""
+        return sorted(p for p in self.files.paths() if p.startswith(prefix))
 
 
 def _safe(name: str) -> str:

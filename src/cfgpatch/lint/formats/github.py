@@ -3,7 +3,8 @@
 ``::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=RULE::MESSAGE``.  GitHub reads
 ``%``, CR and LF as escapes in the message, and additionally ``:`` and ``,`` in property
 values, so those are written ``%25``, ``%0D``, ``%0A``, ``%3A`` and ``%2C``.  A note is a
-``notice``.
+``notice``.  A finding of a partial build (a Flux Kustomization of another source)
+says so on a second line.
 """
 
 from __future__ import annotations
@@ -32,5 +33,8 @@ def render(report: Report, **_: object) -> str:
             props.append(("endColumn", str(loc.end_column)))
         props.append(("title", f"{finding.rule}"))
         head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
-        lines.append(f"::{COMMANDS[finding.level]} {head}::{escape_data(finding.message)}")
+        message = finding.message
+        if finding.detail.get("partial"):
+            message += f"\n(partial build: {finding.detail['partial']})"
+        lines.append(f"::{COMMANDS[finding.level]} {head}::{escape_data(message)}")
     return "".join(line + "\n" for line in lines)

@@ -62,6 +62,8 @@ def _finding(report: Report, finding: LintFinding, color: bool) -> list[str]:
             f"{_paint(finding.rule, 'rule', color)}")
     message = [f"    {part}" for part in finding.message.splitlines() or [""]]
     lines = [head, *message, *_quote(report, finding, color)]
+    if finding.detail.get("partial"):
+        lines.append(f"    partial build: {finding.detail['partial']}")
     lines.append(_paint(f"    help: {rule(finding.rule).help}", "help", color))
     for other in finding.related:
         note = f": {other.message}" if other.message else ""
@@ -90,8 +92,12 @@ def summary(report: Report) -> str:
     if not report.findings:
         summary = "no findings"
     kinds: dict[str, int] = {}
+    partial: dict[str, int] = {}
     for target in report.targets:
         kinds[target["kind"]] = kinds.get(target["kind"], 0) + 1
-    linted = ", ".join(_plural(n, _KINDS.get(k, k)) for k, n in sorted(kinds.items())) \
-        or "nothing to lint"
+        if target.get("partial"):
+            partial[target["kind"]] = partial.get(target["kind"], 0) + 1
+    linted = ", ".join(_plural(n, _KINDS.get(k, k)) + (
+        f" ({partial[k]} of another source, built partially)" if partial.get(k) else "")
+        for k, n in sorted(kinds.items())) or "nothing to lint"
     return f"{summary}; {_plural(report.patch_count(), 'patch')} checked ({linted})"

@@ -63,6 +63,8 @@ def _result(report: Report, finding: LintFinding, seen: Counter) -> dict:
         "locations": [{"physicalLocation": _physical(finding.location)}],
         "partialFingerprints": {FINGERPRINT_KEY: _fingerprint(report, finding, seen)},
     }
+    if finding.detail.get("partial"):  # a partial build (lint.flux): said on the result
+        out["properties"] = {"partialBuild": finding.detail["partial"]}
     if finding.related:
         out["relatedLocations"] = [
             {"id": i, "physicalLocation": _physical(loc),
@@ -84,6 +86,10 @@ def sarif_log(report: Report, root_uri: str | None = None) -> dict:
         "columnKind": "unicodeCodePoints",
         "results": [_result(report, finding, seen) for finding in report.findings],
     }
+    partial = [{"path": t["path"], "partialBuild": t["partial"]} for t in report.targets
+               if t.get("partial")]
+    if partial:
+        run["properties"] = {"partialBuilds": partial}
     if root_uri:
         run["originalUriBaseIds"] = {BASE_ID: {"uri": root_uri.rstrip("/") + "/"}}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
