@@ -34,6 +34,7 @@ from ..io.kyaml import (
 from ..io.kyaml_merge import alias_occurrences, is_merge_key
 from ..io.kyaml_read import read_first_document
 from ..io.kyaml_scalars import go_syntax, node_value, typed_map
+from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions
@@ -114,28 +115,27 @@ def load(loader: Loader) -> Kustomization:
     try:  # kustomize reads the first document only (go-yaml v2's Unmarshal)
         node = read_first_document(text, path)
     except KyamlError as err:
-        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR
-                        ) from None
+        raise _invalid(cause(err)) from None
     value = v2_value(node) if node is not None else {}
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        raise KubeError("invalid Kustomization: json: cannot unmarshal "
-                        f"{gotypes.json_kind(value)} into Go value of type types.Kustomization",
-                        code=KUSTOMIZE_ERROR)
+        raise _invalid(Unmarshal(gotypes.json_kind(value), "types.Kustomization"))
     value = check_fields(value)
     found = Kustomization(loader, path, value, node_positions(node) if node else {}, node)
     found.warnings = [f"# Warning: {text}{_EDIT_FIX}" for name, text in _WARNINGS
                       if name in value and value[name] is not None]
     _enforce(found, loader)
     if is_empty(value):
-        raise KubeError(EMPTY, code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("empty-kustomization"), code=KUSTOMIZE_ERROR)
     _refuse_unmodelled(found)
     _fix(found)
     return found
 
 
-EMPTY = "kustomization.yaml is empty"
+def _invalid(problem: Any) -> ProblemError:
+    """kustomize's ``invalid Kustomization`` around ``problem``."""
+    return ProblemError(Kustomize("invalid-kustomization", cause=problem), code=KUSTOMIZE_ERROR)
 
 
 def is_empty(value: dict) -> bool:
@@ -189,8 +189,7 @@ def _v2_sources(value: Node, alias: bool) -> list[Node]:
     kubectl kustomize 1.32)."""
     items = value.content if value.kind == SEQUENCE and not alias else [value]
     if any(item.kind != MAPPING for item in items):
-        raise KubeError("invalid Kustomization: yaml: map merge requires map or sequence "
-                        "of maps as the value", code=KUSTOMIZE_ERROR)
+        raise _invalid(YamlValue("merge-not-map", None))
     return items
 
 
@@ -207,9 +206,7 @@ def _json_key(key: Any, value: Node) -> str:
     """A go-yaml v2 map key as sigs.k8s.io/yaml writes it in JSON (``on`` is ``"true"``,
     ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``; a null key is its error)."""
     if key is None:
-        raise KubeError("invalid Kustomization: unsupported map key of type: %!s(<nil>), "
-                        f"key: <nil>, value: {go_syntax(_v2_maps(v2_value(value)))}",
-                        code=KUSTOMIZE_ERROR)
+        raise _invalid(YamlValue("map-key-nil", go_syntax(_v2_maps(v2_value(value)))))
     if isinstance(key, bool):
         return "true" if key else "false"
     if isinstance(key, float):
@@ -223,7 +220,7 @@ def check_fields(value: dict) -> dict:
     try:
         return gotypes.decode(value)
     except gotypes.GoDecodeError as err:
-        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR) from None
+        raise _invalid(err.problem) from None
 
 
 def _enforce(found: Kustomization, loader: Loader) -> None:
