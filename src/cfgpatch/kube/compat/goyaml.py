@@ -104,8 +104,9 @@ def value(problem: YamlValue) -> str:
         return f"yaml: {where}found invalid Unicode character escape code"
     if code == "cannot-decode":
         found, text, wanted = detail
-        return f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
-    words = _VALUES[code].format(detail)
+        words = f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
+    else:
+        words = _VALUES[code].format(detail)
     return f"{problem.value}: {words}" if problem.value is not None else words
 
 

@@ -77,6 +77,48 @@ _TEMPLATES: dict[str, str] = {
     "missing-name": "missing metadata.name in object {detail}",
     "already-registered": "may not add resource with an already registered id: {id}",
     # patches
+    # patches
+    "configuring-builtin": "trouble configuring builtin {name} with config: `\n{detail}`: "
+                           "{cause}",
+    "in-file": "{cause} in File: {path}",
+    "patch-appears-empty": "patch appears to be empty; files=[{detail}], Patch=",
+    "no-target-for-patch": "must specify a target for patch {detail}",
+    "sm-and-json-patch": "illegally qualifies as both an SM and JSON patch: {detail}",
+    "no-json-op": "empty file path and empty jsonOp",
+    "no-patch-or-path": "must specify one of patch and path in\n{detail}",
+    "path-and-json-op": "must specify a file path or jsonOp, not both",
+    "patch-and-path": "patch and path can't be set at the same time\n{detail}",
+    "patch-file": "failed to get the patch file from path({path}): {cause}",
+    # generators
+    "kv-env-files": "loading KV pairs: env source files: [{detail}]: {cause}",
+    "kv-literal": "loading KV pairs: literal sources [{detail}]: invalid literal source "
+                  "{name}, expected key=value",
+    "kv-file-sources": "loading KV pairs: file sources: [{detail}]: {cause}",
+    "generated-id-missing": "merging from generator: id {id} does not exist; "
+                            "cannot merge or replace",
+    "generated-id-many": "found multiple objects that could accept merge of {id}",
+    "generated-id-exists": "merging from generator: id {id} exists; behavior must be merge "
+                           "or replace",
+    # replacements
+    "path-and-inline-replacement": "cannot specify both path and inline replacement",
+    "replacement-without-source-or-target": "replacements must specify a source and at "
+                                            "least one target",
+    "replacement-source-lookup": "error looking up replacement source: {cause}",
+    "replacement-source-missing": "fieldPath `{field}` is missing for replacement source {id}",
+    "delimiter-not-scalar": "delimiter option can only be used with scalar nodes",
+    "index-out-of-bounds": "options.index {detail} is out of bounds for value {name}",
+    "target-selects-nothing": "target must specify resources to select",
+    # plugins given as configuration
+    "loading-generator-plugins": "loading generator plugins: {cause}",
+    "failed-to-load-generator": "loading generator plugins: failed to load generator: {cause}",
+    "external-plugin": "external plugins disabled; unable to load external plugin '{name}'",
+    "unknown-builtin": "unable to load builtin {id}",
+    "not-a-generator": "plugin {id} not a generator",
+    "not-a-transformer": "plugin {id} not a transformer",
+    "plugin-configuration": "plugin {id} fails configuration: {cause}",
+    "nil-field-specs": "fieldSpecs is not expected to be nil",
+    "role-binding-subjects": 'invalid value "{name}" for setRoleBindingSubjects: must be one '
+                             'of "defaultOnly", "none" or "allServiceAccounts"',
     # transformer configurations
     "converting-yaml": "error converting YAML to JSON: {cause}",
     "unmarshaling-json": "error unmarshaling JSON: while decoding JSON: {cause}",
@@ -111,7 +153,67 @@ def _no_unique_target(problem: Kustomize, word: Word) -> str:
     return f"{many} for Id {problem.id}; failed to find unique target for patch {problem.id}"
 
 
+def _patch_source(prefix: str) -> Callable[[Kustomize, Word], str]:
+    """``prefix`` and a patch's text as kustomize names it: ``[path: "file"]`` or
+    ``[patch: "<the text, Go-quoted>"]`` (``name``, ``detail``)."""
+    def named(problem: Kustomize, word: Word) -> str:
+        return f"{prefix}[{problem.name}: {go_quote(problem.detail)}]"
+
+    return named
+
+
+def _kv_missing_key(problem: Kustomize, word: Word) -> str:
+    """A file source ``=path`` (``name``) with no key before the ``=``."""
+    return (f"missing key name for file path {go_quote(problem.path or '')} in source "
+            f"{go_quote(problem.name or '')}")
+
+
+def _repeated_key(problem: Kustomize, word: Word) -> str:
+    """A generated ConfigMap or Secret (``detail``: the kind) ``name`` with the key
+    ``field`` twice."""
+    noun = "configmap" if problem.detail == "ConfigMap" else "secret"
+    return f"{noun} {problem.name} illegally repeats the key `{problem.field}`"
+
+
+def _invalid_utf8_line(problem: Kustomize, word: Word) -> str:
+    """A line of an env file (``detail``: its bytes) that is not UTF-8: Go's ``%d`` of
+    the bytes, then ``%v`` of them as a string (printed as they are)."""
+    raw: bytes = problem.detail
+    return (f"line [{' '.join(map(str, raw))}] has invalid utf8 bytes : "
+            f"{raw.decode('utf-8', 'surrogateescape')}")
+
+
+def _replacement_source(problem: Kustomize, word: Word) -> str:
+    """A replacement's source selects ``detail`` resources (none, or more than one)."""
+    suffix = f":{problem.field}" if problem.field else ""
+    if not problem.detail:
+        return f"nothing selected by {problem.id}{suffix}"
+    return f"multiple matches for selector {problem.id}{suffix}"
+
+
+def _replacement_target(problem: Kustomize, word: Word) -> str:
+    """A replacement target's ``field`` not found (``detail``: or created), for
+    ``cause`` (None: it is absent)."""
+    verb = "find or create" if problem.detail else "find"
+    why = "" if problem.cause is None else f": {word(problem.cause)}"
+    return f'unable to {verb} field "{problem.field}" in replacement target{why}'
+
+
+def _validator_changed(problem: Kustomize, word: Word) -> str:
+    """A validator changed a resource (``detail``: its JSON before and after)."""
+    old, new = problem.detail
+    return f"validator shouldn't modify the resource map: nodes unequal: \n -- {old},\n -- {new}\n"
+
+
 _FUNCTIONS: dict[str, Callable[[Kustomize, Word], str]] = {
+    "validator-changed": _validator_changed,
+    "replacement-source-not-unique": _replacement_source,
+    "replacement-target-field": _replacement_target,
+    "kv-missing-key": _kv_missing_key,
+    "repeated-key": _repeated_key,
+    "invalid-utf8-line": _invalid_utf8_line,
+    "unparsable-patch": _patch_source("unable to parse SM or JSON patch from "),
+    "no-target-for-json-patch": _patch_source("must specify a target for JSON patch "),
     "no-unique-target": _no_unique_target,
     "no-match-for-patch": _no_match_for_patch,
     "accumulation": _accumulation,
