@@ -119,6 +119,25 @@ _TEMPLATES: dict[str, str] = {
     "nil-field-specs": "fieldSpecs is not expected to be nil",
     "role-binding-subjects": 'invalid value "{name}" for setRoleBindingSubjects: must be one '
                              'of "defaultOnly", "none" or "allServiceAccounts"',
+    # field paths (kyaml)
+    "list-element-needs-match": "list path element must contain fieldName=fieldValue for "
+                                "element to match",
+    "wildcard-in-getter": "wildcard is not supported in PathGetter",
+    "negative-index": "array index {detail} cannot be negative",
+    # built-in plugins without a kustomization field
+    "unsupported-cloud": "cloud provider {name} not supported yet",
+    "no-targets": "must specify at least one target",
+    "empty-field-path": "fieldPath cannot be empty",
+    "negative-file-path-position": "value of FilePathPosition ({detail}) cannot be negative",
+    # helm charts
+    "helm-not-enabled": "must specify --enable-helm",
+    "no-helm-command": "must specify --helm-command",
+    "no-chart-name": "chart name cannot be empty",
+    "additional-values-file": "could not load additionalValuesFile: {cause}",
+    "values-merge": "valuesMerge must be one of [{detail}]",
+    "no-chart-repo": "no repo specified for pull, no chart found at ''",
+    "no-helm-version": "cannot find version string in {detail}",
+    "helm-not-v3": "this plugin requires helm V3 but got v{detail}",
     # transformer configurations
     "converting-yaml": "error converting YAML to JSON: {cause}",
     "unmarshaling-json": "error unmarshaling JSON: while decoding JSON: {cause}",
@@ -205,7 +224,40 @@ def _validator_changed(problem: Kustomize, word: Word) -> str:
     return f"validator shouldn't modify the resource map: nodes unequal: \n -- {old},\n -- {new}\n"
 
 
+def _wrong_node_kind(problem: Kustomize, word: Word) -> str:
+    """kyaml met a node of another kind than ``name`` (``detail``: its kind and its
+    text)."""
+    found, contents = problem.detail
+    return f"wrong node kind: expected {problem.name} but got {found}: node contents:\n{contents}"
+
+
+def _index_past_end(problem: Kustomize, word: Word) -> str:
+    """A list index (``detail``: it and the list's length) past the end."""
+    index, length = problem.detail
+    return f"index {index} specified but only {length} elements found"
+
+
+def _helm_failed(problem: Kustomize, word: Word) -> str:
+    """helm (``path``) with the arguments ``name`` failed; ``detail``: what kustomize
+    shows of its output, the environment added, its exit code and, for a command that
+    did not start (a negative code), Go's ``exec`` error (None: not found)."""
+    output, env, code, started = problem.detail
+    command = problem.path
+    if code >= 0:
+        reason = f"exit status {code}"
+    elif started is None:
+        reason = f'exec: "{command}": executable file not found in $PATH'
+    else:
+        reason = started
+    prefix = f"{output}: " if output else ""
+    return (f"{prefix}unable to run: '{command} {problem.name}' with env=[{env}] "
+            f"(is '{command}' installed?): {reason}")
+
+
 _FUNCTIONS: dict[str, Callable[[Kustomize, Word], str]] = {
+    "helm-failed": _helm_failed,
+    "wrong-node-kind": _wrong_node_kind,
+    "index-past-end": _index_past_end,
     "validator-changed": _validator_changed,
     "replacement-source-not-unique": _replacement_source,
     "replacement-target-field": _replacement_target,
