@@ -138,6 +138,31 @@ _TEMPLATES: dict[str, str] = {
     "no-chart-repo": "no repo specified for pull, no chart found at ''",
     "no-helm-version": "cannot find version string in {detail}",
     "helm-not-v3": "this plugin requires helm V3 but got v{detail}",
+    # field specs, name references, vars
+    "conflicting-field-specs": "conflicting fieldspecs",
+    "obj-at-path": "obj at path '{field}': {cause}",
+    "not-sequence-or-mapping": "expected sequence or mapping node",
+    "updating-name-reference": "updating name reference in '{field}' field of '{id}': {cause}",
+    "no-name-field": "path config error; no 'name' field in node",
+    "many-referrals": "found multiple possible referrals: {detail}",
+    "merging-vars": "merging vars {detail}: {cause}",
+    "var-ambiguous": "found {detail} resId matches for var {name} (unable to disambiguate)",
+    "var-repeated": "var '{name}' already encountered",
+    "var-unmapped": "var '{name}' cannot be mapped to a field in the set of known resources",
+    "var-field-missing": "field specified in var '{name}' not found in corresponding resource",
+    "not-a-string": "invalid value type expect a string",
+    # transformers
+    "namespace-id-conflict": "namespace transformation produces ID conflict: [{detail}]",
+    "merging-label-specs": "failed to merge {name}: {cause}",
+    "not-a-mapping-node": "wrong node kind: expected MappingNode",
+    "replicas-unmatched": "resource with name {name} does not match a config with the "
+                          "following GVK [{detail}]",
+    # selectors (Go's regexp and the labels parser)
+    "regexp-perl-syntax": "error parsing regexp: invalid or unsupported Perl syntax: `{detail}`",
+    "regexp-escape": "error parsing regexp: invalid escape sequence: `{detail}`",
+    "regexp": "error parsing regexp: {name}: `{detail}`",
+    "selector-requirement": "unable to parse requirement: {cause}",
+    "selector-character": "unexpected character at {detail}",
     # transformer configurations
     "converting-yaml": "error converting YAML to JSON: {cause}",
     "unmarshaling-json": "error unmarshaling JSON: while decoding JSON: {cause}",
@@ -254,7 +279,45 @@ def _helm_failed(problem: Kustomize, word: Word) -> str:
             f"(is '{command}' installed?): {reason}")
 
 
+def _considering_field(problem: Kustomize, word: Word) -> str:
+    """A field spec's walk (``field``) over the resource ``id`` met ``cause``, after
+    entering the lists of ``detail`` (the path left to walk from each)."""
+    steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: " for rest in problem.detail)
+    return (f"considering field '{problem.field}' of object {problem.id}: {steps}"
+            f"{word(problem.cause)}")
+
+
+def _blank_namespace(problem: Kustomize, word: Word) -> str:
+    """A ServiceAccount subject whose namespace is not a string (Go's ``%q`` of the id;
+    its final line break kubectl does not print twice)."""
+    import json  # (only for this error's text)
+
+    return f"Invalid Input: namespace is blank for resource {json.dumps(problem.id)}"
+
+
+#: What the labels parser expected where it found the token ``name``
+#: (``selector-found``'s ``detail``).
+_EXPECTED = {
+    "start": ", expected: !, identifier, or 'end of string'",
+    "separator": ", expected: ',' or 'end of string'",
+    "after-comma": ", expected: identifier after ','",
+    "identifier": ", expected: identifier",
+    "operator": ", expected: '=', '!=', '==', 'in', notin'",
+    "open": " expected: '('",
+    "set-first": ", expected: ',', ')' or identifier",
+    "set-value": ", expected: ',', or identifier",
+    "set-next": ", expected: ',' or ')'",
+}
+
+
+def _selector_found(problem: Kustomize, word: Word) -> str:
+    return f"found '{problem.name}'{_EXPECTED[problem.detail]}"
+
+
 _FUNCTIONS: dict[str, Callable[[Kustomize, Word], str]] = {
+    "selector-found": _selector_found,
+    "considering-field": _considering_field,
+    "blank-namespace": _blank_namespace,
     "helm-failed": _helm_failed,
     "wrong-node-kind": _wrong_node_kind,
     "index-past-end": _index_past_end,
