@@ -117,8 +117,9 @@ class YamlValue(namedtuple("YamlValue", "code detail line column value",
     ``map-key-nil`` (``detail``: the value in Go syntax), ``map-key-uint64``
     (``detail``: the key), ``anchor-contains-itself`` (``detail``: the anchor),
     ``anchor-refers-to-itself``, ``unsupported-value`` (``detail``: the float),
-    ``unsupported-type``; ``line``/``column`` from 1 (0: not known); ``value``: the
-    document in Go syntax where kyaml names it."""
+    ``unsupported-type``, ``duplicate-keys`` (``detail``: (line, key, line of the
+    first) of each key written twice); ``line``/``column`` from 1 (0: not known);
+    ``value``: the document in Go syntax where kyaml names it."""
 
     __slots__ = ()
     kind = "yaml-value"

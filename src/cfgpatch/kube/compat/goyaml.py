@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..go.json import go_quote
 from ..problems import BadBytes, YamlSyntax, YamlValue
 
 #: The record :func:`message` words (defined with the other problems).
@@ -105,6 +106,10 @@ def value(problem: YamlValue) -> str:
     if code == "cannot-decode":
         found, text, wanted = detail
         words = f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
+    elif code == "duplicate-keys":  # detail: (line, key, line of the first) of each
+        words = "yaml: unmarshal errors:\n  " + "\n  ".join(
+            f"line {line}: mapping key {go_quote(key)} already defined at line {first}"
+            for line, key, first in detail)
     else:
         words = _VALUES[code].format(detail)
     return f"{problem.value}: {words}" if problem.value is not None else words

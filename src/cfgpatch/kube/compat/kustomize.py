@@ -52,6 +52,7 @@ _TEMPLATES: dict[str, str] = {
     "recursed-merging": "recursed merging from path '{path}': {cause}",
     "expected-component": "expected kind 'Component' for path '{path}' but got '{name}'",
     "unexpected-component": "expected kind != 'Component' for path '{path}'",
+    "go-value": "{detail}: {cause}",
     # the loader (kustomize's fileLoader)
     "illegal-load-restrictor": "illegal flag value --load-restrictor {name}; "
                                "legal values: [{detail}]",
@@ -70,6 +71,9 @@ _TEMPLATES: dict[str, str] = {
     # the kustomization file
     "invalid-kustomization": "invalid Kustomization: {cause}",
     "empty-kustomization": "kustomization.yaml is empty",
+    "sort-order": "the field 'sortOptions.order' must be one of [fifo, legacy]",
+    "legacy-sort-with-fifo": "the field 'sortOptions.legacySortOptions' is set but the "
+                             "selected sort order is 'fifo', not 'legacy'",
     # resources
     "malformed-yaml": "MalformedYAMLError: {cause}",
     "missing-metadata": "missing Resource metadata",
@@ -151,6 +155,10 @@ _TEMPLATES: dict[str, str] = {
     "var-unmapped": "var '{name}' cannot be mapped to a field in the set of known resources",
     "var-field-missing": "field specified in var '{name}' not found in corresponding resource",
     "not-a-string": "invalid value type expect a string",
+    # kustomize's own strategic merge
+    "no-patch-strategy": "no implemented strategic merge patch strategy for '{name}' "
+                         "('{detail}')",
+    "unknown-patch-strategy": "unknown patch strategy '{name}'",
     # transformers
     "namespace-id-conflict": "namespace transformation produces ID conflict: [{detail}]",
     "merging-label-specs": "failed to merge {name}: {cause}",
@@ -163,6 +171,12 @@ _TEMPLATES: dict[str, str] = {
     "regexp": "error parsing regexp: {name}: `{detail}`",
     "selector-requirement": "unable to parse requirement: {cause}",
     "selector-character": "unexpected character at {detail}",
+    # CRDs and OpenAPI schemas
+    "loading-crds": "loading CRDs [{detail}]: {cause}",
+    "crd-definitions": "unable to parse open API definition from '{path}': {cause}",
+    "builtin-and-custom-schema": "builtin version and custom schema provided, cannot use both",
+    "unknown-openapi-version": "the specified OpenAPI version is not built in",
+    "invalid-schema-file": "openapi: invalid schema file '{path}': {cause}",
     # transformer configurations
     "converting-yaml": "error converting YAML to JSON: {cause}",
     "unmarshaling-json": "error unmarshaling JSON: while decoding JSON: {cause}",

@@ -284,16 +284,15 @@ def _fix_helm_args(value: dict) -> None:
     value["helmCharts"] = [*(value.get("helmCharts") or []), *charts]
 
 
-def sort_options_error(options: Any) -> str | None:
-    """kustomize's error for the top kustomization's ``sortOptions`` (None: valid or
+def sort_options_error(options: Any) -> Kustomize | None:
+    """What kustomize refuses in the top kustomization's ``sortOptions`` (None: valid or
     absent).  ``order`` must be ``fifo`` or ``legacy`` as written, and ``fifo`` takes no
     ``legacySortOptions``, even ``{}`` (measured, tree ``sort-options``)."""
     if not isinstance(options, dict):
         return None
     order = options.get("order")
     if order not in ("fifo", "legacy"):
-        return "the field 'sortOptions.order' must be one of [fifo, legacy]"
+        return Kustomize("sort-order")
     if order == "fifo" and options.get("legacySortOptions") is not None:
-        return ("the field 'sortOptions.legacySortOptions' is set but the selected sort "
-                "order is 'fifo', not 'legacy'")
+        return Kustomize("legacy-sort-with-fifo")
     return None

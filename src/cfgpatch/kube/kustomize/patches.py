@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..engine import jsonpatch
-from ..problems import Kustomize, ProblemError, Unmarshal, cause
+from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause
 from . import aliases, replacements, strategic
 from .openapi import SchemaState
 from .patch_loading import load_legacy_json, load_legacy_strategic, load_patches, read_json_ops
@@ -134,10 +134,9 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
             resource.store_previous_id()
         internal = resource.internal_annotations()
         source = _annotated(resource.value, internal)
-        errors = resource.duplicate_errors(source)
-        if errors:  # kustomize decodes the resource, its annotations added, strictly here
-            raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(errors),
-                            code=KUSTOMIZE_ERROR)
+        repeated = resource.duplicate_keys(source)
+        if repeated:  # kustomize decodes the resource, its annotations added, strictly here
+            raise ProblemError(YamlValue("duplicate-keys", repeated), code=KUSTOMIZE_ERROR)
         json_annotations(source, decoded=True)
         try:
             result = jsonpatch.apply_document(source, patch.ops)
