@@ -328,7 +328,21 @@ def _selector_found(problem: Kustomize, word: Word) -> str:
     return f"found '{problem.name}'{_EXPECTED[problem.detail]}"
 
 
+def _kind_or_api_version(problem: Kustomize, word: Word) -> str:
+    """The kustomization under ``path`` has a ``kind`` (``name``) that is neither, or
+    an apiVersion other than the one its kind needs (``detail``: whether the kind is
+    wrong, the apiVersion needed or None)."""
+    bad_kind, required = problem.detail
+    lines = [f"Failed to read kustomization file under {problem.path}:"]
+    if bad_kind:
+        lines.append("kind should be Kustomization or Component")
+    if required is not None:
+        lines.append(f"apiVersion for {problem.name} should be {required}")
+    return "\n".join(lines)
+
+
 _FUNCTIONS: dict[str, Callable[[Kustomize, Word], str]] = {
+    "kind-or-api-version": _kind_or_api_version,
     "selector-found": _selector_found,
     "considering-field": _considering_field,
     "blank-namespace": _blank_namespace,

@@ -226,15 +226,14 @@ def check_fields(value: dict) -> dict:
 def _enforce(found: Kustomization, loader: Loader) -> None:
     kind = found.value.get("kind") or ""
     api = found.value.get("apiVersion") or ""
-    errors = []
-    if kind and kind not in (KUSTOMIZATION, COMPONENT):
-        errors.append(f"kind should be {KUSTOMIZATION} or {COMPONENT}")
+    bad_kind = bool(kind) and kind not in (KUSTOMIZATION, COMPONENT)
     required = VERSIONS[COMPONENT] if kind == COMPONENT else VERSIONS[KUSTOMIZATION]
-    if api and api != required:
-        errors.append(f"apiVersion for {kind} should be {required}")
-    if errors:
-        raise KubeError(f"Failed to read kustomization file under {loader.root}:\n"
-                        + "\n".join(errors), code=KUSTOMIZE_ERROR)
+    bad_api = bool(api) and api != required
+    if bad_kind or bad_api:
+        # detail: (whether the kind is wrong, the apiVersion it needs when that is wrong)
+        raise ProblemError(Kustomize("kind-or-api-version", path=loader.root, name=kind,
+                                     detail=(bad_kind, required if bad_api else None)),
+                           code=KUSTOMIZE_ERROR)
 
 
 def _refuse_unmodelled(found: Kustomization) -> None:
