@@ -24,6 +24,8 @@ The families:
 * :class:`Unmarshal`: a JSON value of the wrong type for a Go type (``cannot
   unmarshal``); :class:`UnknownField`: a field the Go struct has not;
 * :class:`MissingKind`, :class:`NoTypeInfo`: kubectl's decoder finds no kind;
+* :class:`Separator`: a ``---`` line that goes on with something else;
+  :class:`Command`: what kubectl's command refuses (no patch, no object, no printer);
 * :class:`Decoding`, :class:`Parsing`: a problem of the file ``source`` (kubectl's
   ``unable to decode``/``error parsing`` around the problem within);
 * :class:`Kustomize`: what kustomize refuses while building, or its words around the
@@ -43,9 +45,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["BadBytes", "Decoding", "JsonSyntax", "Kustomize", "MissingKind", "NoTypeInfo",
-           "Parsing", "ProblemError", "Refusal", "UnknownField", "Unmarshal", "YamlSyntax",
-           "YamlValue", "cause", "describe", "line_column", "use_wording", "words"]
+__all__ = ["BadBytes", "Command", "Decoding", "JsonSyntax", "Kustomize", "MissingKind",
+           "NoTypeInfo", "Parsing", "ProblemError", "Refusal", "Separator", "UnknownField",
+           "Unmarshal", "YamlSyntax", "YamlValue", "cause", "describe", "line_column",
+           "use_wording", "words"]
 
 
 class JsonSyntax(namedtuple("JsonSyntax", "code byte offset line column literal expected",
@@ -168,6 +171,31 @@ class NoTypeInfo(namedtuple("NoTypeInfo", "field")):
     __slots__ = ()
     kind = "no-type-info"
     field: str
+
+
+class Separator(namedtuple("Separator", "line rest reader")):
+    """A line that starts with ``---`` and goes on with ``rest`` (not a comment):
+    ``line`` (trimmed) is no document separator for ``reader``, ``kubectl`` (kubectl's
+    line reader) or ``kyaml`` (kustomize's)."""
+
+    __slots__ = ()
+    kind = "separator"
+    line: str
+    rest: str
+    reader: str
+
+
+class Command(namedtuple("Command", "code detail", defaults=(None,))):
+    """What kubectl's command refuses, not in the input's bytes: ``code``
+    ``empty-patch`` (no ``-p`` text), ``invalid-json-document``/``invalid-json-patch``
+    (a JSON ``-p`` text that does not parse, for a strategic/merge patch),
+    ``no-objects`` (the input holds no object), ``no-printer`` (``detail``: the output
+    format asked for)."""
+
+    __slots__ = ()
+    kind = "command"
+    code: str
+    detail: Any
 
 
 class Decoding(namedtuple("Decoding", "source cause")):

@@ -62,4 +62,6 @@ _PLAIN: dict[str, Any] = {
     problems.YamlValue.kind: goyaml.value,
     problems.MissingKind.kind: kubectl.missing_kind,
     problems.NoTypeInfo.kind: kubectl.no_type_info,
+    problems.Separator.kind: kubectl.separator,
+    problems.Command.kind: kubectl.command,
 }
