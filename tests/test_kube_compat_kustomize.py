@@ -59,6 +59,8 @@ KUSTOMIZE_WORDING = (
     "invalid utf8 bytes", "visited root", "new root cannot be empty", "illegal flag value",
     "file is not directory", "expected kind", "obj at path", "in File:",
     "no repo specified", "valuesMerge must be", "legacySortOptions' is set",
+    "Helm stack trace", "executable file not found", "is deprecated. Please use",
+    "kustomize edit fix", "never replaced", "MakePrimitiveReplacer",
 )
 
 
@@ -136,6 +138,25 @@ def test_no_unique_target_and_replacement_sources_count_the_matches():
                                  detail=0)) == "nothing selected by X:a.b"
     assert compat.word(Kustomize("replacement-source-not-unique", id="X",
                                  detail=3)) == "multiple matches for selector X"
+
+
+def test_helm_s_failure_in_kustomize_s_words():
+    def failed(stderr, code, debug=False):
+        return compat.word(Kustomize("helm-failed", path="helm", name="version -c --short",
+                                     detail=(stderr, "out", "A=1", code, debug)))
+    assert failed("boom\n", 1) == ("boom\n: unable to run: 'helm version -c --short' with "
+                                   "env=[A=1] (is 'helm' installed?): exit status 1")
+    assert failed(None, -1).endswith(': exec: "helm": executable file not found in $PATH')
+    assert failed("fork failed\n", -1).endswith("installed?): fork failed")
+    assert failed("e", 2, debug=True).startswith(" Helm stack trace:\ne\nHelm template:\nout\n: ")
+
+
+def test_warnings_are_kustomize_s_words_too():
+    assert compat.word(Kustomize("deprecated-field", name="vars")) == (
+        "# Warning: 'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL] "
+        "Run 'kustomize edit fix' to update your Kustomization automatically.")
+    assert compat.word(Kustomize("unused-vars", detail="A,B")) == \
+        "well-defined vars that were never replaced: A,B"
 
 
 def _tree(files: dict[str, str]) -> MemoryFileSystem:

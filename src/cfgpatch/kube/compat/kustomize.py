@@ -53,6 +53,9 @@ _TEMPLATES: dict[str, str] = {
     "expected-component": "expected kind 'Component' for path '{path}' but got '{name}'",
     "unexpected-component": "expected kind != 'Component' for path '{path}'",
     "go-value": "{detail}: {cause}",
+    # warnings (printed on standard error; the build goes on)
+    "unused-vars": "well-defined vars that were never replaced: {detail}",
+    "bad-replacement-type": "MakePrimitiveReplacer: bad replacement type={name} val={detail}",
     # the loader (kustomize's fileLoader)
     "illegal-load-restrictor": "illegal flag value --load-restrictor {name}; "
                                "legal values: [{detail}]",
@@ -277,17 +280,21 @@ def _index_past_end(problem: Kustomize, word: Word) -> str:
 
 
 def _helm_failed(problem: Kustomize, word: Word) -> str:
-    """helm (``path``) with the arguments ``name`` failed; ``detail``: what kustomize
-    shows of its output, the environment added, its exit code and, for a command that
-    did not start (a negative code), Go's ``exec`` error (None: not found)."""
-    output, env, code, started = problem.detail
+    """helm (``path``) with the arguments ``name`` failed; ``detail``: its standard error
+    (None: the command is not there), its standard output, the environment added, its
+    exit code (negative: it did not start, its standard error is Go's ``exec`` error),
+    and whether it ran with ``--debug`` (kustomize then shows both outputs)."""
+    stderr, stdout, env, code, debug = problem.detail
     command = problem.path
+    output = stderr if code >= 0 and stderr is not None else ""
+    if debug:
+        output = f" Helm stack trace:\n{output}\nHelm template:\n{stdout}\n"
     if code >= 0:
         reason = f"exit status {code}"
-    elif started is None:
+    elif stderr is None:
         reason = f'exec: "{command}": executable file not found in $PATH'
     else:
-        reason = started
+        reason = stderr.strip()
     prefix = f"{output}: " if output else ""
     return (f"{prefix}unable to run: '{command} {problem.name}' with env=[{env}] "
             f"(is '{command}' installed?): {reason}")
@@ -341,7 +348,25 @@ def _kind_or_api_version(problem: Kustomize, word: Word) -> str:
     return "\n".join(lines)
 
 
+#: A deprecated field (``deprecated-field``'s ``name``) -> what kustomize says to use.
+_DEPRECATED = {
+    "bases": "'resources' instead.",
+    "commonLabels": "'labels' instead.",
+    "imageTags": "'images' instead.",
+    "patchesJson6902": "'patches' instead.",
+    "patchesStrategicMerge": "'patches' instead.",
+    "vars": "'replacements' instead. [EXPERIMENTAL]",
+}
+
+
+def _deprecated_field(problem: Kustomize, word: Word) -> str:
+    """kustomize's warning for a deprecated field ``name`` of a kustomization."""
+    return (f"# Warning: '{problem.name}' is deprecated. Please use {_DEPRECATED[problem.name]}"
+            " Run 'kustomize edit fix' to update your Kustomization automatically.")
+
+
 _FUNCTIONS: dict[str, Callable[[Kustomize, Word], str]] = {
+    "deprecated-field": _deprecated_field,
     "kind-or-api-version": _kind_or_api_version,
     "selector-found": _selector_found,
     "considering-field": _considering_field,

@@ -268,14 +268,11 @@ class Chart:
             code, out, err = self.process.run(command, args, self.env)
         if code == 0:
             return out
-        output = err.decode("utf-8", "replace") if code >= 0 and err is not None else ""
-        if "--debug" in args:
-            output = (f" Helm stack trace:\n{output}\nHelm template:\n"
-                      f"{out.decode('utf-8', 'replace')}\n")
         env = " ".join(f"{k}={v}" for k, v in self.env.items())
-        started = None if err is None else err.decode("utf-8", "replace").strip()
-        raise ProblemError(Kustomize("helm-failed", path=command, name=" ".join(args),
-                                     detail=(output, env, code, started)), code=KUSTOMIZE_ERROR)
+        stderr = None if err is None else err.decode("utf-8", "replace")
+        raise ProblemError(Kustomize("helm-failed", path=command, name=" ".join(args), detail=(
+            stderr, out.decode("utf-8", "replace"), env, code, "--debug" in args)),
+            code=KUSTOMIZE_ERROR)
 
 
 def merged(src: Any, dest: Any) -> Any:

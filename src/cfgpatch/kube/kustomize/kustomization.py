@@ -34,7 +34,7 @@ from ..io.kyaml import (
 from ..io.kyaml_merge import alias_occurrences, is_merge_key
 from ..io.kyaml_read import read_first_document
 from ..io.kyaml_scalars import go_syntax, node_value, typed_map
-from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause
+from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause, words
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions
@@ -63,16 +63,10 @@ ORIGIN = "config.kubernetes.io/origin"
 #: The label it adds, with the version kubectl's kustomize reports (measured).
 MANAGED_BY = ("app.kubernetes.io/managed-by", "kustomize-(devel)")
 
-_WARNINGS = (
-    ("bases", "'bases' is deprecated. Please use 'resources' instead."),
-    ("commonLabels", "'commonLabels' is deprecated. Please use 'labels' instead."),
-    ("imageTags", "'imageTags' is deprecated. Please use 'images' instead."),
-    ("patchesJson6902", "'patchesJson6902' is deprecated. Please use 'patches' instead."),
-    ("patchesStrategicMerge",
-     "'patchesStrategicMerge' is deprecated. Please use 'patches' instead."),
-    ("vars", "'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL]"),
-)
-_EDIT_FIX = " Run 'kustomize edit fix' to update your Kustomization automatically."
+#: The deprecated fields kustomize warns about, in its order (its words:
+#: ``compat.kustomize``, code ``deprecated-field``).
+_DEPRECATED = ("bases", "commonLabels", "imageTags", "patchesJson6902",
+               "patchesStrategicMerge", "vars")
 
 
 @dataclass
@@ -123,7 +117,7 @@ def load(loader: Loader) -> Kustomization:
         raise _invalid(Unmarshal(gotypes.json_kind(value), "types.Kustomization"))
     value = check_fields(value)
     found = Kustomization(loader, path, value, node_positions(node) if node else {}, node)
-    found.warnings = [f"# Warning: {text}{_EDIT_FIX}" for name, text in _WARNINGS
+    found.warnings = [words(Kustomize("deprecated-field", name=name)) for name in _DEPRECATED
                       if name in value and value[name] is not None]
     _enforce(found, loader)
     if is_empty(value):

@@ -35,7 +35,7 @@ from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go.runtime import go_format
-from ..problems import Kustomize, ProblemError, cause
+from ..problems import Kustomize, ProblemError, cause, words
 from . import fieldspecs as fs
 from .gotypes import go_string
 from .kustomization import Kustomization
@@ -146,7 +146,7 @@ def resolve_vars(resmap: ResMap, warnings: list[str], trace: Trace | None = None
     finally:
         unused = sorted(name for name, count in counts.items() if count == 0)
         if unused:
-            warnings.append(f"well-defined vars that were never replaced: {','.join(unused)}")
+            warnings.append(words(Kustomize("unused-vars", detail=",".join(unused))))
 
 
 def _value(resmap: ResMap, var: Var) -> Any:
@@ -203,8 +203,8 @@ class _Lookup:
         value = self.values[name]
         if isinstance(value, (dict, list)):
             kind = "map[string]interface {}" if isinstance(value, dict) else "[]interface {}"
-            self.log.append(f"MakePrimitiveReplacer: bad replacement type={kind} "
-                            f"val={go_format(value)}")
+            self.log.append(words(Kustomize("bad-replacement-type", name=kind,
+                                            detail=go_format(value))))
             return f"$({name})"
         self.counts[name] += 1
         return value
