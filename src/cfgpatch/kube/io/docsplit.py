@@ -64,7 +64,7 @@ def pieces(text: str) -> Iterator[str]:
     >>> next(cut)
     Traceback (most recent call last):
     ...
-    cfgpatch.kube.io.docsplit.SeparatorError: ...
+    cfgpatch.kube.io.docsplit.SeparatorError: invalid Yaml document separator: x
     """
     if not text.startswith(SEPARATOR) and "\n" + SEPARATOR not in text:
         if text:
