@@ -103,6 +103,12 @@ def test_every_code_has_words_and_no_code_has_two():
     assert all(code == code.lower() and " " not in code for code in templates | functions)
 
 
+def test_every_code_with_words_is_one_the_builder_uses():
+    text = "".join(path.read_text(encoding="utf-8") for path in KUBE.glob("kustomize/*.py"))
+    unused = [code for code in {*words.TEMPLATES, *words.FUNCTIONS} if f'"{code}"' not in text]
+    assert not unused
+
+
 def test_a_step_wraps_the_problem_within_in_its_own_words():
     inner = Kustomize("file-outside-root", path="/t/../x.yaml", detail="/t")
     outer = Kustomize("accumulating-resources", cause=Kustomize(
