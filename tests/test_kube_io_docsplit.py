@@ -45,6 +45,7 @@ def test_a_separator_followed_by_anything_but_a_comment_is_refused(line: str, re
     for text in (line + "\na: 1\n", "a: 1\n" + line + "\n", "---\n" + line):
         with pytest.raises(docsplit.SeparatorError) as info:
             docsplit.split(text)
+        assert info.value.problem.rest == rest
         assert str(info.value) == f"invalid Yaml document separator: {rest}"
 
 

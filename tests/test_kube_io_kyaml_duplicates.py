@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cfgpatch.kube.io.kyaml_duplicates import (
     drop_duplicates,
-    duplicate_errors,
+    duplicate_keys,
     duplicate_pairs,
     encoded_lines,
     scan_keys,
@@ -18,15 +18,12 @@ from cfgpatch.kube.io.kyaml_scalars import node_value
 
 def test_same_text_is_the_same_key_whatever_the_style():
     doc = read_document('a: 1\n"a": 2\n1: x\n"1": y\nb: 3\n')
-    assert duplicate_errors(doc) == ['line 2: mapping key "a" already defined at line 1',
-                                     'line 4: mapping key "1" already defined at line 3']
+    assert duplicate_keys(doc) == ((2, "a", 1), (4, "1", 3))
 
 
 def test_a_key_three_times_is_reported_for_every_earlier_one():
     doc = read_document("t: a\nt: b\nt: c\n")
-    assert duplicate_errors(doc) == ['line 2: mapping key "t" already defined at line 1',
-                                     'line 3: mapping key "t" already defined at line 1',
-                                     'line 3: mapping key "t" already defined at line 2']
+    assert duplicate_keys(doc) == ((2, "t", 1), (3, "t", 1), (3, "t", 2))
 
 
 def test_a_mapping_with_a_repeated_key_is_not_looked_into():

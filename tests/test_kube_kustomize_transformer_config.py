@@ -34,7 +34,8 @@ def test_a_narrower_spec_first_keeps_the_wider_one_out():
 def test_a_spec_that_disagrees_on_create_conflicts():
     with pytest.raises(KubeError) as caught:
         merge_specs((FieldSpec("metadata/labels", "App"),), (LABELS,))
-    assert caught.value.message == CONFLICTING
+    assert caught.value.problem == CONFLICTING
+    assert caught.value.message == "conflicting fieldspecs"
     # another path or a type the incoming spec does not select: no conflict
     assert len(merge_specs((FieldSpec("spec/x", "App"),), (FieldSpec("spec/y"),))) == 2
     assert len(merge_specs((FieldSpec("metadata/labels"),),

@@ -157,7 +157,11 @@ WORDING = ("cannot unmarshal", "yaml: line", "invalid character", "is missing in
            "error parsing", "looking for beginning", "unable to parse", "did not find expected",
            "unexpected EOF", "unable to get type info", "cannot decode !!", "map merge requires",
            "invalid map key", "unsupported map key", "invalid base64", "value contains itself",
-           "anchor refers to itself", "invalid map merge", "duplicate merge key")
+           "anchor refers to itself", "invalid map merge", "duplicate merge key",
+           # kubectl's document reader and command, kustomize's reader
+           "invalid Yaml document separator", "invalid document separator",
+           "must specify --patch", "invalid JSON document", "Invalid JSON Patch",
+           "unable to match a printer", "no objects passed to patch", "already defined at line")
 # (PyYAML-style scanner problems the GoYamlMixin raises, such as "found invalid Unicode
 # character escape code", are the scanner's vocabulary that YamlSyntax.problem carries.)
 
@@ -189,6 +193,6 @@ def test_the_wording_check_would_find_a_phrase():
 
 
 def test_compat_words_every_phrase_it_owns():
-    text = "".join(path.read_text(encoding="utf-8") for path in KUBE.glob("compat/*.py"))
+    text = "".join(path.read_text(encoding="utf-8") for path in KUBE.glob("compat/**/*.py"))
     for phrase in WORDING:
         assert phrase in text, phrase

@@ -88,3 +88,26 @@ def test_closed_and_escaped_quotes_are_not_blamed():
 
     assert unclosed_quote('a: "x \\" y"\nb: \'it\'\'s\'\nc: [\n', 3) is None
     assert unclosed_quote("a: 'x\n", 1) == (1, 4)
+
+
+@pytest.mark.parametrize("text", [
+    "kind: [unclosed", "a: b: c", "a:\n\tb: 1", "a: 1\nb c\nd: 2", "a: *x", "a: 'x",
+    "kind: K\nmetadata:\n  labels:\n    app: web\n   tier: x\n", "a: 1\nb: \"\\uD83D\"\n",
+    "a: \"\\uD83D\"\n", "a:\n  - b\n  c: d\n", "x: \x01\n", '{"a": 1,}', '{"a":',
+    '{"kind": "K"\n "a": 1}', "{\"a\": 1} x",
+])
+def test_the_line_and_offset_kubectl_names_come_from_the_records(text):
+    """The problem records give the line (``yaml: line N:``) and the byte offset
+    (``json: offset N``) that kubectl's words hold."""
+    import re
+
+    from cfgpatch.web import locate
+
+    for load in (reader.load_object, reader.load_patch):
+        with pytest.raises(KubeError) as raised:
+            load(text)
+        records = list(locate._records(raised.value))
+        said = re.search(r"\byaml: line (\d+):", raised.value.message)
+        assert locate._said_line(records) == (int(said.group(1)) if said else 0)
+        offset = re.search(r"json: offset (\d+)", raised.value.message)
+        assert locate._json_offset(records) == (int(offset.group(1)) if offset else None)

@@ -218,8 +218,7 @@ def _run_several(args: argparse.Namespace, object_text: str, patch_bytes: bytes,
     except KubeError as error:  # the reading of the file stops here
         unread.append(error)
     if not failed and not unread and not count:
-        failed.append(KubeError(unstructured.NO_OBJECTS,
-                                hint=f"{args.filename} holds no object"))
+        failed.append(unstructured.no_objects(f"{args.filename} holds no object"))
     return _fail_all(failed, unread) if failed or unread else 0
 
 

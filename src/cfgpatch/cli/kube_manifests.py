@@ -108,7 +108,8 @@ def read_manifests(files: list[str], namespace: str | None) -> Manifests:
                 obj, _notes = reader.load_object(text, source)
             except KubeError as error:
                 # a list of several items, a JSON stream, nothing but comments
-                if error.code != MULTIPLE_DOCUMENTS and error.message != unstructured.NO_OBJECTS:
+                if error.code != MULTIPLE_DOCUMENTS \
+                        and getattr(error, "problem", None) != unstructured.NO_OBJECTS:
                     raise
             else:
                 _check_namespace(obj, namespace)

@@ -71,7 +71,7 @@ def read(text: str | bytes, source: str = "-") -> ReadResult:
             value, notes = item
             found.objects.append(ReadObject(value, tuple(notes)))
     if not found.objects and not found.errors:
-        raise KubeError(unstructured.NO_OBJECTS, hint=f"{source} holds no object")
+        raise unstructured.no_objects(f"{source} holds no object")
     return found
 
 

@@ -22,10 +22,14 @@ The families:
 * :class:`YamlValue`: YAML that parses but does not decode (a bad ``!!int``, a merge
   of a scalar, a map key JSON cannot hold, ...);
 * :class:`Unmarshal`: a JSON value of the wrong type for a Go type (``cannot
-  unmarshal``);
+  unmarshal``); :class:`UnknownField`: a field the Go struct has not;
 * :class:`MissingKind`, :class:`NoTypeInfo`: kubectl's decoder finds no kind;
+* :class:`Separator`: a ``---`` line that goes on with something else;
+  :class:`Command`: what kubectl's command refuses (no patch, no object, no printer);
 * :class:`Decoding`, :class:`Parsing`: a problem of the file ``source`` (kubectl's
-  ``unable to decode``/``error parsing`` around the problem within).
+  ``unable to decode``/``error parsing`` around the problem within);
+* :class:`Kustomize`: what kustomize refuses while building, or its words around the
+  problem within (``accumulating resources: ...``).
 
 Standard library only; named tuples (``dataclasses`` is left out of the start-up).
 """
@@ -41,9 +45,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["BadBytes", "Decoding", "JsonSyntax", "MissingKind", "NoTypeInfo", "Parsing",
-           "ProblemError", "Refusal", "Unmarshal", "YamlSyntax", "YamlValue", "describe",
-           "line_column", "use_wording", "words"]
+__all__ = ["BadBytes", "Command", "Decoding", "JsonSyntax", "Kustomize", "MissingKind",
+           "NoTypeInfo", "Parsing", "ProblemError", "Refusal", "Separator", "UnknownField",
+           "Unmarshal", "YamlSyntax", "YamlValue", "cause", "describe", "line_column",
+           "use_wording", "words"]
 
 
 class JsonSyntax(namedtuple("JsonSyntax", "code byte offset line column literal expected",
@@ -115,8 +120,9 @@ class YamlValue(namedtuple("YamlValue", "code detail line column value",
     ``map-key-nil`` (``detail``: the value in Go syntax), ``map-key-uint64``
     (``detail``: the key), ``anchor-contains-itself`` (``detail``: the anchor),
     ``anchor-refers-to-itself``, ``unsupported-value`` (``detail``: the float),
-    ``unsupported-type``; ``line``/``column`` from 1 (0: not known); ``value``: the
-    document in Go syntax where kyaml names it."""
+    ``unsupported-type``, ``duplicate-keys`` (``detail``: (line, key, line of the
+    first) of each key written twice); ``line``/``column`` from 1 (0: not known);
+    ``value``: the document in Go syntax where kyaml names it."""
 
     __slots__ = ()
     kind = "yaml-value"
@@ -141,6 +147,15 @@ class Unmarshal(namedtuple("Unmarshal", "json_type go_type field number", defaul
     number: str | None
 
 
+class UnknownField(namedtuple("UnknownField", "name")):
+    """A JSON object's field ``name`` that the Go struct has not (a strict decoder's
+    ``DisallowUnknownFields``)."""
+
+    __slots__ = ()
+    kind = "unknown-field"
+    name: str
+
+
 class MissingKind(namedtuple("MissingKind", "document")):
     """kubectl's decoder finds no kind in ``document`` (its JSON text, or ``null``)."""
 
@@ -156,6 +171,31 @@ class NoTypeInfo(namedtuple("NoTypeInfo", "field")):
     __slots__ = ()
     kind = "no-type-info"
     field: str
+
+
+class Separator(namedtuple("Separator", "line rest reader")):
+    """A line that starts with ``---`` and goes on with ``rest`` (not a comment):
+    ``line`` (trimmed) is no document separator for ``reader``, ``kubectl`` (kubectl's
+    line reader) or ``kyaml`` (kustomize's)."""
+
+    __slots__ = ()
+    kind = "separator"
+    line: str
+    rest: str
+    reader: str
+
+
+class Command(namedtuple("Command", "code detail", defaults=(None,))):
+    """What kubectl's command refuses, not in the input's bytes: ``code``
+    ``empty-patch`` (no ``-p`` text), ``invalid-json-document``/``invalid-json-patch``
+    (a JSON ``-p`` text that does not parse, for a strategic/merge patch),
+    ``no-objects`` (the input holds no object), ``no-printer`` (``detail``: the output
+    format asked for)."""
+
+    __slots__ = ()
+    kind = "command"
+    code: str
+    detail: Any
 
 
 class Decoding(namedtuple("Decoding", "source cause")):
@@ -178,6 +218,28 @@ class Parsing(namedtuple("Parsing", "source code cause", defaults=(None,))):
     kind = "parsing"
     source: str
     code: str
+    cause: Any
+
+
+class Kustomize(namedtuple("Kustomize", "code path id name field detail cause",
+                           defaults=(None, None, None, None, None, None))):
+    """What kustomize refuses while it builds (``code``, e.g. ``file-outside-root``,
+    ``no-unique-target``, ``missing-kind``), or a step of the build around the
+    problem within (``code`` e.g. ``accumulating-resources``, ``invalid-kustomization``;
+    ``cause``: a record, or words already made).  The values, where the code has them:
+    ``path`` (a file or directory as kustomize names it), ``id`` (a resource id as
+    kustomize prints it), ``name`` (of a plugin, a variable, a key ...), ``field`` (a
+    field path) and ``detail`` (another value: a root, a reason, a list).
+    :mod:`cfgpatch.kube.compat.kustomize` lists every code with its words."""
+
+    __slots__ = ()
+    kind = "kustomize"
+    code: str
+    path: str | None
+    id: str | None
+    name: str | None
+    field: str | None
+    detail: Any
     cause: Any
 
 
@@ -215,6 +277,16 @@ def use_wording(wording: Callable[[Any], str]) -> None:
 def words(problem: Any) -> str:
     """``problem`` in the installed wording (a ``str`` is words already)."""
     return problem if isinstance(problem, str) else _wording(problem)
+
+
+def cause(error: Exception) -> Any:
+    """What ``error`` reports, to be wrapped in a record: its record, unless a caller
+    gave it other words (then, like any other error, its ``message``)."""
+    if isinstance(error, Refusal):
+        return error.problem
+    if isinstance(error, ProblemError) and error._message is None:
+        return error.problem
+    return getattr(error, "message", None) or str(error)
 
 
 class Refusal(Exception):

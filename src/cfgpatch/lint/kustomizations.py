@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError
+from ..kube.compat import word
 from ..kube.kustomize.gotypes import GoDecodeError, decode, json_kind
-from ..kube.kustomize.kustomization import EMPTY, is_empty, v2_value
+from ..kube.kustomize.kustomization import is_empty, v2_value
+from ..kube.problems import Kustomize, Unmarshal
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+EMPTY = word(Kustomize("empty-kustomization"))
 
 
 class ResolveError(Exception):
@@ -76,7 +79,7 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     try:  # the first document only, as kustomize reads it
         tree = first_document(files[path])
     except ValueError as exc:
-        raise ResolveError(f"invalid Kustomization: {exc}", Location(path)) from None
+        raise ResolveError(_invalid(str(exc)), Location(path)) from None
     if tree is None:
         raise ResolveError(EMPTY, Location(path))
     # kustomize decodes a kustomization through sigs.k8s.io/yaml, so with go-yaml v2's
@@ -89,19 +92,23 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     if value is None:
         raise ResolveError(EMPTY, Location(path))
     if not isinstance(value, dict):
-        raise ResolveError("invalid Kustomization: json: cannot unmarshal "
-                           f"{json_kind(value)} into Go value of type types.Kustomization",
+        raise ResolveError(_invalid(Unmarshal(json_kind(value), "types.Kustomization")),
                            Location(path))
     try:
         decoded = decode(value)
     except GoDecodeError as exc:
         where = [exc.path[0]] if exc.path and exc.path[0] in value else []
-        raise ResolveError(f"invalid Kustomization: {exc.message}",
+        raise ResolveError(_invalid(exc.problem),
                            Kustomization(path, value, tree).location(where)) from None
     kustomization = Kustomization(path, decoded, tree)
     if is_empty(decoded):
         raise ResolveError(EMPTY, Location(path))
     return kustomization
+
+
+def _invalid(problem: Any) -> str:
+    """kustomize's words for a kustomization that does not decode for ``problem``."""
+    return word(Kustomize("invalid-kustomization", cause=problem))
 
 
 __all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "ResolveError", "find_kustomization",

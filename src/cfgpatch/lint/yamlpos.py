@@ -24,10 +24,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import KubeError
+from ..kube.compat import word
 from ..kube.io.kyaml import MAPPING, SCALAR, SEQUENCE, Node
 from ..kube.io.kyaml_duplicates import (
     drop_duplicates,
-    duplicate_errors,
+    duplicate_keys,
     duplicate_pairs,
     encoded_lines,
     scan_keys,
@@ -35,6 +36,7 @@ from ..kube.io.kyaml_duplicates import (
 from ..kube.io.kyaml_merge import expand_merge_keys
 from ..kube.io.kyaml_read import read_documents, read_first_document, read_resource_documents
 from ..kube.io.kyaml_scalars import node_value
+from ..kube.problems import YamlValue
 
 
 @dataclass(frozen=True)
@@ -249,8 +251,8 @@ def _resource_documents(text: str) -> tuple[tuple[Any, str], ...] | str:
     for node, twice in nodes:
         repeated = ""
         if twice and duplicate_pairs(node):
-            repeated = ("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
-                        + "\n  ".join(duplicate_errors(node, encoded_lines(text, node))))
+            repeated = word(YamlValue("duplicate-keys", duplicate_keys(
+                node, encoded_lines(text, node)), value="map[string]interface {}(nil)"))
             drop_duplicates(node)
         try:
             out.append((node_value(node, check=not repeated), repeated))

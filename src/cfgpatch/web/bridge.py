@@ -33,9 +33,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import CfgPatchError, KubeError
+from ..errors import CfgPatchError
 from ..jsonvalue import JSON
-from ..kube.io.unstructured import NO_OBJECTS
+from ..kube.io.unstructured import no_objects
 from . import command, crdinput, listrules, locate, rejections, render, several, wording
 from .inputs import InputReader
 from .printed import printed_lines
@@ -210,7 +210,7 @@ def _compute_several(inputs: _Inputs, data: dict) -> dict:
     (:mod:`.several`); an object that cannot be read is the object editor's error."""
     objects, error = several.read_objects(inputs.object_text)
     if error is not None or not objects:
-        raise error or KubeError(NO_OBJECTS, hint="the object editor holds no object")
+        raise error or no_objects("the object editor holds no object")
     for patch_type in TYPES:
         data["results"][patch_type], data["views"][patch_type] = several.compute_type(
             inputs, objects, patch_type, _guarded)

@@ -5,7 +5,8 @@ go-yaml numbers some lines one lower than the line the problem is on, a JSON err
 gives a byte offset, and the wording is the parser's.  :func:`input_error` finds the
 position in the text itself (PyYAML's marks; the offset of Go's JSON scanner turned
 into a line and a column) and says in plain words what is wrong there, keeping
-kubectl's text as the second line and saying when its line number differs.
+kubectl's text as the second line and saying when its line number differs (read from
+the error's problem records, :mod:`cfgpatch.kube.problems`, not from its words).
 
 :func:`place` finds the text span of the value at a pointer (a JSON Patch
 operation, a YAML value a type note is about), for marks in the editors.
@@ -16,6 +17,7 @@ Lines and columns are 1-based; columns count characters (code points).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CfgPatchError
@@ -39,23 +41,19 @@ _YAML_CAUSES = (
     ("did not find expected key", "this line's indentation does not fit the lines above it"),
 )
 
-_JSON_CAUSES = (
-    (re.compile(r"invalid character '(.+)' looking for beginning of object key string"),
-     "a key (a string in double quotes) should start here, not {0} (a trailing comma?)"),
-    (re.compile(r"invalid character '(.+)' after object key:value pair"),
-     "a ',' or '}}' is missing before {0}"),
-    (re.compile(r"invalid character '(.+)' after object key"), "a ':' is missing before {0}"),
-    (re.compile(r"invalid character '(.+)' after array element"),
-     "a ',' or ']' is missing before {0}"),
-    (re.compile(r"invalid character '(.+)' looking for beginning of value"),
-     "a value should start here, not {0} (strings need double quotes)"),
-    (re.compile(r"invalid character '(.+)' in string literal"),
-     "{0} cannot stand in a string as it is: escape it"),
-    (re.compile(r"unexpected end of JSON input"),
-     "the text ends early: a bracket, a brace or a quote is not closed"),
-    (re.compile(r"invalid character '(.+)' after top-level value"),
-     "more text after the end of the JSON value: {0}"),
-)
+#: Where Go's JSON scanner met the unexpected character (``JsonSyntax.code``) and what
+#: it means, in our words (``{0}``: the character, quoted).
+_JSON_CAUSES = {
+    "object-key": "a key (a string in double quotes) should start here, not {0} (a trailing "
+                  "comma?)",
+    "after-pair": "a ',' or '}}' is missing before {0}",
+    "after-key": "a ':' is missing before {0}",
+    "after-element": "a ',' or ']' is missing before {0}",
+    "value": "a value should start here, not {0} (strings need double quotes)",
+    "string": "{0} cannot stand in a string as it is: escape it",
+    "end": "the text ends early: a bracket, a brace or a quote is not closed",
+    "after-top-level": "more text after the end of the JSON value: {0}",
+}
 
 
 def input_error(text: str, exc: CfgPatchError) -> dict:
@@ -73,18 +71,49 @@ def input_error(text: str, exc: CfgPatchError) -> dict:
     line, column, cause = found
     out.update(line=line, column=column,
                plain=f"Line {line}, column {column}: {cause}.")
-    said = re.search(r"\byaml: line (\d+):", exc.message)
-    if said and int(said.group(1)) != line:
-        out["note"] = (f"kubectl says line {said.group(1)}, go-yaml's count for this kind of "
+    records = list(_records(exc))
+    said = _said_line(records)
+    if said and said != line:
+        out["note"] = (f"kubectl says line {said}, go-yaml's count for this kind of "
                        f"problem; the text goes wrong on line {line}.")
     elif not said and not _is_json(text):
         out["note"] = "kubectl names no line for this problem."
     elif _is_json(text):
-        offset = re.search(r"offset (\d+)", exc.message)
-        if offset:
-            out["note"] = (f"kubectl gives the byte offset {offset.group(1)}, counted to just "
+        offset = _json_offset(records)
+        if offset is not None:
+            out["note"] = (f"kubectl gives the byte offset {offset}, counted to just "
                            f"after the character at line {line}, column {column}.")
     return out
+
+
+def _records(exc: CfgPatchError) -> Iterator[Any]:
+    """The problem records of ``exc``, outermost first (each one's ``cause`` within)."""
+    problem = getattr(exc, "problem", None)
+    while problem is not None and not isinstance(problem, str):
+        yield problem
+        problem = getattr(problem, "cause", None)
+
+
+def _said_line(records: list[Any]) -> int:
+    """The line kubectl's message names (go-yaml's ``yaml: line N:``; 0: none)."""
+    from ..kube.compat import goyaml
+
+    for record in records:
+        if record.kind == "yaml-syntax":
+            return goyaml.said_line(record)
+        if record.kind == "yaml-value" and record.code == "bad-escape" and record.line > 1:
+            return int(record.line)
+    return 0
+
+
+def _json_offset(records: list[Any]) -> int | None:
+    """The byte offset kubectl's message gives (its JSON stream decoder's ``json: offset
+    N``, for a file that is not cut short); None: it gives none."""
+    for outer, inner in zip(records, records[1:], strict=False):
+        if outer.kind == "parsing" and outer.code == "json" and inner.kind == "json-syntax" \
+                and inner.code != "end":
+            return int(inner.offset)
+    return None
 
 
 def _is_json(text: str) -> bool:
@@ -93,23 +122,22 @@ def _is_json(text: str) -> bool:
 
 def _json_problem(text: str) -> tuple[int, int, str] | None:
     from ..kube.go import jsondecode
+    from ..kube.go.json import quote_char
 
     raw = text.encode("utf-8", "surrogatepass")
     err = jsondecode.syntax_error(raw)
     if err is None:
         return None
+    problem = err.problem
     # Go's offset counts the bytes read, the offending character included
-    at = err.offset - 1 if err.message.startswith("invalid character") else err.offset
+    at = err.offset - 1 if problem.code != "end" else err.offset
     before = raw[: max(at, 0)].decode("utf-8", "replace")
     line = before.count("\n") + 1
     column = len(before) - (before.rfind("\n") + 1) + 1
-    cause = err.message
-    for pattern, wording in _JSON_CAUSES:
-        match = pattern.search(err.message)
-        if match:
-            cause = wording.format(*(f"'{g}'" for g in match.groups()))
-            break
-    return line, column, cause
+    wording = _JSON_CAUSES.get(problem.code)
+    if wording is None:
+        return line, column, err.message
+    return line, column, wording.format(quote_char(problem.byte or 0))
 
 
 #: A block value that opens with a quote: after ``key: `` or ``- `` (or at a line's start).

@@ -12,7 +12,10 @@ installs it as the wording of every problem (``problems.use_wording``), so an er
   for a YAML syntax error, and its reader's words for bytes it refuses;
 * ``gojson``: Go's JSON scanner's syntax errors and ``json: cannot unmarshal ...``;
 * ``kubectl``: kubectl's decoder (``Object 'Kind' is missing``, ``unable to decode``)
-  and file reader (``error parsing <file>: ...``).
+  and file reader (``error parsing <file>: ...``);
+* ``kustomize``: kustomize's words for what its build refuses (``accumulating
+  resources: ...``, ``invalid Kustomization: ...``, ``MalformedYAMLError: ...``),
+  imported when a kustomize problem is first worded.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ def word(problem: Any) -> str:
         return kubectl.decoding(problem, word)
     if kind == "parsing":
         return kubectl.parsing(problem, word)
+    if kind == problems.Kustomize.kind:
+        from . import kustomize
+
+        return kustomize.words(problem, word)
     if kind in _PLAIN:
         return _PLAIN[kind](problem)
     raise ValueError(f"no words for the problem {problem!r}")
@@ -49,9 +56,12 @@ def word(problem: Any) -> str:
 _PLAIN: dict[str, Any] = {
     problems.JsonSyntax.kind: gojson.syntax,
     problems.Unmarshal.kind: gojson.unmarshal,
+    problems.UnknownField.kind: gojson.unknown_field,
     problems.BadBytes.kind: goyaml.reader,
     problems.YamlSyntax.kind: goyaml.message,
     problems.YamlValue.kind: goyaml.value,
     problems.MissingKind.kind: kubectl.missing_kind,
     problems.NoTypeInfo.kind: kubectl.no_type_info,
+    problems.Separator.kind: kubectl.separator,
+    problems.Command.kind: kubectl.command,
 }

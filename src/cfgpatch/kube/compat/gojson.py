@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from ..go.json import quote_char
+from ..go.json import go_quote, quote_char
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..problems import JsonSyntax, Unmarshal
+    from ..problems import JsonSyntax, UnknownField, Unmarshal
 
 #: Where the scanner met the unexpected character (JsonSyntax.code) -> Go's words.
 _CONTEXTS = {
@@ -49,3 +49,8 @@ def unmarshal(problem: Unmarshal) -> str:
     what = problem.json_type + (f" {problem.number}" if problem.number is not None else "")
     into = f"struct field {problem.field}" if problem.field is not None else "value"
     return f"json: cannot unmarshal {what} into Go {into} of type {problem.go_type}"
+
+
+def unknown_field(problem: UnknownField) -> str:
+    """Go's strict decoder meets a field its struct has not."""
+    return f"json: unknown field {go_quote(problem.name)}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..go.json import go_quote
 from ..problems import BadBytes, YamlSyntax, YamlValue
 
 #: The record :func:`message` words (defined with the other problems).
@@ -104,8 +105,13 @@ def value(problem: YamlValue) -> str:
         return f"yaml: {where}found invalid Unicode character escape code"
     if code == "cannot-decode":
         found, text, wanted = detail
-        return f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
-    words = _VALUES[code].format(detail)
+        words = f"yaml: cannot decode !!{found} `{text}` as a {wanted}"
+    elif code == "duplicate-keys":  # detail: (line, key, line of the first) of each
+        words = "yaml: unmarshal errors:\n  " + "\n  ".join(
+            f"line {line}: mapping key {go_quote(key)} already defined at line {first}"
+            for line, key, first in detail)
+    else:
+        words = _VALUES[code].format(detail)
     return f"{problem.value}: {words}" if problem.value is not None else words
 
 
@@ -123,6 +129,18 @@ def message(found: YamlSyntax, v3: bool = False) -> str:
     if problem.startswith("expected <block end>"):
         text = ("did not find expected '-' indicator" if "collection" in (found.context or "")
                 else "did not find expected key")
+    line = said_line(found, v3, text)
+    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
+
+
+def said_line(found: YamlSyntax, v3: bool = False, text: str | None = None) -> int:
+    """The line go-yaml names in its message for ``found`` (0: none; see
+    :func:`message`; ``text``: go-yaml's words for the problem when known)."""
+    if text is None:
+        problem = found.problem or ""
+        if re.fullmatch(r"found undefined alias '(.*)'", problem):
+            return 0  # "yaml: unknown anchor ... referenced"
+        text = next((go for py, go in _PROBLEMS if py in problem), problem)
     scanner = found.stage == "scanner"
     line = 0
     # libyaml starts a new line at the end of a stream that does not end with one when
@@ -136,4 +154,4 @@ def message(found: YamlSyntax, v3: bool = False) -> str:
         line = found.line + (1 if forced else 0) + (1 if scanner else 0)
     elif found.context_line is not None:
         line = found.context_line
-    return f"yaml: line {line}: {text}" if line else f"yaml: {text}"
+    return line

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from ..problems import Decoding, MissingKind, NoTypeInfo, Parsing
+    from ..problems import Command, Decoding, MissingKind, NoTypeInfo, Parsing, Separator
 
 _TYPE_INFO = 'unable to get type info from the object "*unstructured.Unstructured": '
 
@@ -47,7 +47,32 @@ def parsing(problem: Parsing, word: Callable[[Any], str]) -> str:
     if problem.code == "patch":
         return f"unable to parse {problem.source}: {word(cause)}"
     if problem.code == "separator":
-        return f"{where}{cause}"
+        return f"{where}{word(cause)}"
     if cause.code == "end":
         return f"{where}unexpected EOF"
     return f"{where}json: offset {cause.offset}: {word(cause)}"
+
+
+def separator(problem: Separator) -> str:
+    """A ``---`` line that goes on with something else: kubectl's line reader names
+    what follows, kustomize's reader the line."""
+    if problem.reader == "kyaml":
+        return f"invalid document separator: {problem.line}"
+    return f"invalid Yaml document separator: {problem.rest}"
+
+
+#: Command.code -> kubectl's words.
+_COMMAND = {
+    "empty-patch": "must specify --patch or --patch-file containing the contents of the patch",
+    "invalid-json-document": "invalid JSON document",
+    "invalid-json-patch": "Invalid JSON Patch",
+    "no-objects": "no objects passed to patch",
+}
+
+
+def command(problem: Command) -> str:
+    """What kubectl's command refuses (``no-printer``: Python's ``repr`` of the format,
+    as cfgpatch has always printed it)."""
+    if problem.code == "no-printer":
+        return f"unable to match a printer suitable for the output format {problem.detail!r}"
+    return _COMMAND[problem.code]

@@ -25,6 +25,7 @@ Standard library only.
 
 from __future__ import annotations
 
+from ..problems import Refusal, Separator
 from .patch_text import go_is_space
 
 TYPE_CHECKING = False
@@ -36,9 +37,9 @@ __all__ = ["SeparatorError", "as_read", "pieces", "split"]
 SEPARATOR = "---"
 
 
-class SeparatorError(Exception):
-    """A line starts with ``---`` and goes on with something else; ``str()`` is kubectl's
-    text (``invalid Yaml document separator: x``)."""
+class SeparatorError(Refusal):
+    """A line starts with ``---`` and goes on with something else: ``problem`` is a
+    :class:`~cfgpatch.kube.problems.Separator` record (``str()``: its words)."""
 
 
 def split(text: str) -> list[str]:
@@ -103,7 +104,7 @@ def _lines(text: str) -> list[str]:
 def _is_separator(line: str) -> bool:
     rest = _go_trim_space(line[len(SEPARATOR):])
     if rest and not rest.startswith("#"):
-        raise SeparatorError(f"invalid Yaml document separator: {rest}")
+        raise SeparatorError(Separator(line.strip(), rest, "kubectl"))
     return True
 
 

@@ -7,11 +7,13 @@ refused only when it is finally turned into a Go map, with go-yaml v3's check: i
 mapping, every later key that has the same text as an earlier one (``a`` and ``"a"``
 too) is reported, and a mapping with a repeated key is not looked into further.  The
 lines are those of kustomize's own re-encoding of the document (:func:`encoded_lines`).
+:func:`duplicate_keys` gives them as values (the ``detail`` of a
+``YamlValue("duplicate-keys")`` problem, which ``compat.goyaml`` words).
 
 >>> from cfgpatch.kube.io.kyaml_read import read_document
 >>> doc = read_document("a: 1\\nb: {x: 1, x: 2}\\n'a': 3\\n")
->>> duplicate_errors(doc)
-['line 3: mapping key "a" already defined at line 1']
+>>> duplicate_keys(doc)
+((3, 'a', 1),)
 >>> from cfgpatch.kube.io.kyaml_scalars import node_value
 >>> node_value(drop_duplicates(doc))
 {'a': 1, 'b': {'x': 1}}
@@ -19,7 +21,6 @@ lines are those of kustomize's own re-encoding of the document (:func:`encoded_l
 
 from __future__ import annotations
 
-from ..go.json import go_quote
 from .kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, Node
 
 TYPE_CHECKING = False
@@ -77,11 +78,13 @@ def _tree(node: Node, skip: Callable[[Node], bool] = lambda n: False) -> Iterato
         stack.extend((child, False) for child in reversed(current.content))
 
 
-def duplicate_errors(node: Node, line: Callable[[int], int] = lambda n: n) -> list[str]:
-    """go-yaml's messages for the repeated keys, with ``line`` mapping the line read to
-    the line kustomize counts."""
-    return [f"line {line(later.line)}: mapping key {go_quote(later.value)} already defined "
-            f"at line {line(earlier.line)}" for earlier, later in duplicate_pairs(node)]
+def duplicate_keys(node: Node, line: Callable[[int], int] = lambda n: n
+                   ) -> tuple[tuple[int, str, int], ...]:
+    """The repeated keys as go-yaml reports them: (the line of the later key, the key,
+    the line of the earlier one), with ``line`` mapping the line read to the line
+    kustomize counts."""
+    return tuple((line(later.line), later.value, line(earlier.line))
+                 for earlier, later in duplicate_pairs(node))
 
 
 def drop_duplicates(node: Node) -> Node:

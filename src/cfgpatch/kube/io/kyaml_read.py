@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
 
-from ..problems import BadBytes, line_column
+from ..problems import BadBytes, Separator, line_column
 from . import kyaml_block
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
 from .kyaml_scalars import resolve
@@ -133,7 +133,7 @@ def _resource_documents(text: str, file: str) -> list[Node]:
         separator = match.group()
         rest = separator[4:].strip()
         if rest and not rest.startswith("#"):
-            failed = KyamlError(f"invalid document separator: {separator.strip()}", file=file)
+            failed = KyamlError(Separator(separator.strip(), rest, "kyaml"), file=file)
             failed.malformed = False  # type: ignore[attr-defined]
             raise failed
         pieces.append((text[start : match.start()] + "\n", before))

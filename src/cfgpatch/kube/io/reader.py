@@ -59,7 +59,7 @@ from ...errors import KubeError
 from ..go import json as gojson
 from ..go import jsondecode
 from ..go import yaml as goyaml
-from ..problems import JsonSyntax, Parsing, ProblemError, YamlValue, words
+from ..problems import Command, JsonSyntax, Parsing, ProblemError, YamlValue, words
 from . import blockyaml, docsplit, flowjson, patch_text, unstructured
 from .notes import TypeNote
 from .unstructured import decode_result
@@ -276,7 +276,7 @@ def _conversion_error(source: str, err: ConvertError) -> KubeError:
 
 
 def _separator_error(source: str, err: docsplit.SeparatorError) -> KubeError:
-    return ProblemError(Parsing(source, "separator", str(err)),
+    return ProblemError(Parsing(source, "separator", err.problem),
                         hint="a line starting with --- must hold nothing else but a comment")
 
 
@@ -344,8 +344,7 @@ def load_patch(text: str | bytes, patch_type: str = "strategic", shown: str | by
     ``-p`` text; ``""`` for a ``--patch-file``)."""
     data = patch_text.as_bytes(text) if isinstance(text, str) else text
     if data == b"" and shown != "":
-        raise KubeError("must specify --patch or --patch-file containing the contents of "
-                        "the patch", hint="the patch is empty")
+        raise ProblemError(Command("empty-patch"), hint="the patch is empty")
     if patch_text.has_json_prefix(data):
         return _load_json_patch(data, patch_type), []
     plain = flowjson.read(data.decode("ascii")) if data.isascii() else None
@@ -388,6 +387,6 @@ def _load_json_patch(raw: bytes, patch_type: str) -> Any:
     else:
         problem, offset = err.problem, err.offset
     hint = f"the patch is not valid JSON: {words(problem)} (at byte {offset})"
-    message = {"strategic": "invalid JSON document", "merge": "Invalid JSON Patch"}.get(
+    refused = {"strategic": "invalid-json-document", "merge": "invalid-json-patch"}.get(
         patch_type)
-    raise KubeError(message, hint=hint) if message else ProblemError(problem, hint=hint)
+    raise ProblemError(Command(refused) if refused else problem, hint=hint)

@@ -29,7 +29,7 @@ import math
 from ...errors import KUBECTL_UNPREFIXED, MULTIPLE_DOCUMENTS, NESTING_TOO_DEEP, KubeError
 from ..go.json import INT64_MAX, INT64_MIN, encode, number_text
 from ..go.jsondecode import OutOfRange
-from ..problems import Decoding, MissingKind, NoTypeInfo, ProblemError, Unmarshal
+from ..problems import Command, Decoding, MissingKind, NoTypeInfo, ProblemError, Unmarshal
 from .objectmeta import check_metadata, go_kind
 
 TYPE_CHECKING = False
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 #: ``KubeError.code`` of an error kubectl prints without its usual ``error: `` prefix.
 
 #: kubectl patch's error for a file that holds no object.
-NO_OBJECTS = "no objects passed to patch"
+#: The input holds no object (:func:`no_objects` raises it).
+NO_OBJECTS = Command("no-objects")
 
 
 def group_version_ok(api_version: Any) -> bool:
@@ -236,7 +237,7 @@ def object_from_documents(values: list, source: str, raw: str | None = None,
     listed = any(isinstance(v, dict) and "items" in v for v in values)
     values = [item for v in values for item in _flatten(v, source, raw, owned, normal)]
     if not values:
-        raise KubeError(NO_OBJECTS, hint=f"{source} holds no object")
+        raise no_objects(f"{source} holds no object")
     if len(values) > 1:
         raise multi_document(source)
     return _one_object(values[0], source, raw, owned, normal, listed)
@@ -329,3 +330,8 @@ def _flatten(value: Any, source: str, raw: str | None = None, owned: bool = Fals
         raise _missing_kind(source, value, raw)
     check_metadata(value, source, ordered=raw is not None)
     return items
+
+
+def no_objects(hint: str) -> ProblemError:
+    """kubectl's error for an input that holds no object (``problem``: :data:`NO_OBJECTS`)."""
+    return ProblemError(NO_OBJECTS, hint=hint)

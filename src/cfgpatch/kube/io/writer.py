@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from functools import cmp_to_key
 
-from ...errors import KubeError
 from ..go import json as gojson
 from ..go import yaml as goyaml
-from ..problems import ProblemError, YamlSyntax
+from ..problems import Command, ProblemError, YamlSyntax
 from . import goquote, unstructured, yamlprint
 from .yamlnodes import pyyaml
 
@@ -57,8 +56,7 @@ def dump(obj: Any, fmt: str, managed_fields: bool = False) -> str:
                                           "while parsing a flow mapping", line, 0, False, None),
                                hint="kubectl cannot print a key holding U+0085 (NEL) as YAML")
         return emitter_yaml(obj)
-    raise KubeError(f"unable to match a printer suitable for the output format {fmt!r}",
-                    hint="use -o json or -o yaml")
+    raise ProblemError(Command("no-printer", fmt), hint="use -o json or -o yaml")
 
 
 def nel_key_line(value: Any) -> int | None:

@@ -11,8 +11,10 @@ references (:mod:`.nameref`), dropping
 ``config.kubernetes.io/local-config: "true"`` resources, and kustomize's output order
 (:func:`.resources.legacy_sort`, or ``sortOptions``).
 
-Errors are kustomize's texts, wrapped as kustomize wraps them (``accumulating
-resources: accumulation err='...': ...``); :class:`BuildError` keeps the warnings
+Errors are :class:`~cfgpatch.kube.problems.Kustomize` records, wrapped as kustomize
+wraps them (``accumulating-resources`` around ``accumulation`` around ...), which
+``compat.kustomize`` words as kustomize does (``accumulating resources: accumulation
+err='...': ...``); :class:`BuildError` keeps the record (``problem``) and the warnings
 printed before the failure.
 """
 
@@ -25,6 +27,7 @@ from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...records import dataclass, field
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from . import finish, generators, helm, nameref
 from .crds import load_crds
 from .filesys import FileSystem
@@ -60,13 +63,18 @@ LOCAL_CONFIG = "config.kubernetes.io/local-config"
 
 
 class BuildError(KubeError):
-    """kustomize refused the build; ``warnings`` were printed before the error."""
+    """kustomize refused the build: ``message`` is kustomize's text, ``problem`` what
+    was refused (a :class:`~cfgpatch.kube.problems.Kustomize` record or another record
+    of :mod:`cfgpatch.kube.problems`; the message itself when cfgpatch does not model
+    the build); ``warnings`` were printed before the error."""
 
     default_code = KUSTOMIZE_ERROR
 
-    def __init__(self, message: str, *, warnings: list[str] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, message: str, *, warnings: list[str] = (),  # type: ignore[assignment]
+                 problem: Any = None, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.warnings = list(warnings)
+        self.problem = message if problem is None else problem
 
 
 @dataclass
@@ -126,7 +134,8 @@ def build(directory: str, trace: Trace | None = None, fs: FileSystem | None = No
         ordered = finish.order(kust, kept)
         finish.check_printable(ordered)
     except KubeError as err:
-        raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint) from None
+        raise BuildError(err.message, warnings=warnings, code=err.code, hint=err.hint,
+                         problem=cause(err)) from None
     except RecursionError:
         raise too_deep(warnings) from None
     return BuildResult(ordered, warnings, trace)
@@ -141,10 +150,12 @@ def too_deep(warnings: list[str] = ()) -> BuildError:  # type: ignore[assignment
                            "tree with kubectl kustomize")
 
 
-def _wrap(prefix: str, err: KubeError) -> KubeError:
+def _wrap(step: str, err: KubeError, path: str | None = None) -> KubeError:
+    """``err`` within kustomize's ``step`` (a code of :class:`Kustomize`) of ``path``."""
     if err.code == KUSTOMIZE_UNMODELLED:
         return err
-    wrapped = KubeError(f"{prefix}{err.message}", code=err.code, hint=err.hint)
+    wrapped = ProblemError(Kustomize(step, path=path, cause=cause(err)), code=err.code,
+                           hint=err.hint)
     wrapped.malformed = getattr(err, "malformed", False)  # type: ignore[attr-defined]
     return wrapped
 
@@ -179,7 +190,7 @@ class _Target:
         try:
             resmap = self._resources(kust, resmap)
         except KubeError as err:
-            raise _wrap("accumulating resources: ", err) from None
+            raise _wrap("accumulating-resources", err) from None
         configured = load_configurations(kust)  # kustomize: before crds:, errors unwrapped
         if configured is None:
             configured = TransformerConfig.default()
@@ -201,7 +212,7 @@ class _Target:
         try:
             resmap = self._components(kust, resmap)
         except KubeError as err:
-            raise _wrap("accumulating components: ", err) from None
+            raise _wrap("accumulating-components", err) from None
         self._transform(kust, resmap)
         self._validate(kust, resmap)
         if kust.get("vars"):
@@ -257,12 +268,17 @@ class _Target:
             except LoaderError as err:
                 if getattr(file_error, "malformed", False):
                     raise file_error from None
-                raise KubeError(f"accumulation err='{file_error.message}': {err.message}",
-                                code=KUSTOMIZE_ERROR) from None
+                raise ProblemError(Kustomize("accumulation", detail=cause(file_error),
+                                             cause=cause(err)), code=KUSTOMIZE_ERROR) from None
             try:
                 resmap = self._directory(resmap, sub, component=False, path=path)
             except KubeError as err:
-                raise _wrap(f"accumulation err='{file_error.message}': ", err) from None
+                if err.code == KUSTOMIZE_UNMODELLED:
+                    raise
+                wrapped = ProblemError(Kustomize("accumulation", detail=cause(file_error),
+                                                 cause=cause(err)), code=err.code, hint=err.hint)
+                wrapped.malformed = getattr(err, "malformed", False)  # type: ignore[attr-defined]
+                raise wrapped from None
         return resmap
 
     def _file(self, resmap: ResMap, path: str) -> None:
@@ -276,9 +292,8 @@ class _Target:
                 for resource in found:
                     annotate_origin(resource, {"path": origin})
         except KubeError as err:
-            where = f" in File: {path}" if getattr(err, "in_file", False) else ""
-            wrapped = KubeError(f"accumulating resources from '{path}': {err.message}{where}",
-                                code=err.code)
+            step = "resources-from-file" if getattr(err, "in_file", False) else "resources-from"
+            wrapped = ProblemError(Kustomize(step, path=path, cause=cause(err)), code=err.code)
             # (KubeError has no such field: an attribute of this error, read back above)
             wrapped.malformed = (  # type: ignore[attr-defined]
                 not isinstance(err, LoaderError) and getattr(err, "malformed", True))
@@ -286,8 +301,8 @@ class _Target:
         try:
             resmap.append_all(found)
         except KubeError as err:
-            raise KubeError(f"merging resources from '{path}': {err.message}",
-                            code=err.code) from None
+            raise ProblemError(Kustomize("merging-resources-from", path=path, cause=cause(err)),
+                               code=err.code) from None
 
     def _directory(self, resmap: ResMap, loader: Loader, component: bool, path: str) -> ResMap:
         sub = _Target(loader, self.trace, self.warnings, self.state, self.origin_of(path))
@@ -295,14 +310,14 @@ class _Target:
         try:
             kust = sub.load()
         except KubeError as err:
-            raise _wrap(f"couldn't make target for path '{loader.root}': ", err) from None
+            raise _wrap("make-target", err, loader.root) from None
         self.state.set_from(kust, reset=False)
         if component and not kust.is_component:
-            raise KubeError(f"expected kind 'Component' for path '{loader.root}' but got "
-                            f"'{kust.kind}'", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("expected-component", path=loader.root, name=kust.kind),
+                               code=KUSTOMIZE_ERROR)
         if not component and kust.is_component:
-            raise KubeError(f"expected kind != 'Component' for path '{loader.root}'",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("unexpected-component", path=loader.root),
+                               code=KUSTOMIZE_ERROR)
         try:
             if component:
                 built = sub.accumulate(kust, resmap)
@@ -311,7 +326,7 @@ class _Target:
             else:
                 built = sub.accumulate(kust, ResMap())
         except KubeError as err:
-            raise _wrap(f"recursed accumulation of path '{loader.root}': ", err) from None
+            raise _wrap("recursed-accumulation", err, loader.root) from None
         try:
             resmap.append_all(built.resources)
             if built.config is not resmap.config:
@@ -321,7 +336,7 @@ class _Target:
 
                 variables.merge_var_sets(resmap, built)
         except KubeError as err:
-            raise _wrap(f"recursed merging from path '{loader.root}': ", err) from None
+            raise _wrap("recursed-merging", err, loader.root) from None
         return resmap
 
     def _components(self, kust: Kustomization, resmap: ResMap) -> ResMap:
@@ -338,15 +353,15 @@ class _Target:
             try:
                 loader = self.loader.new(path)
             except LoaderError as err:
-                raise KubeError(f"loader.New {gojson.go_quote(err.message)}",
-                                code=KUSTOMIZE_ERROR) from None
+                raise ProblemError(Kustomize("loader-new", cause=cause(err)),
+                                   code=KUSTOMIZE_ERROR) from None
             try:
                 resmap = self._directory(resmap, loader, component=True, path=path)
             except KubeError as err:
                 if err.code == KUSTOMIZE_UNMODELLED:
                     raise
-                raise KubeError(f"accumulateDirectory: {gojson.go_quote(err.message)}",
-                                code=err.code) from None
+                raise ProblemError(Kustomize("accumulate-directory", cause=cause(err)),
+                                   code=err.code) from None
         return resmap
 
     def _transform(self, kust: Kustomization, resmap: ResMap) -> None:

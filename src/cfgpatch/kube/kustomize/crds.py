@@ -31,6 +31,7 @@ from ..go.jsondecode import decode
 from ..io.kyaml import KyamlError
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_scalars import node_value
+from ..problems import Kustomize, ProblemError, cause
 from .fieldspecs import FieldSpec
 from .kustomization import Kustomization
 from .resources import Gvk
@@ -67,33 +68,39 @@ def load_crd_files(value: Any, read: Callable[[str], tuple[str, str]]
             text, real = read(path)
             definitions = _parse(text, real, path)
         except KubeError as err:
-            raise KubeError(f"loading CRDs [{' '.join(paths)}]: {err.message}",
-                            code=err.code) from None
+            raise ProblemError(Kustomize("loading-crds", detail=" ".join(paths),
+                                         cause=cause(err)), code=err.code) from None
         config = config.merge(config_from(definitions))
     return config
 
 
 def _parse(text: str, real: str, path: str) -> dict:
-    where = f"unable to parse open API definition from '{path}'"
     if text.startswith("{"):
         try:
             value = decode(text)
         except GoJSONError as err:
-            raise KubeError(f"{where}: {err.message}", code=KUSTOMIZE_ERROR) from None
+            raise _unparsed(path, err.problem) from None
         except ValueError as err:
-            raise KubeError(f"{where}: {err}", code=KUSTOMIZE_ERROR) from None
+            raise _unparsed(path, str(err)) from None
     else:
         try:
             nodes = read_documents(text, real)
         except KyamlError as err:
-            raise KubeError(f"{where}: {err.message}", code=KUSTOMIZE_ERROR) from None
+            raise _unparsed(path, cause(err)) from None
         value = node_value(nodes[0]) if nodes else {}
     if value is None:
         value = {}
     if not isinstance(value, dict) or any(not isinstance(v, dict) for v in value.values()):
-        raise KubeError(f"{where}: expected a map of OpenAPI definitions "
-                        f"({{\"<name>\": {{\"Schema\": ...}}}})", code=KUSTOMIZE_ERROR)
+        raise _unparsed(path, 'expected a map of OpenAPI definitions ({"<name>": '
+                              '{"Schema": ...}})')
     return value
+
+
+def _unparsed(path: str, problem: Any) -> KubeError:
+    """kustomize's error for a ``crds:`` file (``path`` as written) that does not parse
+    for ``problem``."""
+    return ProblemError(Kustomize("crd-definitions", path=path, cause=problem),
+                        code=KUSTOMIZE_ERROR)
 
 
 def _properties(definition: Any) -> dict:

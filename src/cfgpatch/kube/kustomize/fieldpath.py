@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
-from .nodes import MAPPING, MISSING, SEQUENCE, kind_of, node_text, text
+from ..problems import Kustomize, ProblemError
+from .nodes import MAPPING, MISSING, SEQUENCE, kind_of, node_text, text, wrong_kind_problem
 
 KEY, INDEX, MATCH, ALL = "key", "index", "match", "all"
-_NEEDS_MATCH = "list path element must contain fieldName=fieldValue for element to match"
+_NEEDS_MATCH = Kustomize("list-element-needs-match")
 
 
 @dataclass(frozen=True)
@@ -35,15 +36,16 @@ class Segment:
     value: str = ""  # MATCH: the value
 
 
-class PathError(KubeError):
-    """A path step failed; ``message`` is kustomize's text without the caller's prefix
-    (``absent``: the field is not there, no detail)."""
+class PathError(ProblemError):
+    """A path step failed for ``problem`` (a :class:`Kustomize` record; ``message``:
+    kustomize's text without the caller's prefix); ``absent``: the field is not there,
+    no detail (``problem`` None)."""
 
     default_code = KUSTOMIZE_ERROR
 
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message or "absent", code=KUSTOMIZE_ERROR)
-        self.absent = not message
+    def __init__(self, problem: Kustomize | None = None) -> None:
+        super().__init__("absent" if problem is None else problem, code=KUSTOMIZE_ERROR)
+        self.absent = problem is None
 
 
 def is_missing_path(path: str) -> bool:
@@ -104,7 +106,7 @@ def lookup(value: Any, segments: list[Segment], place: list | None = None) -> An
     ``place`` (a list) receives the keys and indices of the way to the value."""
     for seg in segments:
         if seg.kind == ALL:
-            raise PathError("wildcard is not supported in PathGetter")
+            raise PathError(Kustomize("wildcard-in-getter"))
         if seg.kind == MATCH and not seg.field:
             raise PathError(_NEEDS_MATCH)
         if value is None:
@@ -119,7 +121,7 @@ def lookup(value: Any, segments: list[Segment], place: list | None = None) -> An
         elif seg.kind == INDEX:
             step = int(seg.text)
             if step < 0:
-                raise PathError(f"array index {step} cannot be negative")
+                raise PathError(Kustomize("negative-index", detail=step))
             value = value[step] if step < len(value) else MISSING
         else:
             step = next((i for i, e in enumerate(value) if _matches(e, seg)), None)
@@ -164,7 +166,7 @@ def _walk(node: Any, segments: list[Segment], create: bool, found: list) -> None
         places = [(node, seg.text, seg.text not in node)]
         if seg.text not in node:
             if not create:
-                raise PathError("")
+                raise PathError()
             node[seg.text] = _new_container(rest)
     else:
         raise _wrong(MAPPING if seg.kind == KEY else SEQUENCE, node)
@@ -189,19 +191,19 @@ def _list_places(items: list, seg: Segment, create: bool, rest: list[Segment]) -
     if seg.kind == INDEX:
         index = int(seg.text)
         if index < 0:
-            raise PathError(f"array index {index} cannot be negative")
+            raise PathError(Kustomize("negative-index", detail=index))
         if index < len(items):
             return [(items, index, False)]
         if create and index == len(items):
             items.append(_new_container(rest))
             return [(items, index, True)]
-        raise PathError(f"index {index} specified but only {len(items)} elements found")
+        raise PathError(Kustomize("index-past-end", detail=(index, len(items))))
     if seg.kind == MATCH and seg.field:
         matching = [(items, i, False) for i, e in enumerate(items) if _matches(e, seg)]
         if matching:
             return matching  # a target sets every element that matches (measured)
         if not create:
-            raise PathError("")
+            raise PathError()
         items.append({seg.field: seg.value} if rest else None)
         return [(items, len(items) - 1, True)]
     raise PathError(_NEEDS_MATCH)
@@ -214,5 +216,4 @@ def _new_container(rest: list[Segment]) -> Any:
 
 
 def _wrong(kind: str, value: Any) -> PathError:
-    return PathError(f"wrong node kind: expected {kind} but got {kind_of(value)}: "
-                     f"node contents:\n{node_text(value).rstrip(chr(10))}")
+    return PathError(wrong_kind_problem(kind, kind_of(value), node_text(value).rstrip(chr(10))))

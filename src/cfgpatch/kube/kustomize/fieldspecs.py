@@ -17,6 +17,7 @@ from functools import cached_property
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...records import dataclass
+from ..problems import Kustomize, ProblemError
 from .resources import Gvk
 
 TYPE_CHECKING = False
@@ -47,7 +48,7 @@ def _specs(rows: list[tuple]) -> tuple[FieldSpec, ...]:
     return tuple(FieldSpec(*row) for row in rows)
 
 
-CONFLICTING = "conflicting fieldspecs"
+CONFLICTING = Kustomize("conflicting-field-specs")
 
 
 def merge_specs(existing: tuple[FieldSpec, ...], incoming: Iterable[FieldSpec]
@@ -71,7 +72,7 @@ def merge_specs(existing: tuple[FieldSpec, ...], incoming: Iterable[FieldSpec]
         if not same:
             out.append(spec)
         elif same[0].create != spec.create:
-            raise KubeError(CONFLICTING, code=KUSTOMIZE_ERROR)
+            raise ProblemError(CONFLICTING, code=KUSTOMIZE_ERROR)
     return tuple(out)
 
 
@@ -257,11 +258,11 @@ def split_path(path: str) -> list[str]:
     return parts
 
 
-def considering(spec: FieldSpec, rid: Any, traversals: list, message: str) -> str:
+def considering(spec: FieldSpec, rid: Any, traversals: list, problem: Any) -> Kustomize:
     """kustomize's error from a field spec's walk over the resource ``rid``: every list
-    entered on the way, with the path left to walk from it, then ``message``."""
-    steps = "".join(f"visit traversal on path: [{' '.join(rest)}]: " for rest in traversals)
-    return f"considering field '{spec.path}' of object {rid}: {steps}{message}"
+    entered on the way (``detail``: the path left to walk from each), then ``problem``."""
+    return Kustomize("considering-field", field=spec.path, id=str(rid),
+                     detail=tuple(tuple(rest) for rest in traversals), cause=problem)
 
 
 def walk(value: Any, spec: FieldSpec, visit: Callable[[dict, str], None],
@@ -295,8 +296,9 @@ def _walk(node: Any, parts: list[str], spec: FieldSpec, out: list, trail: tuple)
                 raise
         return
     if not isinstance(node, dict):
-        raise KubeError(f"obj at path '{spec.path}': expected sequence or mapping node",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("obj-at-path", field=spec.path,
+                                     cause=Kustomize("not-sequence-or-mapping")),
+                           code=KUSTOMIZE_ERROR)
     name, is_seq = (parts[0][:-2], True) if parts[0].endswith("[]") else (parts[0], False)
     last = len(parts) == 1
     if name not in node:

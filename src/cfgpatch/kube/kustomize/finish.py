@@ -4,7 +4,8 @@ resource it cannot print, and the output order (``sortOptions``)."""
 
 from __future__ import annotations
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
+from ..problems import ProblemError, YamlValue
 from .kustomization import (
     MANAGED_BY,
     MANAGED_BY_LABEL,
@@ -62,10 +63,11 @@ def check_printable(resources: list[Resource]) -> None:
     first (measured: tree duplicate-keys, written-key-types, and one resource with
     both)."""
     for resource in resources:
-        errors = resource.duplicate_errors()
-        if errors:
-            raise KubeError("map[string]interface {}(nil): yaml: unmarshal errors:\n  "
-                            + "\n  ".join(errors), code=KUSTOMIZE_ERROR)
+        repeated = resource.duplicate_keys()
+        if repeated:
+            raise ProblemError(YamlValue("duplicate-keys", repeated,
+                                         value="map[string]interface {}(nil)"),
+                               code=KUSTOMIZE_ERROR)
         check_keys(resource.value, walk=resource.typed_keys)
 
 
@@ -81,7 +83,7 @@ def order(kust: Kustomization, resources: list[Resource]) -> list[Resource]:
         return legacy_sort(resources)
     refused = sort_options_error(options)
     if refused is not None:
-        raise KubeError(refused, code=KUSTOMIZE_ERROR)
+        raise ProblemError(refused, code=KUSTOMIZE_ERROR)
     if options["order"] == "fifo":
         return resources
     legacy = options.get("legacySortOptions")

@@ -22,6 +22,7 @@ import os
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
+from ..problems import Kustomize, ProblemError, YamlValue, cause
 from .kustomization import ORIGIN, Kustomization
 from .plainkeys import has_typed_keys, plain_key
 from .resmap import ResMap
@@ -147,29 +148,29 @@ def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[
             data, _real = kust.loader.read_bytes(path)
             pairs += _env_pairs(data)
         except KubeError as err:
-            raise KubeError(f"loading KV pairs: env source files: {_go_list(envs)}: "
-                            f"{err.message}", code=err.code) from None
+            raise ProblemError(Kustomize("kv-env-files", detail=" ".join(envs),
+                                         cause=cause(err)), code=err.code) from None
     literals = [str(x) for x in args.get("literals") or []]
     for literal in literals:
         key, sep, val = literal.partition("=")
         if not sep or not key:
-            raise KubeError(f"loading KV pairs: literal sources {_go_list(literals)}: "
-                            f"invalid literal source {literal}, expected key=value",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("kv-literal", name=literal, detail=" ".join(literals)),
+                               code=KUSTOMIZE_ERROR)
         pairs.append((key, _unquote(val)))
     sources = [str(x) for x in args.get("files") or []]
     for source in sources:
         key, sep, path = source.partition("=")
-        prefix = f"loading KV pairs: file sources: {_go_list(sources)}: "
+        listed = " ".join(sources)
         if not sep:
             key, path = os.path.basename(source), source
         elif not key:
-            raise KubeError(f"{prefix}missing key name for file path {gojson.go_quote(path)} "
-                            f"in source {gojson.go_quote(source)}", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("kv-file-sources", detail=listed, cause=Kustomize(
+                "kv-missing-key", path=path, name=source)), code=KUSTOMIZE_ERROR)
         try:
             data, _real = kust.loader.read_bytes(path)
         except KubeError as err:
-            raise KubeError(prefix + err.message, code=err.code) from None
+            raise ProblemError(Kustomize("kv-file-sources", detail=listed, cause=cause(err)),
+                               code=err.code) from None
         try:
             pairs.append((key, data.decode("utf-8")))
         except UnicodeDecodeError:
@@ -177,16 +178,10 @@ def _pairs(kust: Kustomization, args: dict, kind: str, name: str) -> list[tuple[
     seen: set[str] = set()
     for key, _value in pairs:
         if key in seen:
-            noun = "configmap" if kind == "ConfigMap" else "secret"
-            raise KubeError(f"{noun} {name} illegally repeats the key `{key}`",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("repeated-key", name=name, field=key, detail=kind),
+                               code=KUSTOMIZE_ERROR)
         seen.add(key)
     return pairs
-
-
-def _go_list(items: list[str]) -> str:
-    """Go's ``%v`` of a ``[]string``."""
-    return "[" + " ".join(items) + "]"
 
 
 def _env_pairs(data: bytes) -> list[tuple[str, str]]:
@@ -205,10 +200,8 @@ def _env_pairs(data: bytes) -> list[tuple[str, str]]:
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
-            # Go's %d of the bytes, then %v of them as a string (printed as they are)
-            raise KubeError(f"line [{' '.join(map(str, raw))}] has invalid utf8 bytes : "
-                            f"{raw.decode('utf-8', 'surrogateescape')}",
-                            code=KUSTOMIZE_ERROR) from None
+            raise ProblemError(Kustomize("invalid-utf8-line", detail=raw),
+                               code=KUSTOMIZE_ERROR) from None
         if number == 0 and line.startswith("\ufeff"):
             line = line[1:]
         line = line.lstrip(GO_SPACES)
@@ -232,9 +225,9 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
     found = resmap.by_any_id(made.cur_id())  # its id computed once, not per resource
     if not found:
         if behavior != "create":
-            raise KubeError(f"merging from generator: id {go_id(made)} does not exist; "
-                            f"cannot merge or replace", code=KUSTOMIZE_ERROR,
-                            hint="kustomize also prints the generator's address here")
+            raise ProblemError(Kustomize("generated-id-missing", id=go_id(made)),
+                               code=KUSTOMIZE_ERROR,
+                               hint="kustomize also prints the generator's address here")
         resmap.append(made)
         if step is not None:
             from .trace import Touch, snapshot
@@ -243,13 +236,13 @@ def _absorb(resmap: ResMap, made: Resource, step: Step | None) -> None:
             step.touches.append(Touch(made, None, snapshot(made.value), made.describe()))
         return
     if len(found) > 1:
-        raise KubeError(f"found multiple objects that could accept merge of {made.cur_id()}",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("generated-id-many", id=str(made.cur_id())),
+                           code=KUSTOMIZE_ERROR)
     old = found[0]
     if behavior == "create":
-        raise KubeError(f"merging from generator: id {go_id(made)} exists; behavior must be "
-                        f"merge or replace", code=KUSTOMIZE_ERROR,
-                        hint="kustomize also prints the generator's address here")
+        raise ProblemError(Kustomize("generated-id-exists", id=go_id(made)),
+                           code=KUSTOMIZE_ERROR,
+                           hint="kustomize also prints the generator's address here")
     if step is not None:
         from .trace import Touch, snapshot
     before = snapshot(old.value) if step is not None else None
@@ -281,12 +274,12 @@ def absorb_all(resmap: ResMap, made: list[Resource]) -> None:
     for resource in made:
         found = resmap.by_any_id(resource.cur_id())
         if len(found) > 1:
-            raise KubeError(f"found multiple objects that could accept merge of "
-                            f"{resource.cur_id()}", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("generated-id-many", id=str(resource.cur_id())),
+                               code=KUSTOMIZE_ERROR)
         if found:
-            raise KubeError(f"merging from generator: id {go_id(resource)} exists; behavior "
-                            f"must be merge or replace", code=KUSTOMIZE_ERROR,
-                            hint="kustomize also prints the generator's address here")
+            raise ProblemError(Kustomize("generated-id-exists", id=go_id(resource)),
+                               code=KUSTOMIZE_ERROR,
+                               hint="kustomize also prints the generator's address here")
         resmap.append(resource)
 
 
@@ -338,8 +331,8 @@ def content_hash(value: dict) -> str:
         encoded["binaryData"] = value["binaryData"]
     if any(_typed_below(item, 0) for key in ("data", "binaryData")
            for item in (value.get(key) or {}).values()):  # measured: a patch put one there
-        raise KubeError("json: unsupported type: map[interface {}]interface {}",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(YamlValue("unsupported-type", "map[interface {}]interface {}"),
+                           code=KUSTOMIZE_ERROR)
     digest = _sha256(gojson.encode(encoded).encode("utf-8")).hexdigest()[:10]
     return digest.translate(_HASH_LETTERS)
 

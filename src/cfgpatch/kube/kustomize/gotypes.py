@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 from ..go import json as gojson
+from ..problems import Refusal, UnknownField, Unmarshal, YamlValue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,13 +97,14 @@ class Struct:
         return "types." + self.name
 
 
-class GoDecodeError(Exception):
-    """Go's ``encoding/json`` error text (without kustomize's prefix)."""
+class GoDecodeError(Refusal):
+    """What Go's ``encoding/json`` refuses (``problem``: an :class:`Unmarshal`,
+    :class:`UnknownField` or :class:`YamlValue` record; ``message``: Go's words,
+    without kustomize's prefix), at the field ``path``."""
 
-    def __init__(self, message: str, path: tuple[str, ...] = (), unknown: bool = False
+    def __init__(self, problem: Any, path: tuple[str, ...] = (), unknown: bool = False
                  ) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(problem)
         self.path = path
         self.unknown = unknown  # a field the struct does not have
 
@@ -238,8 +240,7 @@ def _struct(value: dict, into: Struct, where: _Where, errors: list[GoDecodeError
     for key in sorted(value):
         name = _field_name(key, into.fields)
         if name is None:
-            errors.append(GoDecodeError(f"json: unknown field {gojson.go_quote(key)}",
-                                        (*where.path, key), unknown=True))
+            errors.append(GoDecodeError(UnknownField(key), (*where.path, key), unknown=True))
             continue
         inner = _Where(into.name, (*where.path, name))
         out[name] = _decode(value[key], into.fields[name], inner, errors)
@@ -270,15 +271,16 @@ def _scalar(value: Any, into: Scalar, where: _Where, errors: list[GoDecodeError]
         text = gojson.number_text(value)
         if text.lstrip("-").isdigit() and gojson.INT64_MIN <= int(text) <= gojson.INT64_MAX:
             return int(text)
-        kind = f"number {text}"
+        _mismatch(kind, into, where, errors, text)
+        return None
     _mismatch(kind, into, where, errors)
     return None
 
 
-def _mismatch(kind: str, into: Any, where: _Where, errors: list[GoDecodeError]) -> None:
-    errors.append(GoDecodeError(
-        f"json: cannot unmarshal {kind} into Go struct field "
-        f"{where.struct}.{'.'.join(where.path)} of type {into.go}", where.path))
+def _mismatch(kind: str, into: Any, where: _Where, errors: list[GoDecodeError],
+              number: str | None = None) -> None:
+    field = f"{where.struct}.{'.'.join(where.path)}"
+    errors.append(GoDecodeError(Unmarshal(kind, into.go, field, number), where.path))
 
 
 def go_string(value: Any) -> str:
@@ -302,7 +304,7 @@ def _check_floats(value: Any, depth: int) -> None:
     if depth > 10000:
         return
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-        raise GoDecodeError(f"json: unsupported value: {gojson.go_float_g(value)}")
+        raise GoDecodeError(YamlValue("unsupported-value", gojson.go_float_g(value)))
     if isinstance(value, dict):
         for key in sorted(value):
             _check_floats(value[key], depth + 1)

@@ -30,6 +30,7 @@ from ...lazy_pattern import lazily
 from ...protocols import Protocol
 from ...records import dataclass, field
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from .kustomization import Kustomization
 from .resources import Resource, read_resources
 
@@ -109,8 +110,9 @@ def configure_charts(kust: Kustomization, options: HelmOptions) -> list[Chart]:
             from .replacements import omit_empty  # only for this error's text
 
             text = write_value(omit_empty(args))
-            raise KubeError(f"trouble configuring builtin HelmChartInflationGenerator with "
-                            f"config: `\n{text}`: {err.message}", code=err.code) from None
+            raise ProblemError(Kustomize("configuring-builtin", name="HelmChartInflationGenerator",
+                                         detail=text, cause=cause(err)),
+                               code=err.code) from None
     return charts
 
 
@@ -124,9 +126,9 @@ def configure(kust: Kustomization, args: dict, options: HelmOptions) -> Chart:
     """One chart (its ``helmGlobals`` fields included) configured as kustomize's plugin
     does (its errors)."""
     if not options.enabled:
-        raise KubeError("must specify --enable-helm", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("helm-not-enabled"), code=KUSTOMIZE_ERROR)
     if not options.command:
-        raise KubeError("must specify --helm-command", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("no-helm-command"), code=KUSTOMIZE_ERROR)
     args = dict(args)
     if options.kube_version:
         args["kubeVersion"] = options.kube_version
@@ -135,7 +137,7 @@ def configure(kust: Kustomization, args: dict, options: HelmOptions) -> Chart:
     if options.debug:
         args["debug"] = True
     if not args.get("name"):
-        raise KubeError("chart name cannot be empty", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("no-chart-name"), code=KUSTOMIZE_ERROR)
     made = Chart(kust, args, options)
     made.validate()
     return made
@@ -171,14 +173,14 @@ class Chart:
             try:
                 self.kust.loader.read_bytes(str(path))
             except KubeError as err:
-                raise KubeError(f"could not load additionalValuesFile: {err.message}",
-                                code=err.code) from None
+                raise ProblemError(Kustomize("additional-values-file", cause=cause(err)),
+                                   code=err.code) from None
             extra.append(posixpath.join(self.kust.loader.root, str(path)))
         self.args["additionalValuesFiles"] = extra
         merge = self._str("valuesMerge")
         if merge and merge not in _MERGES:
-            raise KubeError(f"valuesMerge must be one of [{' '.join(_MERGES)}]",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("values-merge", detail=" ".join(_MERGES)),
+                               code=KUSTOMIZE_ERROR)
         self.args["valuesMerge"] = merge or "override"
         home = self._str("configHome")
         if not home:
@@ -204,8 +206,7 @@ class Chart:
         chart = posixpath.join(self.home(), self._str("name"))
         if not self.kust.loader.fs.is_dir(chart):
             if not self._str("repo"):
-                raise KubeError("no repo specified for pull, no chart found at ''",
-                                code=KUSTOMIZE_ERROR)
+                raise ProblemError(Kustomize("no-chart-repo"), code=KUSTOMIZE_ERROR)
             self._run(self._pull_args())
         values = self._values()
         if not self.tmp:
@@ -221,11 +222,10 @@ class Chart:
         out = self._run(["version", "-c", "--short"]).decode("utf-8", "replace")
         found = _VERSION.search(out)
         if found is None:
-            raise KubeError(f"cannot find version string in {out}", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("no-helm-version", detail=out), code=KUSTOMIZE_ERROR)
         version = found.group().lstrip("v")
         if version.split(".")[0] != "3":
-            raise KubeError(f"this plugin requires helm V3 but got v{version}",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("helm-not-v3", detail=version), code=KUSTOMIZE_ERROR)
 
     def _values(self) -> bytes:
         inline = self.args.get("valuesInline")
@@ -275,23 +275,18 @@ class Chart:
 
     def _run(self, args: list[str]) -> bytes:
         command = self.options.command
+        err: bytes | None = None  # no process: the command is not there
         if self.process is None:
-            code, out, err = -1, b"", (f'exec: "{command}": executable file not found in '
-                                       f"$PATH").encode()
+            code, out = -1, b""
         else:
             code, out, err = self.process.run(command, args, self.env)
         if code == 0:
             return out
-        output = err.decode("utf-8", "replace") if code >= 0 else ""
-        if "--debug" in args:
-            output = (f" Helm stack trace:\n{output}\nHelm template:\n"
-                      f"{out.decode('utf-8', 'replace')}\n")
         env = " ".join(f"{k}={v}" for k, v in self.env.items())
-        reason = err.decode("utf-8", "replace").strip() if code < 0 else f"exit status {code}"
-        prefix = f"{output}: " if output else ""
-        raise KubeError(f"{prefix}unable to run: '{command} {' '.join(args)}' with "
-                        f"env=[{env}] (is '{command}' installed?): {reason}",
-                        code=KUSTOMIZE_ERROR)
+        stderr = None if err is None else err.decode("utf-8", "replace")
+        raise ProblemError(Kustomize("helm-failed", path=command, name=" ".join(args), detail=(
+            stderr, out.decode("utf-8", "replace"), env, code, "--debug" in args)),
+            code=KUSTOMIZE_ERROR)
 
 
 def merged(src: Any, dest: Any) -> Any:

@@ -34,6 +34,7 @@ from ..io.kyaml import (
 from ..io.kyaml_merge import alias_occurrences, is_merge_key
 from ..io.kyaml_read import read_first_document
 from ..io.kyaml_scalars import go_syntax, node_value, typed_map
+from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause, words
 from . import gotypes
 from .loader import Loader
 from .positions import node_positions
@@ -62,16 +63,10 @@ ORIGIN = "config.kubernetes.io/origin"
 #: The label it adds, with the version kubectl's kustomize reports (measured).
 MANAGED_BY = ("app.kubernetes.io/managed-by", "kustomize-(devel)")
 
-_WARNINGS = (
-    ("bases", "'bases' is deprecated. Please use 'resources' instead."),
-    ("commonLabels", "'commonLabels' is deprecated. Please use 'labels' instead."),
-    ("imageTags", "'imageTags' is deprecated. Please use 'images' instead."),
-    ("patchesJson6902", "'patchesJson6902' is deprecated. Please use 'patches' instead."),
-    ("patchesStrategicMerge",
-     "'patchesStrategicMerge' is deprecated. Please use 'patches' instead."),
-    ("vars", "'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL]"),
-)
-_EDIT_FIX = " Run 'kustomize edit fix' to update your Kustomization automatically."
+#: The deprecated fields kustomize warns about, in its order (its words:
+#: ``compat.kustomize``, code ``deprecated-field``).
+_DEPRECATED = ("bases", "commonLabels", "imageTags", "patchesJson6902",
+               "patchesStrategicMerge", "vars")
 
 
 @dataclass
@@ -114,28 +109,27 @@ def load(loader: Loader) -> Kustomization:
     try:  # kustomize reads the first document only (go-yaml v2's Unmarshal)
         node = read_first_document(text, path)
     except KyamlError as err:
-        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR
-                        ) from None
+        raise _invalid(cause(err)) from None
     value = v2_value(node) if node is not None else {}
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        raise KubeError("invalid Kustomization: json: cannot unmarshal "
-                        f"{gotypes.json_kind(value)} into Go value of type types.Kustomization",
-                        code=KUSTOMIZE_ERROR)
+        raise _invalid(Unmarshal(gotypes.json_kind(value), "types.Kustomization"))
     value = check_fields(value)
     found = Kustomization(loader, path, value, node_positions(node) if node else {}, node)
-    found.warnings = [f"# Warning: {text}{_EDIT_FIX}" for name, text in _WARNINGS
+    found.warnings = [words(Kustomize("deprecated-field", name=name)) for name in _DEPRECATED
                       if name in value and value[name] is not None]
     _enforce(found, loader)
     if is_empty(value):
-        raise KubeError(EMPTY, code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("empty-kustomization"), code=KUSTOMIZE_ERROR)
     _refuse_unmodelled(found)
     _fix(found)
     return found
 
 
-EMPTY = "kustomization.yaml is empty"
+def _invalid(problem: Any) -> ProblemError:
+    """kustomize's ``invalid Kustomization`` around ``problem``."""
+    return ProblemError(Kustomize("invalid-kustomization", cause=problem), code=KUSTOMIZE_ERROR)
 
 
 def is_empty(value: dict) -> bool:
@@ -189,8 +183,7 @@ def _v2_sources(value: Node, alias: bool) -> list[Node]:
     kubectl kustomize 1.32)."""
     items = value.content if value.kind == SEQUENCE and not alias else [value]
     if any(item.kind != MAPPING for item in items):
-        raise KubeError("invalid Kustomization: yaml: map merge requires map or sequence "
-                        "of maps as the value", code=KUSTOMIZE_ERROR)
+        raise _invalid(YamlValue("merge-not-map", None))
     return items
 
 
@@ -207,9 +200,7 @@ def _json_key(key: Any, value: Node) -> str:
     """A go-yaml v2 map key as sigs.k8s.io/yaml writes it in JSON (``on`` is ``"true"``,
     ``1e3`` is ``"1000"``, ``1e6`` is ``"1e+06"``; a null key is its error)."""
     if key is None:
-        raise KubeError("invalid Kustomization: unsupported map key of type: %!s(<nil>), "
-                        f"key: <nil>, value: {go_syntax(_v2_maps(v2_value(value)))}",
-                        code=KUSTOMIZE_ERROR)
+        raise _invalid(YamlValue("map-key-nil", go_syntax(_v2_maps(v2_value(value)))))
     if isinstance(key, bool):
         return "true" if key else "false"
     if isinstance(key, float):
@@ -223,21 +214,20 @@ def check_fields(value: dict) -> dict:
     try:
         return gotypes.decode(value)
     except gotypes.GoDecodeError as err:
-        raise KubeError(f"invalid Kustomization: {err.message}", code=KUSTOMIZE_ERROR) from None
+        raise _invalid(err.problem) from None
 
 
 def _enforce(found: Kustomization, loader: Loader) -> None:
     kind = found.value.get("kind") or ""
     api = found.value.get("apiVersion") or ""
-    errors = []
-    if kind and kind not in (KUSTOMIZATION, COMPONENT):
-        errors.append(f"kind should be {KUSTOMIZATION} or {COMPONENT}")
+    bad_kind = bool(kind) and kind not in (KUSTOMIZATION, COMPONENT)
     required = VERSIONS[COMPONENT] if kind == COMPONENT else VERSIONS[KUSTOMIZATION]
-    if api and api != required:
-        errors.append(f"apiVersion for {kind} should be {required}")
-    if errors:
-        raise KubeError(f"Failed to read kustomization file under {loader.root}:\n"
-                        + "\n".join(errors), code=KUSTOMIZE_ERROR)
+    bad_api = bool(api) and api != required
+    if bad_kind or bad_api:
+        # detail: (whether the kind is wrong, the apiVersion it needs when that is wrong)
+        raise ProblemError(Kustomize("kind-or-api-version", path=loader.root, name=kind,
+                                     detail=(bad_kind, required if bad_api else None)),
+                           code=KUSTOMIZE_ERROR)
 
 
 def _refuse_unmodelled(found: Kustomization) -> None:
@@ -287,16 +277,15 @@ def _fix_helm_args(value: dict) -> None:
     value["helmCharts"] = [*(value.get("helmCharts") or []), *charts]
 
 
-def sort_options_error(options: Any) -> str | None:
-    """kustomize's error for the top kustomization's ``sortOptions`` (None: valid or
+def sort_options_error(options: Any) -> Kustomize | None:
+    """What kustomize refuses in the top kustomization's ``sortOptions`` (None: valid or
     absent).  ``order`` must be ``fifo`` or ``legacy`` as written, and ``fifo`` takes no
     ``legacySortOptions``, even ``{}`` (measured, tree ``sort-options``)."""
     if not isinstance(options, dict):
         return None
     order = options.get("order")
     if order not in ("fifo", "legacy"):
-        return "the field 'sortOptions.order' must be one of [fifo, legacy]"
+        return Kustomize("sort-order")
     if order == "fifo" and options.get("legacySortOptions") is not None:
-        return ("the field 'sortOptions.legacySortOptions' is set but the selected sort "
-                "order is 'fifo', not 'legacy'")
+        return Kustomize("legacy-sort-with-fifo")
     return None

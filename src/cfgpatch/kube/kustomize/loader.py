@@ -5,9 +5,10 @@ A :class:`Loader` is rooted at one directory (a kustomization or a component) an
 remembers the loader that referred to it, so that a base which is the directory itself
 or one of the directories above it in the chain is refused (kustomize's "cycle
 detected").  Files are read only from the root and below (kustomize's default load
-restrictor); other kustomizations may live anywhere.  The error texts are kustomize
-v5.5's (``evalsymlink failure on ...``, ``must build at directory: ...``), with the
-absolute paths of this machine, as ``kubectl kustomize`` prints them.
+restrictor); other kustomizations may live anywhere.  What it refuses is a
+:class:`~cfgpatch.kube.problems.Kustomize` record (a missing path, a file outside the
+root, a cycle ...), with the absolute paths of this machine; ``compat.kustomize`` words
+it as ``kubectl kustomize`` prints it.
 
 URLs and git references (remote bases) are not read: :func:`is_remote` tells them
 apart and the build refuses them as not modelled.
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 import posixpath
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
 from ...lazy_pattern import lazily
 from ...records import dataclass, field
 from ..io.filebytes import UTF16_MARKS
+from ..problems import Kustomize, ProblemError
 from .filesys import DiskFileSystem, FileSystem
 
 ROOT_ONLY, UNRESTRICTED = "LoadRestrictionsRootOnly", "LoadRestrictionsNone"
@@ -41,8 +43,9 @@ def is_remote(path: str) -> bool:
     return bool(_REMOTE.search(path))
 
 
-class LoaderError(KubeError):
-    """A file or directory kustomize cannot load (its message is kustomize's text)."""
+class LoaderError(ProblemError):
+    """A file or directory kustomize cannot load (``problem``: a
+    :class:`~cfgpatch.kube.problems.Kustomize` record; ``message``: kustomize's text)."""
 
     default_code = KUSTOMIZE_ERROR
 
@@ -64,16 +67,16 @@ class Loader:
            load_restrictor: str = ROOT_ONLY) -> Loader:
         """The loader of the top directory of a build (on the disk unless ``fs``)."""
         if load_restrictor not in LOAD_RESTRICTORS:
-            raise LoaderError(f"illegal flag value --load-restrictor {load_restrictor}; "
-                              f"legal values: [{' '.join(LOAD_RESTRICTORS)}]")
+            raise LoaderError(Kustomize("illegal-load-restrictor", name=load_restrictor,
+                                        detail=" ".join(LOAD_RESTRICTORS)))
         fs = fs if fs is not None else DiskFileSystem()
         absolute = fs.abspath(directory)
         if not fs.exists(absolute):
-            raise LoaderError(f"must build at directory: not a valid directory: "
-                              f"{_evalsymlink_error(fs, absolute)}")
+            raise LoaderError(Kustomize("not-a-valid-directory",
+                                        cause=_evalsymlink_error(fs, absolute)))
         real = fs.realpath(absolute)
         if not fs.is_dir(real):
-            raise LoaderError(f"must build at directory: '{real}': file is not directory")
+            raise LoaderError(Kustomize("not-a-directory", path=real))
         return cls(real, None, fs, load_restrictor == ROOT_ONLY)
 
     def join(self, path: str) -> str:
@@ -91,10 +94,10 @@ class Loader:
             raise LoaderError(_evalsymlink_error(fs, joined))
         real = fs.realpath(joined)
         if fs.is_dir(real):
-            raise LoaderError(f"'{joined}' must resolve to a file")
+            raise LoaderError(Kustomize("must-resolve-to-file", path=joined))
         folder = posixpath.dirname(real)
         if not _has_prefix(folder, self.root):
-            raise LoaderError(f"security; file '{joined}' is not in or below '{self.root}'")
+            raise LoaderError(Kustomize("file-outside-root", path=joined, detail=self.root))
         return real
 
     def read(self, path: str) -> tuple[str, str]:
@@ -112,7 +115,8 @@ class Loader:
         except OSError as err:
             reason = (err.strerror or str(err)).lower()
             verb = "read" if isinstance(err, IsADirectoryError) else "open"
-            raise LoaderError(f"{verb} {real}: {reason}") from None
+            raise LoaderError(Kustomize("unreadable-file", path=real, name=verb,
+                                        detail=reason)) from None
 
     def exists_file(self, path: str) -> bool:
         joined = path if posixpath.isabs(path) else self.join(path)
@@ -123,15 +127,15 @@ class Loader:
     def new(self, path: str) -> Loader:
         """The loader of directory ``path`` (a base or a component)."""
         if not path:
-            raise LoaderError("new root cannot be empty")
+            raise LoaderError(Kustomize("empty-root"))
         fs = self.fs
         joined = path if posixpath.isabs(path) else self.join(path)
         if not fs.lexists(joined):
-            raise LoaderError(f"must build at directory: not a valid directory: "
-                              f"{_evalsymlink_error(fs, joined)}")
+            raise LoaderError(Kustomize("not-a-valid-directory",
+                                        cause=_evalsymlink_error(fs, joined)))
         real = fs.realpath(joined)
         if not fs.is_dir(real):  # kustomize names the path as joined, links unresolved
-            raise LoaderError(f"must build at directory: '{joined}': file is not directory")
+            raise LoaderError(Kustomize("not-a-directory", path=joined))
         self._refuse_cycle(real)
         return Loader(real, self, fs, self.restricted)
 
@@ -139,19 +143,16 @@ class Loader:
         loader: Loader | None = self
         while loader is not None:
             if _has_prefix(loader.root, candidate):
-                raise LoaderError(f"cycle detected: candidate root '{candidate}' contains "
-                                  f"visited root '{loader.root}'")
+                raise LoaderError(Kustomize("cycle", path=candidate, detail=loader.root))
             loader = loader.referrer
 
     def kustomization_file(self) -> str:
         """The one kustomization file of the root (kustomize's LoadKustFile)."""
         found = [name for name in KUSTOMIZATION_FILES if _loads(self, name)]
         if not found:
-            raise LoaderError(
-                f"unable to find one of 'kustomization.yaml', 'kustomization.yml' or "
-                f"'Kustomization' in directory '{self.root}'")
+            raise LoaderError(Kustomize("no-kustomization", path=self.root))
         if len(found) > 1:
-            raise LoaderError(f"Found multiple kustomization files under: {self.root}\n")
+            raise LoaderError(Kustomize("many-kustomizations", path=self.root))
         return posixpath.join(self.root, found[0])
 
 
@@ -171,13 +172,13 @@ def _has_prefix(directory: str, prefix: str) -> bool:
     return directory.startswith(prefix + "/")
 
 
-def _evalsymlink_error(fs: FileSystem, path: str) -> str:
+def _evalsymlink_error(fs: FileSystem, path: str) -> Kustomize:
+    """``path`` does not exist (``detail``: the first of its directories that does not)."""
     missing = path
     parent = posixpath.dirname(path)
     while parent and parent != missing and not fs.lexists(parent):
         missing, parent = parent, posixpath.dirname(parent)
-    return (f"evalsymlink failure on '{path}' : lstat {missing}: "
-            f"no such file or directory")
+    return Kustomize("no-such-path", path=path, detail=missing)
 
 
 def _text(data: bytes) -> str:

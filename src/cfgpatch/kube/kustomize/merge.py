@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...jsonvalue import deep_copy
+from ..problems import Kustomize, ProblemError
 from .merge_lists import walk_associative
 from .nodes import (
     KEEP_NULL,
@@ -189,8 +190,8 @@ def directive(patch: Any, strict: bool = True) -> str:
         return MERGE
     if not isinstance(patch, dict):
         if strict:
-            raise KubeError(f"no implemented strategic merge patch strategy for "
-                            f"'{_short_tag(patch)}' ('{text(patch)}')", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("no-patch-strategy", name=_short_tag(patch),
+                                         detail=text(patch)), code=KUSTOMIZE_ERROR)
         return UNKNOWN
     if DIRECTIVE not in patch:
         return MERGE
@@ -199,7 +200,7 @@ def directive(patch: Any, strict: bool = True) -> str:
         del patch[DIRECTIVE]
         return value
     if strict:
-        raise KubeError(f"unknown patch strategy '{value}'", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("unknown-patch-strategy", name=value), code=KUSTOMIZE_ERROR)
     return UNKNOWN
 
 

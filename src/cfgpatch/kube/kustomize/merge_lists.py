@@ -22,7 +22,8 @@ first, without duplicates.
 
 from __future__ import annotations
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
+from ..problems import Kustomize, ProblemError
 from .nodes import (
     MISSING,
     element_list,
@@ -76,7 +77,7 @@ def list_directive(patch: Any) -> str:
         return "merge"
     value = text(element[DIRECTIVE])
     if value not in ("delete", "replace", "merge"):
-        raise KubeError(f"unknown patch strategy '{value}'", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("unknown-patch-strategy", name=value), code=KUSTOMIZE_ERROR)
     element_setter(patch, MISSING, [DIRECTIVE], [value])
     return value
 

@@ -16,6 +16,7 @@ new name, more is kustomize's "found multiple possible referrals" error.
 from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..problems import Kustomize, ProblemError, cause
 from .fieldspecs import FieldSpec, considering, walk
 from .resmap import ResMap
 from .resources import Gvk, Resource
@@ -148,13 +149,12 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
             try:
                 walk(referrer.value, spec, setter.visit)
             except KubeError as err:
-                if not err.message.endswith("expected sequence or mapping node"):
+                found = cause(err)
+                if getattr(found, "code", None) != "obj-at-path":
                     raise
                 rid = referrer.cur_id()
-                detail = considering(spec, rid, getattr(err, "traversals", []),
-                                     "expected sequence or mapping node")
-                raise KubeError(f"updating name reference in '{spec.path}' field of '{rid}': "
-                                f"{detail}", code=KUSTOMIZE_ERROR) from None
+                detail = considering(spec, rid, getattr(err, "traversals", []), found.cause)
+                raise _updating(spec.path, rid, detail) from None
 
     if touched:
         run_at(resmap, trace, ("(name references)", 0), "nameReference", 0, change, touched)
@@ -208,13 +208,9 @@ def _role_binding_namespaces(referrer: Resource) -> set[str]:
         if isinstance(subject, dict) and subject.get("kind") == "ServiceAccount" \
                 and "namespace" in subject:
             if not isinstance(subject["namespace"], str):
-                import json  # (only for this error's text)
-
-                # kustomize's words, a null or a number alike (Go's %q of the id; its
-                # final line break kubectl does not print twice)
-                raise KubeError(f"Invalid Input: namespace is blank for resource "
-                                f"{json.dumps(str(referrer.cur_id()))}",
-                                code=KUSTOMIZE_ERROR)
+                # kustomize's words, a null or a number alike
+                raise ProblemError(Kustomize("blank-namespace", id=str(referrer.cur_id())),
+                                   code=KUSTOMIZE_ERROR)
             found.add(subject["namespace"])
     return found
 
@@ -246,9 +242,7 @@ class _Setter:
 
     def _mapping(self, node: dict) -> None:
         if "name" not in node:
-            raise KubeError(f"updating name reference in '{self.spec.path}' field of "
-                            f"'{self.referrer.cur_id()}': path config error; no 'name' field "
-                            f"in node", code=KUSTOMIZE_ERROR)
+            raise _updating(self.spec.path, self.referrer.cur_id(), Kustomize("no-name-field"))
         candidates = None
         if isinstance(node.get("namespace"), str):
             candidates = _in_namespace(self.reach.all(), node["namespace"])
@@ -288,10 +282,9 @@ class _Setter:
             return first
         ids = ", ".join(str(r.cur_id()) for r in chosen)
         rid, path = self.referrer.cur_id(), self.spec.path
-        raise KubeError(f"updating name reference in '{path}' field of '{rid}': considering "
-                        f"field '{path}' of object {rid}: found multiple possible referrals: "
-                        f"{ids}", code=KUSTOMIZE_ERROR,
-                        hint="kustomize then prints the referrer and every candidate as YAML")
+        raise _updating(path, rid, considering(self.spec, rid, [], Kustomize(
+            "many-referrals", detail=ids)),
+            hint="kustomize then prints the referrer and every candidate as YAML")
 
     def _role_ref_accepts(self, resource: Resource) -> bool:
         if not self.spec.path.endswith("roleRef/name"):
@@ -333,3 +326,10 @@ def _same_endings(a: list[str], b: list[str]) -> bool:
     if not shortest:
         return not longest
     return longest[len(longest) - len(shortest):] == shortest
+
+
+def _updating(path: str, rid: object, problem: Kustomize, hint: str | None = None
+              ) -> ProblemError:
+    """kustomize's error updating the name reference at ``path`` of the resource ``rid``."""
+    return ProblemError(Kustomize("updating-name-reference", field=path, id=str(rid),
+                                  cause=problem), code=KUSTOMIZE_ERROR, hint=hint)

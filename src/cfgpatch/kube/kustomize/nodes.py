@@ -11,6 +11,7 @@ it (a merged list element *is* the resource's element).
 from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
+from ..problems import Kustomize, ProblemError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,9 +70,16 @@ def check_kind(kind: str, values: list[Any]) -> None:
 
 
 def wrong_kind(kind: str, value: Any) -> KubeError:
-    return KubeError(f"wrong node kind: expected {kind} but got {kind_of(value)}: "
-                     f"node contents:\n{node_text(value).rstrip(chr(10))}",
-                     code=KUSTOMIZE_ERROR)
+    """kyaml's error for ``value`` where a node of ``kind`` was expected."""
+    return ProblemError(wrong_kind_problem(kind, kind_of(value),
+                                           node_text(value).rstrip(chr(10))),
+                        code=KUSTOMIZE_ERROR)
+
+
+def wrong_kind_problem(kind: str, found: str, contents: str) -> Kustomize:
+    """A node of kind ``found`` (``contents``: as kyaml prints it) where one of ``kind``
+    was expected."""
+    return Kustomize("wrong-node-kind", name=kind, detail=(found, contents))
 
 
 def node_text(value: Any, indent: str = "") -> str:

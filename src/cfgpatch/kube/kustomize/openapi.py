@@ -29,6 +29,7 @@ from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..io.kyaml import KyamlError
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_scalars import node_value
+from ..problems import Kustomize, ProblemError, cause
 from .kustomization import Kustomization
 from .schema import KustomizeSchema
 
@@ -70,16 +71,14 @@ class SchemaState:
         version = str(field.get("version") or "")
         if text is not None:
             if "version" in field:
-                raise KubeError("builtin version and custom schema provided, cannot use both",
-                                code=KUSTOMIZE_ERROR)
+                raise ProblemError(Kustomize("builtin-and-custom-schema"), code=KUSTOMIZE_ERROR)
             self._custom, self._version, self._parsed = (text, real), "custom", False
             return
         self._version = version
         if not version:
             return
         if version not in BUILTIN_VERSIONS:
-            raise KubeError("the specified OpenAPI version is not built in",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("unknown-openapi-version"), code=KUSTOMIZE_ERROR)
         self._custom = None
 
     def use(self) -> None:
@@ -136,19 +135,22 @@ def _definitions(text: str, file: str) -> dict:
     try:
         nodes = read_documents(text, file)
     except KyamlError as err:
-        raise KubeError(f"openapi: invalid schema file '{file}': {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise _invalid(file, cause(err)) from None
     value = node_value(nodes[0]) if nodes else None
     if not isinstance(value, dict):
-        raise KubeError(f"openapi: invalid schema file '{file}': expected an OpenAPI "
-                        f"document (a mapping), got {_kind(value)}", code=KUSTOMIZE_ERROR)
+        raise _invalid(file, f"expected an OpenAPI document (a mapping), got {_kind(value)}")
     definitions = value.get("definitions", {})
     if definitions is None:
         return {}
     if not isinstance(definitions, dict):
-        raise KubeError(f"openapi: invalid schema file '{file}': 'definitions' is "
-                        f"{_kind(definitions)}, not a mapping", code=KUSTOMIZE_ERROR)
+        raise _invalid(file, f"'definitions' is {_kind(definitions)}, not a mapping")
     return definitions
+
+
+def _invalid(file: str, problem: Any) -> KubeError:
+    """kustomize's error for an OpenAPI schema ``file`` it cannot use for ``problem``."""
+    return ProblemError(Kustomize("invalid-schema-file", path=file, cause=problem),
+                        code=KUSTOMIZE_ERROR)
 
 
 def _kind(value: Any) -> str:

@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
+from ..problems import Kustomize, cause
 
 T = TypeVar("T")
 
@@ -51,8 +52,8 @@ class Skipped:
 
 _SKIPPED: ContextVar[list[Skipped] | None] = ContextVar("kustomize_partial", default=None)
 _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)$")
-#: helm could not start, or could not pull (kustomize's wrapper of helm's failure).
-_HELM = re.compile(r"unable to run: '\S+ (version|pull|repo|template)\b")
+#: The helm commands whose failure means helm could not start, or could not pull.
+_HELM = ("version", "pull", "repo", "template")
 
 
 @contextmanager
@@ -87,13 +88,23 @@ def skip_error(where: str, entry: str, err: KubeError) -> bool:
     """:func:`skip` for ``err`` when it is one a partial build skips: helm that could not
     run, an external plugin, what ``kube build`` does not model in a plugin."""
     message = err.message
-    if _HELM.search(message):
+    helm = _within(cause(err), "helm-failed")
+    if helm is not None and (helm.name or "").split(" ")[0] in _HELM:
         return skip(where, entry, f"helm could not run here: {message}")
-    if "external plugins disabled" in message:
+    if _within(cause(err), "external-plugin") is not None:
         return skip(where, entry, f"a plugin: {message}")
     if err.code == KUSTOMIZE_UNMODELLED:
         return skip(where, entry, message)
     return False
+
+
+def _within(problem: Any, code: str) -> Kustomize | None:
+    """The :class:`Kustomize` problem of ``code`` that ``problem`` is or wraps."""
+    while isinstance(problem, Kustomize):
+        if problem.code == code:
+            return problem
+        problem = problem.cause
+    return None
 
 
 def run_or_skip(run: Callable[[], T], where: str, entry: str, skipped: T) -> T:

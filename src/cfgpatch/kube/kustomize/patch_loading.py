@@ -2,18 +2,19 @@
 ``patchesJson6902`` read from a file (``path``) or inline (``patch``) and detected as
 kustomize detects them: text that reads as resources (maps with ``kind`` and
 ``metadata.name``) is a strategic merge patch, text that reads as a list of operations
-(YAML or JSON) is a JSON 6902 patch; kustomize's errors for what it cannot load."""
+(YAML or JSON) is a JSON 6902 patch; what it cannot load is a
+:class:`~cfgpatch.kube.problems.Kustomize` record (worded by ``compat.kustomize``)."""
 
 from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import jsondecode
-from ..go.json import go_quote
 from ..io import reader
 from ..io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ..io.kyaml_duplicates import drop_duplicates
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from . import replacements
 from .kustomization import Kustomization
 from .patch_model import JSON, STRATEGIC, Document, Patch
@@ -23,6 +24,10 @@ from .resources import read_node, read_resources
 from .selectors import Selector
 from .styles import metadata_texts, styled_with_typed_keys
 from .trace import snapshot
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def load_patches(kust: Kustomization) -> list[Patch]:
@@ -50,7 +55,7 @@ def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
         try:
             body, path = kust.loader.read(text)
         except KubeError as err:
-            raise _strategic_config_error(kust, err.message) from None
+            raise _strategic_config_error(kust, cause(err)) from None
         documents = _strategic_documents(body, path, 0)
         if documents is None:
             raise _unreadable_strategic(kust, text, body, path)
@@ -58,8 +63,7 @@ def load_legacy_strategic(kust: Kustomization) -> list[Patch]:
                          kust.line(pointer), 0, documents))
     if entries and not out:  # Go's %v of the list: its entries between brackets
         files = " ".join(entry if isinstance(entry, str) else "" for entry in entries)
-        raise _strategic_config_error(kust, f"patch appears to be empty; files=[{files}], "
-                                            "Patch=")
+        raise _strategic_config_error(kust, Kustomize("patch-appears-empty", detail=files))
     return out
 
 
@@ -70,17 +74,19 @@ def _unreadable_strategic(kust: Kustomization, entry: str, body: str, path: str)
     try:
         read_resources(body, path)
     except KubeError as err:
-        where = f" in File: {entry}" if getattr(err, "in_file", False) else ""
-        return _strategic_config_error(kust, f"{err.message}{where}")
+        found = cause(err)
+        if getattr(err, "in_file", False):
+            found = Kustomize("in-file", path=entry, cause=found)
+        return _strategic_config_error(kust, found)
     return KubeError(f"{path}: not a strategic merge patch (patchesStrategicMerge)",
                      code=KUSTOMIZE_ERROR)
 
 
-def _strategic_config_error(kust: Kustomization, message: str) -> KubeError:
+def _strategic_config_error(kust: Kustomization, problem: Any) -> KubeError:
     """kustomize's error configuring ``patchesStrategicMerge``: every entry, then why."""
     config = write_value({"paths": list(kust.get("patchesStrategicMerge", []))})
-    return KubeError(f"trouble configuring builtin PatchStrategicMergeTransformer with "
-                     f"config: `\n{config}`: {message}", code=KUSTOMIZE_ERROR)
+    return ProblemError(Kustomize("configuring-builtin", name="PatchStrategicMergeTransformer",
+                                  detail=config, cause=problem), code=KUSTOMIZE_ERROR)
 
 
 def load_legacy_json(kust: Kustomization) -> list[Patch]:
@@ -98,7 +104,8 @@ def load_legacy_json(kust: Kustomization) -> list[Patch]:
         patch.ops = ops
         _set_target(patch, entry)
         if patch.target is None:
-            raise KubeError(f"must specify a target for patch {text}", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("no-target-for-patch", detail=text),
+                               code=KUSTOMIZE_ERROR)
         out.append(patch)
     return out
 
@@ -109,11 +116,9 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
     ops, op_positions = _json_ops(text, offset)
     line = kust.line(f"/{name}/{index}")
     if documents is not None and ops is not None:
-        raise KubeError(f"illegally qualifies as both an SM and JSON patch: {text}",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("sm-and-json-patch", detail=text), code=KUSTOMIZE_ERROR)
     if documents is None and ops is None:
-        raise _configuring(name, entry, f"unable to parse SM or JSON patch from "
-                                        f"{_source_of(entry)}")
+        raise _configuring(name, entry, _source_of("unparsable-patch", entry))
     if documents is not None:
         patch = Patch(kust, name, index, STRATEGIC, path, line, offset, documents)
     else:
@@ -124,8 +129,7 @@ def _load_entry(kust: Kustomization, name: str, index: int, entry: dict) -> Patc
     options = entry.get("options")
     patch.options = options if isinstance(options, dict) else {}
     if patch.type == JSON and patch.target is None:
-        raise KubeError(f"must specify a target for JSON patch {_source_of(entry)}",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(_source_of("no-target-for-json-patch", entry), code=KUSTOMIZE_ERROR)
     return patch
 
 
@@ -142,17 +146,18 @@ def _config_text(name: str, entry: dict) -> str:
     return write_value(replacements.omit_empty(value))
 
 
-def _configuring(name: str, entry: dict, message: str) -> KubeError:
+def _configuring(name: str, entry: dict, problem: Any) -> KubeError:
     """kustomize's error configuring the transformer of one patch entry."""
-    return KubeError(f"trouble configuring builtin {_TRANSFORMERS[name]} with config: "
-                     f"`\n{_config_text(name, entry)}`: {message}", code=KUSTOMIZE_ERROR)
+    return ProblemError(Kustomize("configuring-builtin", name=_TRANSFORMERS[name],
+                                  detail=_config_text(name, entry), cause=problem),
+                        code=KUSTOMIZE_ERROR)
 
 
-def _source_of(entry: dict) -> str:
-    """How kustomize names a patch's text in its errors: ``[path: "file"]`` or
-    ``[patch: "<the text, Go-quoted>"]``."""
+def _source_of(code: str, entry: dict) -> Kustomize:
+    """A problem ``code`` of a patch's text, named as kustomize names it in its errors:
+    ``name`` ``path`` or ``patch``, ``detail`` the file name or the text."""
     source = "path" if entry.get("path") else "patch"
-    return f"[{source}: {go_quote(str(entry.get(source) or ''))}]"
+    return Kustomize(code, name=source, detail=str(entry.get(source) or ""))
 
 
 def _entry_text(kust: Kustomization, name: str, index: int, entry: dict) -> tuple[str, str, int]:
@@ -162,19 +167,17 @@ def _entry_text(kust: Kustomization, name: str, index: int, entry: dict) -> tupl
     legacy = name == "patchesJson6902"
     config = _config_text(name, entry).rstrip("\n")
     if not inline and not path:
-        raise _configuring(name, entry, "empty file path and empty jsonOp" if legacy
-                           else f"must specify one of patch and path in\n{config}")
+        raise _configuring(name, entry, Kustomize("no-json-op") if legacy
+                           else Kustomize("no-patch-or-path", detail=config))
     if inline and path:
-        raise _configuring(name, entry, "must specify a file path or jsonOp, not both"
-                           if legacy else f"patch and path can't be set at the same time\n"
-                                          f"{config}")
+        raise _configuring(name, entry, Kustomize("path-and-json-op") if legacy
+                           else Kustomize("patch-and-path", detail=config))
     if path:
         try:
             text, real = kust.loader.read(path)
         except KubeError as err:
-            raise _configuring(name, entry, err.message if legacy else
-                               f"failed to get the patch file from path({path}): "
-                               f"{err.message}") from None
+            raise _configuring(name, entry, cause(err) if legacy else
+                               Kustomize("patch-file", path=path, cause=cause(err))) from None
         return text, real, 0
     return inline, kust.file, _inline_offset(kust, f"/{name}/{index}/patch")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..engine import jsonpatch
-from ..go.json import go_quote
+from ..problems import Kustomize, ProblemError, Unmarshal, YamlValue, cause
 from . import aliases, replacements, strategic
 from .openapi import SchemaState
 from .patch_loading import load_legacy_json, load_legacy_strategic, load_patches, read_json_ops
@@ -54,9 +54,9 @@ def apply_patch(resmap: ResMap, patch: Patch, trace: Trace | None,
                 selected = [resmap.get_by_id(document.org_id())]
             except KubeError as err:
                 if patch.field == "patches":
-                    raise KubeError('no resource matches strategic merge patch '
-                                    f'{go_quote(str(document.org_id()))}: {err.message}',
-                                    code=KUSTOMIZE_ERROR) from None
+                    raise ProblemError(Kustomize("no-match-for-patch", id=str(document.org_id()),
+                                                 cause=cause(err)),
+                                       code=KUSTOMIZE_ERROR) from None
                 raise
             _merge_into(resmap, selected, document, patch, step, True, state)
         else:
@@ -134,20 +134,19 @@ def _apply_json(resmap: ResMap, patch: Patch, trace: Trace | None) -> None:
             resource.store_previous_id()
         internal = resource.internal_annotations()
         source = _annotated(resource.value, internal)
-        errors = resource.duplicate_errors(source)
-        if errors:  # kustomize decodes the resource, its annotations added, strictly here
-            raise KubeError("yaml: unmarshal errors:\n  " + "\n  ".join(errors),
-                            code=KUSTOMIZE_ERROR)
+        repeated = resource.duplicate_keys(source)
+        if repeated:  # kustomize decodes the resource, its annotations added, strictly here
+            raise ProblemError(YamlValue("duplicate-keys", repeated), code=KUSTOMIZE_ERROR)
         json_annotations(source, decoded=True)
         try:
             result = jsonpatch.apply_document(source, patch.ops)
         except KubeError as err:
             if step is not None:
                 step.failed = Touch(resource, before, None, resource.describe())
-            raise KubeError(err.message, code=KUSTOMIZE_ERROR) from None  # kustomize: no hint
+            raise ProblemError(cause(err), code=KUSTOMIZE_ERROR) from None  # kustomize: no hint
         if not isinstance(result, dict):
-            raise KubeError(f"json: cannot unmarshal {type(result).__name__} into Go value of "
-                            f"type map[string]interface {{}}", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Unmarshal(type(result).__name__, "map[string]interface {}"),
+                               code=KUSTOMIZE_ERROR)
         _strip_internal(result, internal)
         json_annotations(result, decoded=False)
         resource.value = reencoded(result)

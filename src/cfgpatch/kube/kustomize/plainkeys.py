@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import json
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
 from ..io.kyaml import STR, TIMESTAMP
 from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
+from ..problems import Kustomize, ProblemError, YamlSyntax, YamlValue
 from .styles import EmptyNullKey
 
 TYPE_CHECKING = False
@@ -52,8 +53,8 @@ def check_keys(value: Any, walk: bool) -> None:
     annotation keys, and with ``walk`` the ``TypedKey`` keys anywhere in it."""
     shown, failed = _shown(value, walk, _TOP, 0)
     if failed:
-        raise KubeError(f"{go_syntax(shown)}: json: unsupported type: "
-                        "map[interface {}]interface {}", code=KUSTOMIZE_ERROR)
+        raise ProblemError(YamlValue("unsupported-type", "map[interface {}]interface {}",
+                                     value=go_syntax(shown)), code=KUSTOMIZE_ERROR)
     # kustomize then reads the map's JSON back as YAML, where a key holding U+0085 (which
     # Go's JSON encoder leaves as it is) is a key cut by a line break (measured)
     if _holds_nel(value):
@@ -61,8 +62,10 @@ def check_keys(value: Any, walk: bool) -> None:
 
         line = nel_key_line(value)
         if line is not None:
-            raise KubeError(f"{go_syntax(shown)}: yaml: line {line}: did not find expected "
-                            "',' or '}'", code=KUSTOMIZE_ERROR)
+            # (go-yaml's parser prints the line of its mark as it is)
+            syntax = YamlSyntax("parser", "expected ',' or '}'", None, line, None, False, None)
+            raise ProblemError(Kustomize("go-value", detail=go_syntax(shown), cause=syntax),
+                               code=KUSTOMIZE_ERROR)
 
 
 def _holds_nel(value: Any) -> bool:

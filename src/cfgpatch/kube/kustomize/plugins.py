@@ -20,7 +20,6 @@ plugin, configured by kustomize from the field).
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +27,7 @@ from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...records import replace
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from . import generators, images, partial, patches, replacements, transformers
 from .kustomization import ORIGIN, Kustomization
 from .openapi import SchemaState
@@ -71,7 +71,7 @@ def configured(kust: Kustomization, field_name: str,
         configs = accumulate(Kustomization(kust.loader, kust.file, {"resources": paths}, {}),
                              configs)
     except KubeError as err:
-        raise _prefixed("loading generator plugins: " if generator else "", err) from None
+        raise _prefixed("loading-generator-plugins" if generator else "", err) from None
     out: list[Plugin] = []
     for config in configs.resources:
         try:
@@ -80,15 +80,15 @@ def configured(kust: Kustomization, field_name: str,
         except KubeError as err:
             if partial.skip_error(kust.where(f"/{field_name}"), plugin_id(config), err):
                 continue  # a partial build: a plugin that cannot run here is reported
-            raise _prefixed("loading generator plugins: failed to load generator: "
-                            if generator else "", err) from None
+            raise _prefixed("failed-to-load-generator" if generator else "", err) from None
     return out
 
 
-def _prefixed(prefix: str, err: KubeError) -> KubeError:
-    if err.code == KUSTOMIZE_UNMODELLED or not prefix:
+def _prefixed(step: str, err: KubeError) -> KubeError:
+    """``err`` within kustomize's ``step`` (a code of :class:`Kustomize`; none: as it is)."""
+    if err.code == KUSTOMIZE_UNMODELLED or not step:
         return err
-    return KubeError(prefix + err.message, code=err.code, hint=err.hint)
+    return ProblemError(Kustomize(step, cause=cause(err)), code=err.code, hint=err.hint)
 
 
 def split_entries(entries: list, file: str) -> tuple[list[Resource], list[str]]:
@@ -132,15 +132,16 @@ def prepare(config: Resource, kust: Kustomization, trace: Trace | None, state: S
     (as from the file the configuration came from)."""
     gvk = config.gvk
     if gvk.group or gvk.version != "builtin":
-        raise KubeError(f"external plugins disabled; unable to load external plugin "
-                        f"'{gvk.kind}'", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("external-plugin", name=gvk.kind), code=KUSTOMIZE_ERROR)
     kind = gvk.kind
     if kind not in _GENERATORS and kind not in _TRANSFORMERS:
-        raise KubeError(f"unable to load builtin {gvk}", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("unknown-builtin", id=str(gvk)), code=KUSTOMIZE_ERROR)
     if generator and kind not in _GENERATORS:
-        raise KubeError(f"plugin {plugin_id(config)} not a generator", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("not-a-generator", id=plugin_id(config)),
+                           code=KUSTOMIZE_ERROR)
     if not generator and kind not in _TRANSFORMERS:
-        raise KubeError(f"plugin {plugin_id(config)} not a transformer", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("not-a-transformer", id=plugin_id(config)),
+                           code=KUSTOMIZE_ERROR)
     if kind == "HelmChartInflationGenerator":
         return _chart(config, kust, helm_options)
     if kind in _UNMODELLED:
@@ -154,14 +155,14 @@ def prepare(config: Resource, kust: Kustomization, trace: Trace | None, state: S
     except KubeError as err:
         if err.code == KUSTOMIZE_UNMODELLED:
             raise
-        message = err.message
-        if message.startswith("trouble configuring builtin "):  # a patch field's wrapper
-            message = message.split("`: ", 1)[1]
-            written = write_value(config.value).rstrip("\n")
-            message = re.sub(r"(?s)(\bin|the same time)\n.*", lambda m: f"{m.group(1)}\n"
-                             f"{written}", message, count=1)
-        raise KubeError(f"plugin {plugin_id(config)} fails configuration: {message}",
-                        code=err.code) from None
+        problem = cause(err)
+        if getattr(problem, "code", None) == "configuring-builtin":  # a patch field's wrapper
+            problem = problem.cause
+            if getattr(problem, "code", None) in ("no-patch-or-path", "patch-and-path"):
+                # the entry as the plugin's configuration writes it
+                problem = problem._replace(detail=write_value(config.value).rstrip("\n"))
+        raise ProblemError(Kustomize("plugin-configuration", id=plugin_id(config),
+                                     cause=problem), code=err.code) from None
     origin = _configured_in(config) if tracked else None
     if origin is None:
         return plugin
@@ -197,9 +198,8 @@ def validate(plugin: Plugin, resmap: ResMap) -> None:
     plugin(resmap)
     for old, new in zip(before, [r.value for r in resmap.resources], strict=False):
         if old != new:
-            raise KubeError("validator shouldn't modify the resource map: nodes unequal: "
-                            f"\n -- {gojson.encode(plain(old))},\n -- "
-                            f"{gojson.encode(plain(new))}\n", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("validator-changed", detail=(
+                gojson.encode(plain(old)), gojson.encode(plain(new)))), code=KUSTOMIZE_ERROR)
 
 
 def _chart(config: Resource, kust: Kustomization, options: Any) -> Plugin:
@@ -208,8 +208,8 @@ def _chart(config: Resource, kust: Kustomization, options: Any) -> Plugin:
     try:
         chart = helm.configure(kust, args, options or helm.HelmOptions())
     except KubeError as err:
-        raise KubeError(f"plugin {plugin_id(config)} fails configuration: {err.message}",
-                        code=err.code) from None
+        raise ProblemError(Kustomize("plugin-configuration", id=plugin_id(config),
+                                     cause=cause(err)), code=err.code) from None
 
     def run(resmap: ResMap) -> None:
         generators.absorb_all(resmap, chart.generate())
@@ -245,7 +245,7 @@ def _strings(value: Any) -> dict:
 def _affixes(value: dict, kust: Kustomization, trace: Trace | None, state: SchemaState,
              prefix: bool = True, suffix: bool = True) -> Plugin:
     if value.get("fieldSpecs") is None:
-        raise KubeError("fieldSpecs is not expected to be nil", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("nil-field-specs"), code=KUSTOMIZE_ERROR)
     specs = _specs(value)
     fields = {}
     if prefix and value.get("prefix"):
@@ -282,8 +282,8 @@ def _namespace(value: dict, kust: Kustomization, trace: Trace | None,
     if mode == "":
         mode = "defaultOnly"
     if mode not in ("defaultOnly", "none", "allServiceAccounts"):
-        raise KubeError(f'invalid value "{mode}" for setRoleBindingSubjects: must be one of '
-                        f'"defaultOnly", "none" or "allServiceAccounts"', code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("role-binding-subjects", name=str(mode)),
+                           code=KUSTOMIZE_ERROR)
     specs, unset_only = _specs(value), bool(value.get("unsetOnly"))
     return lambda resmap: transformers.set_namespace(resmap, trace, kust, target, specs,
                                                      unset_only, str(mode))

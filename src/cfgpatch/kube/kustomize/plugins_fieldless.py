@@ -22,9 +22,11 @@ from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from . import gotypes
 from .generators import absorb_all, content_hash
 from .kustomization import Kustomization
+from .nodes import wrong_kind_problem
 from .openapi import SchemaState
 from .resmap import ResMap
 from .resources import Resource, annotate_origin, read_resources
@@ -56,15 +58,15 @@ def iam_policy(value: dict, kust: Kustomization, trace: Trace | None, state: Sch
     try:
         args = gotypes.decode(value, IAM_ARGS, strict=False)
     except gotypes.GoDecodeError as err:
-        raise KubeError(f"error unmarshaling JSON: while decoding JSON: {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("unmarshaling-json", cause=err.problem),
+                           code=KUSTOMIZE_ERROR) from None
     cloud = args.get("cloud") or ""
     service = args.get("kubernetesService") or {}
     account = args.get("serviceAccount") or {}
 
     def generate(resmap: ResMap) -> None:
         if cloud != "gke":
-            raise KubeError(f"cloud provider {cloud} not supported yet", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("unsupported-cloud", name=cloud), code=KUSTOMIZE_ERROR)
         text = _GKE.format(account=account.get("name") or "",
                            project=account.get("projectId") or "",
                            name=service.get("name") or "")
@@ -73,8 +75,10 @@ def iam_policy(value: dict, kust: Kustomization, trace: Trace | None, state: Sch
         try:
             made: list[Resource] = read_resources(text, kust.file)
         except KubeError as err:  # kustomize parses the text alone: go-yaml's words only
-            raise KubeError(err.message.removeprefix("MalformedYAMLError: "),
-                            code=KUSTOMIZE_ERROR) from None
+            found = cause(err)
+            if getattr(found, "code", None) == "malformed-yaml":
+                found = found.cause
+            raise ProblemError(found, code=KUSTOMIZE_ERROR) from None
         if origin is not None:
             for resource in made:
                 annotate_origin(resource, {"configuredIn": origin[0], "configuredBy": origin[1]})
@@ -121,13 +125,14 @@ def value_add(value: dict, kust: Kustomization, trace: Trace | None,
         loaded = _decoded(v2_value(documents[0]) if documents else {}, _TARGETS_FILE)
         targets += list(loaded.get("targets") or [])
     if not targets:
-        raise KubeError("must specify at least one target", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("no-targets"), code=KUSTOMIZE_ERROR)
     for target in targets:
         if not target.get("fieldPath"):
-            raise KubeError("fieldPath cannot be empty", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("empty-field-path"), code=KUSTOMIZE_ERROR)
         if (target.get("filePathPosition") or 0) < 0:
-            raise KubeError(f"value of FilePathPosition ({target['filePathPosition']}) "
-                            f"cannot be negative", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("negative-file-path-position",
+                                         detail=target["filePathPosition"]),
+                               code=KUSTOMIZE_ERROR)
 
     def transform(resmap: ResMap) -> None:
         for target in targets:
@@ -148,8 +153,8 @@ def _decoded(value: Any, into: gotypes.Struct) -> dict:
     try:
         return gotypes.decode(value, into, strict=False) or {}
     except gotypes.GoDecodeError as err:
-        raise KubeError(f"error unmarshaling JSON: while decoding JSON: {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("unmarshaling-json", cause=err.problem),
+                           code=KUSTOMIZE_ERROR) from None
 
 
 def _fields(path: str) -> list[str]:
@@ -174,9 +179,8 @@ def _add(resource: Resource, path: str, text: str, position: int) -> None:
         if child is None:
             child = holder[name] = [] if _is_list_step(fields[at + 1]) else {}
         if not isinstance(child, (dict, list)):
-            raise KubeError(f"wrong node kind: expected MappingNode but got "
-                            f"{_kind(child)}: node contents:\n{_text(child)}",
-                            code=KUSTOMIZE_ERROR)
+            raise ProblemError(wrong_kind_problem("MappingNode", _kind(child), _text(child)),
+                               code=KUSTOMIZE_ERROR)
         holder = child
     last = fields[-1]
     if isinstance(holder, list):
@@ -184,8 +188,9 @@ def _add(resource: Resource, path: str, text: str, position: int) -> None:
                         f"modelled by cfgpatch kube build", code=KUSTOMIZE_UNMODELLED)
     current = holder.get(last)
     if isinstance(current, (dict, list)):
-        raise KubeError(f"wrong node kind: expected ScalarNode but got {_kind(current)}: "
-                        f"node contents:\n{write_value(current).rstrip()}", code=KUSTOMIZE_ERROR)
+        raise ProblemError(wrong_kind_problem("ScalarNode", _kind(current),
+                                              write_value(current).rstrip()),
+                           code=KUSTOMIZE_ERROR)
     new = text
     if position > 0:
         new = insert_path_part(_text(current), position - 1, text)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from ...jsonvalue import deep_copy
 from ...records import dataclass
-from ..go.json import go_quote
 from ..io.kyaml import FLOW, FOLDED, LITERAL, MAPPING, SCALAR, SEQUENCE, Node
 from ..io.kyaml_duplicates import duplicate_pairs, encoded_lines
 from .positions import escape
@@ -54,16 +53,16 @@ class RepeatedKeys:
         """The value as read (after the repeated keys were dropped)."""
         self.original = deep_copy(value)
 
-    def messages(self, value: Any) -> list[str]:
-        """go-yaml's lines for the resource when it is ``value``."""
+    def keys(self, value: Any) -> tuple[tuple[int, str, int], ...]:
+        """The repeated keys as go-yaml reports them when the resource is ``value``:
+        (line, key, line of the first)."""
         added: list[tuple[int, int]] = []
         _added(self.original, value, "", self.ends, added)
 
         def moved(number: int) -> int:
             return number + sum(count for after, count in added if after < number)
 
-        return [f"line {moved(later)}: mapping key {go_quote(key)} already defined at "
-                f"line {moved(earlier)}" for later, key, earlier in self.pairs]
+        return tuple((moved(later), key, moved(earlier)) for later, key, earlier in self.pairs)
 
 
 def _ends(node: Node, pointer: str, line: Callable[[int], int], ends: dict[str, int]) -> int:

@@ -35,6 +35,7 @@ from ..io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_scalars import resolve
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, YamlValue, cause
 from . import fieldpath, gotypes
 from .kustomization import Kustomization, v2_value
 from .nodes import text
@@ -46,7 +47,6 @@ from .styles import Quoted, SourceText
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
 
 _HINT = "build this tree with kubectl kustomize"
-_NOT_SCALAR = "delimiter option can only be used with scalar nodes"
 
 
 @dataclass
@@ -67,7 +67,7 @@ def load(kust: Kustomization) -> list[Replacement]:
         where = kust.line(f"/replacements/{index}")
         if isinstance(entry, dict) and entry.get("path"):
             if any(v is not None for k, v in entry.items() if k != "path"):
-                raise _config_error(entries, "cannot specify both path and inline replacement")
+                raise _config_error(entries, Kustomize("path-and-inline-replacement"))
             found.extend(_from_file(kust, entries, str(entry["path"]), index))
         else:
             found.append(Replacement(entry if isinstance(entry, dict) else {}, kust.file,
@@ -80,7 +80,7 @@ def _from_file(kust: Kustomization, entries: list, path: str,
     try:
         text_, real = kust.loader.read(path)
     except KubeError as err:
-        raise _config_error(entries, err.message) from None
+        raise _config_error(entries, cause(err)) from None
     try:
         documents = read_documents(text_, real)
     except KyamlError as err:
@@ -98,19 +98,18 @@ def _from_file(kust: Kustomization, entries: list, path: str,
     try:  # Go's plain json.Unmarshal: wrong types fail, unknown fields are ignored
         items = [gotypes.decode(item, gotypes.REPLACEMENT, strict=False) for item in items]
     except gotypes.GoDecodeError as err:
-        raise _config_error(entries, "error unmarshaling JSON: while decoding JSON: "
-                                     f"{err.message}") from None
+        raise _config_error(entries, Kustomize("unmarshaling-json", cause=err.problem)) from None
     positions = node_positions(documents[0])
     return [Replacement(item, real, positions.get(f"/{i}" if isinstance(value, list) else "",
                                                   (0, 0))[0], index)
             for i, item in enumerate(items)]
 
 
-def _config_error(entries: list, message: str) -> KubeError:
+def _config_error(entries: list, problem: Any) -> KubeError:
     """kustomize's error configuring the replacements: their config as YAML, then why."""
     config = write_value({"Replacements": [omit_empty(e) for e in entries]})
-    return KubeError(f"trouble configuring builtin ReplacementTransformer with config: "
-                     f"`\n{config}`: {message}", code=KUSTOMIZE_ERROR)
+    return ProblemError(Kustomize("configuring-builtin", name="ReplacementTransformer",
+                                  detail=config, cause=problem), code=KUSTOMIZE_ERROR)
 
 
 def omit_empty(value: Any) -> Any:
@@ -161,8 +160,8 @@ def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) ->
     raw = replacement.value
     source, targets = raw.get("source"), raw.get("targets")
     if not isinstance(source, dict) or not targets or not isinstance(targets, list):
-        raise KubeError("replacements must specify a source and at least one target",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("replacement-without-source-or-target"),
+                           code=KUSTOMIZE_ERROR)
     where = f"{replacement.file}:{replacement.line}" if replacement.line else replacement.file
     found, value = _source(resmap.resources, source, where)
     if step is not None:
@@ -188,12 +187,11 @@ def source_value(resources: list[Resource], source: dict, where: str) -> Any:
 def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resource, Any]:
     path = source.get("fieldPath")
     resid = _resid_text(source)
-    suffix = f":{path}" if path else ""
     found = [r for r in resources if _id_matches(r, source)]
-    if not found:
-        raise KubeError(f"nothing selected by {resid}{suffix}", code=KUSTOMIZE_ERROR)
-    if len(found) > 1:
-        raise KubeError(f"multiple matches for selector {resid}{suffix}", code=KUSTOMIZE_ERROR)
+    if len(found) != 1:
+        raise ProblemError(Kustomize("replacement-source-not-unique", id=resid,
+                                     field=str(path) if path else None, detail=len(found)),
+                           code=KUSTOMIZE_ERROR)
     path = str(path or "metadata.name")
     place: list = []
     try:
@@ -201,11 +199,11 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
             fieldpath.lookup(found[0].value,
                              fieldpath.parse(fieldpath.source_path(path), where), place)
     except fieldpath.PathError as err:
-        raise KubeError(f"error looking up replacement source: {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("replacement-source-lookup", cause=cause(err)),
+                           code=KUSTOMIZE_ERROR) from None
     if value is fieldpath.MISSING or value is None:  # a null is missing too (measured)
-        raise KubeError(f"fieldPath `{path}` is missing for replacement source {resid}",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("replacement-source-missing", id=resid, field=path),
+                           code=KUSTOMIZE_ERROR)
     value = _spelled(found[0], tuple(place), value)
     options = source.get("options")
     if not isinstance(options, dict):
@@ -214,12 +212,12 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
     if not delimiter:
         return found[0], copy.deepcopy(value)
     if isinstance(value, (dict, list)):
-        raise KubeError(_NOT_SCALAR, code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("delimiter-not-scalar"), code=KUSTOMIZE_ERROR)
     parts = text_of(value).split(delimiter)
     index = _index(options)
     if index < 0 or index >= len(parts):
-        raise KubeError(f"options.index {index} is out of bounds for value "
-                        f"{text_of(value)}", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("index-out-of-bounds", detail=index, name=text_of(value)),
+                           code=KUSTOMIZE_ERROR)
     return found[0], parts[index]
 
 
@@ -278,7 +276,7 @@ def _selects(resource: Resource, raw: dict) -> bool:
 def _targets(resources: list[Resource], target: dict) -> list[Resource]:
     select = target.get("select")
     if not isinstance(select, dict):
-        raise KubeError("target must specify resources to select", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("target-selects-nothing"), code=KUSTOMIZE_ERROR)
     rejects = target.get("reject") or []
     rejects = [r for r in rejects if isinstance(r, dict) and any(r.values())]  # {}: none
     return [r for r in resources if _selects(r, select)
@@ -300,10 +298,9 @@ def _apply_target(resource: Resource, target: dict, value: Any, where: str) -> N
         try:
             places = fieldpath.slots(resource.value, segments, create)
         except fieldpath.PathError as err:
-            verb = "find or create" if create else "find"
-            detail = "" if err.absent else f": {err.message}"
-            raise KubeError(f'unable to {verb} field "{path}" in replacement target{detail}',
-                            code=KUSTOMIZE_ERROR) from None
+            raise ProblemError(Kustomize("replacement-target-field", field=path, detail=create,
+                                         cause=None if err.absent else cause(err)),
+                               code=KUSTOMIZE_ERROR) from None
         annotation = [seg.text for seg in segments[:2]] == ["metadata", "annotations"]
         for container, key, created in places:
             container[key] = _new_value(container[key], value, options, created)
@@ -332,7 +329,7 @@ def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:
     delimiter = options.get("delimiter") or ""
     if delimiter:
         if isinstance(current, (dict, list)) or isinstance(value, (dict, list)):
-            raise KubeError(_NOT_SCALAR, code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("delimiter-not-scalar"), code=KUSTOMIZE_ERROR)
         value = _joined(text_of(current), text_of(value), delimiter, _index(options))
     if created:
         return _plain(value)
@@ -380,5 +377,5 @@ def _typed(current: Any, scalar: str) -> Any:
     tag, resolved = resolve(scalar) if scalar else (NULL, None)
     if tag == want or (want == FLOAT and tag == INT):
         return resolved
-    raise KubeError(f"map[string]interface {{}}(nil): yaml: cannot decode {tag} `{scalar}` "
-                    f"as a {want}", code=KUSTOMIZE_ERROR)
+    raise ProblemError(YamlValue("cannot-decode", (tag[2:], scalar, want),
+                                 value="map[string]interface {}(nil)"), code=KUSTOMIZE_ERROR)

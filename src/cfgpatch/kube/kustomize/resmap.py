@@ -2,13 +2,14 @@
 
 Order is the order resources were added (files in the order ``resources:`` lists them,
 documents in file order); ids are unique by kustomize's ``ResId.Equals`` (group,
-version, kind, name, and the namespace with "" read as ``default``).  The messages
-are kustomize's.
+version, kind, name, and the namespace with "" read as ``default``).  What it
+refuses is a :class:`~cfgpatch.kube.problems.Kustomize` record.
 """
 
 from __future__ import annotations
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
+from ..problems import Kustomize, ProblemError
 from .resources import ResId, Resource
 from .selectors import Selector, select
 from .transformer_config import TransformerConfig
@@ -60,8 +61,8 @@ class ResMap:
             cur = resource.cur_id()
             key = id_key(cur)
             if key in taken:
-                raise KubeError(f"may not add resource with an already registered id: {cur}",
-                                code=KUSTOMIZE_ERROR)
+                raise ProblemError(Kustomize("already-registered", id=str(cur)),
+                                   code=KUSTOMIZE_ERROR)
             taken.add(key)
             self.resources.append(resource)
 
@@ -75,9 +76,8 @@ class ResMap:
         found = self.by_any_id(wanted)
         if len(found) == 1:
             return found[0]
-        many = "multiple matches" if found else "no matches"
-        raise KubeError(f"{many} for Id {wanted}; failed to find unique target for patch "
-                        f"{wanted}", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("no-unique-target", id=str(wanted), detail=len(found)),
+                           code=KUSTOMIZE_ERROR)
 
     def select(self, selector: Selector) -> list[Resource]:
         return select(self.resources, selector)

@@ -135,12 +135,13 @@ class Resource:
     #: the ``vars`` whose ``objref`` matched it (see variables.py)
     ref_vars: list[str] = field(default_factory=list)
 
-    def duplicate_errors(self, value: Any = None) -> list[str]:
-        """go-yaml's lines for the keys written twice, were the resource ``value`` (by
-        default its current value); empty when there are none."""
+    def duplicate_keys(self, value: Any = None) -> tuple[tuple[int, str, int], ...]:
+        """The keys written twice as go-yaml reports them (line, key, line of the first),
+        were the resource ``value`` (by default its current value); empty when there
+        are none."""
         if self.repeated is None:
-            return []
-        return self.repeated.messages(self.value if value is None else value)
+            return ()
+        return self.repeated.keys(self.value if value is None else value)
 
     @property
     def gvk(self) -> Gvk:

@@ -15,12 +15,13 @@ annotations, and :func:`legacy_sort`, the order ``kubectl kustomize`` prints res
 
 from __future__ import annotations
 
-from ...errors import KUSTOMIZE_ERROR, KubeError
+from ...errors import KUSTOMIZE_ERROR
 from ..io.kyaml import KyamlError, Node
 from ..io.kyaml_duplicates import drop_duplicates, scan_keys
 from ..io.kyaml_merge import expand_merge_keys
 from ..io.kyaml_read import copy_node, shared_resource_documents
 from ..io.kyaml_write import write_value
+from ..problems import Kustomize, ProblemError, cause
 from .kustomization import ORIGIN
 from .nodes import text
 from .patchtexts import source_texts, spelled
@@ -87,7 +88,7 @@ def read_resources(text: str, file: str) -> list[Resource]:
         nodes = [(expand_merge_keys(node) if merge else copy_node(node) if twice else node,
                   twice) for node, (merge, twice) in scanned]
     except KyamlError as err:
-        failed = KubeError(err.message, code=KUSTOMIZE_ERROR)
+        failed = ProblemError(cause(err), code=KUSTOMIZE_ERROR)
         failed.malformed = getattr(err, "malformed", True)  # type: ignore[attr-defined]
         raise failed from None
     out: list[Resource] = []
@@ -117,14 +118,14 @@ def _texts_below(texts: dict[tuple, tuple], pointer: str) -> dict[tuple, tuple]:
             if path[:len(steps)] == steps}
 
 
-def _unreadable(err: KyamlError) -> KubeError:
-    """kustomize's error for a resource file go-yaml cannot read: ``MalformedYAMLError:``
-    and go-yaml's message (the caller adds ``in File:`` and the path as written,
+def _unreadable(err: KyamlError) -> ProblemError:
+    """kustomize's error for a resource file go-yaml cannot read: ``malformed-yaml``
+    around go-yaml's problem (the caller adds ``in File:`` and the path as written,
     ``in_file``); a bad separator line is a plain error (kustomize then tries the path
     as a folder)."""
     malformed = getattr(err, "malformed", True)
-    failed = KubeError(f"MalformedYAMLError: {err.message}" if malformed else err.message,
-                       code=KUSTOMIZE_ERROR)
+    failed = ProblemError(Kustomize("malformed-yaml", cause=cause(err)) if malformed
+                          else cause(err), code=KUSTOMIZE_ERROR)
     failed.malformed = malformed  # type: ignore[attr-defined]
     failed.in_file = malformed  # type: ignore[attr-defined]
     return failed
@@ -137,7 +138,7 @@ def read_node(node: Node) -> Node:
 
 def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
     if not isinstance(value, dict):
-        raise _unusable("missing Resource metadata")
+        raise _unusable(Kustomize("missing-metadata"))
     kind = scalar_text(value.get("kind"))
     if kind.endswith("List") and isinstance(value.get("items"), list):
         out = []
@@ -145,16 +146,16 @@ def _inline_lists(value: Any, pointer: str) -> list[tuple[str, Any]]:
             out += _inline_lists(item, f"{pointer}/items/{index}")
         return out
     if not kind:
-        raise _unusable(f"missing kind in object {_go_meta(value)}")
+        raise _unusable(Kustomize("missing-kind", detail=_go_meta(value)))
     if not scalar_text(metadata_map(value).get("name")) and not kind.endswith("List"):
-        raise _unusable(f"missing metadata.name in object {_go_meta(value)}")
+        raise _unusable(Kustomize("missing-name", detail=_go_meta(value)))
     return [(pointer, value)]
 
 
-def _unusable(message: str) -> KubeError:
+def _unusable(problem: Kustomize) -> ProblemError:
     """A document kustomize reads but cannot take as a resource: not a YAML error, so
     kustomize then tries the path as a folder."""
-    failed = KubeError(message, code=KUSTOMIZE_ERROR)
+    failed = ProblemError(problem, code=KUSTOMIZE_ERROR)
     failed.malformed = False  # type: ignore[attr-defined]
     return failed
 

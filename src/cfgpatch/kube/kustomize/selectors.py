@@ -22,6 +22,7 @@ import re
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...lazy_pattern import lazily
 from ...records import dataclass
+from ..problems import Kustomize, ProblemError
 from .resources import Resource
 
 TYPE_CHECKING = False
@@ -64,20 +65,21 @@ def go_regexp(pattern: str) -> re.Pattern:
     """
     for bad, what in (("(?=", "(?="), ("(?!", "(?!"), ("(?<=", "(?<="), ("(?<!", "(?<!")):
         if bad in pattern:
-            raise KubeError(f"error parsing regexp: invalid or unsupported Perl syntax: "
-                            f"`{what}`", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("regexp-perl-syntax", detail=what),
+                               code=KUSTOMIZE_ERROR)
     backref = re.search(r"\\[1-9]", pattern)
     if backref:
-        raise KubeError(f"error parsing regexp: invalid escape sequence: `{backref.group(0)}`",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("regexp-escape", detail=backref.group(0)),
+                           code=KUSTOMIZE_ERROR)
     text = pattern.replace("\\z", "\\Z")
     for posix, python in _POSIX.items():
         text = text.replace(f"[:{posix}:]", python)
     try:
         return re.compile(f"^(?:{text})$")
     except re.error as err:
-        raise KubeError(f"error parsing regexp: {err}: `{pattern}`",
-                        code=KUSTOMIZE_ERROR) from None
+        # (Python's words for what RE2 would refuse in its own)
+        raise ProblemError(Kustomize("regexp", name=str(err), detail=pattern),
+                           code=KUSTOMIZE_ERROR) from None
 
 
 _POSIX = {"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "ascii": "\\x00-\\x7F", "blank": "\\t ",
@@ -166,19 +168,16 @@ def parse_label_selector(text: str) -> tuple[Requirement, ...]:
     i = 0
     while i < len(tokens):
         if tokens[i] in ("(", ")", ",", "=", "==", "!="):
-            raise _selector_error(f"found '{tokens[i]}', expected: !, identifier, or "
-                                  "'end of string'", requirement=False)
+            raise _selector_error(_found(tokens[i], "start"), requirement=False)
         requirement, i = _requirement(tokens, i, text)
         out.append(requirement)
         if i < len(tokens):
             if tokens[i] != ",":
-                raise _selector_error(f"found '{tokens[i]}', expected: ',' or 'end of string'",
-                                      requirement=False)
+                raise _selector_error(_found(tokens[i], "separator"), requirement=False)
             i += 1
             following = tokens[i] if i < len(tokens) else ""
             if following in ("", "(", ")", ",", "=", "==", "!="):
-                raise _selector_error(f"found '{following}', expected: identifier after ','",
-                                      requirement=False)
+                raise _selector_error(_found(following, "after-comma"), requirement=False)
     return tuple(out)
 
 
@@ -190,7 +189,7 @@ def _tokens(text: str) -> list[str]:
             break
         match = _TOKEN.match(text, pos)
         if match is None:  # pragma: no cover - the pattern accepts every character
-            raise _selector_error(f"unexpected character at {pos}")
+            raise _selector_error(Kustomize("selector-character", detail=pos))
         tokens.append(match.group(1))
         pos = match.end()
     return tokens
@@ -200,7 +199,7 @@ def _requirement(tokens: list[str], i: int, text: str) -> tuple[Requirement, int
     if tokens[i] == "!":
         if i + 1 >= len(tokens) or tokens[i + 1] in "(),=!":
             found = tokens[i + 1] if i + 1 < len(tokens) else ""
-            raise _selector_error(f"found '{found}', expected: identifier")
+            raise _selector_error(_found(found, "identifier"))
         return Requirement(tokens[i + 1], "!exists"), i + 2
     key = tokens[i]
     i += 1
@@ -217,14 +216,14 @@ def _requirement(tokens: list[str], i: int, text: str) -> tuple[Requirement, int
         return _single(key, op, tokens, i + 1, text)
     if op.startswith(">") or op.startswith("<"):
         return Requirement(key, "gt" if op[0] == ">" else "lt", (op[1:],)), i + 1
-    raise _selector_error(f"found '{op}', expected: '=', '!=', '==', 'in', notin'")
+    raise _selector_error(_found(op, "operator"))
 
 
 def _single(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requirement, int]:
     if i >= len(tokens) or tokens[i] == ",":
         return Requirement(key, op, ("",)), i
     if tokens[i] in ("(", ")", "=", "==", "!=", "!"):
-        raise _selector_error(f"found '{tokens[i]}', expected: identifier")
+        raise _selector_error(_found(tokens[i], "identifier"))
     return Requirement(key, op, (tokens[i],)), i + 1
 
 
@@ -233,13 +232,13 @@ def _set(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requi
     (``(,`` and ``,)`` hold an empty value)."""
     token = tokens[i] if i < len(tokens) else ""
     if token != "(":
-        raise _selector_error(f"found '{token}' expected: '('")
+        raise _selector_error(_found(token, "open"))
     i += 1
     token = tokens[i] if i < len(tokens) else ""
     if token == ")":
         return Requirement(key, op, ("",)), i + 1
     if token in ("", "(", "=", "==", "!=", "!"):
-        raise _selector_error(f"found '{token}', expected: ',', ')' or identifier")
+        raise _selector_error(_found(token, "set-first"))
     values: list[str] = []
     while True:
         token = tokens[i] if i < len(tokens) else ""
@@ -254,14 +253,14 @@ def _set(key: str, op: str, tokens: list[str], i: int, text: str) -> tuple[Requi
                 values.append("")
             continue
         if token in ("", "(", ")", "=", "==", "!=", "!"):
-            raise _selector_error(f"found '{token}', expected: ',', or identifier")
+            raise _selector_error(_found(token, "set-value"))
         values.append(token)
         i += 1
         following = tokens[i] if i < len(tokens) else ""
         if following == ")":
             return Requirement(key, op, tuple(values)), i + 1
         if following != ",":
-            raise _selector_error(f"found '{following}', expected: ',' or ')'")
+            raise _selector_error(_found(following, "set-next"))
 
 
 def labels_match(text: str, labels: Any) -> bool:
@@ -274,8 +273,15 @@ def _satisfies(requirements: tuple[Requirement, ...], labels: Any) -> bool:
     return all(r.satisfied(labels) for r in requirements)
 
 
-def _selector_error(problem: str, requirement: bool = True) -> KubeError:
-    """The labels parser's error (as kustomize's copy words it): a problem inside one
-    requirement is ``unable to parse requirement: ...``, one between them is bare."""
-    return KubeError(f"unable to parse requirement: {problem}" if requirement else problem,
-                     code=KUSTOMIZE_ERROR)
+def _found(token: str, expected: str) -> Kustomize:
+    """The labels parser found ``token`` where it ``expected`` (``start``, ``separator``,
+    ``after-comma``, ``identifier``, ``operator``, ``open``, ``set-first``,
+    ``set-value``, ``set-next``: see ``compat.kustomize``)."""
+    return Kustomize("selector-found", name=token, detail=expected)
+
+
+def _selector_error(problem: Kustomize, requirement: bool = True) -> KubeError:
+    """The labels parser's error: a problem inside one requirement is within
+    ``selector-requirement``, one between them is bare."""
+    return ProblemError(Kustomize("selector-requirement", cause=problem) if requirement
+                        else problem, code=KUSTOMIZE_ERROR)

@@ -36,6 +36,7 @@ from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...records import dataclass, field, fields, replace
 from ..io.kyaml import KyamlError
 from ..io.kyaml_read import read_first_document
+from ..problems import Kustomize, ProblemError, cause
 from . import fieldspecs as fs
 from . import gotypes
 from .fieldspecs import FieldSpec
@@ -121,8 +122,8 @@ class TransformerConfig:
             try:
                 specs = fs.merge_specs(getattr(self, attr), getattr(other, attr))
             except KubeError as err:
-                raise KubeError(f"failed to merge {label} fieldSpec: {err.message}",
-                                code=KUSTOMIZE_ERROR) from None
+                raise ProblemError(Kustomize("merging-field-specs", name=label, cause=cause(err)),
+                                   code=KUSTOMIZE_ERROR) from None
             setattr(merged, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
         merged.references.extend(r for r in other.references if r not in merged.references)
         return merged
@@ -152,8 +153,8 @@ def merged_into(config: TransformerConfig, other: TransformerConfig) -> Transfor
     try:
         return config.merge(other)
     except KubeError as err:
-        raise KubeError(f"merging config (the configuration, which kustomize prints in "
-                        f"full): {err.message}", code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("merging-config", cause=cause(err)),
+                           code=KUSTOMIZE_ERROR) from None
 
 
 def parse(text: str, file: str) -> TransformerConfig:
@@ -162,8 +163,8 @@ def parse(text: str, file: str) -> TransformerConfig:
     try:
         node = read_first_document(text, file)
     except KyamlError as err:
-        raise KubeError(f"error converting YAML to JSON: {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("converting-yaml", cause=cause(err)),
+                           code=KUSTOMIZE_ERROR) from None
     value = v2_value(node) if node is not None else None
     if value is None:
         return TransformerConfig()
@@ -171,8 +172,8 @@ def parse(text: str, file: str) -> TransformerConfig:
     try:
         value = gotypes.decode(value, TRANSFORMER_CONFIG)
     except gotypes.GoDecodeError as err:
-        raise KubeError(f"error unmarshaling JSON: while decoding JSON: {err.message}",
-                        code=KUSTOMIZE_ERROR) from None
+        raise ProblemError(Kustomize("unmarshaling-json", cause=err.problem),
+                           code=KUSTOMIZE_ERROR) from None
     config = TransformerConfig()
     for key, attr, _label in FIELDS:  # sorted as read (kustomize's sortFields)
         specs = (field_spec(item) for item in value.get(key) or [])

@@ -22,6 +22,7 @@ from collections import Counter
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import json as gojson
+from ..problems import Kustomize, ProblemError, cause
 from . import aliases
 from . import fieldspecs as fs
 from .kustomization import Kustomization
@@ -118,8 +119,7 @@ def _conflict(resmap: ResMap, resource: Resource) -> None:
     mine = resource.cur_id()
     shown = " ".join(gojson.encode(_with_previous_ids(r)) for r in resmap.resources
                      if same_id(r.cur_id(), mine))
-    raise KubeError(f"namespace transformation produces ID conflict: [{shown}]",
-                    code=KUSTOMIZE_ERROR)
+    raise ProblemError(Kustomize("namespace-id-conflict", detail=shown), code=KUSTOMIZE_ERROR)
 
 
 def _with_previous_ids(resource: Resource) -> dict:
@@ -238,7 +238,8 @@ def _label_specs(resmap: ResMap, entry: dict) -> tuple:
             step = "labels"
         return fs.merge_specs(specs, fs.RESOURCE_LABELS)
     except KubeError as err:
-        raise KubeError(f"failed to merge {step}: {err.message}", code=err.code) from None
+        raise ProblemError(Kustomize("merging-label-specs", name=step, cause=cause(err)),
+                           code=err.code) from None
 
 
 def common_annotations(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
@@ -272,8 +273,9 @@ def _set_entry(resource: Resource, parent: dict, field: str, trail: tuple, key: 
     if current is None:
         current = parent[field] = {}
     if not isinstance(current, dict):
-        raise KubeError(f"obj at path '{spec.path}': wrong node kind: expected MappingNode",
-                        code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("obj-at-path", field=spec.path,
+                                     cause=Kustomize("not-a-mapping-node")),
+                           code=KUSTOMIZE_ERROR)
     path = (*trail, key)
     value = kustomize_set(value)
     if key in current:
@@ -323,8 +325,8 @@ def replicas(resmap: ResMap, trace: Trace | None, kust: Kustomization) -> None:
         if not matched:
             ordered = sorted(specs, key=lambda s: fs.config_order(s, RANKS))
             gvks = " ".join(str(s.gvk) for s in ordered)
-            raise KubeError(f"resource with name {name} does not match a config with the "
-                            f"following GVK [{gvks}]", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("replicas-unmatched", name=name, detail=gvks),
+                               code=KUSTOMIZE_ERROR)
 
         def change(resource: Resource, count: Any = count, name: str = name) -> None:
             for spec in specs:  # every spec that selects it, at its own path

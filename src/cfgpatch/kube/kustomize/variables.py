@@ -35,6 +35,7 @@ from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go.runtime import go_format
+from ..problems import Kustomize, ProblemError, cause, words
 from . import fieldspecs as fs
 from .gotypes import go_string
 from .kustomization import Kustomization
@@ -106,14 +107,13 @@ def merge_vars(resmap: ResMap, kust: Kustomization) -> None:
     for var in written:
         matched = [r for r in resmap.resources if any(var.matches(i) for i in r.any_ids())]
         if len(matched) > 1:
-            raise KubeError(f"merging vars {listed}: found {len(matched)} resId matches for var "
-                            f"{var.looked_up()} (unable to disambiguate)", code=KUSTOMIZE_ERROR)
+            raise _merging(listed, Kustomize("var-ambiguous", name=var.looked_up(),
+                                             detail=len(matched)))
         if matched:
             matched[0].ref_vars.append(var.name)
     for var in written:
         if var.name in resmap.vars:
-            raise KubeError(f"merging vars {listed}: var '{var.name}' already encountered",
-                            code=KUSTOMIZE_ERROR)
+            raise _merging(listed, Kustomize("var-repeated", name=var.name))
         resmap.vars[var.name] = var
 
 
@@ -121,7 +121,7 @@ def merge_var_sets(resmap: ResMap, other: ResMap) -> None:
     """A base's vars joining the kustomization's set (kustomize's MergeSet)."""
     for name, var in other.vars.items():
         if name in resmap.vars:
-            raise KubeError(f"var '{name}' already encountered", code=KUSTOMIZE_ERROR)
+            raise ProblemError(Kustomize("var-repeated", name=name), code=KUSTOMIZE_ERROR)
         resmap.vars[name] = var
 
 
@@ -146,18 +146,17 @@ def resolve_vars(resmap: ResMap, warnings: list[str], trace: Trace | None = None
     finally:
         unused = sorted(name for name, count in counts.items() if count == 0)
         if unused:
-            warnings.append(f"well-defined vars that were never replaced: {','.join(unused)}")
+            warnings.append(words(Kustomize("unused-vars", detail=",".join(unused))))
 
 
 def _value(resmap: ResMap, var: Var) -> Any:
     holder = next((r for r in resmap.resources if var.name in r.ref_vars), None)
     if holder is None:
-        raise KubeError(f"var '{var.defaulted()}' cannot be mapped to a field in the set of "
-                        f"known resources", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("var-unmapped", name=var.defaulted()), code=KUSTOMIZE_ERROR)
     found, value = field_value(holder, var.field_path or DEFAULT_FIELD_PATH)
     if not found:
-        raise KubeError(f"field specified in var '{var.defaulted()}' not found in "
-                        f"corresponding resource", code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("var-field-missing", name=var.defaulted()),
+                           code=KUSTOMIZE_ERROR)
     return value
 
 
@@ -204,8 +203,8 @@ class _Lookup:
         value = self.values[name]
         if isinstance(value, (dict, list)):
             kind = "map[string]interface {}" if isinstance(value, dict) else "[]interface {}"
-            self.log.append(f"MakePrimitiveReplacer: bad replacement type={kind} "
-                            f"val={go_format(value)}")
+            self.log.append(words(Kustomize("bad-replacement-type", name=kind,
+                                            detail=go_format(value))))
             return f"$({name})"
         self.counts[name] += 1
         return value
@@ -216,7 +215,7 @@ def _substitute(resource: Resource, spec: fs.FieldSpec, lookup: _Lookup) -> None
     try:
         found = fs.walk_paths(resource.value, plain)
     except KubeError as err:  # a scalar where the path goes on
-        raise _considering(resource, spec, getattr(err, "traversals", []), err.message
+        raise _considering(resource, spec, getattr(err, "traversals", []), cause(err)
                            ) from None
     for parent, key, trail in found:
         current = parent.get(key)
@@ -225,7 +224,7 @@ def _substitute(resource: Resource, spec: fs.FieldSpec, lookup: _Lookup) -> None
         elif isinstance(current, list):
             if not all(isinstance(item, str) for item in current):
                 raise _considering(resource, spec, _lists_entered(resource.value, spec, trail),
-                                   "invalid value type expect a string")
+                                   Kustomize("not-a-string"))
             current[:] = [_expand(item, lookup) for item in current]
         elif isinstance(current, dict):
             for name, item in current.items():
@@ -233,10 +232,16 @@ def _substitute(resource: Resource, spec: fs.FieldSpec, lookup: _Lookup) -> None
                     current[name] = _expand(item, lookup)
 
 
-def _considering(resource: Resource, spec: fs.FieldSpec, traversals: list, message: str
+def _considering(resource: Resource, spec: fs.FieldSpec, traversals: list, problem: Any
                  ) -> KubeError:
-    return KubeError(fs.considering(spec, resource.cur_id(), traversals, message),
-                     code=KUSTOMIZE_ERROR)
+    return ProblemError(fs.considering(spec, resource.cur_id(), traversals, problem),
+                        code=KUSTOMIZE_ERROR)
+
+
+def _merging(listed: str, problem: Kustomize) -> KubeError:
+    """kustomize's error merging the vars ``listed`` (Go's ``%v`` of them)."""
+    return ProblemError(Kustomize("merging-vars", detail=listed, cause=problem),
+                        code=KUSTOMIZE_ERROR)
 
 
 def _lists_entered(value: Any, spec: fs.FieldSpec, trail: tuple) -> list[list[str]]:
