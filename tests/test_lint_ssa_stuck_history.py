@@ -202,8 +202,11 @@ def test_a_finding_under_the_default_says_it_is_the_default(tmp_path, capsys):
     assert "none when Flux (kustomize-controller) created them" in found[0]["message"]
 
 
-def test_flux_over_a_helm3_release_keeps_helms_fields(tmp_path, capsys):
-    _, found, _ = lint(repo(tmp_path, "", flux=True, history="helm3"), capsys=capsys)
+@pytest.mark.parametrize("merge", [False, True])
+def test_flux_over_a_helm3_release_keeps_helms_fields(tmp_path, capsys, merge):
+    """With or without ``ssa: Merge``: the cleanup never takes helm's entries."""
+    _, found, _ = lint(repo(tmp_path, "", flux=True, history="helm3", merge=merge),
+                       capsys=capsys)
     assert [(f["file"], f["line"]) for f in found] == [("clusters/app.yaml", 4)] * 2
     message = found[0]["message"]
     assert "over the base build as Helm 3 wrote it: helm (Update apps/v1) still owns it" \

@@ -244,7 +244,7 @@ def _why(tool: str, past: str, moved: Any, annotated: bool) -> str:
     if tool == "helm4":
         return (f"Helm 4 hands over only helm's own Update entries (a release Helm 3 "
                 f"installed), not {manager}'s")
-    if tool == "flux" and moved.kept_managers:
+    if tool == "flux" and moved.kept_managers and manager.startswith("kubectl"):
         return ("kustomize.toolkit.fluxcd.io/ssa: Merge turns Flux's cleanup of kubectl's "
                 "managers off")
     if tool == "flux":
