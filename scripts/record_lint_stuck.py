@@ -118,9 +118,10 @@ def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl",
                  force: bool = False) -> list[dict]:
     """kubectl 1.32's requests of ``apply --server-side --field-manager=MANAGER``."""
     ops = [apply(manager, obj, force)]
-    if not last(live, ops)["ok"]:  # a conflict: kubectl stops there
+    answer = last(live, ops)
+    if not answer["ok"]:  # a conflict: kubectl stops there
         return ops
-    current = last(live, ops)["object"]
+    current = answer["object"]
     meta = current["metadata"]
     annotation = (meta.get("annotations") or {}).get(LAST_APPLIED)
     if manager == "kubectl" and annotation is not None and not find_fields_owners(
