@@ -27,6 +27,15 @@ A release Helm 3 installed (``helm3/helm4``: created by an Update of ``helm``, n
 annotation) upgraded by Helm 4: ``helm``'s Update entry merged into its Apply entry, then
 its apply.
 
+Every other history the rule's ``history:`` setting names (``history/H/T``: the object
+written from the base build by H, then tool T's requests for the new build; ``-change``:
+the changed image, the first apply without force): ``server-side`` (an apply by
+``kubectl``), ``flux`` (a forced apply by ``kustomize-controller``), ``helm3`` (an Update
+by ``helm``), ``helm4`` (an apply by ``helm``), and for the histories whose field stays
+the two ways out (``history/H/T/way-out-...``): H applies the new build first (Helm 3's
+upgrade patch leaves the new build: an Update by ``helm`` of it), or a ``kubectl patch``
+removing ``minReadySeconds``; then T's requests.
+
 And the ways out of the stuck fields Helm 4 leaves (from its result): kubectl's
 ``apply --server-side --field-manager=helm`` (apply, managedFields patch, apply again),
 a ``kubectl patch`` removing ``minReadySeconds`` (a merge patch) followed by Helm's
@@ -109,7 +118,10 @@ def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl",
                  force: bool = False) -> list[dict]:
     """kubectl 1.32's requests of ``apply --server-side --field-manager=MANAGER``."""
     ops = [apply(manager, obj, force)]
-    current = last(live, ops)["object"]
+    answer = last(live, ops)
+    if not answer["ok"]:  # a conflict: kubectl stops there
+        return ops
+    current = answer["object"]
     meta = current["metadata"]
     annotation = (meta.get("annotations") or {}).get(LAST_APPLIED)
     if manager == "kubectl" and annotation is not None and not find_fields_owners(
@@ -130,7 +142,12 @@ def kubectl_flow(live: dict, obj: dict, manager: str = "kubectl",
     return ops
 
 
-def flux_ops(live: dict, obj: dict) -> list[dict]:
+def flux_ops(live: dict | None, obj: dict) -> list[dict]:
+    """kustomize-controller's cleanup (when there is something to clean) and forced apply."""
+    meta = (live or {}).get("metadata") or {}
+    if live is None or (replaced_entries(meta.get("managedFields") or []) is None
+                        and LAST_APPLIED not in (meta.get("annotations") or {})):
+        return [apply("kustomize-controller", obj, True)]
     cleaned = copy.deepcopy(live)
     meta = cleaned["metadata"]
     replaced = replaced_entries(meta.get("managedFields") or [])
@@ -152,6 +169,61 @@ def helm4_upgrade(live: dict, obj: dict) -> list[dict]:
     sent = copy.deepcopy(live)
     sent["metadata"]["managedFields"] = after or []
     return [update("helm", sent), apply("helm", obj)]
+
+
+def helm4_ops(live: dict | None, obj: dict, force: bool = False) -> list[dict]:
+    """Helm 4's requests: the merge of helm's Update entries when it has some, its apply."""
+    entries = ((live or {}).get("metadata") or {}).get("managedFields") or []
+    if any(e.get("manager") == "helm" and e.get("operation") == "Update" for e in entries):
+        return [*helm4_upgrade(live or {}, obj)[:-1], apply("helm", obj, force)]
+    return [apply("helm", obj, force)]
+
+
+def helm3_upgrade(live: dict, obj: dict) -> list[dict]:
+    """Helm 3's upgrade to ``obj`` of an object its last release wrote unchanged: the
+    three-way merge patch leaves ``obj``, sent as an Update by ``helm``."""
+    sent = copy.deepcopy(obj)
+    sent["metadata"]["managedFields"] = live["metadata"].get("managedFields") or []
+    return [update("helm", sent)]
+
+
+#: Each history's requests writing the object from nothing (``client-side``: created()).
+WRITE = {"server-side": lambda live, obj: kubectl_flow(live, obj),
+         "flux": flux_ops, "helm4": helm4_ops, "helm3": lambda live, obj: [update("helm", obj)]}
+#: Each tool's requests over a live object.
+TOOLS = {"server-side": lambda live, obj: kubectl_flow(live, obj), "flux": flux_ops,
+         "helm4": helm4_ops}
+
+
+def history_cases() -> dict:
+    """``history/H/T`` for every history H the rule knows and tool T, and the ways out
+    where the field stays."""
+    cases: dict = {}
+    base, head = deployment(), deployment(dropped=True)
+    changed = deployment("nginx:1.28", dropped=True)
+    for past in ("client-side", "server-side", "flux", "helm3", "helm4"):
+        live = created(base) if past == "client-side" else last(None, WRITE[past](None, base))[
+            "object"]
+        cases[f"history/{past}/written"] = {"base": base, "answer": live}
+        for tool, ops in TOOLS.items():
+            case = _case(base, head, ops(live, head), live)
+            cases[f"history/{past}/{tool}"] = case
+            if tool != "flux":  # (Flux always forces)
+                first = ops(live, changed)
+                cases[f"history/{past}/{tool}-change"] = _case(base, changed, first, live)
+            final = case["answers"][-1]["object"]
+            if past == "client-side" or "minReadySeconds" not in final["spec"]:
+                continue
+            before = helm3_upgrade(live, head) if past == "helm3" else WRITE[past](live, head)
+            after = last(live, before)["object"]
+            cases[f"history/{past}/{tool}/way-out-{past}-first"] = _case(
+                base, head, before + ops(after, head), live)
+            patch = {"op": "update", "manager": "kubectl-patch",
+                     "patchLive": {"spec": {"minReadySeconds": None}}}
+            patched = last(live, [patch])["object"]
+            cases[f"history/{past}/{tool}/way-out-kubectl-patch"] = _case(
+                base, head, [patch, *ops(patched, head)], live)
+    return cases
 
 
 def client_side(live: dict, obj: dict) -> dict:
@@ -211,6 +283,7 @@ def record() -> dict:
     cases["way-out/flux-merge-kubectl-server-side"] = _case(
         merged_base, merged_head,
         kubectl_flow(merged["object"], merged_head, "kustomize-controller"), merged["object"])
+    cases.update(history_cases())
     return cases
 
 

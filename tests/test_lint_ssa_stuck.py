@@ -73,18 +73,22 @@ def deployment(dropped: bool = False, image: str = "nginx:1.27", merge: bool = F
                              image=image, sidecar="" if dropped else SIDECAR)
 
 
-def config(apply: str) -> str:
-    return f"lint:\n  kustomize:\n  - path: app\n    apply: {apply}\n" if apply else ""
+def config(apply: str, history: str = "") -> str:
+    """``app``'s ``lint.kustomize`` entry (``history`` only when given)."""
+    text = f"lint:\n  kustomize:\n  - path: app\n    apply: {apply}\n" if apply else \
+        ("lint:\n  kustomize:\n  - path: app\n" if history else "")
+    return text + (f"    history: {history}\n" if history else "")
 
 
 def repo(tmp_path: Path, apply: str = "helm4", *, flux: bool = False, merge: bool = False,
-         head: dict | None = None) -> Path:
-    """``app/`` at the base (on main) and the change (on branch ``change``)."""
+         head: dict | None = None, history: str = "client-side") -> Path:
+    """``app/`` at the base (on main) and the change (on branch ``change``); the objects'
+    history is client-side ``kubectl apply`` unless said ("": the applier's default)."""
     root = tmp_path / "repo"
     files = {"app/kustomization.yaml": KUSTOMIZATION,
              "app/deployment.yaml": deployment(merge=merge)}
-    if apply:
-        files[".cfgpatch.yaml"] = config(apply)
+    if apply or history:
+        files[".cfgpatch.yaml"] = config(apply, history)
     if flux:
         files["clusters/app.yaml"] = FLUX
     new_repo(root, files)
@@ -242,11 +246,12 @@ def test_kubectl_server_side_migrates_and_removes_them(tmp_path, capsys):
 
 
 def test_flux_hands_kubectl_managers_over_and_removes_them(tmp_path, capsys):
-    assert lint(repo(tmp_path, "", flux=True), capsys=capsys)[1] == []
+    assert lint(repo(tmp_path, "", flux=True, history=""), capsys=capsys)[1] == []
 
 
 def test_flux_with_ssa_merge_keeps_them_at_the_flux_object(tmp_path, capsys):
-    _, found, _ = lint(repo(tmp_path, "", flux=True, merge=True), capsys=capsys)
+    _, found, _ = lint(repo(tmp_path, "", flux=True, merge=True, history=""),
+                       capsys=capsys)
     assert [(f["file"], f["line"], f["detail"]["tool"]) for f in found] == [
         ("clusters/app.yaml", 4, "flux")] * 2
     assert "ssa: Merge" in found[0]["message"]
@@ -255,7 +260,7 @@ def test_flux_with_ssa_merge_keeps_them_at_the_flux_object(tmp_path, capsys):
 
 @pytest.mark.parametrize("apply", ["client-side", ""])
 def test_client_side_or_unsaid_applies_are_not_checked(tmp_path, capsys, apply):
-    _, found, _ = lint(repo(tmp_path, apply), capsys=capsys)
+    _, found, _ = lint(repo(tmp_path, apply, history=""), capsys=capsys)
     assert found == []
 
 
@@ -270,7 +275,7 @@ def test_a_field_a_patch_set_is_placed_at_the_patch(tmp_path, capsys):
     root = tmp_path / "repo"
     patch = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n" \
             "  progressDeadlineSeconds: 120\n"
-    new_repo(root, {".cfgpatch.yaml": config("helm4"),
+    new_repo(root, {".cfgpatch.yaml": config("helm4", "client-side"),
                     "app/kustomization.yaml": KUSTOMIZATION + "patches:\n- path: slow.yaml\n",
                     "app/slow.yaml": patch,
                     "app/deployment.yaml": deployment(dropped=True)})
@@ -289,7 +294,7 @@ def test_a_helm_chart_change_is_placed_at_its_template(tmp_path, capsys):
                                     "  minReadySeconds: {{ .Values.minReadySeconds }}\n"
                                     "  {{- end }}\n")
     new_repo(root, {
-        ".cfgpatch.yaml": config("helm4") + f"    enable-helm: true\n    helm-command: {HELM}\n",
+        ".cfgpatch.yaml": config("helm4", "client-side") + f"    enable-helm: true\n    helm-command: {HELM}\n",
         "app/kustomization.yaml": "helmCharts:\n- name: web\n  releaseName: web\n"
                                   "  namespace: shop\n",
         "app/charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
@@ -329,7 +334,7 @@ def test_base_from_the_option_and_from_the_config(tmp_path, capsys):
     root = repo(tmp_path, "helm4")
     assert len(lint(root, "--base", "main", capsys=capsys)[1]) == 2
     assert lint(root, "--base", "change", capsys=capsys)[1] == []  # nothing dropped
-    (root / ".cfgpatch.yaml").write_text(config("helm4") + "  base: change\n")
+    (root / ".cfgpatch.yaml").write_text(config("helm4", "client-side") + "  base: change\n")
     assert lint(root, capsys=capsys)[1] == []
 
 
@@ -359,7 +364,8 @@ def test_bad_settings_are_usage_errors(tmp_path, capsys, text, message):
 
 
 def test_in_memory_with_a_base_of_texts_and_a_sub_folder_tree():
-    head = {".cfgpatch.yaml": config("helm4"), "app/kustomization.yaml": KUSTOMIZATION,
+    head = {".cfgpatch.yaml": config("helm4", "client-side"),
+            "app/kustomization.yaml": KUSTOMIZATION,
             "app/deployment.yaml": deployment(dropped=True)}
     base = dict(head, **{"app/deployment.yaml": deployment()})
     found = [f for f in lint_files(MemoryFiles(head), base=BaseRef("v1", MemoryFiles(base)))
@@ -432,7 +438,8 @@ def test_the_annotation_case_on_a_repository(tmp_path, capsys):
 def test_a_custom_resource_without_its_crd_is_typed_from_its_content():
     widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n" \
              "  size: 3\n{extra}"
-    head = {".cfgpatch.yaml": config("server-side") + "  - path: app\n    apply: helm4\n",
+    head = {".cfgpatch.yaml": config("server-side") + "  - path: app\n    apply: helm4\n"
+                                                      "    history: flux\n",
             "app/kustomization.yaml": "resources:\n- widget.yaml\n",
             "app/widget.yaml": widget.format(extra="")}
     base = dict(head, **{"app/widget.yaml": widget.format(extra="  color: red\n")})

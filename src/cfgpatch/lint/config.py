@@ -107,12 +107,21 @@ class Config:
     def applied_with(self, directory: str) -> str:
         """How the objects the folder ``directory`` builds are applied (``lint.kustomize``
         ``apply``, the last entry that matches and says; "" when none does)."""
+        return self._said("applier", directory)
+
+    def history_of(self, directory: str) -> str:
+        """What wrote the folder's objects before its applier (``lint.kustomize``
+        ``history``, the last entry that matches and says; "" when none does)."""
+        return self._said("history", directory)
+
+    def _said(self, name: str, directory: str) -> str:
         out = ""
         for entry in self.kustomize:
-            if entry.applier and (glob_match(entry.path, directory)
-                                or entry.path in ("**", "*", ".")):
-                out = entry.applier
+            value = getattr(entry, name)
+            if value and (glob_match(entry.path, directory) or entry.path in ("**", "*", ".")):
+                out = value
         return out
+
     def sets_load_restrictor(self, directory: str) -> bool:
         """Whether a ``lint.kustomize`` entry sets the load restrictor of ``directory``."""
         return any((glob_match(e.path, directory) or e.path in ("**", "*", "."))

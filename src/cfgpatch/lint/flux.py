@@ -204,6 +204,7 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
                       unit=unit_name(value), unit_line=tree.find(["metadata", "name"])[0].line)
     spec = _mapping(value.get("spec"))
     directory = normal_path(str(spec.get("path") or ""))
+    outcome.target = directory
     patches = spec.get("patches")
     if not isinstance(patches, list):
         patches = []

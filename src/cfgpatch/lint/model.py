@@ -155,6 +155,8 @@ class Outcome:
     #: Where a Flux Kustomization's files came from when not from ``spec.path`` here
     #: (an ``ExternalArtifact`` an ``ArtifactGenerator`` of this repository composes).
     source: str = ""
+    #: A Flux Kustomization's ``spec.path`` folder (its ``lint.kustomize`` settings).
+    target: str = ""
 
     def summary(self) -> dict:
         return {"kind": self.kind, "path": self.path, "patches": len(self.sites),

@@ -14,11 +14,15 @@ them per folder, later entries winning::
           helm-command: helm3
         - path: apps/**
           apply: server-side              # how its objects reach the cluster (below)
+          history: client-side            # what wrote them before (below)
 
 ``apply`` is not a build option: it says which tool applies what the folder builds,
 ``client-side`` (``kubectl apply``), ``server-side`` (``kubectl apply --server-side``),
 ``flux`` or ``helm4``; the ``ssa-stuck-field`` rule reads it (a Flux Kustomization's
-target is ``flux`` without saying so).
+target is ``flux`` without saying so).  ``history`` says what last wrote the live objects
+before that tool: one of the same tools, ``helm3`` (a release Helm 3 installed), or
+``none`` (the tool creates them itself); unsaid, the rule assumes what a move to that
+tool usually comes from (:data:`DEFAULT_HISTORY`).
 """
 
 from __future__ import annotations
@@ -27,9 +31,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 RESTRICTORS = ("LoadRestrictionsRootOnly", "LoadRestrictionsNone")
-_KEYS = ("path", "load-restrictor", "enable-helm", "helm-command", "apply")
+_KEYS = ("path", "load-restrictor", "enable-helm", "helm-command", "apply", "history")
 #: The values of ``apply``.
 APPLIERS = ("client-side", "server-side", "flux", "helm4")
+#: The values of ``history``: what last wrote the objects before the folder's applier.
+HISTORIES = ("client-side", "server-side", "flux", "helm3", "helm4", "none")
+#: The history assumed when ``history`` is not said, per server-side applier: Helm 4
+#: upgrades releases Helm 3 installed; Flux and ``kubectl apply --server-side`` take over
+#: what client-side ``kubectl apply`` wrote.
+DEFAULT_HISTORY = {"server-side": "client-side", "flux": "client-side", "helm4": "helm3"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,7 @@ class PathOptions:
     path: str = "**"
     changes: tuple[tuple[str, Any], ...] = ()
     applier: str = ""  # "apply": which tool applies the folders' objects ("": not said)
+    history: str = ""  # "history": what wrote them before that tool ("": not said)
 
     def apply(self, options: BuildOptions) -> BuildOptions:
         return replace(options, **dict(self.changes))
@@ -71,7 +82,7 @@ def parse_entries(value: Any, fail: Any) -> tuple[PathOptions, ...]:
         value = [value]
     if not isinstance(value, list):
         raise fail("lint.kustomize must be a list of {path, load-restrictor, enable-helm, "
-                   "helm-command}", ("lint", "kustomize"))
+                   "helm-command, apply, history}", ("lint", "kustomize"))
     return tuple(_entry(entry, index, fail) for index, entry in enumerate(value))
 
 
@@ -104,8 +115,12 @@ def _entry(entry: Any, index: int, fail: Any) -> PathOptions:
     applier = entry.get("apply", "")
     if "apply" in entry and applier not in APPLIERS:
         raise fail(f"{where}.apply must be one of {', '.join(APPLIERS)}", (*at, "apply"))
-    return PathOptions(path, tuple(changes), applier)
+    history = entry.get("history", "")
+    if "history" in entry and history not in HISTORIES:
+        raise fail(f"{where}.history must be one of {', '.join(HISTORIES)}",
+                   (*at, "history"))
+    return PathOptions(path, tuple(changes), applier, history)
 
 
-__all__ = ["APPLIERS", "DEFAULT_OPTIONS", "RESTRICTORS", "BuildOptions", "PathOptions",
-           "parse_entries"]
+__all__ = ["APPLIERS", "DEFAULT_HISTORY", "DEFAULT_OPTIONS", "HISTORIES", "RESTRICTORS",
+           "BuildOptions", "PathOptions", "parse_entries"]

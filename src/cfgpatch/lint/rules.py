@@ -135,13 +135,17 @@ _REPOSITORY = {
         "For a unit applied server-side (a Flux Kustomization's target, or a folder "
         "lint.kustomize marks apply: server-side, flux or helm4), the field is in the "
         "build at the base ref and not in the working tree's. Assuming the live object "
-        "was last written by client-side kubectl apply of the base build, the tool's own "
-        "migration (kubectl's csaupgrade, Flux's cleanup, Helm 4's merge of helm's entries) "
-        "and its apply of the new build leave the field in place: another manager "
-        "(kubectl-client-side-apply) still owns it.",
-        "Once, apply the new build with kubectl apply --server-side --field-manager=<the "
-        "tool's manager>, or remove the field with kubectl patch or edit, or apply the new "
-        "build once with client-side kubectl apply before the tool does."),
+        "was last written from the base build by the folder's history (lint.kustomize "
+        "history: client-side, server-side, flux, helm3, helm4 or none; by default Helm 3 "
+        "under helm4, client-side kubectl apply under flux and server-side), the tool's "
+        "own migration (kubectl's csaupgrade, Flux's cleanup, Helm 4's merge of helm's "
+        "Update entries) and its apply of the new build leave the field in place: the "
+        "history's manager still owns it.",
+        "After client-side kubectl apply: once, apply the new build with kubectl apply "
+        "--server-side --field-manager=<the tool's manager>, or apply it once with "
+        "client-side kubectl apply before the tool does. After another tool: apply the new "
+        "build once with that tool before the move. Either way, kubectl patch or edit can "
+        "remove the field. If the history assumed is wrong, set history: for the folder."),
     "patch-fails": (
         ERROR, "The patch cannot be applied",
         "A standalone patch (mapped in .cfgpatch.yaml) cannot be read or kubectl would refuse "

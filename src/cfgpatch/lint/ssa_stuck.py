@@ -2,13 +2,17 @@
 
 The rule compares each server-side applied unit as the working tree builds it with the
 same unit built at a base git ref (:class:`BaseRef`), and assumes a history the
-repository cannot show: the live object was last written by client-side ``kubectl
-apply`` of the base build.  It then runs, for each object whose build changed, what the
-tool that applies it does (:mod:`cfgpatch.kube.explain.migration`: kubectl's
-``csaupgrade``, Flux's cleanup, Helm 4's merge of its own entries) and the tool's apply of
-the new build.  A field the base build set, the new one drops, and the object still holds
-afterwards is a finding: the field, the object, the base line that set it (the resource
-or the patch, from the base build's blame), the managers that keep it and the way out.
+repository cannot show: the live object was last written from the base build by the
+folder's ``history`` in ``lint.kustomize`` (client-side ``kubectl apply``, Helm 3, a
+server-side tool, or ``none``: the tool creates it, nothing can stay), by default what a
+move to its tool usually comes from (:data:`~cfgpatch.lint.options.DEFAULT_HISTORY`:
+Helm 3 for ``helm4``, client-side ``kubectl apply`` for ``flux`` and ``server-side``).
+It then runs, for each object whose build changed, what the tool that applies it does
+(:mod:`cfgpatch.kube.explain.migration`: kubectl's ``csaupgrade``, Flux's cleanup, Helm
+4's merge of its own entries) and the tool's apply of the new build. A field the base
+build set, the new one drops, and the object still holds afterwards is a finding: the
+field, the object, the base line that set it (the resource or the patch, from the base
+build's blame), the managers that keep it and the way out.
 
 Which units apply server-side: a Flux ``Kustomization``'s target (``flux``), and the
 kustomizations whose folder ``lint.kustomize`` marks with ``apply: server-side``,
@@ -34,6 +38,7 @@ from ..errors import KubeError
 from .config import Config
 from .finding import LintFinding, Location, make
 from .model import Outcome
+from .options import DEFAULT_HISTORY
 from .rules import NOTE
 
 RULE = "ssa-stuck-field"
@@ -69,6 +74,24 @@ def applier(unit: Outcome, config: Config) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class History:
+    """What the rule assumes last wrote a unit's objects: ``name`` (a ``history:`` value),
+    whether ``.cfgpatch.yaml`` said it, and the folder whose entry says it."""
+
+    name: str
+    said: bool
+    folder: str
+
+
+def history(unit: Outcome, config: Config, tool: str) -> History:
+    """The unit's history: its folder's ``history`` in ``lint.kustomize`` (a Flux
+    Kustomization's: its ``spec.path`` folder's), else the tool's default."""
+    folder = unit.target if unit.kind == "flux" else posixpath.dirname(unit.path)
+    said = config.history_of(folder)
+    return History(said or DEFAULT_HISTORY[tool], bool(said), folder or ".")
+
+
 def stuck_findings(units: list[Outcome], config: Config,
                    base: BaseRef | Callable[[], BaseRef] | None,
                    counterpart: Callable[[Mapping[str, str], Outcome], Outcome | None]
@@ -82,7 +105,8 @@ def stuck_findings(units: list[Outcome], config: Config,
     if base is None:  # the caller has no base to give (the page, the library's default)
         return []
     chosen = [(u, applier(u, config)) for u in units if u.built and not u.error]
-    chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS]
+    chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS
+              and history(u, config, tool).name != "none"]  # (nothing wrote them before)
     if not chosen:
         return []
     if callable(base):
@@ -99,7 +123,7 @@ def stuck_findings(units: list[Outcome], config: Config,
         for unit, tool in chosen:
             old = counterpart(base.files, unit)
             if old is not None and old.built:
-                out += _unit_findings(unit, old, tool, base)
+                out += _unit_findings(unit, old, tool, history(unit, config, tool), base)
     return out
 
 
@@ -111,7 +135,7 @@ def _key(obj: dict) -> tuple[str, str, str, str]:
             str(meta.get("name") or ""))
 
 
-def _unit_findings(unit: Outcome, old: Outcome, tool: str, base: BaseRef
+def _unit_findings(unit: Outcome, old: Outcome, tool: str, past: History, base: BaseRef
                    ) -> list[LintFinding]:
     from ..kube.explain.migration import simulate
 
@@ -124,11 +148,11 @@ def _unit_findings(unit: Outcome, old: Outcome, tool: str, base: BaseRef
         if found is None or found[0] == new:
             continue
         try:
-            moved, stuck = simulate(tool, found[0], new, types)
+            moved, stuck = simulate(tool, found[0], new, types, past.name)
         except (KubeError, ValueError):
             continue  # the server refuses it: ssa-duplicate-key and the like say why
         for item in stuck:
-            out.append(_finding(unit, tool, base, new, found, moved, item))
+            out.append(_finding(unit, tool, past, base, new, found, moved, item))
     return out
 
 
@@ -165,28 +189,42 @@ def _set_at(path: tuple, old: dict, blame: dict, base: BaseRef) -> tuple[str, in
     return where
 
 
-def _finding(unit: Outcome, tool: str, base: BaseRef, new: dict, found: tuple, moved: Any,
-             item: Any) -> LintFinding:
-    from ..kube.explain.migration import NAMES
+def _finding(unit: Outcome, tool: str, past: History, base: BaseRef, new: dict,
+             found: tuple, moved: Any, item: Any) -> LintFinding:
+    from ..kube.explain.migration import HISTORY_NAMES, NAMES
 
     old, blame = found
     name = f"{new.get('kind')}/{_key(new)[3]}"
-    annotated = tool == "server-side" and _carries_last_applied(new)
+    annotated = tool == "server-side" and past.name == "client-side" and \
+        _carries_last_applied(new)
     where = _set_at(item.path, old, blame, base)
     at = f" (set at {base.ref}:{where[0]}:{where[1]})" if where else ""
     owners = ", ".join(item.owners) or "nobody"
-    message = (f"{name}: {item.field}{at} stays after {NAMES[tool]} applies this build "
-               f"over a client-side `kubectl apply` of the base build: {owners} still "
-               f"own{'s' if len(item.owners) == 1 else ''} it ({_why(tool, moved, annotated)})"
-               f". Way out: {_way_out(tool, annotated, short=True)}")
+    message = (f"{name}: {item.field}{at} stays when {NAMES[tool]} applies this build over "
+               f"the base build as {HISTORY_NAMES[past.name]} wrote it: {owners} still "
+               f"own{'s' if len(item.owners) == 1 else ''} it; "
+               f"{_why(tool, past.name, moved, annotated)}. Way out: "
+               f"{_way_out(tool, past.name, annotated, short=True)}")
     if moved.conflicts:
         message += (f". Before that, {NAMES[tool]} fails on {len(moved.conflicts)} "
-                    f"conflict(s) with kubectl-client-side-apply ({', '.join(moved.conflicts)})"
-                    "; --force-conflicts takes them")
+                    f"conflict(s) with {', '.join(moved.against)} "
+                    f"({', '.join(moved.conflicts)}); --force-conflicts takes them")
+    message += f". {_assumed(past, tool)}"
     return make(RULE, message, _where(unit), object=name, field=item.field,
                 owners=list(item.owners), base_ref=base.ref,
                 base_file=where[0] if where else None, base_line=where[1] if where else None,
-                tool=tool, way_out=_way_out(tool, annotated))
+                tool=tool, history=past.name, way_out=_way_out(tool, past.name, annotated))
+
+
+def _assumed(past: History, tool: str) -> str:
+    """Which history is assumed and how to say another."""
+    from ..kube.explain.migration import NAMES
+
+    said = ".cfgpatch.yaml says so" if past.said else f"the default for apply: {tool}"
+    return (f"History assumed: {past.name} ({said}); if something else wrote these "
+            f"objects, set `history:` for path {past.folder} in .cfgpatch.yaml's "
+            f"lint.kustomize (client-side, server-side, flux, helm3, helm4, or none when "
+            f"{NAMES[tool]} created them)")
 
 
 def _carries_last_applied(obj: dict) -> bool:
@@ -195,27 +233,42 @@ def _carries_last_applied(obj: dict) -> bool:
     return isinstance(annotations, dict) and LAST_APPLIED in annotations
 
 
-def _why(tool: str, moved: Any, annotated: bool) -> str:
+def _why(tool: str, past: str, moved: Any, annotated: bool) -> str:
+    from ..kube.explain.migration import HISTORY_MANAGERS
+
     if annotated:
         return (f"the build carries {LAST_APPLIED}: kubectl's apply conflicts on it and, "
                 "forced, owns it, so kubectl's migration finds no client-side manager to "
                 "hand over")
+    manager = HISTORY_MANAGERS.get(past, "")
     if tool == "helm4":
-        return ("Helm 4 hands over only helm's own Update entries, not kubectl's; a release "
-                "Helm 3 installed would lose it")
-    if tool == "flux" and moved.kept_managers:
+        return (f"Helm 4 hands over only helm's own Update entries (a release Helm 3 "
+                f"installed), not {manager}'s")
+    if tool == "flux" and moved.kept_managers and manager.startswith("kubectl"):
         return ("kustomize.toolkit.fluxcd.io/ssa: Merge turns Flux's cleanup of kubectl's "
                 "managers off")
+    if tool == "flux":
+        return (f"Flux's cleanup hands over only the kubectl*, before-first-apply and its "
+                f"own Update entries, not {manager}'s")
+    if tool == "server-side" and past != "client-side":
+        return ("kubectl's migration hands over only the Update entries that own the "
+                f"last-applied annotation (client-side kubectl apply's), not {manager}'s")
     return "the tool's migration did not hand that manager's fields over"
 
 
-def _way_out(tool: str, annotated: bool, short: bool = False) -> str:
-    from ..kube.explain.migration import MANAGERS
+def _way_out(tool: str, past: str, annotated: bool, short: bool = False) -> str:
+    from ..kube.explain.migration import HISTORY_NAMES, MANAGERS
 
     if annotated:
         return (f"remove the {LAST_APPLIED} annotation from the build: kubectl then owns "
                 "no copy of it, migrates kubectl-client-side-apply's fields and removes the "
                 "field")
+    if past != "client-side":
+        first = f"apply this build once with {HISTORY_NAMES[past]} before the move"
+        if short:
+            return f"{first}, or remove the field with `kubectl patch`/`kubectl edit`"
+        return (f"{first} (what it set and no longer sends goes), or remove the field "
+                "with `kubectl patch` or `kubectl edit`")
     manager = MANAGERS[tool]
     if short:
         return (f"`kubectl apply --server-side --field-manager={manager}` of this build "

@@ -2,10 +2,14 @@
 
 The assumption of lint's ``ssa-stuck-field`` rule, made one object at a time:
 
-1. the live object was last written by client-side ``kubectl apply`` of the *old*
-   configuration (:func:`client_side_created`: an Update by ``kubectl-client-side-apply``
-   of the object with its ``kubectl.kubernetes.io/last-applied-configuration``
-   annotation, as the API server records the create);
+1. the live object was last written by one tool (the *history*) from the *old*
+   configuration (:func:`written_by`): client-side ``kubectl apply``
+   (:func:`client_side_created`: an Update by ``kubectl-client-side-apply`` of the object
+   with its ``kubectl.kubernetes.io/last-applied-configuration`` annotation, as the API
+   server records the create), Helm 3 (an Update by ``helm``, no annotation: Helm 3
+   creates with a POST and upgrades with a three-way merge patch, both named after its
+   binary), or a server-side applier (``kubectl apply --server-side``, Flux, Helm 4: their
+   own Apply entry); ``none``: the tool creates the object itself;
 2. the tool that now applies it server-side runs its own migration, then applies the
    *new* configuration (:func:`apply_as`):
 
@@ -50,6 +54,14 @@ MANAGERS = {"server-side": "kubectl", "flux": FLUX_MANAGER, "helm4": HELM4.manag
 #: How each tool is named in messages.
 NAMES = {"server-side": "kubectl apply --server-side", "flux": "Flux (kustomize-controller)",
          "helm4": "Helm 4"}
+#: What each ``history:`` (the tool that last wrote the object) is called in messages.
+HISTORY_NAMES = {"client-side": "client-side `kubectl apply`",
+                 "server-side": "`kubectl apply --server-side`",
+                 "flux": "Flux (kustomize-controller)", "helm3": "Helm 3", "helm4": "Helm 4",
+                 "none": "nothing (the tool creates the objects)"}
+#: The field manager each history leaves on the object.
+HISTORY_MANAGERS = {"client-side": CLIENT_SIDE_MANAGER, "server-side": "kubectl",
+                    "flux": FLUX_MANAGER, "helm3": HELM4.manager, "helm4": HELM4.manager}
 TIME = "1970-01-01T00:00:00Z"
 
 
@@ -63,6 +75,8 @@ class Moved:
     result: ApplyResult | None
     handed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    #: The managers the conflicts are with (each once, in the server's order).
+    against: list[str] = field(default_factory=list)
     skipped: str = ""
     kept_managers: bool = False  # Flux's ``ssa: Merge``: no cleanup
 
@@ -88,16 +102,18 @@ def client_side_created(obj: dict, types: Types, time: str = TIME) -> dict:
                   time=time).object
 
 
-def apply_as(tool: str, live: dict, obj: dict, types: Types, time: str = TIME) -> Moved:
-    """The tool's migration and server-side apply of ``obj`` over ``live``."""
+def apply_as(tool: str, live: dict | None, obj: dict, types: Types, time: str = TIME
+             ) -> Moved:
+    """The tool's migration and server-side apply of ``obj`` over ``live`` (None: the
+    tool creates the object)."""
     if tool == "server-side":
-        conflicts: list[str] = []
+        conflicts: Sequence[Any] = ()
         try:
             done = kubectl_server_side_apply(live, obj, schema=types, time=time)
         except OwnershipConflict as err:  # (a build that carries the last-applied annotation)
-            conflicts = [c.field for c in err.conflicts]
+            conflicts = err.conflicts
             done = kubectl_server_side_apply(live, obj, force=True, schema=types, time=time)
-        return Moved(tool, done.result, list(done.migrated_managers), conflicts)
+        return Moved(tool, done.result, list(done.migrated_managers), *_named(conflicts))
     if tool == "flux":
         if skips_apply(obj, live):
             return Moved(tool, None, skipped="kustomize.toolkit.fluxcd.io/ssa says not to "
@@ -105,17 +121,39 @@ def apply_as(tool: str, live: dict, obj: dict, types: Types, time: str = TIME) -
         result, handed = flux_apply(live, obj, types, time)
         return Moved(tool, result, handed, kept_managers=skips_cleanup(obj, live))
     if tool == "helm4":
-        moved, handed = merge_own_updates(live, HELM4.manager, types, time)
+        moved, handed = (None, []) if live is None else \
+            merge_own_updates(live, HELM4.manager, types, time)
         try:
             result = server_side_apply(moved, obj, manager=HELM4.manager, schema=types,
                                        time=time)
             return Moved(tool, result, handed)
         except OwnershipConflict as err:
-            conflicts = [c.field for c in err.conflicts]
+            conflicts = err.conflicts
         result = server_side_apply(moved, obj, manager=HELM4.manager, force=True,
                                    schema=types, time=time)
-        return Moved(tool, result, handed, conflicts)
+        return Moved(tool, result, handed, *_named(conflicts))
     raise ValueError(f"unknown tool {tool!r} (known: {', '.join(MANAGERS)})")
+
+
+def _named(conflicts: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """The conflicts' fields, and their managers each once."""
+    return [c.field for c in conflicts], list(dict.fromkeys(c.manager for c in conflicts))
+
+
+def written_by(history: str, obj: dict, types: Types, time: str = TIME) -> dict | None:
+    """The object as ``history`` (a ``history:`` value) leaves it when it creates it from
+    ``obj``; None for ``none`` (nothing wrote it: the tool creates it)."""
+    if history == "client-side":
+        return client_side_created(obj, types, time)
+    if history == "helm3":  # a POST, later three-way merge patches: Updates by "helm"
+        return update(None, obj, manager=HISTORY_MANAGERS[history], schema=types,
+                      time=time).object
+    if history == "none":
+        return None
+    if history in MANAGERS:  # the server-side tools, on an object nothing wrote before
+        made = apply_as(history, None, obj, types, time).result
+        return made.object if made is not None else None  # (Flux told not to apply it)
+    raise ValueError(f"unknown history {history!r} (known: {', '.join(HISTORY_NAMES)})")
 
 
 def fields_of(obj: dict, types: Types) -> fp.FieldSet:
@@ -142,9 +180,10 @@ def left_behind(old: dict, new: dict, after: dict, entries: Sequence[ManagedFiel
     return out
 
 
-def simulate(tool: str, old: dict, new: dict, types: Types) -> tuple[Moved, list[LeftBehind]]:
+def simulate(tool: str, old: dict, new: dict, types: Types, history: str = "client-side"
+             ) -> tuple[Moved, list[LeftBehind]]:
     """Steps 1-3 of the module docstring for one object."""
-    live = client_side_created(old, types)
+    live = written_by(history, old, types)
     moved = apply_as(tool, live, new, types)
     if moved.result is None:
         return moved, []
@@ -189,6 +228,7 @@ def _position(element: fp.PathElement, items: list) -> int | None:
     return None
 
 
-__all__ = ["MANAGERS", "NAMES", "LeftBehind", "Moved", "apply_as", "client_side_created",
-           "fields_of", "left_behind", "pointer_of", "simulate"]
+__all__ = ["HISTORY_MANAGERS", "HISTORY_NAMES", "MANAGERS", "NAMES", "LeftBehind", "Moved",
+           "apply_as", "client_side_created", "fields_of", "left_behind", "pointer_of",
+           "simulate", "written_by"]
 
