@@ -87,13 +87,14 @@ def unique(findings: list[LintFinding]) -> list[LintFinding]:
 
 
 def one_per_mistake(findings: list[LintFinding]) -> list[LintFinding]:
-    """One finding per mistake: the same rule saying the same thing at the same place of a
+    """One finding per mistake: two rules saying one thing of one field are one finding
+    (:func:`folded`), and the same rule saying the same thing at the same place of a
     patch for several resources (a selector reaching many, a base under several overlays)
     becomes one finding naming them all (``detail.resources``), in the first one's place
     in the order given."""
     groups: dict[tuple, list[LintFinding]] = {}
     order: list[tuple] = []
-    for number, finding in enumerate(findings):
+    for number, finding in enumerate(folded(findings)):
         resource = finding.detail.get("resource")
         prefix = f"{resource}: "
         if not isinstance(resource, str) or not finding.message.startswith(prefix):
@@ -116,3 +117,63 @@ def _merged(group: list[LintFinding]) -> LintFinding:
     rest = first.message[len(first.detail["resource"]) + 2:]
     return LintFinding(first.rule, first.level, f"{', '.join(resources)}: {rest}",
                        first.location, first.related, {**first.detail, "resources": resources})
+
+
+#: Rules that say a patch replaced a value and what was lost, with the reason (no merge
+#: keys, an atomic list, a merge patch, a JSON Patch ``add`` on a map).  When the value
+#: lost was set by an earlier patch of the same kustomization, ``field-set-twice`` says
+#: the same mistake of the same field: it is folded into the more specific finding.
+REPLACING = frozenset({"custom-resource-list-replaced", "atomic-list-replaced",
+                       "merge-list-replaced", "add-replaces-map"})
+TWICE = "field-set-twice"
+_LEVELS = ("note", "warning", "error")
+
+
+def folded(findings: list[LintFinding]) -> list[LintFinding]:
+    """``findings`` with each ``field-set-twice`` that a :data:`REPLACING` finding of the
+    same resource, field and patch line already reports folded into it: the earlier
+    patch is added to its message and ``related`` places, the higher level is kept."""
+    replacing: dict[tuple, int] = {}
+    for number, finding in enumerate(findings):
+        if finding.rule in REPLACING:
+            replacing.setdefault(_field_key(finding), number)
+    out: list[LintFinding | None] = list(findings)
+    for number, finding in enumerate(findings):
+        if finding.rule != TWICE or finding.detail.get("same"):
+            continue  # the same value twice: nothing is lost, a redundancy of its own
+        target = replacing.get(_field_key(finding))
+        kept = out[target] if target is not None else None
+        if kept is not None:
+            out[target] = _fold(kept, finding)  # type: ignore[index]
+            out[number] = None
+    return [f for f in out if f is not None]
+
+
+def _field_key(finding: LintFinding) -> tuple:
+    """(resource, file, line, field): ``spec.containers[name=a].args`` and the pointer
+    ``/spec/containers/0/args`` are the same field (list positions and keys left out)."""
+    detail = finding.detail
+    if finding.rule == TWICE:
+        text = str(detail.get("field", ""))
+        parts = [p for p in text.replace("[", ".[").split(".") if p and not p.startswith("[")]
+    else:
+        pointer = str(detail.get("pointer", ""))
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]
+                 if not p.isdigit() and p != "-"]
+    loc = finding.location
+    return (detail.get("resource"), loc.file, loc.line, tuple(parts))
+
+
+def _fold(kept: LintFinding, twice: LintFinding) -> LintFinding:
+    """``kept`` saying what ``twice`` adds: the earlier patch that set the field."""
+    earlier = [r for r in twice.related if r not in kept.related]
+    first = twice.related[0].message.removeprefix("set first by ") if twice.related else ""
+    said = f"; {first} set it first (applied earlier) and this patch wins over it" \
+        if first else f"; {TWICE}: {twice.message}"
+    level = max(kept.level, twice.level,
+                key=lambda v: _LEVELS.index(v) if v in _LEVELS else -1)
+    detail = {**kept.detail, "also": [*kept.detail.get("also", []), TWICE],
+              "set_first_by": first or None}
+    return LintFinding(kept.rule, level, kept.message + said, kept.location,
+                       (*kept.related, *earlier),
+                       {k: v for k, v in detail.items() if v is not None})
