@@ -159,3 +159,22 @@ def test_the_same_value_set_twice_is_a_redundancy_of_its_own():
     same = make("field-set-twice", "Deployment/a: to the same value", here, field="spec.args",
                 resource="Deployment/a", same=True)
     assert one_per_mistake([replaced, same]) == [replaced, same]
+
+
+#: A ``patches:`` line left atop a patch file: a field Deployment does not have, and null.
+STRAY = {
+    "kustomization.yaml": "resources: [deploy.yaml]\npatches:\n  - path: patch.yaml\n",
+    "deploy.yaml": DEPLOYMENT,
+    "patch.yaml": "patches:\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+                  "spec:\n  paused: null\n",
+}
+
+
+def test_a_stray_line_is_one_unknown_field_not_also_a_null():
+    found = _findings(STRAY)
+    assert [(f["rule"], f["line"]) for f in found] == [("unknown-field", 1),
+                                                       ("null-deletes", 7)]
+    assert found[0]["message"] == (
+        "Deployment/web: patches is not a field of apps/v1 Deployment here (null-deletes: "
+        "null for patches, which is not there: nothing to delete)")
+    assert found[0]["detail"]["also"] == ["null-deletes"]

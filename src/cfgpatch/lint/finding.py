@@ -126,26 +126,34 @@ def _merged(group: list[LintFinding]) -> LintFinding:
 REPLACING = frozenset({"custom-resource-list-replaced", "atomic-list-replaced",
                        "merge-list-replaced", "add-replaces-map"})
 TWICE = "field-set-twice"
+#: (rule folded, the rules it is folded into): two rules saying one mistake of one field
+#: of one resource at one place of a patch.  A ``null-deletes`` on a field the kind does
+#: not have is the same stray line as its ``unknown-field`` (a ``patches:`` line left
+#: atop a patch file is both).
+FOLDS: tuple[tuple[str, frozenset[str]], ...] = (
+    (TWICE, REPLACING), ("null-deletes", frozenset({"unknown-field"})))
 _LEVELS = ("note", "warning", "error")
 
 
 def folded(findings: list[LintFinding]) -> list[LintFinding]:
-    """``findings`` with each ``field-set-twice`` that a :data:`REPLACING` finding of the
-    same resource, field and patch line already reports folded into it: the earlier
-    patch is added to its message and ``related`` places, the higher level is kept."""
-    replacing: dict[tuple, int] = {}
-    for number, finding in enumerate(findings):
-        if finding.rule in REPLACING:
-            replacing.setdefault(_field_key(finding), number)
+    """``findings`` with each finding of a rule :data:`FOLDS` names folded into a finding
+    of a rule it is folded into, of the same resource, field and patch line: its facts
+    are added to the kept one's message, ``related`` places and ``detail.also``; the
+    higher level of the two is kept."""
     out: list[LintFinding | None] = list(findings)
-    for number, finding in enumerate(findings):
-        if finding.rule != TWICE or finding.detail.get("same"):
-            continue  # the same value twice: nothing is lost, a redundancy of its own
-        target = replacing.get(_field_key(finding))
-        kept = out[target] if target is not None else None
-        if kept is not None:
-            out[target] = _fold(kept, finding)  # type: ignore[index]
-            out[number] = None
+    for absorbed, into in FOLDS:
+        keepers: dict[tuple, int] = {}
+        for number, finding in enumerate(out):
+            if finding is not None and finding.rule in into:
+                keepers.setdefault(_field_key(finding), number)
+        for number, finding in enumerate(out):
+            if finding is None or finding.rule != absorbed or finding.detail.get("same"):
+                continue  # the same value twice: nothing is lost, a redundancy of its own
+            target = keepers.get(_field_key(finding))
+            kept = out[target] if target is not None else None
+            if kept is not None and target is not None:
+                out[target] = _fold(kept, finding)
+                out[number] = None
     return [f for f in out if f is not None]
 
 
@@ -164,16 +172,21 @@ def _field_key(finding: LintFinding) -> tuple:
     return (detail.get("resource"), loc.file, loc.line, tuple(parts))
 
 
-def _fold(kept: LintFinding, twice: LintFinding) -> LintFinding:
-    """``kept`` saying what ``twice`` adds: the earlier patch that set the field."""
-    earlier = [r for r in twice.related if r not in kept.related]
-    first = twice.related[0].message.removeprefix("set first by ") if twice.related else ""
-    said = f"; {first} set it first (applied earlier) and this patch wins over it" \
-        if first else f"; {TWICE}: {twice.message}"
-    level = max(kept.level, twice.level,
+def _fold(kept: LintFinding, other: LintFinding) -> LintFinding:
+    """``kept`` saying what ``other`` adds: for ``field-set-twice`` the earlier patch
+    that set the field, else its message (after the resource)."""
+    first = ""
+    if other.rule == TWICE and other.related:
+        first = other.related[0].message.removeprefix("set first by ")
+        said = f"; {first} set it first (applied earlier) and this patch wins over it"
+    else:
+        resource = other.detail.get("resource")
+        text = other.message.removeprefix(f"{resource}: ") if resource else other.message
+        said = f" ({other.rule}: {text})"
+    level = max(kept.level, other.level,
                 key=lambda v: _LEVELS.index(v) if v in _LEVELS else -1)
-    detail = {**kept.detail, "also": [*kept.detail.get("also", []), TWICE],
+    detail = {**kept.detail, "also": [*kept.detail.get("also", []), other.rule],
               "set_first_by": first or None}
     return LintFinding(kept.rule, level, kept.message + said, kept.location,
-                       (*kept.related, *earlier),
+                       (*kept.related, *[r for r in other.related if r not in kept.related]),
                        {k: v for k, v in detail.items() if v is not None})
