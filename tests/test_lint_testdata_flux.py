@@ -112,3 +112,29 @@ def test_another_source_an_exclude_glob_or_no_default_excludes():
     assert not any(p.startswith("apps/") for _k, p in _linted(excluded))
     everything = _run(tree, "lint:\n  default-exclude: []\n")
     assert ("kustomization", "tools/testdata/case/kustomization.yaml") in _linted(everything)
+
+
+def _instance(kind: str, path: str) -> str:
+    sync = f"kind: GitRepository\n  name: flux-system\n  url: https://example.com/r\n  path: {path}\n"
+    if kind == "FluxInstance":
+        return ("apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n"
+                "  name: flux\n  namespace: flux-system\nspec:\n  sync:\n    "
+                + sync.replace("\n  ", "\n    "))
+    return ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n"
+            "  name: flux-instance\n  namespace: flux-system\nspec:\n  values:\n"
+            "    instance:\n      sync:\n        " + sync.replace("\n  ", "\n        "))
+
+
+def test_the_path_a_flux_operator_instance_syncs_is_deployed():
+    for kind in ("FluxInstance", "HelmRelease"):
+        tree = {"clusters/test/flux-instance/release.yaml": _instance(kind, "clusters/test"),
+                "clusters/test/flux-instance/kustomization.yaml": "resources: [release.yaml]\n",
+                "clusters/test/apps.yaml": _flux("apps", "./apps/test"),
+                "apps/test/kustomization.yaml": STALE, "apps/test/cm.yaml": CONFIGMAP}
+        assert _linted(_run(tree)) == [
+            ("flux", "clusters/test/apps.yaml"),
+            ("kustomization", "apps/test/kustomization.yaml"),
+            ("kustomization", "clusters/test/flux-instance/kustomization.yaml")], kind
+        other = {**tree, "clusters/test/flux-instance/release.yaml":
+                 _instance(kind, "clusters/test").replace("name: flux-system", "name: other")}
+        assert _linted(_run(other)) == [], kind

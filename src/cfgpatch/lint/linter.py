@@ -89,7 +89,8 @@ def _discover_reached(files: Mapping[str, str], config: Config, paths: list[str]
         held_back: list[str] = []
         kustomizations, others = discover(files, config, paths, lifted, held_back)
         flux, generators = _flux_found(files, others)
-        more = [f for f in reached(files, config, flux, held_back) if f not in lifted]
+        more = [f for f in reached(files, config, flux, held_back, others)
+                if f not in lifted]
         if not more:
             return kustomizations, flux, generators
         lifted += more

@@ -11,7 +11,10 @@ cluster folder called ``test``:
   the controller applies the file itself, so the folder is deployed, not test data;
 * the folder holds ``flux-system/gotk-sync.yaml``, the file ``flux bootstrap
   --path=clusters/test`` writes there (its Kustomization syncs ``./clusters/test``;
-  example repositories keep a placeholder of it).
+  example repositories keep a placeholder of it);
+* a Flux Operator ``FluxInstance``'s ``spec.sync`` (or the ``flux-instance`` chart's
+  HelmRelease ``values.instance.sync``) of this repository's source names it: the
+  operator makes the Kustomization that syncs that path.
 
 Below such a folder the excludes apply again (a ``tests`` folder inside ``clusters/test``
 stays out); its own Flux Kustomizations can reach further folders the same way.
@@ -21,15 +24,19 @@ stays out); its own Flux Kustomizations can reach further folders the same way.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .config import Config, normal_path
 from .flux import FLUX_GROUP, flux_objects
+from .yamlpos import values
 
 #: The file ``flux bootstrap --path=DIR`` writes (``DIR/flux-system/gotk-sync.yaml``; a
 #: placeholder in example repositories): its Flux Kustomization syncs ``DIR``.
 BOOTSTRAP_SYNC = "flux-system/gotk-sync.yaml"
+#: The flux-instance chart's values key (``instance:`` on a line of its own).
+_INSTANCE = re.compile(r"^\s*instance:\s*$", re.MULTILINE)
 
 
 def _under(path: str, folder: str) -> bool:
@@ -62,26 +69,64 @@ def _target(value: dict, config: Config) -> str | None:
     return folder
 
 
+def _synced(text: str, config: Config) -> Iterator[str]:
+    """The paths the Flux Operator syncs from this repository (``FluxInstance``
+    ``spec.sync``, the flux-instance chart's ``values.instance.sync``) in a file."""
+    if "sync:" not in text or ("FluxInstance" not in text and not _INSTANCE.search(text)):
+        return
+    try:
+        documents = values(text)
+    except ValueError:
+        return
+    for value in documents:
+        if not isinstance(value, dict):
+            continue
+        spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+        if value.get("kind") == "FluxInstance":
+            sync = spec.get("sync")
+        elif value.get("kind") == "HelmRelease":
+            given = spec.get("values")
+            instance = given.get("instance") if isinstance(given, dict) else None
+            sync = instance.get("sync") if isinstance(instance, dict) else None
+        else:
+            continue
+        if isinstance(sync, dict):
+            folder = _target({"metadata": value.get("metadata"), "spec": {
+                "sourceRef": {"kind": sync.get("kind", "GitRepository"),
+                              "name": sync.get("name", "flux-system")},
+                "path": sync.get("path")}}, config)
+            if folder:
+                yield folder
+
+
+def _read(files: Mapping[str, str], path: str) -> str:
+    try:
+        return files[path]
+    except (KeyError, OSError, UnicodeDecodeError):
+        return ""
+
+
 def reached(files: Mapping[str, str], config: Config, flux: Iterable[tuple[str, Any, dict]],
-            held_back: list[str]) -> list[str]:
+            held_back: list[str], others: Iterable[str] = ()) -> list[str]:
     """The held-back folders (of files in ``held_back``) a Flux Kustomization of this
-    repository reaches: those ``flux`` (file, tree, value; objects of files lint reads)
-    names, and those a held-back file's own Flux Kustomization names around it."""
+    repository reaches: those ``flux`` (file, tree, value; objects of the files lint
+    reads, ``others``) names, those a held-back file's own Flux Kustomization names
+    around it, flux bootstrap's cluster folders and the Flux Operator's synced paths."""
     targets = {t for _path, _tree, value in flux if (t := _target(value, config))}
     for path in held_back:
         if path.endswith("/" + BOOTSTRAP_SYNC):
             targets.add(path[:-len(BOOTSTRAP_SYNC) - 1])  # flux bootstrap's cluster folder
             continue
-        try:
-            text = files[path]
-        except (KeyError, OSError, UnicodeDecodeError):
-            continue
+        text = _read(files, path)
+        targets.update(_synced(text, config))
         if FLUX_GROUP not in text:
             continue
         for _index, _tree, value in flux_objects(text):
             folder = _target(value, config)
             if folder and _under(path, folder):
                 targets.add(folder)
+    for path in others:
+        targets.update(_synced(_read(files, path), config))
     return sorted(t for t in targets if any(_under(p, t) for p in held_back)
                   and posixpath.normpath(t) == t)
 
