@@ -1,5 +1,6 @@
 """lint/testdata.py: a folder the default test-data excludes hold back is linted when a
-Flux Kustomization of this repository deploys it (a cluster folder named ``test``)."""
+Flux Kustomization of this repository deploys it (a cluster folder named ``test``), and a
+kustomization there when a linted kustomization uses it as a base."""
 
 from __future__ import annotations
 
@@ -138,3 +139,18 @@ def test_the_path_a_flux_operator_instance_syncs_is_deployed():
         other = {**tree, "clusters/test/flux-instance/release.yaml":
                  _instance(kind, "clusters/test").replace("name: flux-system", "name: other")}
         assert _linted(_run(other)) == [], kind
+
+
+def test_a_base_a_linted_overlay_uses_in_a_test_folder_is_linted_as_its_own_unit():
+    # the overlay's build checks only the overlay's patches: the base's stale patch would
+    # be checked nowhere; a test folder no linted kustomization uses stays out
+    tree = {"overlay/kustomization.yaml": "resources: [../test/base]\n",
+            "test/base/kustomization.yaml": "resources: [../fixtures/deep]\n",
+            "test/fixtures/deep/kustomization.yaml": STALE, "test/fixtures/deep/cm.yaml": CONFIGMAP,
+            "test/other/kustomization.yaml": BROKEN}
+    report = _run(tree)
+    assert _linted(report) == [("kustomization", "overlay/kustomization.yaml"),
+                               ("kustomization", "test/base/kustomization.yaml"),
+                               ("kustomization", "test/fixtures/deep/kustomization.yaml")]
+    assert [(f["rule"], f["file"]) for f in report["findings"]] == [
+        ("patch-matches-nothing", "test/fixtures/deep/kustomization.yaml")]

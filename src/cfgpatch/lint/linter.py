@@ -28,7 +28,7 @@ from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
-from .testdata import lifted_base, reached
+from .testdata import lifted_base, reached, used_bases
 from .yamlpos import tree_values, values
 
 _YAML = (".yaml", ".yml")
@@ -69,7 +69,8 @@ def discover(files: Mapping[str, str], config: Config, paths: Iterable[str],
             seen.add(name)
             base = posixpath.basename(name)
             if config.test_data(name, lifted_base(name, under, lifted)):
-                if held_back is not None and base.endswith(_YAML):
+                if held_back is not None and (base.endswith(_YAML) or
+                                              base in KUSTOMIZATION_NAMES):
                     held_back.append(name)
                 continue
             if base in KUSTOMIZATION_NAMES:
@@ -82,18 +83,23 @@ def discover(files: Mapping[str, str], config: Config, paths: Iterable[str],
 def _discover_reached(files: Mapping[str, str], config: Config, paths: list[str]
                       ) -> tuple[list[str], list[tuple[str, Any, dict]], list[Generator]]:
     """:func:`discover`, then again with the test-data folders a Flux Kustomization of
-    this repository deploys (``lint.testdata``) until no more are reached: (kustomization
-    files, Flux Kustomizations, ArtifactGenerators)."""
+    this repository deploys and the bases a linted kustomization uses there
+    (``lint.testdata``) until no more are reached: (kustomization files, Flux
+    Kustomizations, ArtifactGenerators)."""
     lifted: list[str] = []
+    used: set[str] = set()
     while True:
         held_back: list[str] = []
-        kustomizations, others = discover(files, config, paths, lifted, held_back)
+        found, others = discover(files, config, paths, lifted, held_back)
+        kustomizations = sorted(set(found) | used)
         flux, generators = _flux_found(files, others)
         more = [f for f in reached(files, config, flux, held_back, others)
                 if f not in lifted]
-        if not more:
+        bases = set(used_bases(files, kustomizations, held_back)) - used
+        if not more and not bases:
             return kustomizations, flux, generators
         lifted += more
+        used |= bases
 
 
 def load_crds(files: Mapping[str, str], folders: Iterable[str]) -> list[dict]:

@@ -16,6 +16,10 @@ cluster folder called ``test``:
   HelmRelease ``values.instance.sync``) of this repository's source names it: the
   operator makes the Kustomization that syncs that path.
 
+A kustomization in a held-back folder that a linted kustomization uses as a base (a
+``resources`` or ``bases`` entry) is linted as a unit of its own too: the overlay's build
+checks only its own patches, so the base's would be checked nowhere.
+
 Below such a folder the excludes apply again (a ``tests`` folder inside ``clusters/test``
 stays out); its own Flux Kustomizations can reach further folders the same way.
 ``lint.exclude`` globs are never lifted.
@@ -30,6 +34,13 @@ from typing import Any
 
 from .config import Config, normal_path
 from .flux import FLUX_GROUP, flux_objects
+from .kustomizations import (
+    KUSTOMIZATION_NAMES,
+    find_kustomization,
+    is_remote,
+    join,
+    read_kustomization,
+)
 from .yamlpos import values
 
 #: The file ``flux bootstrap --path=DIR`` writes (``DIR/flux-system/gotk-sync.yaml``; a
@@ -131,4 +142,32 @@ def reached(files: Mapping[str, str], config: Config, flux: Iterable[tuple[str, 
                   and posixpath.normpath(t) == t)
 
 
-__all__ = ["lifted_base", "reached"]
+def used_bases(files: Mapping[str, str], kustomizations: Iterable[str],
+               held_back: Iterable[str]) -> list[str]:
+    """The held-back kustomization files the ``kustomizations`` linted use as bases,
+    directly or through one another."""
+    held = {p for p in held_back if posixpath.basename(p) in KUSTOMIZATION_NAMES}
+    if not held:
+        return []
+    todo = list(kustomizations)
+    seen = set(todo)
+    out: list[str] = []
+    while todo:
+        path = todo.pop()
+        try:
+            kustomization = read_kustomization(files, path)
+        except Exception:  # noqa: BLE001 - a broken file fails as its own unit
+            continue
+        value = kustomization.value
+        for entry in [*(value.get("resources") or []), *(value.get("bases") or [])]:
+            if not isinstance(entry, str) or is_remote(entry):
+                continue
+            found = find_kustomization(files, join(kustomization.directory, entry))
+            if found in held and found not in seen:
+                seen.add(found)
+                out.append(found)
+                todo.append(found)
+    return sorted(out)
+
+
+__all__ = ["lifted_base", "reached", "used_bases"]
