@@ -92,7 +92,8 @@ def _synced(text: str, config: Config) -> Iterator[str]:
     for value in documents:
         if not isinstance(value, dict):
             continue
-        spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+        found = value.get("spec")
+        spec: dict = found if isinstance(found, dict) else {}
         if value.get("kind") == "FluxInstance":
             sync = spec.get("sync")
         elif value.get("kind") == "HelmRelease":
