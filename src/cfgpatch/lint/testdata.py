@@ -1,4 +1,4 @@
-"""Test data folders lint builds after all: the ones a Flux Kustomization deploys.
+"""Test data folders lint builds after all: the ones Flux deploys, the bases overlays use.
 
 The default test-data excludes (``lint.default-exclude``: ``test``, ``testdata``,
 ``fixtures``...) keep kustomizations meant to fail out of a run.  A folder they hold back
@@ -20,8 +20,9 @@ A kustomization in a held-back folder that a linted kustomization uses as a base
 ``resources`` or ``bases`` entry) is linted as a unit of its own too: the overlay's build
 checks only its own patches, so the base's would be checked nowhere.
 
-Below such a folder the excludes apply again (a ``tests`` folder inside ``clusters/test``
-stays out); its own Flux Kustomizations can reach further folders the same way.
+Below such a folder the excludes apply again (``apps/test/fixtures`` is no unit of its
+own; when the controller's generated kustomization lists it, it is built in the Flux
+Kustomization's unit); its own Flux Kustomizations can reach further folders the same way.
 ``lint.exclude`` globs are never lifted.
 """
 
