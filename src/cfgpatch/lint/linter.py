@@ -28,6 +28,7 @@ from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
+from .testdata import lifted_base, reached, used_bases
 from .yamlpos import tree_values, values
 
 _YAML = (".yaml", ".yml")
@@ -50,24 +51,55 @@ def _walk(files: Mapping[str, str], path: str) -> Iterable[str]:
     return sorted(n for n in files if not path or n == path or n.startswith(path + "/"))
 
 
-def discover(files: Mapping[str, str], config: Config, paths: Iterable[str]
+def discover(files: Mapping[str, str], config: Config, paths: Iterable[str],
+             lifted: Iterable[str] = (), held_back: list[str] | None = None
              ) -> tuple[list[str], list[str]]:
-    """(kustomization files, YAML files that may hold Flux objects) under ``paths``."""
+    """(kustomization files, YAML files that may hold Flux objects) under ``paths``;
+    the test-data excludes count from the folders ``lifted`` (``lint.testdata``) below
+    which a file lies; the YAML files they hold back are added to ``held_back``."""
     kustomizations: list[str] = []
     others: list[str] = []
     seen: set[str] = set()
+    lifted = tuple(lifted)
     for path in paths:
         under = normal_path(path)
         for name in _walk(files, under):
-            if name in seen or not config.considers(name) or config.test_data(name, under):
+            if name in seen or not config.considers(name):
                 continue
             seen.add(name)
             base = posixpath.basename(name)
+            if config.test_data(name, lifted_base(name, under, lifted)):
+                if held_back is not None and (base.endswith(_YAML) or
+                                              base in KUSTOMIZATION_NAMES):
+                    held_back.append(name)
+                continue
             if base in KUSTOMIZATION_NAMES:
                 kustomizations.append(name)
             elif base.endswith(_YAML) and base != CONFIG_NAME:
                 others.append(name)
     return kustomizations, others
+
+
+def _discover_reached(files: Mapping[str, str], config: Config, paths: list[str]
+                      ) -> tuple[list[str], list[tuple[str, Any, dict]], list[Generator]]:
+    """:func:`discover`, then again with the test-data folders a Flux Kustomization of
+    this repository deploys and the bases a linted kustomization uses there
+    (``lint.testdata``) until no more are reached: (kustomization files, Flux
+    Kustomizations, ArtifactGenerators)."""
+    lifted: list[str] = []
+    used: set[str] = set()
+    while True:
+        held_back: list[str] = []
+        found, others = discover(files, config, paths, lifted, held_back)
+        kustomizations = sorted(set(found) | used)
+        flux, generators = _flux_found(files, others)
+        more = [f for f in reached(files, config, flux, held_back, others)
+                if f not in lifted]
+        bases = set(used_bases(files, kustomizations, held_back)) - used
+        if not more and not bases:
+            return kustomizations, flux, generators
+        lifted += more
+        used |= bases
 
 
 def load_crds(files: Mapping[str, str], folders: Iterable[str]) -> list[dict]:
@@ -103,11 +135,10 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     over the disk, or over the files in memory (:func:`build_root`)."""
     crds = load_crds(files, config.schemas) if crds is None else crds
     paths = [normal_path(p) for p in paths]
-    kustomizations, others = discover(files, config, paths)
+    kustomizations, flux, generators = _discover_reached(files, config, paths)
     out: list[Outcome] = []
     extra: list[LintFinding] = []
     root = build_root(files)
-    flux, generators = _flux_found(files, others)
     folders = flux_folders(files, flux, config, generators)
     with _read_cache(True):
         for path in kustomizations:

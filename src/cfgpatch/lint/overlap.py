@@ -49,7 +49,7 @@ def field_set_twice(applications: list[Application]) -> Iterator[LintFinding]:
                        f"{app.resource.describe()}: {_label(field)} is set by both "
                        f"{first.site.label} and {app.site.label}; {app.site.label} sets it "
                        f"{what}", loc, (first_loc,), field=_label(field),
-                       resource=app.resource.describe())
+                       resource=app.resource.describe(), same=same or None)
 
 
 def _brief(value: Any) -> str:
