@@ -1,8 +1,8 @@
-"""Flux's cleanup of managed fields (``cli/kube_flux.py``)."""
+"""Flux's cleanup of managed fields (``kube/ssa/flux.py``)."""
 
 from __future__ import annotations
 
-from cfgpatch.cli.kube_flux import replaced_entries
+from cfgpatch.kube.ssa.flux import replaced_entries
 
 
 def entry(manager, operation, fields, subresource=None):

@@ -178,7 +178,7 @@ class _Flux:
 
 def _as_flux(args: argparse.Namespace, state: _State, manifest: dict,
              live: dict | None) -> _Flux:
-    from .kube_flux import FLUX_MANAGER, flux_apply
+    from ..kube.ssa.flux import FLUX_MANAGER, flux_apply
 
     manager = args.field_manager or FLUX_MANAGER
     if manager != FLUX_MANAGER:

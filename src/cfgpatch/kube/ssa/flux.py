@@ -1,4 +1,5 @@
-"""``cfgpatch kube apply --server-side --as flux``: Flux's kustomize-controller, offline.
+"""Flux's kustomize-controller applying an object, offline (``cfgpatch kube apply
+--server-side --as flux``, ``cfgpatch kube preview --live DIR --server-side --as flux``).
 
 What the controller does to each object, read in its sources (docs/kube-apply.md cites
 the places): before applying, it hands to its own ``Apply`` entry the fields of the
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+
+from . import fieldpath as fp
 
 FLUX_MANAGER = "kustomize-controller"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -32,8 +35,6 @@ def replaced_entries(entries: list[dict]) -> list[dict] | None:
     """fluxcd/pkg ``PatchReplaceFieldsManagers``: the matching entries merged into the
     controller's ``Apply`` entry (the first match renamed when it has none), which goes
     last; None when nothing matches."""
-    from ..kube.ssa import fieldpath as fp
-
     own = next((e for e in entries if e.get("manager") == FLUX_MANAGER
                 and e.get("operation") == "Apply"), None)
     merged = copy.deepcopy(own) if own is not None else None
@@ -60,7 +61,7 @@ def replaced_entries(entries: list[dict]) -> list[dict] | None:
 def flux_apply(live: dict | None, obj: dict, types: Any, time: str | None) -> tuple[Any, list]:
     """The result of the controller's cleanup and forced apply, and the managers it
     handed over."""
-    from ..kube.ssa import server_side_apply, update
+    from .api import server_side_apply, update
 
     handed: list[str] = []
     if live is not None:
