@@ -14,7 +14,11 @@ Prints the median and the minimum of each, in CPU time (user + system of the chi
 which a busy machine disturbs less) and in wall time, and ours / kubectl kustomize's.
 ``bench_kube.py --part build`` runs it first.
 
-    python benchmarks/bench_kube_startup.py [--rounds 15] [--kubectl PATH]
+``--against SRC`` adds ``cfgpatch kube build`` from another tree's ``src`` (a checkout
+or ``git archive`` of the base commit) to the rounds, with its output checked identical,
+and prints ours / theirs: whether a change makes the start-up slower.
+
+    python benchmarks/bench_kube_startup.py [--rounds 15] [--kubectl PATH] [--against SRC]
 """
 
 from __future__ import annotations
@@ -54,16 +58,19 @@ def _ours() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "cfgpatch"]
 
 
-def _times(rounds: int, commands: list[list[str]], cwd: Path) -> list[list[tuple]]:
-    """Per command, ``rounds`` pairs (CPU seconds, wall seconds), run in turn."""
+def _times(rounds: int, commands: list[list[str]], cwd: Path,
+           envs: list[dict] | None = None) -> list[list[tuple]]:
+    """Per command, ``rounds`` pairs (CPU seconds, wall seconds), run in turn (each with
+    its environment in ``envs``, else ``ENV``)."""
     found: list[list[tuple]] = [[] for _ in commands]
-    for command in commands:  # warm-up
-        subprocess.run(command, cwd=cwd, capture_output=True, env=ENV, check=True)
+    envs = envs or [ENV] * len(commands)
+    for command, env in zip(commands, envs):  # warm-up
+        subprocess.run(command, cwd=cwd, capture_output=True, env=env, check=True)
     for _ in range(rounds):
         for index, command in enumerate(commands):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(command, cwd=cwd, capture_output=True, env=ENV, check=True)
+            subprocess.run(command, cwd=cwd, capture_output=True, env=envs[index], check=True)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -71,7 +78,8 @@ def _times(rounds: int, commands: list[list[str]], cwd: Path) -> list[list[tuple
     return found
 
 
-def bench_small_build(rounds: int, kubectl: str, work: Path) -> None:
+def bench_small_build(rounds: int, kubectl: str, work: Path, against: str | None = None
+                      ) -> None:
     folder = work / "small"
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in SMALL_FOLDER.items():
@@ -86,7 +94,17 @@ def bench_small_build(rounds: int, kubectl: str, work: Path) -> None:
               "kubectl version --client"]
     commands = [[sys.executable, "-c", "pass"], ours_cmd, theirs_cmd,
                 [kubectl, "version", "--client"]]
-    found = _times(rounds, commands, work)
+    envs = [ENV] * len(commands)
+    if against:
+        other_env = {**os.environ, "PYTHONPATH": str(Path(against).resolve())}
+        other_cmd = ours_cmd  # the same launcher: PYTHONPATH says which cfgpatch it runs
+        other = subprocess.run(other_cmd, capture_output=True, env=other_env)
+        if (other.returncode, other.stdout) != (0, mine.stdout):
+            raise SystemExit(f"--against {against} builds the folder otherwise")
+        labels.append("--against's kube build")
+        commands.append(other_cmd)
+        envs.append(other_env)
+    found = _times(rounds, commands, work, envs)
     print(f"small kube build (2 resource files, prefix, labels, a generator; {rounds} runs "
           "each, in turn; ms, median / min):")
     for what, column in (("CPU", 0), ("wall", 1)):
@@ -98,6 +116,11 @@ def bench_small_build(rounds: int, kubectl: str, work: Path) -> None:
         print(f"  {what:>4}: {shown}; ours / kubectl kustomize: median "
               f"{medians[1] / medians[2]:.2f}, min {lows[1] / lows[2]:.2f}, "
               f"pair by pair median {statistics.median(pairs):.2f}")
+        if against:
+            pairs = [ours[column] / base[column] for ours, base in zip(found[1], found[4])]
+            print(f"  {what:>4}: ours / --against's: median {medians[1] / medians[4]:.2f}, "
+                  f"min {lows[1] / lows[4]:.2f}, pair by pair median "
+                  f"{statistics.median(pairs):.2f}")
     sys.stdout.flush()
 
 
@@ -105,11 +128,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--kubectl", default=shutil.which("kubectl"))
+    parser.add_argument("--against", metavar="SRC",
+                        help="another tree's src folder, measured alongside")
     args = parser.parse_args()
     if not args.kubectl:
         raise SystemExit("kubectl is not on PATH (give --kubectl)")
     with tempfile.TemporaryDirectory() as folder:
-        bench_small_build(args.rounds, args.kubectl, Path(folder))
+        bench_small_build(args.rounds, args.kubectl, Path(folder), args.against)
 
 
 if __name__ == "__main__":

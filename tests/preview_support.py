@@ -35,6 +35,19 @@ def new_repo(root: Path, files: dict[str, str]) -> str:
     return commit(root, "base", files)
 
 
+def case_repo(tmp_path: Path, case: dict, live_files: dict[str, str]
+              ) -> tuple[Path, str, str, Path]:
+    """A recorded case's repository (its ``base_files`` committed, then its
+    ``head_files``) and a folder of live objects: root, base and head commits, folder."""
+    root = tmp_path / "repo"
+    base = new_repo(root, case["base_files"])
+    head = commit(root, "head", case["head_files"])
+    live = tmp_path / "live"
+    live.mkdir()
+    write(live, live_files)
+    return root, base, head, live
+
+
 DEPLOYMENT = """apiVersion: apps/v1
 kind: Deployment
 metadata:

@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from cfgpatch.errors import KubeError
 from cfgpatch.kube.engine.strategic import strategic_merge
+from cfgpatch.kube.go.json import go_float_g
 from cfgpatch.kube.go.runtime import (
     dedupe_in_place,
     dedupe_in_place_slow,
-    format_float,
     go_format,
     stable_sort,
 )
@@ -212,12 +212,12 @@ def test_fast_dedupe_makes_exactly_go_s_moves(items):
 @settings(max_examples=300, deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_go_float_text_reads_back(number):
-    assert float(format_float(number)) == number
+    assert float(go_format(number)) == number == float(go_float_g(number))
 
 
 def test_go_formatting_of_values():
     assert go_format({"b": [1, None], "a": {"c": True}}) == "map[a:map[c:true] b:[1 <nil>]]"
-    assert [format_float(x) for x in (1.5, 1e6, 123456.0, 1e-5, 0.0001, 1e21)] == [
+    assert [go_format(x) for x in (1.5, 1e6, 123456.0, 1e-5, 0.0001, 1e21)] == [
         "1.5", "1e+06", "123456", "1e-05", "0.0001", "1e+21"]
     assert go_format(1, "s") == "%!s(int64=1)"
 

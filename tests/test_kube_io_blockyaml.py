@@ -182,6 +182,23 @@ def test_what_it_leaves_to_the_full_reader(text):
     assert blockyaml.read_documents(text) is None
 
 
+@pytest.mark.parametrize(("text", "documents"), [
+    ("a: 1\n--- b: c\n", None), ("a: 1\n---: x\n", None), ("a: 1\n--- {a: b}\nb: 2\n", None),
+    ("k" * 1100 + ": 1\n", None), ("b:\n  " + "k" * 1100 + ": 1\n", None),
+    ("a: 1\n... b: c\n", [{"a": 1}]),
+])
+def test_document_markers_and_long_keys_are_the_full_reader_s(text, documents):
+    """A line at column 0 that starts like a document marker, and a key longer than
+    YAML's simple keys, were once read as keys; the full reader refuses them (None) or
+    reads other documents."""
+    assert blockyaml.read_documents(text) is None
+    if documents is None:
+        with pytest.raises(KubeError):
+            full(text)
+    else:
+        assert full(text)[0] == documents
+
+
 @pytest.mark.parametrize("text", [
     "a:\n- 1\n- 2\nb: x\n", "a:\n  - 1\nb:\n", "- a: 1\n  b: 2\n- c\n", "a: |\n  x\n  y\nb: 1\n",
     "x: 'it''s'\n", 'x: "q"\n', "'k y': 1\n\"k:z\": 2\n", "a: {}\nb: []\n", "-\n  a: 1\n",

@@ -27,21 +27,15 @@ from cfgpatch.preview.markdown import render_markdown
 from cfgpatch.preview.objdiff import field_changes
 from cfgpatch.preview.report import exit_status
 from cfgpatch.preview.sarif import render_sarif
-from cfgpatch.preview.serverside import ServerSide
-from preview_support import commit, new_repo
+from cfgpatch.preview.serverside import ServerSide, server_side
+from preview_support import case_repo
 
 CASE = json.loads((Path(__file__).parent / "data/preview/ssa-case.json").read_text())
 
 
 def _setup(tmp_path: Path) -> tuple[Path, str, str, Path]:
-    root = tmp_path / "repo"
-    base = new_repo(root, CASE["base_files"])
-    head = commit(root, "head", CASE["head_files"])
-    live = tmp_path / "live"
-    live.mkdir()
-    (live / "objects.yaml").write_text(yaml.safe_dump(
-        {"apiVersion": "v1", "kind": "List", "items": CASE["live"]}))
-    return root, base, head, live
+    return case_repo(tmp_path, CASE, {"objects.yaml": yaml.safe_dump(
+        {"apiVersion": "v1", "kind": "List", "items": CASE["live"]})})
 
 
 def _run(tmp_path: Path, force: bool = False) -> tuple[dict, dict]:
@@ -217,16 +211,12 @@ def test_a_live_object_saved_without_managed_fields_is_said_so(tmp_path):
 STUCK = json.loads((Path(__file__).parent / "data/preview/ssa-stuck-case.json").read_text())
 
 
-def _stuck_run(tmp_path: Path, manager: str) -> tuple[dict, dict]:
-    root = tmp_path / "repo"
-    base = new_repo(root, STUCK["base_files"])
-    head = commit(root, "head", STUCK["head_files"])
-    live = tmp_path / "live"
-    live.mkdir()
-    (live / "web.yaml").write_text(yaml.safe_dump(STUCK["live"][0]))
+def _stuck_run(tmp_path: Path, tool: str, manager: str | None = None) -> tuple[dict, dict]:
+    root, base, head, live = case_repo(tmp_path, STUCK,
+                                       {"web.yaml": yaml.safe_dump(STUCK["live"][0])})
     kept: dict = {}
     report = preview(Options(str(root), base, head, live=str(live), keep=kept,
-                             server_side=ServerSide(manager)))
+                             server_side=server_side(tool, manager)))
     assert [o.value for o in kept["app"][1].objects] == STUCK["head_objects"]
     [deployment] = report["objects"]
     return report, deployment
@@ -248,7 +238,7 @@ def test_the_stuck_case_is_what_client_side_apply_leaves():
 
 
 def test_helm_4_leaves_a_field_client_side_apply_set_stuck(tmp_path):
-    report, deployment = _stuck_run(tmp_path, "helm")
+    report, deployment = _stuck_run(tmp_path, "helm4")
     server = STUCK["outcomes"]["helm"]
     assert server["ok"] and server["object"]["spec"]["minReadySeconds"] == 10
     ssa = deployment["live"]["server_side"]
@@ -281,7 +271,7 @@ def test_kubectls_migration_removes_it_instead(tmp_path):
 
 
 def test_every_format_shows_the_stuck_field(tmp_path):
-    report, _ = _stuck_run(tmp_path, "helm")
+    report, _ = _stuck_run(tmp_path, "helm4")
     human = render_human(report)
     assert "live (server-side apply by helm): keeps .spec.minReadySeconds (stuck: " \
            "kubectl-client-side-apply still owns it)" in human
@@ -329,7 +319,7 @@ def test_helm_4_hands_over_a_helm_3_releases_own_entries_first():
     older = json.loads(json.dumps(head))
     older["spec"]["minReadySeconds"] = 10
     live = update(None, older, manager="helm", time="2024-01-01T00:00:00Z").object
-    out, risks = outcome(RenderedObject(head), live, ServerSide("helm"), types_for([head]))
+    out, risks = outcome(RenderedObject(head), live, server_side("helm4"), types_for([head]))
     assert out["migrated_managers"] == ["helm"] and "stuck" not in out
     assert out["removed"] == [{"field": ".spec.minReadySeconds",
                                "path": "/spec/minReadySeconds"}]
@@ -337,7 +327,7 @@ def test_helm_4_hands_over_a_helm_3_releases_own_entries_first():
     edited = json.loads(json.dumps(STUCK["live"][0]))
     edited["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:1.26"
     both = update(STUCK["live"][0], edited, manager="helm", time="2024-01-01T00:00:00Z").object
-    out, risks = outcome(RenderedObject(head), both, ServerSide("helm"), types_for([head]))
+    out, risks = outcome(RenderedObject(head), both, server_side("helm4"), types_for([head]))
     assert out["migrated_managers"] == ["helm"] and out["conflicts"] == []
     assert [(s["field"], s["manager"]) for s in out["stuck"]] == [
         (".spec.minReadySeconds", "kubectl-client-side-apply")]

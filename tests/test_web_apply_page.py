@@ -21,9 +21,11 @@ from web_browser_support import (  # noqa: F401 - fixtures
     browser,
     fits,
     open_shared_link,
-    open_tab,
+    page_fixture,
     screenshot,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,25 +34,11 @@ RECORDED = {row["id"]: row for row in map(json.loads, (
     ROOT / "tests" / "data" / "kube" / "apply" / "recorded.jsonl").read_text().splitlines())}
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
+size = size_fixture()
+tab = tab_fixture("apply")
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size])
-    opened.evaluate("window.cfgpatch.setMode('apply')")
-    yield opened
-    opened.context.close()
-
-
-@pytest.fixture
-def page(tab):
-    tab.evaluate("window.cfgpatch.setMode('apply')")
-    yield tab
-    assert tab.errors == []
+page = page_fixture("apply")
 
 
 def shown(page) -> dict:

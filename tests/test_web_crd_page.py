@@ -18,8 +18,11 @@ from web_browser_support import (  # noqa: F401 - fixtures
     choose,
     fits,
     open_tab,
+    page_fixture,
     screenshot,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -27,18 +30,9 @@ EXAMPLE = next(e for e in json.loads((ROOT / "web" / "src" / "examples.json").re
                if e["id"] == "custom-resource-crd")
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def page(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size])
-    yield opened
-    assert opened.errors == []
-    opened.context.close()
+size = size_fixture()
+tab = tab_fixture()
+page = page_fixture()
 
 
 def codes(page, patch_type: str) -> list[str]:

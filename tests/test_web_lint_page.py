@@ -19,8 +19,11 @@ from web_browser_support import (  # noqa: F401 - fixtures
     fits,
     open_shared_link,
     open_tab,
+    page_fixture,
     screenshot,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -31,25 +34,15 @@ FOLDERS = ["field-set-twice", "flux-patches", "standalone", "config-rules", "jso
            "renamed-target", "components", "clean-overlays", "build-fails"]
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
+def _lint_mode(tab) -> None:
+    """The lint mode, chosen with its radio button as a reader does."""
+    tab.check("input[name=mode][value=lint]")
+    tab.evaluate("window.cfgpatch.lint.settled()")
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size])
-    opened.check("input[name=mode][value=lint]")
-    opened.evaluate("window.cfgpatch.lint.settled()")
-    yield opened
-    opened.context.close()
-
-
-@pytest.fixture
-def page(tab):
-    yield tab
-    assert tab.errors == []
+size = size_fixture()
+tab = tab_fixture(setup=_lint_mode)
+page = page_fixture()
 
 
 def cli_lint(root: Path) -> dict:

@@ -32,9 +32,12 @@ from web_browser_support import (  # noqa: F401 - fixtures
     kubectl,
     kubectl_patch,
     open_tab,
+    page_fixture,
     screenshot,
     shown_text,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -44,23 +47,11 @@ CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
+size = size_fixture()
+tab = tab_fixture(permissions=CLIPBOARD)
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size], permissions=CLIPBOARD)
-    yield opened
-    opened.context.close()
-
-
-@pytest.fixture
-def page(tab):
-    yield tab
-    assert tab.errors == []
+page = page_fixture()
 
 
 def _set(page, object_text: str, patch_text: str, patch_type: str | None = None) -> None:

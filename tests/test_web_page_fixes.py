@@ -22,12 +22,14 @@ from web_browser_support import (  # noqa: F401 - fixtures
     SIZES,
     browser,
     choose,
-    fits,
     kubectl_patch,
     open_tab,
+    page_fixture,
     screenshot,
     shown_text,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -62,25 +64,11 @@ data:
 """
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
+size = size_fixture()
+tab = tab_fixture()
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size])
-    yield opened
-    opened.context.close()
-
-
-@pytest.fixture
-def page(tab):
-    tab.evaluate("window.cfgpatch.setMode('patch')")
-    yield tab
-    assert tab.errors == []
-    assert fits(tab), "the page is wider than the screen"
+page = page_fixture("patch", fits_screen=True)
 
 
 def _set(page, object_text: str, patch_text: str, patch_type: str | None = None) -> None:

@@ -21,9 +21,11 @@ from web_browser_support import (  # noqa: F401 - fixtures
     fits,
     kubectl_patch,
     open_shared_link,
-    open_tab,
+    page_fixture,
     screenshot,
     site_url,
+    size_fixture,
+    tab_fixture,
 )
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -34,25 +36,11 @@ EXAMPLE = json.loads((ROOT / "web" / "src" / "want-example.json").read_text())
 TYPES = ("strategic", "merge", "json")
 
 
-@pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
-def size(request):
-    return request.param
+size = size_fixture()
+tab = tab_fixture("want")
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url, size):  # noqa: F811
-    url, _ = site_url
-    opened = open_tab(browser, url, SIZES[size])
-    opened.evaluate("window.cfgpatch.setMode('want')")
-    yield opened
-    opened.context.close()
-
-
-@pytest.fixture
-def page(tab):
-    yield tab
-    assert tab.errors == []
-    assert fits(tab), "the page is wider than the screen"
+page = page_fixture(fits_screen=True)
 
 
 def _shown(page) -> dict:

@@ -1,10 +1,16 @@
 """Shared pieces of the browser tests of the patch tester page (Playwright + Chromium).
 
 Fixtures: ``site_url`` (the built page on a local static file server, recording the
-paths it is asked for), ``browser`` (Debian's Chromium), and helpers to open a tab at a
-viewport size, to run the engine in CPython on the same texts, and to run real
-``kubectl patch --local`` on them.  Locally a missing component skips with the reason
-printed; with ``CI=true`` it fails (conftest's ``require``).
+paths it is asked for), ``browser`` (Debian's Chromium), and the page set-up most
+modules share, made by :func:`size_fixture` (each module at both viewport sizes),
+:func:`tab_fixture` (one tab a module and size, in a mode) and :func:`page_fixture`
+(that tab for one test, which must leave no page error); helpers to open a tab at a viewport size, to run the
+engine in CPython on the same texts, and to run real ``kubectl patch --local`` on them.
+Locally a missing component skips with the reason printed; with ``CI=true`` it fails
+(conftest's ``require``).
+
+A module imports ``browser`` and ``site_url`` by name and writes ``size =
+size_fixture()``, ``tab = tab_fixture("apply")`` and ``page = page_fixture("apply")``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -88,6 +94,56 @@ def browser():
             yield launched
         finally:
             launched.close()
+
+
+def size_fixture():
+    """A module-scoped ``size`` fixture: ``desktop`` then ``phone``, so that the module's
+    tests run at both sizes."""
+
+    @pytest.fixture(scope="module", params=list(SIZES), ids=list(SIZES))
+    def size(request) -> str:
+        return request.param
+
+    return size
+
+
+def set_mode(tab, mode: str) -> None:
+    tab.evaluate("(m) => window.cfgpatch.setMode(m)", mode)
+
+
+def tab_fixture(mode: str | None = None, setup: Callable | None = None, **context_options):
+    """A module-scoped ``tab`` fixture: the built page at ``size``, switched to ``mode``
+    (else left in the patch mode) and given to ``setup``; closed after the module."""
+
+    @pytest.fixture(scope="module")
+    def tab(browser, site_url, size):  # noqa: F811 - the fixtures of the module
+        url, _ = site_url
+        opened = open_tab(browser, url, SIZES[size], **context_options)
+        if mode is not None:
+            set_mode(opened, mode)
+        if setup is not None:
+            setup(opened)
+        yield opened
+        opened.context.close()
+
+    return tab
+
+
+def page_fixture(mode: str | None = None, fits_screen: bool = False):
+    """A ``page`` fixture: the module's ``tab`` for one test (switched back to ``mode``
+    first), which must leave no page error (with ``fits_screen``: nor a page wider than
+    the screen)."""
+
+    @pytest.fixture
+    def page(tab):
+        if mode is not None:
+            set_mode(tab, mode)
+        yield tab
+        assert tab.errors == []
+        if fits_screen:
+            assert fits(tab), "the page is wider than the screen"
+
+    return page
 
 
 def open_tab(browser, url: str, viewport: dict, *, wait: bool = True, **context_options):

@@ -44,11 +44,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="with --live: the outcome of server-side apply (kubectl apply "
                              "--server-side): conflicts with other field managers, fields "
                              "the apply removes, fields left stuck")
-    parser.add_argument("--field-manager", default="kubectl", metavar="NAME",
+    parser.add_argument("--as", dest="as_tool", default="kubectl",
+                        choices=("kubectl", "helm4", "flux"),
+                        help="with --server-side: whose apply (kubectl's, the default, with "
+                             "its client-side to server-side migration; helm4: Helm 4's, "
+                             "as helm, without that migration; flux: kustomize-controller's "
+                             "cleanup of kubectl's managers, then a forced apply)")
+    parser.add_argument("--field-manager", metavar="NAME",
                         help="with --server-side: the applier's field manager (default: "
-                             "kubectl; helm is Helm 4's apply, without kubectl's "
-                             "client-side to server-side migration; kustomize-controller "
-                             "for Flux, argocd-controller for Argo CD)")
+                             "the --as tool's: kubectl, helm, kustomize-controller; "
+                             "argocd-controller for Argo CD, which applies as kubectl)")
     parser.add_argument("--force-conflicts", action="store_true",
                         help="with --server-side: take the conflicting fields over (shown "
                              "as forced, still a risk)")
@@ -73,6 +78,9 @@ def run_preview(args: argparse.Namespace) -> int:
     if (args.server_side or args.force_conflicts) and not args.live:
         write_stderr("error: --server-side and --force-conflicts need --live DIR\n")
         return 2
+    if (args.field_manager is not None or args.as_tool != "kubectl") and not args.server_side:
+        write_stderr("error: --as and --field-manager need --server-side\n")
+        return 2
     try:
         report = _saved(args.report) if args.report else _compute(args)
     except CfgPatchError as error:
@@ -84,11 +92,12 @@ def run_preview(args: argparse.Namespace) -> int:
 
 def _compute(args: argparse.Namespace) -> dict:
     from ..lint.options import BuildOptions
-    from ..preview.engine import Options, ServerSide, preview
+    from ..preview.engine import Options, preview
+    from ..preview.serverside import server_side as server_side_of
     from .helm_runner import SubprocessHelm
 
     build = BuildOptions(args.load_restrictor, args.enable_helm, args.helm_command or "helm")
-    server_side = ServerSide(args.field_manager, args.force_conflicts) \
+    server_side = server_side_of(args.as_tool, args.field_manager, args.force_conflicts) \
         if args.server_side else None
     return preview(Options(args.repository, args.base, args.head, tuple(args.paths),
                            args.all_entry_points, live=args.live, build=build,

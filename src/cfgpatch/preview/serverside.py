@@ -21,13 +21,18 @@ object found there, the head render is applied by ``field_manager``:
 * any other refusal of the server (duplicate keys, a missing key field) is
   ``live-refused``.
 
-The field manager ``helm`` is Helm 4's apply: a plain server-side apply, without kubectl's
-client-side to server-side migration (``csaupgrade``), which moves the fields of
-``kubectl-client-side-apply`` to kubectl's manager so that the re-apply removes them; any
-other field manager is ``kubectl apply --server-side --field-manager NAME``, migration
-included.  Helm 4 does merge ``helm``'s own Update entries (a release Helm 3 installed
-client-side) into its Apply entry first, as ``cfgpatch kube upgrade --server-side
---from-client-side`` does.
+Whose apply it is (``ServerSide.tool``, the command line's ``--as``, the words of ``kube
+apply --as``):
+
+* ``kubectl`` (the default): ``kubectl apply --server-side --field-manager NAME``, with
+  kubectl's client-side to server-side migration (``csaupgrade``), which moves the fields
+  of ``kubectl-client-side-apply`` to NAME so that the re-apply removes them;
+* ``helm4``: Helm 4's apply as ``helm``, a plain server-side apply without that
+  migration; Helm 4 does merge ``helm``'s own Update entries (a release Helm 3 installed
+  client-side) into its Apply entry first, as ``cfgpatch kube upgrade --server-side
+  --from-client-side`` does;
+* ``flux``: Flux's kustomize-controller (:mod:`cfgpatch.kube.ssa.flux`): its cleanup
+  hands kubectl's managers' fields to ``kustomize-controller``, then a forced apply.
 
 Custom resources are typed by the CRDs of the head render and of ``DIR`` (else from their
 content, as the server does for a CRD without a schema).  ``kubectl get -o yaml`` leaves
@@ -42,13 +47,14 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import KubeError, OwnershipConflict
+from ..errors import INVALID_ARGUMENTS, InvalidInput, KubeError, OwnershipConflict
 from ..kube.explain.migration import pointer_of
 from ..kube.explain.ownership import HELM4, stuck_fields
 from ..kube.kustomize.resources import Gvk, ResId
 from ..kube.ssa import Types, path_string, server_side_apply
 from ..kube.ssa import fieldpath as fp
 from ..kube.ssa.csaupgrade import kubectl_server_side_apply, merge_own_updates
+from ..kube.ssa.flux import FLUX_MANAGER, flux_apply
 from .objdiff import field_changes
 from .render import RenderedObject
 
@@ -58,12 +64,36 @@ SKIP = ("/metadata/managedFields", "/metadata/resourceVersion", "/metadata/uid",
         "/metadata/generation", "/metadata/creationTimestamp", "/status")
 
 
+#: ``--as``: each tool's field manager (Helm 4 and Flux apply under their own name only).
+TOOLS = {"kubectl": "kubectl", "helm4": HELM4.manager, "flux": FLUX_MANAGER}
+
+
 @dataclass(frozen=True)
 class ServerSide:
-    """``--server-side`` with ``--field-manager`` and ``--force-conflicts``."""
+    """``--server-side`` with ``--field-manager``, ``--force-conflicts`` and ``--as``."""
 
     field_manager: str = "kubectl"
     force: bool = False
+    tool: str = "kubectl"
+
+
+def server_side(tool: str = "kubectl", field_manager: str | None = None,
+                force: bool = False) -> ServerSide:
+    """The apply of ``--as tool`` (``field_manager``: by default the tool's own; Flux
+    always forces).
+
+    >>> server_side("helm4")
+    ServerSide(field_manager='helm', force=False, tool='helm4')
+    >>> server_side(field_manager="helm").tool
+    'kubectl'
+    """
+    if tool not in TOOLS:
+        raise InvalidInput(f"--as {tool}: not one of {', '.join(TOOLS)}", code=INVALID_ARGUMENTS)
+    own = TOOLS[tool]
+    if tool != "kubectl" and field_manager not in (None, own):
+        raise InvalidInput(f"--as {tool} applies as {own}: leave --field-manager out",
+                           code=INVALID_ARGUMENTS)
+    return ServerSide(field_manager or own, force or tool == "flux", tool)
 
 
 def types_for(objects: list[dict]) -> Types:
@@ -90,7 +120,8 @@ def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types,
     and the risks it carries (``base``: the base render, for where a stuck field was
     set)."""
     value = _namespaced(head.value)
-    out: dict[str, Any] = {"field_manager": how.field_manager, "force": how.force}
+    out: dict[str, Any] = {"field_manager": how.field_manager, "force": how.force,
+                           "as": how.tool}
     meta = live.get("metadata")
     if not (isinstance(meta, dict) and meta.get("managedFields")):
         out["no_managed_fields"] = True  # kubectl get -o yaml leaves them out by default
@@ -128,10 +159,13 @@ def outcome(head: RenderedObject, live: dict, how: ServerSide, types: Types,
 
 def _apply(live: dict, value: dict, how: ServerSide, types: Types) -> tuple[Any, list[str]]:
     """The apply's result and the client-side managers kubectl migrated."""
-    if how.field_manager == HELM4.manager:  # Helm 4 runs no kubectl migration
+    if how.tool == "helm4":  # Helm 4 runs no kubectl migration
         live, migrated = merge_own_updates(live, how.field_manager, types, TIME)
         return server_side_apply(live, value, manager=how.field_manager, force=how.force,
                                  schema=types, time=TIME), migrated
+    if how.tool == "flux":
+        result, handed = flux_apply(live, value, types, TIME)
+        return result, sorted({h.split(" ")[0] for h in handed})
     applied = kubectl_server_side_apply(live, value, field_manager=how.field_manager,
                                         force=how.force, schema=types, time=TIME)
     return applied.result, applied.migrated_managers

@@ -11,24 +11,10 @@ hand).  ``DIFFERENCES[(apiVersion, kind, path)]`` maps a kubectl version to the 
 from __future__ import annotations
 
 import json
-import os
 
+from ..package_data import read_text
 
-def _text() -> str:
-    """The table's text: read directly from the package folder, through
-    importlib.resources when the package is zipped (the page)."""
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "data", "versions.json"),
-                  encoding="utf-8") as f:
-            return f.read()
-    except OSError:
-        from importlib import resources
-
-        return resources.files(__package__).joinpath("data", "versions.json").read_text(
-            encoding="utf-8")
-
-
-_TABLE = json.loads(_text())
+_TABLE = json.loads(read_text(__name__, "versions.json"))
 MESSAGES: list[str] = list(_TABLE["messages"])
 DIFFERENCES: dict[tuple[str, str, str], dict[str, int]] = {
     (row[0], row[1], row[2]): dict(row[3]) for row in _TABLE["differences"]}

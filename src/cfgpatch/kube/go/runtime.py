@@ -98,31 +98,10 @@ def _scalar_v(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return format_float(value)
+        from .json import go_float_g  # %v of a float64 is %g
+
+        return go_float_g(value)
     return str(value)
-
-
-def format_float(number: float) -> str:
-    """Go's ``%v`` of a float64: shortest digits, exponent form from 1e+06 on."""
-    from decimal import Decimal  # only for floats: left out of the start-up
-
-    if number == 0:
-        return "-0" if str(number).startswith("-") else "0"
-    sign, digits, exponent = Decimal(repr(number)).normalize().as_tuple()
-    if isinstance(exponent, str):  # "n", "N", "F": Go's %v of NaN and the infinities
-        return "NaN" if exponent in "nN" else "-Inf" if sign else "+Inf"
-    text = "".join(map(str, digits))
-    point = len(text) + exponent  # position of the decimal point
-    exp = point - 1
-    prefix = "-" if sign else ""
-    if exp < -4 or exp >= 6:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        return f"{prefix}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if point <= 0:
-        return f"{prefix}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return prefix + text + "0" * (point - len(text))
-    return f"{prefix}{text[:point]}.{text[point:]}"
 
 
 def stable_sort(items: list, less: Callable[[Any, Any], bool]) -> None:

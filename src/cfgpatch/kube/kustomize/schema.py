@@ -28,9 +28,9 @@ effect only when it is part of the ``openapi:`` document.
 from __future__ import annotations
 
 import json
-import os
 from functools import lru_cache
 
+from ...package_data import read_text
 from ..schema.node import NO_META, PatchMeta, Schema, builtin_kinds, builtin_schema
 
 TYPE_CHECKING = False
@@ -174,23 +174,9 @@ class BuiltinNode(SchemaNode):
         return [self.meta.merge_key] if self.meta.merge_key else []
 
 
-def _facts_text() -> str:
-    """``data/kustomize.json``: read directly from a package folder, through
-    importlib.resources when the package is zipped (the page)."""
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "data", "kustomize.json"),
-                  encoding="utf-8") as f:
-            return f.read()
-    except OSError:
-        from importlib import resources
-
-        return resources.files(__package__).joinpath("data", "kustomize.json").read_text(
-            encoding="utf-8")
-
-
 @lru_cache(maxsize=1)
 def _builtin_facts() -> dict:
-    facts = json.loads(_facts_text())
+    facts = json.loads(read_text(__name__, "kustomize.json"))
     facts["unknown_kinds"] = {tuple(k) for k in facts.get("unknown_kinds", [])}
     facts["unknown_fields"] = set(facts.get("unknown_fields", []))
     facts.setdefault("lists", {})

@@ -42,11 +42,11 @@ treated as an untyped value instead of the error kubectl would raise.
 from __future__ import annotations
 
 import json
-import os
 from collections import namedtuple
 from functools import lru_cache
 
 from ...errors import INVALID_ARGUMENTS, KubeError
+from ...package_data import read_text
 from .rules import ListRule, Shapes, strategic_rule
 
 SCALAR_KINDS = frozenset(
@@ -260,7 +260,7 @@ class Schema:
 @lru_cache(maxsize=1)
 def builtin_schema() -> Schema:
     """The built-in table: every kind kubectl 1.32 knows, with its struct tags."""
-    return Schema(json.loads(_package_data("builtin.json")))
+    return Schema(json.loads(read_text(__name__, "builtin.json")))
 
 
 def builtin_kinds() -> dict[str, dict[str, str]]:
@@ -274,22 +274,10 @@ def builtin_kinds() -> dict[str, dict[str, str]]:
 
 @lru_cache(maxsize=1)
 def _kinds_index() -> dict[str, dict[str, str]]:
-    text = _package_data("builtin.json")
+    text = read_text(__name__, "builtin.json")
     start = text.find("{", text.index('"kinds"'))
     found, _ = json.JSONDecoder().raw_decode(text, start)
     return found
-
-
-def _package_data(name: str) -> str:
-    """A file of ``data/``: read directly when the package is a folder (the usual case,
-    without importlib.resources' start-up cost), through it when zipped (the page)."""
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "data", name), encoding="utf-8") as f:
-            return f.read()
-    except OSError:
-        from importlib import resources
-
-        return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
 
 
 def load_table(text: str) -> Schema:

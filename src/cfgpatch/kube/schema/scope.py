@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from .node import _package_data
+from ...package_data import read_text
 
 
 @lru_cache(maxsize=1)
 def _cluster_kinds() -> frozenset:
-    table = json.loads(_package_data("scopes.json"))
+    table = json.loads(read_text(__name__, "scopes.json"))
     return frozenset((api_version, kind) for api_version, kind in table["cluster_scoped"])
 
 

@@ -10,9 +10,9 @@ the generated OpenAPI names them: ``apps/v1`` ``Deployment`` is
 from __future__ import annotations
 
 import json
-import os
 from functools import lru_cache
 
+from ...package_data import read_text
 from .schema import RawAtom, Schema, schema_from_table
 
 
@@ -20,7 +20,7 @@ from .schema import RawAtom, Schema, schema_from_table
 def builtin_schema() -> Schema:
     """Every built-in Kubernetes 1.32 type (loaded once; each type's JSON is parsed when
     the type is first looked up)."""
-    return schema_from_table(read_table(_package_data("builtin.json")))
+    return schema_from_table(read_table(read_text(__name__, "builtin.json")))
 
 
 def read_table(text: str) -> dict:
@@ -55,13 +55,3 @@ def type_name(api_version: str, kind: str) -> str:
     else:
         package = group.split(".", 1)[0]
     return f"io.k8s.api.{package}.{version}.{kind}"
-
-
-def _package_data(name: str) -> str:
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "data", name), encoding="utf-8") as f:
-            return f.read()
-    except OSError:
-        from importlib import resources
-
-        return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")

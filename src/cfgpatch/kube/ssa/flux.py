@@ -1,4 +1,5 @@
-"""Flux's kustomize-controller applying one object server-side, offline.
+"""Flux's kustomize-controller applying one object server-side, offline (``cfgpatch kube
+apply --server-side --as flux``, ``cfgpatch kube preview --live DIR --server-side --as flux``).
 
 What the controller does to each object, read in its sources (docs/kube-apply.md cites
 the places): before applying, it hands to its own ``Apply`` entry the fields of the

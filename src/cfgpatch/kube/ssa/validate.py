@@ -5,13 +5,16 @@
 ``element 0: associative list with keys has an element that omits key field "name" (and
 doesn't have default value)``, ``field not declared in schema``, ``expected string, got
 &value.valueUnstructured{Value:1}`` (a value of the wrong kind printed as Go's ``%v`` or
-``%#v`` prints it: :func:`go_value`, :func:`go_value_sharp`, :func:`go_type`).
+``%#v`` prints it: :func:`go_value`, :func:`go_value_sharp`; its type as ``%T``:
+:func:`cfgpatch.kube.go.runtime.go_type`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..go.json import go_quote
+from ..go.runtime import go_format, go_type
 from . import fieldpath as fp
 from .schema import (
     ASSOCIATIVE,
@@ -27,7 +30,7 @@ from .schema import (
     TypeRef,
 )
 from .typed import Errors, ItemError, item_element, resolve, with_prefix
-from .value import ABSENT, is_number
+from .value import ABSENT, go_scalar, is_number
 
 ANYTHING = (UNTYPED_ATOMIC, UNTYPED_DEDUCED)
 
@@ -140,26 +143,9 @@ def validate_map(schema: Schema, mt: MapType, v: Any,
     return errs
 
 
-def go_type(v: Any) -> str:
-    """Go's ``%T`` of an unstructured value."""
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int64"
-    if isinstance(v, float):
-        return "float64"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "[]interface {}"
-    if isinstance(v, dict):
-        return "map[string]interface {}"
-    return "<nil>"
-
-
 def go_value(v: Any) -> str:
     """Go's ``%v`` of a ``value.Value`` holding ``v``: ``&{...}``."""
-    return "&{" + _plain_v(v) + "}"
+    return "&{" + go_format(v) + "}"
 
 
 def go_value_sharp(v: Any) -> str:
@@ -167,35 +153,10 @@ def go_value_sharp(v: Any) -> str:
     return "&value.valueUnstructured{Value:" + _sharp_v(v) + "}"
 
 
-def _plain_v(v: Any) -> str:
-    from ..go.json import go_float_g
-
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return go_float_g(v)
-    if isinstance(v, (int, str)):
-        return str(v)
-    if isinstance(v, list):
-        return "[" + " ".join(_plain_v(x) for x in v) + "]"
-    return "map[" + " ".join(f"{k}:{_plain_v(v[k])}" for k in sorted(v)) + "]"
-
-
 def _sharp_v(v: Any) -> str:
-    from ..go.json import go_float_g, go_quote
-
-    if v is None:
-        return "interface {}(nil)"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return go_float_g(v)
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return go_quote(v)
+    scalar = go_scalar(v, "interface {}(nil)")
+    if scalar is not None:
+        return scalar
     if isinstance(v, list):
         return "[]interface {}{" + ", ".join(_sharp_v(x) for x in v) + "}"
     return "map[string]interface {}{" + ", ".join(

@@ -109,14 +109,15 @@ def identical(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def to_string(v: Any) -> str:
-    """``value.ToString``: the text of a value inside a printed path.
+def go_scalar(v: Any, null: str) -> str | None:
+    """A scalar as Go prints it inside a value (``null``: how nil is spelt): true or
+    false, a float as ``%g``, an integer, a string quoted; None for anything else.
 
-    >>> to_string("TCP"), to_string(80), to_string(1e6), to_string(None)
-    ('"TCP"', '80', '1e+06', 'null')
+    >>> go_scalar("a", "null"), go_scalar(1e21, "null"), go_scalar(None, "<nil>")
+    ('"a"', '1e+21', '<nil>')
     """
     if v is None:
-        return "null"
+        return null
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
@@ -125,6 +126,18 @@ def to_string(v: Any) -> str:
         return str(v)
     if isinstance(v, str):
         return go_quote(v)
+    return None
+
+
+def to_string(v: Any) -> str:
+    """``value.ToString``: the text of a value inside a printed path.
+
+    >>> to_string("TCP"), to_string(80), to_string(1e6), to_string(None)
+    ('"TCP"', '80', '1e+06', 'null')
+    """
+    scalar = go_scalar(v, "null")
+    if scalar is not None:
+        return scalar
     if isinstance(v, list):
         return "[" + ",".join(to_string(x) for x in v) + "]"
     if isinstance(v, dict):

@@ -1,0 +1,24 @@
+"""The data files a package ships in its ``data/`` folder, as text.
+
+Read directly when the package is a folder (the usual case, without importlib.resources'
+start-up cost), through importlib.resources when it is zipped (the page's Pyodide).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def read_text(module: str, name: str) -> str:
+    """``data/NAME`` in the package of the module named ``module`` (its ``__name__``)."""
+    loaded = sys.modules[module]
+    try:
+        folder = os.path.dirname(getattr(loaded, "__file__", None) or "")
+        with open(os.path.join(folder, "data", name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        from importlib import resources
+
+        package = loaded.__package__ or module.rpartition(".")[0]
+        return resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
