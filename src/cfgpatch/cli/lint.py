@@ -57,6 +57,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a rule id not to report; repeatable")
     parser.add_argument("--output", "-o", metavar="FILE",
                         help="write the report to FILE instead of standard output")
+    parser.add_argument("--show-notes", action="store_true",
+                        help="human format: list every note in full (default: a rule with "
+                             "more than 3 notes is summarised in one block, unless "
+                             "--fail-on note)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour in the human format (auto: on a terminal, unless "
                              "NO_COLOR is set)")
@@ -212,6 +216,7 @@ def run_lint(args: argparse.Namespace) -> int:
             if base.helm is not None:
                 base.helm.close()
     text = renderer(args.format)(report, color=_color(args.color, args.output),
+                                 show_notes=args.show_notes or args.fail_on == "note",
                                  root_uri=root.as_uri())
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

@@ -110,7 +110,7 @@ def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
         return None, [make(
             "flux-substitution", f"spec.path {spec.get('path')!r} holds a variable that "
             "the postBuild of the Flux Kustomization applying this one substitutes: not "
-            "followed offline, not linted", _at(tree, path, ["spec", "path"]))]
+            "followed offline, not linted", _at(tree, path, ["spec", "path"]), linted=False)]
     options = config.build_options(directory)
     if here:
         if not build:
@@ -134,7 +134,7 @@ def flux_unit(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
               "repository's root is not taken for it" if not directory else \
             f"its spec.path {spec.get('path')!r} is not a folder here"
         return None, [make("flux-other-source", f"{head}; {why}: not linted", where,
-                           source=source)]
+                           source=source, linted=False)]
     partial = f"source {source} is not this repository; built from the folder of the " \
               f"same path here ({directory})"
     if not build:

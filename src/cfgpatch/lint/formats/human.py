@@ -12,6 +12,22 @@
 
     2 findings (1 error, 1 warning, 0 notes) in 1 file; 3 patches in 2 kustomizations
 
+Warnings and errors are always listed in full.  A rule with more than :data:`FOLD_OVER`
+notes (131 ``flux-substitution`` notes on one home-ops repository) is summarised instead,
+in one block after the files: the count, the rule's short text (and how many of those
+notes say that what they concern was not linted at all, ``detail.linted`` false), the
+first :data:`FOLD_OVER` places and how many more::
+
+    notes summarised (--show-notes lists each):
+      flux-substitution  131 notes: postBuild variables are not expanded offline
+        kubernetes/apps/main/a/ks.yaml:20:3
+        kubernetes/apps/main/b/ks.yaml:18:3
+        kubernetes/apps/main/c/ks.yaml:22:3
+        and 128 more
+
+``show_notes=True`` lists every note where it is; the last line counts every finding
+either way.  Only this format folds: json, sarif and github keep one entry per finding.
+
 Colour (``color=True``) marks levels, rule ids and carets with ANSI escapes; the CLI turns
 it on only for a terminal and never when ``NO_COLOR`` is set.
 """
@@ -71,13 +87,49 @@ def _finding(report: Report, finding: LintFinding, color: bool) -> list[str]:
     return lines
 
 
-def render(report: Report, color: bool = False, **_: object) -> str:
+#: A rule with more notes than this is summarised (and this many of its places named).
+FOLD_OVER = 3
+
+
+def folded_rules(findings: list[LintFinding]) -> dict[str, list[LintFinding]]:
+    """The notes to summarise, by rule (most notes first, then by rule id): the rules
+    with more than :data:`FOLD_OVER` notes."""
+    notes: dict[str, list[LintFinding]] = {}
+    for finding in findings:
+        if finding.level == "note":
+            notes.setdefault(finding.rule, []).append(finding)
+    return {rule_id: notes[rule_id]
+            for rule_id in sorted(notes, key=lambda r: (-len(notes[r]), r))
+            if len(notes[rule_id]) > FOLD_OVER}
+
+
+def _folded(folds: dict[str, list[LintFinding]], color: bool) -> list[str]:
+    out = ["notes summarised (--show-notes lists each):"]
+    for rule_id, notes in folds.items():
+        count = _paint(_plural(len(notes), "note"), "note", color)
+        unlinted = sum(1 for note in notes if note.detail.get("linted") is False)
+        said = f" ({unlinted} of them name what was not linted at all)" if unlinted else ""
+        out.append(f"  {_paint(rule_id, 'rule', color)}  {count}: "
+                   f"{rule(rule_id).short}{said}")
+        for note in notes[:FOLD_OVER]:
+            loc = note.location
+            out.append(f"    {loc.file}:{loc.line}:{loc.column}")
+        out.append(f"    and {len(notes) - FOLD_OVER} more")
+    return [*out, ""]
+
+
+def render(report: Report, color: bool = False, show_notes: bool = False,
+           **_: object) -> str:
+    folds = {} if show_notes else folded_rules(report.findings)
+    listed = [f for f in report.findings if f.level != "note" or f.rule not in folds]
     out: list[str] = []
-    for path, group in groupby(report.findings, key=lambda f: f.location.file):
+    for path, group in groupby(listed, key=lambda f: f.location.file):
         out.append(_paint(path, "file", color))
         for finding in group:
             out.extend(_finding(report, finding, color))
         out.append("")
+    if folds:
+        out.extend(_folded(folds, color))
     out.append(summary(report))
     return "\n".join(out) + "\n"
 
