@@ -69,3 +69,15 @@ def test_end_column_only_for_a_region_on_one_line():
     assert render(Report([finding], [], {})) == \
         "::notice file=p.yaml,line=2,col=3,endLine=4,title=null-deletes::m\n"
     assert render(Report([], [], {})) == ""
+
+
+def test_errors_come_before_warnings_and_notices():
+    """GitHub keeps only the first annotations of a step and of a job."""
+    where = Location("k.yaml", 1, 1)
+    notes = [make("flux-substitution", f"note {i}", where) for i in range(12)]
+    report = Report([*notes, make("null-deletes-section", "a warning", where),
+                     make("patch-matches-nothing", "an error", where)], [], {})
+    commands = [line.split(" ", 1)[0] for line in render(report).splitlines()]
+    assert commands == ["::error", "::warning"] + ["::notice"] * 12
+    assert [line.rsplit("::", 1)[1] for line in render(report).splitlines()[2:]] == \
+        [f"note {i}" for i in range(12)]

@@ -5,6 +5,10 @@
 values, so those are written ``%25``, ``%0D``, ``%0A``, ``%3A`` and ``%2C``.  A note is a
 ``notice``.  A finding of a partial build (a Flux Kustomization of another source)
 says so on a second line.
+
+GitHub shows at most 10 annotations of each kind per step and 50 per job, so errors come
+first, then warnings, then notices (each in the report's order): a repository with many
+notes still gets its errors on the pull request.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from ..report import Report
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+_FIRST = {"error": 0, "warning": 1, "note": 2}
 
 
 def escape_data(text: str) -> str:
@@ -24,7 +29,7 @@ def escape_property(text: str) -> str:
 
 def render(report: Report, **_: object) -> str:
     lines = []
-    for finding in report.findings:
+    for finding in sorted(report.findings, key=lambda f: _FIRST[f.level]):
         loc = finding.location
         props = [("file", loc.file), ("line", str(loc.line)), ("col", str(loc.column))]
         if loc.end_line:
