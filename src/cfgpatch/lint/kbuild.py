@@ -14,9 +14,10 @@ module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the r
 * each touched resource is an :class:`Application` with the build's before and after;
   the patch engine's findings come from applying the same patch to ``before`` with
   ``cfgpatch.kube.patch`` (``lint.engine``);
-* a failed build carries kustomize's own text (root-relative paths) and points where
-  the text names a ``file:line``, else at the patch the build was applying, else at the
-  kustomization; a failure that what was skipped may explain (a patch whose target
+* a failed build carries kustomize's own text (root-relative paths) and its record
+  (``Outcome.error_problem``), and points where cfgpatch's text names a ``file:line``,
+  else at the entry the records name (``lint.failures``), else at the patch the build
+  was applying, else at the kustomization; a failure that what was skipped may explain (a patch whose target
   lies in a remote base) is no failure: the note says the build is incomplete.
 
 The build reads through a file system (``kube.kustomize.filesys``): the disk, or the

@@ -7,6 +7,11 @@ mistake of the repository, so lint says it once, as a ``build-incomplete`` note 
 entry that needs it, checks the patches against what is at hand, and keeps its exit status
 for what kustomize itself refuses.  Everything else ``kube build`` refuses stays a
 ``build-failed``.
+
+The kind of failure comes from the build's records (``BuildError.problem`` and what it
+wraps: ``helm-failed``, ``external-plugin``, a missing path that is a URL), never from
+kustomize's words; the words are only said.  cfgpatch's own refusals (what ``kube
+build`` does not model, a ``file:line:`` it names) are its own text.
 """
 
 from __future__ import annotations
