@@ -8,13 +8,13 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_kube_compat_kustomize import KUSTOMIZE_WORDING
 
 from cfgpatch.kube import compat
 from cfgpatch.kube.problems import Kustomize, within
 from cfgpatch.lint import MemoryFiles, lint_files
 from cfgpatch.lint.failures import failure_location
 from cfgpatch.web.lintmode import explanation, lint_view
+from test_kube_compat_kustomize import KUSTOMIZE_WORDING
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
 

@@ -17,8 +17,9 @@ module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the r
 * a failed build carries kustomize's own text (root-relative paths) and its record
   (``Outcome.error_problem``), and points where cfgpatch's text names a ``file:line``,
   else at the entry the records name (``lint.failures``), else at the patch the build
-  was applying, else at the kustomization; a failure that what was skipped may explain (a patch whose target
-  lies in a remote base) is no failure: the note says the build is incomplete.
+  was applying, else at the kustomization; a failure that what was skipped may explain
+  (a patch whose target lies in a remote base) is no failure: the note says the build is
+  incomplete.
 
 The build reads through a file system (``kube.kustomize.filesys``): the disk, or the
 files given in memory mounted at :data:`MEMORY_ROOT`; a Flux Kustomization adds its
