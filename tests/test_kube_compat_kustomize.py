@@ -138,7 +138,8 @@ def test_repeated_keys_in_go_yaml_s_words():
 
 def test_no_unique_target_and_replacement_sources_count_the_matches():
     for found, start in ((0, "no matches"), (2, "multiple matches")):
-        assert compat.word(Kustomize("no-unique-target", id="X", detail=found)).startswith(
+        assert compat.word(Kustomize("no-unique-target", id="X",
+                                     detail=(found, "X", "", ""))).startswith(
             f"{start} for Id X;")
     assert compat.word(Kustomize("replacement-source-not-unique", id="X", field="a.b",
                                  detail=0)) == "nothing selected by X:a.b"

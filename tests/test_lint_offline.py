@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from cfgpatch.errors import InvalidInput
+from cfgpatch.errors import KUSTOMIZE_ERROR, InvalidInput
+from cfgpatch.kube import compat
+from cfgpatch.kube.problems import Kustomize
 from cfgpatch.lint import MemoryFiles, lint_files
 from cfgpatch.lint.config import parse_config
-from cfgpatch.lint.offline import offline_reason, reason_location
+from cfgpatch.lint.offline import kept_own_error, offline_reason, reason_location
 from cfgpatch.lint.options import BuildOptions
 
 DEPLOY = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"
@@ -53,20 +55,55 @@ def test_what_kustomize_refuses_at_hand_is_still_a_failure():
     assert [r for r, _, _ in _rules(texts)] == ["build-failed"]
 
 
-@pytest.mark.parametrize("message, offline", [
-    ("unable to run: '/usr/bin/helm version -c --short' with env=[] (is '/usr/bin/helm' "
-     "installed?): fork/exec: no such file or directory", True),
-    ("unable to run: 'helm pull --untar --repo https://charts.example.com x' with env=[]: "
-     "exit status 1", True),
-    ("evalsymlink failure on '/r/https:/example.com/schema.json' : lstat /r/https:: no such "
-     "file or directory", True),
-    ("external plugins disabled; unable to load external plugin 'tshirt'", True),
-    ("accumulating resources: accumulation err='accumulating resources from 'gone.yaml': "
-     "evalsymlink failure on '/r/gone.yaml' : lstat /r/gone.yaml: no such file", False),
-    ("must specify --enable-helm", False),
+def _helm(args: str, stderr: str | None, code: int) -> Kustomize:
+    return Kustomize("helm-failed", path="/usr/bin/helm", name=args,
+                     detail=(stderr, "", "", code, False))
+
+
+def _gone(path: str) -> Kustomize:
+    return Kustomize("no-such-path", path=path, detail=path)
+
+
+def _from(entry: str, problem: Kustomize) -> Kustomize:
+    return Kustomize("accumulating-resources", cause=Kustomize(
+        "accumulation", detail=Kustomize("resources-from", path=entry, cause=problem),
+        cause=Kustomize("no-kustomization", path=f"/r/{entry}")))
+
+
+@pytest.mark.parametrize("problem, offline", [
+    (_helm("version -c --short", "fork/exec: no such file or directory", -1), True),
+    (_helm("pull --untar --repo https://charts.example.com x", "", 1), True),
+    (_from("chart", _helm("template x ./chart", "Error: oops", 1)), True),
+    (_helm("install x", "", 1), False),
+    (_gone("/r/https:/example.com/schema.json"), True),
+    (_from("HTTPS://example.com/x.yaml", _gone("/r/HTTPS:/example.com/x.yaml")), True),
+    (Kustomize("external-plugin", name="tshirt"), True),
+    (Kustomize("loading-generator-plugins",
+               cause=Kustomize("external-plugin", name="tshirt")), True),
+    (_from("gone.yaml", _gone("/r/gone.yaml")), False),
+    (Kustomize("helm-not-enabled"), False),
+    ("words of cfgpatch's own", False),
 ])
-def test_which_kustomize_errors_cannot_be_followed_offline(message, offline):
-    assert (offline_reason("kustomize error", message) is not None) == offline
+def test_which_kustomize_errors_cannot_be_followed_offline(problem, offline):
+    message = compat.word(problem)
+    assert (offline_reason(KUSTOMIZE_ERROR, message, problem) is not None) == offline
+    if offline:
+        assert offline_reason(KUSTOMIZE_ERROR, message, problem).endswith(message)
+
+
+@pytest.mark.parametrize("problem, kept", [
+    (_from("gone.yaml", _gone("/r/gone.yaml")), True),
+    (Kustomize("patch-file", path="p.yaml", cause=Kustomize(
+        "unreadable-file", path="/r/p.yaml", name="open", detail="no such file or directory")),
+     True),
+    (Kustomize("unreadable-file", path="/r/p.yaml", name="read", detail="is a directory"),
+     False),
+    (_from("https://example.com/x.yaml", _gone("/r/https:/example.com/x.yaml")), False),
+    (Kustomize("no-unique-target", id="X", detail=(0, "Deployment", "x", "")), False),
+    ("words of cfgpatch's own: no such file", False),
+])
+def test_a_missing_local_file_is_kept_as_a_failure_after_a_skip(problem, kept):
+    assert kept_own_error(problem) == kept
 
 
 def test_the_note_points_at_the_entry_kube_build_names():

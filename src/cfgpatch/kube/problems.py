@@ -42,13 +42,13 @@ from ..errors import KubeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 __all__ = ["BadBytes", "Command", "Decoding", "JsonSyntax", "Kustomize", "MissingKind",
            "NoTypeInfo", "Parsing", "ProblemError", "Refusal", "Separator", "UnknownField",
            "Unmarshal", "YamlSyntax", "YamlValue", "cause", "describe", "line_column",
-           "use_wording", "words"]
+           "use_wording", "within", "words"]
 
 
 class JsonSyntax(namedtuple("JsonSyntax", "code byte offset line column literal expected",
@@ -287,6 +287,25 @@ def cause(error: Exception) -> Any:
     if isinstance(error, ProblemError) and error._message is None:
         return error.problem
     return getattr(error, "message", None) or str(error)
+
+
+def within(problem: Any) -> Iterator[Any]:
+    """``problem`` and every record it wraps, in the order their words come: a
+    record, the record its :class:`Kustomize` ``detail`` holds (``accumulation``: what
+    reading the path as a file met), then its ``cause``.  A ``str`` (words already
+    made) ends a branch and is not given.
+
+    >>> [p.code for p in within(Kustomize("accumulating-resources", cause=Kustomize(
+    ...     "accumulation", detail=Kustomize("resources-from", path="x"),
+    ...     cause=Kustomize("no-kustomization", path="/x"))))]
+    ['accumulating-resources', 'accumulation', 'resources-from', 'no-kustomization']
+    """
+    if problem is None or isinstance(problem, str) or not hasattr(problem, "kind"):
+        return
+    yield problem
+    if isinstance(problem, Kustomize):
+        yield from within(problem.detail)
+    yield from within(getattr(problem, "cause", None))
 
 
 class Refusal(Exception):

@@ -34,8 +34,9 @@ def check(outcome: Outcome) -> list[LintFinding]:
     out: list[LintFinding] = list(outcome.notes)
     if outcome.error is not None:
         failed = "partial-build-failed" if outcome.partial else "build-failed"
-        out.append(make(failed, _build_message(outcome),
-                        outcome.error_location or Location(outcome.path), error=outcome.error))
+        out.append(replace(make(failed, _build_message(outcome),
+                                outcome.error_location or Location(outcome.path),
+                                error=outcome.error), problem=outcome.error_problem))
     if outcome.offline is not None:
         out.append(make("build-incomplete", f"not followed offline: {outcome.offline}",
                         outcome.offline_location or Location(outcome.path)))

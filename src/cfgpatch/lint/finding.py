@@ -49,6 +49,9 @@ class LintFinding:
     related: tuple[Location, ...] = ()
     #: Machine-readable extras (the engine finding's pointer and detail, the guard op...).
     detail: dict = field(default_factory=dict)
+    #: What a failed build refused, as a record (``Outcome.error_problem``); not part of
+    #: the report's JSON, not compared.
+    problem: Any = field(default=None, compare=False, repr=False)
 
     @property
     def sort_key(self) -> tuple:

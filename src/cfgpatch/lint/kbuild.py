@@ -14,10 +14,12 @@ module turns that trace into lint's :class:`~cfgpatch.lint.model.Outcome`; the r
 * each touched resource is an :class:`Application` with the build's before and after;
   the patch engine's findings come from applying the same patch to ``before`` with
   ``cfgpatch.kube.patch`` (``lint.engine``);
-* a failed build carries kustomize's own text (root-relative paths) and points where
-  the text names a ``file:line``, else at the patch the build was applying, else at the
-  kustomization; a failure that what was skipped may explain (a patch whose target
-  lies in a remote base) is no failure: the note says the build is incomplete.
+* a failed build carries kustomize's own text (root-relative paths) and its record
+  (``Outcome.error_problem``), and points where cfgpatch's text names a ``file:line``,
+  else at the entry the records name (``lint.failures``), else at the patch the build
+  was applying, else at the kustomization; a failure that what was skipped may explain
+  (a patch whose target lies in a remote base) is no failure: the note says the build is
+  incomplete.
 
 The build reads through a file system (``kube.kustomize.filesys``): the disk, or the
 files given in memory mounted at :data:`MEMORY_ROOT`; a Flux Kustomization adds its
@@ -199,8 +201,8 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         outcome.not_followed = ("a document under this kustomization is nested deeper than "
                                 "cfgpatch follows (a few hundred levels); nothing was checked")
         return outcome
-    reason = offline_reason(error.code, message)
-    if reason is None and skipped and not kept_own_error(message):
+    reason = offline_reason(error.code, message, error.problem)
+    if reason is None and skipped and not kept_own_error(error.problem):
         return outcome  # what was skipped may hold what the build missed: the note says so
     if reason is not None:
         outcome.incomplete = [*outcome.incomplete, reason]
@@ -208,9 +210,10 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         outcome.offline_location = outcome.offline_location or \
             reason_location(message, outcome.path)
         return outcome
-    outcome.error = message
+    outcome.error, outcome.error_problem = message, error.problem
     in_patch = last is not None and _failed_in_patch(trace)
-    outcome.error_location = failure_location(files, outcome.path, message) or (
+    outcome.error_location = failure_location(files, outcome.path, message, error.problem,
+                                              prefix) or (
         last.location() if in_patch and last is not None else Location(outcome.path))
     failed = trace.steps[-1].failed if trace.steps else None
     if in_patch and last is not None and failed is not None:  # the engine explains it

@@ -302,10 +302,11 @@ def _confirmed(outcome: Outcome, confirm: Confirm | None) -> None:
     if text is None:
         outcome.error = None
         outcome.error_location = None
+        outcome.error_problem = None
         outcome.applications = []
         outcome.incomplete = [*outcome.incomplete, "kustomize builds what lint could not"]
     else:
-        outcome.error = text
+        outcome.error, outcome.error_problem = text, None
 
 
 def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:

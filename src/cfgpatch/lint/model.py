@@ -123,6 +123,10 @@ class Outcome:
     not_followed: str | None = None
     #: Where the error points (the kustomization, or the patch that failed).
     error_location: Location | None = None
+    #: What the build refused, as a record (``BuildError.problem``: a
+    #: :class:`~cfgpatch.kube.problems.Kustomize` wrapping the problem within), when
+    #: ``kube build`` failed; None for other builders' texts.
+    error_problem: Any = None
     #: Custom resource definitions known to lint (for naming list keys).
     crds: list = field(default_factory=list)
     #: Who built it: ``kube build`` (kustomize's exact build), or ``lint`` (a standalone patch).

@@ -26,6 +26,7 @@ from itertools import groupby
 from typing import Any
 
 from ..errors import CfgPatchError
+from ..kube.problems import Kustomize, within
 from ..lint import MemoryFiles, lint_files
 from ..lint.config import normal_path
 from ..lint.formats.human import summary
@@ -105,9 +106,6 @@ def _counted(findings: list[dict]) -> str:
     return ", ".join(parts)
 
 
-_NO_NS = re.compile(r"no matches for Id (?P<kind>[^./\s]+)\.[^/\s]*/(?P<name>[^\s;]+?)\.\[noNs\]")
-
-
 def _namespaces_of(texts: dict[str, str], kind: str, name: str) -> list[str]:
     """The namespaces that objects of ``kind`` and ``name`` have in the files given."""
     import yaml
@@ -128,15 +126,27 @@ def _namespaces_of(texts: dict[str, str], kind: str, name: str) -> list[str]:
     return found
 
 
-def explanation(message: str, texts: dict[str, str]) -> str | None:
-    """Plain words for a kustomize error a person cannot read as it is, or ``None``.
+def _unmatched(problem: Any) -> tuple[str, str] | None:
+    """The kind and name of the id without a namespace that no resource has, when a
+    build's ``problem`` is (or wraps) kustomize's ``no-unique-target`` of no match."""
+    for step in within(problem):
+        if isinstance(step, Kustomize) and step.code == "no-unique-target":
+            count, kind, name, namespace = step.detail
+            if count == 0 and not namespace and kind:
+                return kind, name
+    return None
+
+
+def explanation(problem: Any, texts: dict[str, str]) -> str | None:
+    """Plain words for a kustomize error (``problem``: the build's record, a finding's
+    ``problem``) a person cannot read as it is, or ``None``.
 
     ``[noNs]`` is how kustomize writes "no namespace" in a resource id: a patch whose
     ``metadata`` names no namespace matches only resources that have none."""
-    found = _NO_NS.search(message)
+    found = _unmatched(problem)
     if not found:
         return None
-    kind, name = found["kind"], found["name"]
+    kind, name = found
     spaces = _namespaces_of(texts, kind, name)
     where = (f" The {kind} `{name}` in these files is in namespace "
              + " and ".join(f"`{ns}`" for ns in spaces) + "." if spaces else "")
@@ -149,17 +159,20 @@ def explanation(message: str, texts: dict[str, str]) -> str | None:
 
 def _groups(report: Report, found: list[dict], texts: dict[str, str] | None = None
             ) -> list[dict]:
+    """``found`` (the report's findings as JSON, in its order) grouped by file, each
+    with what the page shows of it."""
     out = []
-    for path, group in groupby(found, key=lambda f: f["file"]):
+    paired = zip(found, [f.problem for f in report.findings])
+    for path, group in groupby(paired, key=lambda pair: pair[0]["file"]):
         findings = []
-        for finding in group:
+        for finding, problem in group:
             findings.append({
                 **finding,
                 "place": _place({**finding, "message": ""}),
                 "quote": report.line(path, finding["line"]),
                 "doc": rule(finding["rule"]).anchor,
                 "related": [_place(r) for r in finding.get("related", [])],
-                "explain": explanation(finding["message"], texts or {}),
+                "explain": explanation(problem, texts or {}),
             })
         out.append({"path": path, "counts": _counted(findings), "findings": findings})
     return out

@@ -76,8 +76,8 @@ class ResMap:
         found = self.by_any_id(wanted)
         if len(found) == 1:
             return found[0]
-        raise ProblemError(Kustomize("no-unique-target", id=str(wanted), detail=len(found)),
-                           code=KUSTOMIZE_ERROR)
+        raise ProblemError(Kustomize("no-unique-target", id=str(wanted), detail=(
+            len(found), wanted.gvk.kind, wanted.name, wanted.namespace)), code=KUSTOMIZE_ERROR)
 
     def select(self, selector: Selector) -> list[Resource]:
         return select(self.resources, selector)

@@ -35,8 +35,9 @@ def _no_match_for_patch(problem: Kustomize, word: Word) -> str:
 
 
 def _no_unique_target(problem: Kustomize, word: Word) -> str:
-    """``detail`` resources (none, or more than one) have the id a patch names."""
-    many = "multiple matches" if problem.detail else "no matches"
+    """``detail``: how many resources (none, or more than one) have the id a patch
+    names, then the id's kind, name and namespace ("" when it has none)."""
+    many = "multiple matches" if problem.detail[0] else "no matches"
     return f"{many} for Id {problem.id}; failed to find unique target for patch {problem.id}"
 
 
