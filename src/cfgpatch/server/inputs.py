@@ -51,6 +51,8 @@ def query(request: Request, key: str, default: str | None = None) -> str | None:
     """The one value of the query parameter ``key`` (``default`` when absent); a key
     given twice is a 400, as a repeated ``Cfgpatch-Rebase-From`` is, rather than one
     of the two values picked silently."""
+    if not request.scope.get("query_string"):
+        return default  # most requests have no query: nothing to parse
     values = request.query_params.getlist(key)
     if len(values) > 1:
         raise InvalidInput(f"?{key}= may be given once, not {len(values)} times",
