@@ -1,7 +1,7 @@
 """Group commit (cfgpatch.store.group_commit): batching, one item per key in a batch,
-outcomes and errors handed to the right threads; and the PostgreSQL store's batches
-against the real server (racing writers, a bad row among good ones, every answered
-append in the history)."""
+outcomes and errors handed to the right threads; and the SQLite and PostgreSQL stores'
+batches (racing writers, a bad row among good ones, every answered append in the
+history)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from cfgpatch.errors import InvalidInput
 from cfgpatch.store import ConcurrentUpdate
 from cfgpatch.store.group_commit import GroupCommit
 from cfgpatch.store.postgres import PostgresStore
+from cfgpatch.store.sqlite import SQLiteStore
 
 
 class Recorder:
@@ -123,7 +124,7 @@ def test_max_batch_must_be_positive():
         GroupCommit(lambda items: items, key=id, max_batch=0)
 
 
-# -- the PostgreSQL store's batches --------------------------------------------------------
+# -- the durable stores' batches ----------------------------------------------------------
 
 @pytest.fixture
 def pg_store():
@@ -135,19 +136,30 @@ def pg_store():
     pg_support.drop_prefix(prefix)
 
 
-def test_postgres_batches_racing_writers_lose_nothing_answered(pg_store):
+@pytest.fixture(params=["sqlite", "postgres"])
+def durable_store(request, tmp_path):
+    if request.param == "sqlite":
+        store = SQLiteStore(tmp_path / "group.db")
+        yield store
+        store.close()
+    else:
+        yield request.getfixturevalue("pg_store")
+
+
+def test_racing_writers_lose_nothing_answered(durable_store):
     """Twelve threads, six documents (two writers each, racing): every append answered
     is in the history with its own text, versions have no gaps, and batches of more
     than one row were written."""
+    store = durable_store
     answered: list[tuple[str, int, str]] = []
     lock = threading.Lock()
 
     def writer(doc: str, tag: str) -> None:
         for k in range(25):
-            head = pg_store.head_version(doc)
+            head = store.head_version(doc)
             text = f'"{tag}-{k}"'
             try:
-                version = pg_store.append(doc, text, expected_head=head)
+                version = store.append(doc, text, expected_head=head)
             except ConcurrentUpdate:
                 continue
             with lock:
@@ -159,12 +171,35 @@ def test_postgres_batches_racing_writers_lose_nothing_answered(pg_store):
     for thread in threads:
         thread.join()
     for i in range(6):
-        versions = [info.version for info in pg_store.versions(f"doc{i}")]
+        versions = [info.version for info in store.versions(f"doc{i}")]
         assert versions == list(range(1, len(versions) + 1))
         assert len(versions) == sum(1 for doc, _, _ in answered if doc == f"doc{i}")
     for doc, version, text in answered:
-        assert pg_store.get(doc, version).text == text
-    assert pg_store._commits.items > pg_store._commits.batches  # some batches held several
+        assert store.get(doc, version).text == text
+    assert store._commits.items > store._commits.batches  # some batches held several
+
+
+def test_a_bad_row_in_a_batch_is_refused_alone(durable_store):
+    """A lone surrogate refuses that append (invalid input naming the field); the
+    appends batched with it are written."""
+    store = durable_store
+    results: dict[str, object] = {}
+
+    def append(name: str, text: str) -> None:
+        try:
+            results[name] = store.append(name, text, expected_head=None)
+        except InvalidInput as error:
+            results[name] = error
+
+    threads = [threading.Thread(target=append, args=(f"n{i}", "\ud800" if i == 3 else f"{i}"))
+               for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert isinstance(results.pop("n3"), InvalidInput)
+    assert results == {f"n{i}": 1 for i in range(8) if i != 3}
+    assert store.head_version("n3") is None
 
 
 def test_postgres_batch_with_a_bad_row_writes_the_others(pg_store):
@@ -188,3 +223,18 @@ def test_postgres_batch_judges_each_row_on_its_own_head(pg_store):
     with pytest.raises(InvalidInput):
         pg_store.append("x", "\ud800", expected_head=2)
     assert pg_store.head_version("x") == 2
+
+
+def test_sqlite_batch_with_a_bad_row_writes_the_others(tmp_path):
+    store = SQLiteStore(tmp_path / "rows.db")
+    store.append("x", "1", expected_head=None)
+    at = "2026-01-01T00:00:00.000000Z"
+    outcomes = store._insert([("a", 1, "{}", at, None, None, 0, None),
+                              ("b", 1, "\ud800", at, None, None, 0, None),
+                              ("x", 2, "2", at, None, None, 0, 1),
+                              ("y", 2, "2", at, None, None, 0, 1)])
+    assert outcomes[0] is True and outcomes[2] is True and outcomes[3] is False
+    assert isinstance(outcomes[1], UnicodeEncodeError)
+    assert store.get("a", 1).text == "{}" and store.get("x", 2).text == "2"
+    assert store.head_version("b") is None and store.head_version("y") is None
+    store.close()

@@ -81,6 +81,13 @@ SERVICE_THREADS = 40
 LONG_POLL_ROUTE = "/v1/documents/{name}?wait"
 
 
+def version_answer(version: int, *, status: int = 200, tagged: bool = True) -> Response:
+    """``{"version":n}``, with the version as ``ETag`` when ``tagged``: the bytes a
+    ``JSONResponse`` would send, without the JSON encoder (every commit answers it)."""
+    return Response(b'{"version":%d}' % version, status_code=status, media_type=JSON_TYPE,
+                    headers=etag(version) if tagged else None)
+
+
 class Api:
     """The request handlers, bound to one service, token table and set of limits."""
 
@@ -177,8 +184,7 @@ class Api:
         # RFC 9110 section 9.3.4: a validator only if the body was stored unchanged (the
         # service keeps canonical text); the version is in the answer's body either way.
         unchanged = stored.encode("utf-8") == data
-        return JSONResponse({"version": version}, status_code=status,
-                            headers=etag(version) if unchanged else None)
+        return version_answer(version, status=status, tagged=unchanged)
 
     async def get_document(self, request: Request) -> Response:
         _, name = self.document(request, write=False)
@@ -223,7 +229,7 @@ class Api:
         version = await self.call(call, name, data, base, author=who.name, message=message,
                                   when=when, force=force)
         self.committed(name, version)
-        return JSONResponse({"version": version}, headers=etag(version))
+        return version_answer(version)
 
     async def rebase(self, request: Request) -> Response:
         _, name = self.document(request, write=False)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
 from . import metrics
-from .limits import BodyTooLarge, Limits, Timeouts
+from .limits import BODY_KEY, BodyTooLarge, Limits, Timeouts
 from .problems import (
     REQUEST_ID,
     HttpProblem,
@@ -128,6 +128,7 @@ class Front:
             await problem_response(problem, 503)(scope, receive, answer.send)
             return
         held = scope[SLOT_KEY] = Held(self.slots)
+        scope[BODY_KEY] = body  # read once (the app's handlers take it from here)
         try:
             await self.app(scope, _replay(body, receive), answer.send)
         except Exception as exc:  # no handler answered: log once, answer a JSON 500

@@ -211,6 +211,8 @@ def raw_target_error(scope: dict) -> HttpProblem | None:
         return HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
                            code=INVALID_NAME)
     for part, what in ((raw_path, "path"), (scope.get("query_string") or b"", "query")):
+        if part.isascii() and b"%" not in part:
+            continue  # ASCII with no escapes: UTF-8 already
         try:
             unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
         except UnicodeDecodeError:
