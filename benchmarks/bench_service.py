@@ -299,6 +299,9 @@ def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callab
     store = open_store()
     server = ServerProcess(store_url, "--workers", str(options.workers), "--http", options.http,
                            access_log=True)
+    meters = {"client": own_cpu, "server": lambda: tree_cpu(server.proc.pid)}
+    if label == "postgres":
+        meters["postgres"] = postgres_cpu
     try:
         for clients, count in per_client.items():
             layers = {"bare": bare(texts)}
@@ -308,22 +311,90 @@ def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callab
             layers["http"] = http_layer(server.url, options.client)
             makers = {layer: _once_per_client(make) for layer, make in layers.items()}
             runs: dict[str, tuple[list[float], float]] = {layer: ([], 0.0) for layer in layers}
+            cpu = {layer: dict.fromkeys(meters, 0.0) for layer in layers}
             step = max(1, count // ROUNDS)
             for offset in range(0, count, step):  # interleaved rounds: disk noise hits all
                 for layer, make in makers.items():
+                    before = {name: meter() for name, meter in meters.items()}
                     latencies, wall = measure(make, clients, min(step, count - offset), offset)
+                    for name, meter in meters.items():
+                        cpu[layer][name] += meter() - before[name]
                     runs[layer][0].extend(latencies)
                     runs[layer] = (runs[layer][0], runs[layer][1] + wall)
             results = {layer: summarize(*run) for layer, run in runs.items()}
             for layer, result in results.items():
+                commits = len(runs[layer][0])
+                result["cpu"] = {name: seconds / commits * 1000
+                                 for name, seconds in cpu[layer].items()}
                 cost = results["bare"]["rate"] / result["rate"]
                 rows.append((label, clients, layer, result, cost))
+                spent = "  ".join(f"{name} {ms:.3f}" for name, ms in result["cpu"].items()
+                                  if ms or name != "server")
                 print(f"{label:8} {clients:3} {layer:8} {result['rate']:9.0f}/s "
                       f"p50 {result['p50']:7.2f} ms  p99 {result['p99']:7.2f} ms  "
-                      f"cost x{cost:5.2f}", flush=True)
+                      f"cost x{cost:5.2f}  CPU ms/commit: {spent}", flush=True)
     finally:
         server.stop()
         store.close()
+
+
+# -- CPU, from /proc (Linux; elsewhere the CPU columns read 0) -------------------
+
+def own_cpu() -> float:
+    """CPU seconds of this process (the load generator and in-process layers)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _ticks(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and its descendants (the server and its workers)."""
+    processes: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            processes[int(entry.name)] = fields
+    family, total, grew = {root}, 0.0, True
+    while grew:
+        grew = False
+        for pid, fields in processes.items():
+            if pid not in family and int(fields[1]) in family:
+                family.add(pid)
+                grew = True
+    for pid in family:
+        if pid in processes:
+            total += _ticks(processes[pid])
+    return total
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every process of the ``postgres`` user (its backends, WAL writer
+    and checkpointer; other users of the same server count too: run on a quiet one)."""
+    import pwd
+
+    try:
+        uid = pwd.getpwnam("postgres").pw_uid
+    except KeyError:
+        return 0.0
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or entry.stat().st_uid != uid:
+                continue
+        except OSError:
+            continue
+        if (fields := _stat(entry.name)) is not None:
+            total += _ticks(fields)
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -342,10 +413,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ratio", action="store_true",
                         help="only the bare and HTTP layers (the ratio)")
     parser.add_argument("--repeat", type=int, default=1, help="measure R times (default 1)")
+    parser.add_argument("--per-client", type=int, metavar="N",
+                        help="commits per client and layer (default 400 with 1 client, 50 "
+                             "with more; the CPU columns need a few seconds per layer)")
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.clients.split(",")]
-    per_client = {c: (60 if c == 1 else 8) if args.quick else (400 if c == 1 else 50)
-                  for c in counts}
+    per_client = {c: args.per_client or ((60 if c == 1 else 8) if args.quick
+                                         else (400 if c == 1 else 50)) for c in counts}
     ratios: list[dict] = []
     for repeat in range(args.repeat):
         if args.repeat > 1:
@@ -400,6 +474,19 @@ def print_ratios(rows: list, args: argparse.Namespace) -> dict:
             ratios[(label, clients)] = rate / bare
             cells.append(f"{label} {rate:6.0f}/s over {bare:6.0f}/s = {rate / bare:.2f}x")
         print(f"  {clients:3} clients:  " + "   |   ".join(cells), flush=True)
+    cpu = {(label, clients, layer): result["cpu"] for label, clients, layer, result, _ in rows}
+    print("CPU per commit (ms; the load generator, the server's processes, PostgreSQL's; "
+          "throughput on a busy machine follows the CPU share a side gets):")
+    for clients in sorted({c for _, c, _ in rates}):
+        for label in ("sqlite", "postgres"):
+            if (label, clients, "http") not in cpu:
+                continue
+            bare, http = sum(cpu[(label, clients, "bare")].values()), \
+                sum(cpu[(label, clients, "http")].values())
+            parts = " + ".join(f"{name} {ms:.3f}" for name, ms in
+                               cpu[(label, clients, "http")].items())
+            print(f"  {clients:3} clients {label:8}: bare {bare:.3f}, HTTP {http:.3f} "
+                  f"({parts}): bare/HTTP = {bare / http if http else 0:.2f}x", flush=True)
     return ratios
 
 
