@@ -178,7 +178,7 @@ class Front:
         metrics.observe_request(route, scope["method"], status, seconds)
         if scope["method"] not in ("GET", "HEAD"):
             metrics.observe_cache(self.cache_bytes, now=time.monotonic())
-        if self.access_log:
+        if self.access_log and ACCESS.isEnabledFor(logging.INFO):
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
             ACCESS.info("%s %s %s %d %.1fms", where, scope["method"], scope["path"], status,
