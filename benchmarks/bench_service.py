@@ -8,10 +8,21 @@ commits per second and p50/p99 latency at four layers, side by side in one run:
 * ``store``: ``Store.append`` (head check + insert in one transaction);
 * ``service``: ``Service.apply`` in process (parse, patch, canonical text, append);
 * ``http``: ``PATCH /v1/documents/{name}`` through a real ``cfgpatch serve``
-  (uvicorn) process, with its default settings (access log on, written to
-  /dev/null), from keep-alive clients (the standard library's ``http.client``,
-  the leanest load generator at hand: ``--client httpx`` for httpx, which costs
-  the shared cores about 0.3 ms more per request).
+  (uvicorn) process, with its default settings (log level ``info``, so the access
+  log is on, written to /dev/null), from keep-alive clients.  The load comes from
+  this process, as the bare inserts' does, so its CPU is taken from the same two
+  cores: by default each client is a bare socket writing whole requests and
+  reading answers up to their ``Content-Length`` (``--client raw``, about 0.05 ms
+  of CPU per request); ``--client stdlib`` (``http.client``, which parses every
+  answer's headers with the email package) and ``--client httpx`` cost the
+  shared cores about 0.1 and 0.3 ms more per request.
+
+Besides commits per second, each row prints the CPU milliseconds spent per
+commit by this process (the load generator and the in-process layers), by the
+server's processes and by PostgreSQL's (every process of the ``postgres`` user:
+run it on a server nobody else uses), read from /proc.  On a machine that
+other work keeps busy, throughput follows the share of the cores each side
+gets, and the CPU per commit is what the service itself decides.
 
 Each client patches its own document, so the numbers measure the write path,
 not conflicts (the concurrency tests cover those).  ``cost`` is the layer's
@@ -26,7 +37,7 @@ be shared: compare only ratios measured in the same run).
 
     .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--no-sqlite] [--workers N]
         [--http auto|httptools|h11] [--clients 1,16] [--ratio] [--repeat R]
-        [--client stdlib|httpx]
+        [--client raw|stdlib|httpx] [--per-client N]
 """
 
 from __future__ import annotations
@@ -189,7 +200,7 @@ def service_layer(service: Service) -> Callable:
     return make
 
 
-def http_layer(url: str, client_kind: str = "stdlib") -> Callable:
+def http_layer(url: str, client_kind: str = "raw") -> Callable:
     run = uuid.uuid4().hex[:6]
     host, port = url.removeprefix("http://").split(":")
 
@@ -298,7 +309,7 @@ def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callab
     texts = [canonical(document(k)) for k in range(max(per_client.values()) + 1)]
     store = open_store()
     server = ServerProcess(store_url, "--workers", str(options.workers), "--http", options.http,
-                           access_log=True)
+                           "--log-level", "info", access_log=True)  # the defaults
     meters = {"client": own_cpu, "server": lambda: tree_cpu(server.proc.pid)}
     if label == "postgres":
         meters["postgres"] = postgres_cpu
@@ -406,8 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="cfgpatch serve --workers (default: one per core)")
     parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
                         help="cfgpatch serve --http (default auto)")
-    parser.add_argument("--client", default="stdlib", choices=("raw", "stdlib", "httpx"),
-                        help="the HTTP client of the load (default: http.client)")
+    parser.add_argument("--client", default="raw", choices=("raw", "stdlib", "httpx"),
+                        help="the HTTP client of the load (default raw: a bare socket)")
     parser.add_argument("--clients", default="1,16",
                         help="comma-separated client counts (default 1,16)")
     parser.add_argument("--ratio", action="store_true",
