@@ -1,13 +1,15 @@
 """Group commit: the appends that threads of one process make at the same time, written
 to the database in one statement (one round trip, one transaction, one flush of the log).
 
-A thread calling :meth:`GroupCommit.submit` queues its item.  If no batch is being
-written, it becomes the *leader*: it takes the queued items (at most one per key, so
-two writes of one document never meet in a batch; at most ``max_batch``), writes them
-with ``flush`` and hands every waiting thread its own outcome.  Items queued while a
-batch is in flight wait for it and go together in the next one, which the first of
-them leads.  So under load the batches grow by themselves, and a lone writer pays
-nothing but a lock: its batch is itself.
+A thread calling :meth:`GroupCommit.submit` when no batch is being written becomes
+the *leader*: it writes its item with the items queued (at most one per key, so two
+writes of one document never meet in a batch; at most ``max_batch``) by ``flush``
+and hands every waiting thread its own outcome.  Items that arrive while a batch is
+being written queue; when it is written, its leader hands the lead to the first
+queued item, which writes the next batch with what has queued meanwhile.  So under
+load the batches grow by themselves (one batch at a time: with four at once the
+benchmark's batches shrank from about 7 rows to 2.5 and PostgreSQL's CPU per commit
+doubled), and a lone writer pays nothing but a lock: its batch is itself.
 
 ``flush(items)`` answers one outcome per item, in order (an exception object is raised
 in that item's thread); an exception raised by ``flush`` itself is raised in every
@@ -61,7 +63,7 @@ class GroupCommit(Generic[T, R]):
         self.max_batch = max_batch
         self._lock = threading.Lock()
         self._queue: list[_Waiting[T, R]] = []
-        self._busy = False  # a leader is writing a batch
+        self._flying = False  # a batch is being written
         #: Batches written and items in them (for tests and benchmarks).
         self.batches = 0
         self.items = 0
@@ -70,35 +72,36 @@ class GroupCommit(Generic[T, R]):
         """Write ``item`` with others queued at the same time; its outcome, or raise it."""
         me: _Waiting[T, R] = _Waiting(item, self._key(item))
         with self._lock:
-            self._queue.append(me)
-            leading = not self._busy
-            self._busy = True
+            leading = not self._flying
+            if leading:
+                self._flying = True
+            else:
+                self._queue.append(me)
         if not leading:
-            me.sleep()
-        if not me.done:  # woken to lead (or leading from the start)
+            me.sleep()  # until its batch is written, or it is handed the lead
+        if not me.done:
             self._lead(me)
         if isinstance(me.outcome, BaseException):
             raise me.outcome
         return me.outcome  # type: ignore[return-value]
 
     def _lead(self, me: _Waiting[T, R]) -> None:
-        """Write batches until ``me`` is written, then hand the lead to the first item
-        still queued (or stop leading)."""
+        """Write ``me`` with what is queued, then hand the lead to the first item still
+        queued (taken off the queue: it starts the next batch), or stop."""
         try:
-            while not me.done:
-                self._write(self._take(), me)
+            self._write(self._take(me), me)
         finally:
             with self._lock:
                 if self._queue:
-                    self._queue[0].wake()  # not done: it leads the next batch
+                    self._queue.pop(0).wake()  # not done: it leads the next batch
                 else:
-                    self._busy = False
+                    self._flying = False
 
-    def _take(self) -> list[_Waiting[T, R]]:
-        """Remove from the queue the next batch: queue order, one item per key."""
+    def _take(self, me: _Waiting[T, R]) -> list[_Waiting[T, R]]:
+        """``me`` and, in queue order, the queued items whose keys the batch lacks."""
         with self._lock:
-            batch: list[_Waiting[T, R]] = []
-            keys: set[Hashable] = set()
+            batch = [me]
+            keys = {me.key}
             rest: list[_Waiting[T, R]] = []
             for waiting in self._queue:
                 if waiting.key in keys or len(batch) >= self.max_batch:
