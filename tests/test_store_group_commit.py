@@ -119,9 +119,44 @@ def test_a_lone_writer_writes_alone():
     assert seen == [[0], [1], [2]]
 
 
-def test_max_batch_must_be_positive():
+def test_several_batches_in_flight():
+    """With flights=2 two leaders write at once; items arriving meanwhile queue and the
+    first leader to finish hands its flight to them (one batch)."""
+    inside = threading.Semaphore(0)
+    release = threading.Event()
+    batches: list[list[str]] = []
+
+    def flush(items: list[str]) -> list[str]:
+        batches.append(list(items))
+        inside.release()
+        release.wait(10)
+        return [item.upper() for item in items]
+
+    commits = GroupCommit(flush, key=lambda item: item, flights=2)
+    outcomes: dict[str, str] = {}
+    threads = {item: threading.Thread(target=lambda i=item: outcomes.__setitem__(
+        i, commits.submit(i))) for item in "abcd"}
+    threads["a"].start()
+    threads["b"].start()
+    assert inside.acquire(timeout=10) and inside.acquire(timeout=10)  # both writing
+    threads["c"].start()
+    threads["d"].start()
+    deadline = time.monotonic() + 10
+    while len(commits._queue) < 2 and time.monotonic() < deadline:
+        time.sleep(0.001)
+    release.set()
+    for thread in threads.values():
+        thread.join(10)
+    assert outcomes == {item: item.upper() for item in "abcd"}
+    assert sorted(batches[:2]) == [["a"], ["b"]]
+    assert sorted(sorted(batch) for batch in batches[2:]) == [["c", "d"]]
+
+
+def test_max_batch_and_flights_must_be_positive():
     with pytest.raises(ValueError):
         GroupCommit(lambda items: items, key=id, max_batch=0)
+    with pytest.raises(ValueError):
+        GroupCommit(lambda items: items, key=id, flights=0)
 
 
 # -- the durable stores' batches ----------------------------------------------------------

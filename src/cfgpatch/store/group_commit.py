@@ -1,15 +1,21 @@
 """Group commit: the appends that threads of one process make at the same time, written
 to the database in one statement (one round trip, one transaction, one flush of the log).
 
-A thread calling :meth:`GroupCommit.submit` when no batch is being written becomes
-the *leader*: it writes its item with the items queued (at most one per key, so two
-writes of one document never meet in a batch; at most ``max_batch``) by ``flush``
-and hands every waiting thread its own outcome.  Items that arrive while a batch is
-being written queue; when it is written, its leader hands the lead to the first
-queued item, which writes the next batch with what has queued meanwhile.  So under
-load the batches grow by themselves (one batch at a time: with four at once the
-benchmark's batches shrank from about 7 rows to 2.5 and PostgreSQL's CPU per commit
-doubled), and a lone writer pays nothing but a lock: its batch is itself.
+A thread calling :meth:`GroupCommit.submit` when fewer than ``flights`` batches are
+being written becomes a *leader*: it writes its item with the items queued (at most
+one per key, so two writes of one document never meet in a batch; at most
+``max_batch``) by ``flush`` and hands every waiting thread its own outcome.  Items
+that arrive while ``flights`` batches are being written queue; when a batch is
+written, its leader hands its flight to the first queued item, which writes the next
+batch with what has queued meanwhile.  So under load the batches grow by themselves,
+and a lone writer pays nothing but a lock: its batch is itself.  Batches in flight at
+the same time may each hold a row of the same document: each row is judged on its
+own head by the database, as separate appends always were.
+
+``flights`` trades CPU for waiting: with one, a write waits for the batch in flight
+and then its own; with four (PostgreSQL), the benchmark's batches held about 2.5
+rows instead of 7 and cost PostgreSQL about twice the CPU per commit, and 16
+clients committed about a quarter more per second (``docs/server.md``).
 
 ``flush(items)`` answers one outcome per item, in order (an exception object is raised
 in that item's thread); an exception raised by ``flush`` itself is raised in every
@@ -55,15 +61,17 @@ class GroupCommit(Generic[T, R]):
     """Batches concurrent ``submit(item)`` calls into ``flush(items)`` (module docstring)."""
 
     def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
-                 key: Callable[[T], Hashable], max_batch: int = MAX_BATCH) -> None:
-        if max_batch < 1:
-            raise ValueError("max_batch must be 1 or more")
+                 key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
+                 flights: int = 1) -> None:
+        if max_batch < 1 or flights < 1:
+            raise ValueError("max_batch and flights must be 1 or more")
         self._flush = flush
         self._key = key
         self.max_batch = max_batch
+        self.flights = flights
         self._lock = threading.Lock()
         self._queue: list[_Waiting[T, R]] = []
-        self._flying = False  # a batch is being written
+        self._flying = 0  # batches being written
         #: Batches written and items in them (for tests and benchmarks).
         self.batches = 0
         self.items = 0
@@ -72,9 +80,9 @@ class GroupCommit(Generic[T, R]):
         """Write ``item`` with others queued at the same time; its outcome, or raise it."""
         me: _Waiting[T, R] = _Waiting(item, self._key(item))
         with self._lock:
-            leading = not self._flying
+            leading = self._flying < self.flights
             if leading:
-                self._flying = True
+                self._flying += 1
             else:
                 self._queue.append(me)
         if not leading:
@@ -86,8 +94,8 @@ class GroupCommit(Generic[T, R]):
         return me.outcome  # type: ignore[return-value]
 
     def _lead(self, me: _Waiting[T, R]) -> None:
-        """Write ``me`` with what is queued, then hand the lead to the first item still
-        queued (taken off the queue: it starts the next batch), or stop."""
+        """Write ``me`` with what is queued, then hand this flight to the first item still
+        queued (taken off the queue: it starts the next batch), or land it."""
         try:
             self._write(self._take(me), me)
         finally:
@@ -95,7 +103,7 @@ class GroupCommit(Generic[T, R]):
                 if self._queue:
                     self._queue.pop(0).wake()  # not done: it leads the next batch
                 else:
-                    self._flying = False
+                    self._flying -= 1
 
     def _take(self, me: _Waiting[T, R]) -> list[_Waiting[T, R]]:
         """``me`` and, in queue order, the queued items whose keys the batch lacks."""

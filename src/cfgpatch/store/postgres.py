@@ -29,6 +29,9 @@ from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
 from .group_commit import GroupCommit
 
+#: Group commit batches one process writes at once (at most half its pool): while one
+#: waits for its commit, the next is on its way (see :mod:`.group_commit`).
+BATCHES_IN_FLIGHT = 4
 #: Query parameters of a store URL that are ours, not libpq's.
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
 #: Seconds a request waits for a pooled connection before it fails (a lost database:
@@ -106,7 +109,9 @@ class PostgresStore:
             " %s::smallint[], %s::int[]) AS r(name, version, body, author, message, kind, head)"
             f" WHERE (SELECT max(version) FROM {self._table} WHERE name = r.name)"
             " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
-        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=lambda row: row[0])
+        self._commits: GroupCommit[Row, bool] = GroupCommit(
+            self._insert, key=lambda row: row[0],
+            flights=max(1, min(BATCHES_IN_FLIGHT, max_size // 2)))
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,
