@@ -18,9 +18,12 @@ rows instead of 7 and cost PostgreSQL about twice the CPU per commit, and 16
 clients committed about a quarter more per second (``docs/server.md``).
 
 ``flush(items)`` answers one outcome per item, in order (an exception object is raised
-in that item's thread); an exception raised by ``flush`` itself is raised in every
-thread of the batch.  ``flush`` returns only once the batch is durable, so no thread
-is answered before its write is committed: the store's guarantees are those of one
+in that item's thread).  An exception raised by ``flush`` itself (the database is
+unreachable, say) is raised in every thread of the batch and in every thread queued
+behind it, so that a lost database fails the waiting writes at once instead of one
+batch after another (none of them was written: a failure is never an
+acknowledgement).  ``flush`` returns only once the batch is durable, so no thread is
+answered before its write is committed: the store's guarantees are those of one
 append at a time.
 """
 
@@ -128,7 +131,10 @@ class GroupCommit(Generic[T, R]):
             if len(outcomes) != len(batch):
                 raise AssertionError(f"flush answered {len(outcomes)} outcomes "
                                      f"for {len(batch)} items")
-        except BaseException as error:  # every item of the batch fails with it
+        except BaseException as error:  # the batch fails, and the items queued behind it
+            with self._lock:
+                batch = batch + self._queue
+                self._queue = []
             outcomes = [error] * len(batch)
         self.batches += 1
         self.items += len(batch)

@@ -265,6 +265,8 @@ class PostgresStore:
             if len(rows) > 1:  # one bad row must not fail the others: one at a time
                 return [self._insert([row])[0] for row in rows]
             return [error if isinstance(error, UnicodeEncodeError) else _write_failed(error)]
+        except psycopg.OperationalError as exc:  # no connection, or it broke: raised,
+            raise _write_failed(exc) from None  # so the writes queued behind fail too
         except psycopg.Error as exc:
             return [_write_failed(exc)] * len(rows)
 
