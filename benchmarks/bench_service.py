@@ -8,10 +8,21 @@ commits per second and p50/p99 latency at four layers, side by side in one run:
 * ``store``: ``Store.append`` (head check + insert in one transaction);
 * ``service``: ``Service.apply`` in process (parse, patch, canonical text, append);
 * ``http``: ``PATCH /v1/documents/{name}`` through a real ``cfgpatch serve``
-  (uvicorn) process, with its default settings (access log on, written to
-  /dev/null), from keep-alive clients (the standard library's ``http.client``,
-  the leanest load generator at hand: ``--client httpx`` for httpx, which costs
-  the shared cores about 0.3 ms more per request).
+  (uvicorn) process, with its default settings (log level ``info``, so the access
+  log is on, written to /dev/null), from keep-alive clients.  The load comes from
+  this process, as the bare inserts' does, so its CPU is taken from the same two
+  cores: by default each client is a bare socket writing whole requests and
+  reading answers up to their ``Content-Length`` (``--client raw``, about 0.05 ms
+  of CPU per request); ``--client stdlib`` (``http.client``, which parses every
+  answer's headers with the email package) and ``--client httpx`` cost the
+  shared cores about 0.1 and 0.3 ms more per request.
+
+Besides commits per second, each row prints the CPU milliseconds spent per
+commit by this process (the load generator and the in-process layers), by the
+server's processes and by PostgreSQL's (every process of the ``postgres`` user:
+run it on a server nobody else uses), read from /proc.  On a machine that
+other work keeps busy, throughput follows the share of the cores each side
+gets, and the CPU per commit is what the service itself decides.
 
 Each client patches its own document, so the numbers measure the write path,
 not conflicts (the concurrency tests cover those).  ``cost`` is the layer's
@@ -26,7 +37,7 @@ be shared: compare only ratios measured in the same run).
 
     .venv/bin/python benchmarks/bench_service.py [--quick] [--no-pg] [--no-sqlite] [--workers N]
         [--http auto|httptools|h11] [--clients 1,16] [--ratio] [--repeat R]
-        [--client stdlib|httpx]
+        [--client raw|stdlib|httpx] [--per-client N]
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import sqlite3
 import statistics
 import sys
@@ -188,7 +200,7 @@ def service_layer(service: Service) -> Callable:
     return make
 
 
-def http_layer(url: str, client_kind: str = "stdlib") -> Callable:
+def http_layer(url: str, client_kind: str = "raw") -> Callable:
     run = uuid.uuid4().hex[:6]
     host, port = url.removeprefix("http://").split(":")
 
@@ -207,6 +219,8 @@ def http_layer(url: str, client_kind: str = "stdlib") -> Callable:
                     raise RuntimeError(answer.text)
 
             return op
+        if client_kind == "raw":
+            return raw_client(host, int(port), path)
         conn = http.client.HTTPConnection(host, int(port), timeout=60)
 
         def send(method: str, body: str, kind: str) -> int:
@@ -225,6 +239,52 @@ def http_layer(url: str, client_kind: str = "stdlib") -> Callable:
         return op
 
     return make
+
+
+def raw_client(host: str, port: int, path: str) -> Callable[[int], None]:
+    """One keep-alive connection speaking HTTP/1.1 over a bare socket: the request
+    bytes written at once, the answer read up to its ``Content-Length`` and its
+    status checked (about a tenth of ``http.client``'s CPU per request, which
+    parses every answer's headers with the email package: on a machine of two
+    cores the load generator's CPU is taken from the server)."""
+    sock = socket.create_connection((host, port), timeout=60)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    buffer = bytearray()
+
+    def send(method: str, body: str, kind: str) -> None:
+        data = body.encode("utf-8")
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                     f"Content-Type: {kind}\r\nContent-Length: {len(data)}\r\n\r\n"
+                     .encode("ascii") + data)
+        while (end := buffer.find(b"\r\n\r\n")) < 0:
+            buffer.extend(_received(sock))
+        head = bytes(buffer[:end]).lower()
+        start = head.find(b"\r\ncontent-length:")
+        if start < 0:
+            raise RuntimeError(f"no Content-Length in {head[:200]!r}")
+        stop = head.find(b"\r\n", start + 2)
+        size = int(head[start + 17:stop if stop > 0 else len(head)])
+        while len(buffer) < end + 4 + size:
+            buffer.extend(_received(sock))
+        status = head[9:12]
+        text = bytes(buffer[end + 4:end + 4 + size])
+        del buffer[:end + 4 + size]
+        if status not in (b"200", b"201"):
+            raise RuntimeError(f"{method} answered {status.decode()}: {text[:300]!r}")
+
+    send("PUT", json.dumps(document()), "application/json")
+
+    def op(k: int) -> None:
+        send("PATCH", patch_text(k), "application/json-patch+json")
+
+    return op
+
+
+def _received(sock: socket.socket) -> bytes:
+    chunk = sock.recv(65536)
+    if not chunk:
+        raise RuntimeError("the server closed the connection")
+    return chunk
 
 
 # -- driver ---------------------------------------------------------------------
@@ -249,7 +309,10 @@ def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callab
     texts = [canonical(document(k)) for k in range(max(per_client.values()) + 1)]
     store = open_store()
     server = ServerProcess(store_url, "--workers", str(options.workers), "--http", options.http,
-                           access_log=True)
+                           "--log-level", "info", access_log=True)  # the defaults
+    meters = {"client": own_cpu, "server": lambda: tree_cpu(server.proc.pid)}
+    if label == "postgres":
+        meters["postgres"] = postgres_cpu
     try:
         for clients, count in per_client.items():
             layers = {"bare": bare(texts)}
@@ -259,22 +322,90 @@ def bench_backend(label: str, open_store: Callable, store_url: str, bare: Callab
             layers["http"] = http_layer(server.url, options.client)
             makers = {layer: _once_per_client(make) for layer, make in layers.items()}
             runs: dict[str, tuple[list[float], float]] = {layer: ([], 0.0) for layer in layers}
+            cpu = {layer: dict.fromkeys(meters, 0.0) for layer in layers}
             step = max(1, count // ROUNDS)
             for offset in range(0, count, step):  # interleaved rounds: disk noise hits all
                 for layer, make in makers.items():
+                    before = {name: meter() for name, meter in meters.items()}
                     latencies, wall = measure(make, clients, min(step, count - offset), offset)
+                    for name, meter in meters.items():
+                        cpu[layer][name] += meter() - before[name]
                     runs[layer][0].extend(latencies)
                     runs[layer] = (runs[layer][0], runs[layer][1] + wall)
             results = {layer: summarize(*run) for layer, run in runs.items()}
             for layer, result in results.items():
+                commits = len(runs[layer][0])
+                result["cpu"] = {name: seconds / commits * 1000
+                                 for name, seconds in cpu[layer].items()}
                 cost = results["bare"]["rate"] / result["rate"]
                 rows.append((label, clients, layer, result, cost))
+                spent = "  ".join(f"{name} {ms:.3f}" for name, ms in result["cpu"].items()
+                                  if ms or name != "server")
                 print(f"{label:8} {clients:3} {layer:8} {result['rate']:9.0f}/s "
                       f"p50 {result['p50']:7.2f} ms  p99 {result['p99']:7.2f} ms  "
-                      f"cost x{cost:5.2f}", flush=True)
+                      f"cost x{cost:5.2f}  CPU ms/commit: {spent}", flush=True)
     finally:
         server.stop()
         store.close()
+
+
+# -- CPU, from /proc (Linux; elsewhere the CPU columns read 0) -------------------
+
+def own_cpu() -> float:
+    """CPU seconds of this process (the load generator and in-process layers)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _ticks(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and its descendants (the server and its workers)."""
+    processes: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            processes[int(entry.name)] = fields
+    family, total, grew = {root}, 0.0, True
+    while grew:
+        grew = False
+        for pid, fields in processes.items():
+            if pid not in family and int(fields[1]) in family:
+                family.add(pid)
+                grew = True
+    for pid in family:
+        if pid in processes:
+            total += _ticks(processes[pid])
+    return total
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every process of the ``postgres`` user (its backends, WAL writer
+    and checkpointer; other users of the same server count too: run on a quiet one)."""
+    import pwd
+
+    try:
+        uid = pwd.getpwnam("postgres").pw_uid
+    except KeyError:
+        return 0.0
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or entry.stat().st_uid != uid:
+                continue
+        except OSError:
+            continue
+        if (fields := _stat(entry.name)) is not None:
+            total += _ticks(fields)
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,17 +417,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="cfgpatch serve --workers (default: one per core)")
     parser.add_argument("--http", default="auto", choices=("auto", "httptools", "h11"),
                         help="cfgpatch serve --http (default auto)")
-    parser.add_argument("--client", default="stdlib", choices=("stdlib", "httpx"),
-                        help="the HTTP client of the load (default: http.client)")
+    parser.add_argument("--client", default="raw", choices=("raw", "stdlib", "httpx"),
+                        help="the HTTP client of the load (default raw: a bare socket)")
     parser.add_argument("--clients", default="1,16",
                         help="comma-separated client counts (default 1,16)")
     parser.add_argument("--ratio", action="store_true",
                         help="only the bare and HTTP layers (the ratio)")
     parser.add_argument("--repeat", type=int, default=1, help="measure R times (default 1)")
+    parser.add_argument("--per-client", type=int, metavar="N",
+                        help="commits per client and layer (default 400 with 1 client, 50 "
+                             "with more; the CPU columns need a few seconds per layer)")
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.clients.split(",")]
-    per_client = {c: (60 if c == 1 else 8) if args.quick else (400 if c == 1 else 50)
-                  for c in counts}
+    per_client = {c: args.per_client or ((60 if c == 1 else 8) if args.quick
+                                         else (400 if c == 1 else 50)) for c in counts}
     ratios: list[dict] = []
     for repeat in range(args.repeat):
         if args.repeat > 1:
@@ -351,6 +485,19 @@ def print_ratios(rows: list, args: argparse.Namespace) -> dict:
             ratios[(label, clients)] = rate / bare
             cells.append(f"{label} {rate:6.0f}/s over {bare:6.0f}/s = {rate / bare:.2f}x")
         print(f"  {clients:3} clients:  " + "   |   ".join(cells), flush=True)
+    cpu = {(label, clients, layer): result["cpu"] for label, clients, layer, result, _ in rows}
+    print("CPU per commit (ms; the load generator, the server's processes, PostgreSQL's; "
+          "throughput on a busy machine follows the CPU share a side gets):")
+    for clients in sorted({c for _, c, _ in rates}):
+        for label in ("sqlite", "postgres"):
+            if (label, clients, "http") not in cpu:
+                continue
+            bare, http = sum(cpu[(label, clients, "bare")].values()), \
+                sum(cpu[(label, clients, "http")].values())
+            parts = " + ".join(f"{name} {ms:.3f}" for name, ms in
+                               cpu[(label, clients, "http")].items())
+            print(f"  {clients:3} clients {label:8}: bare {bare:.3f}, HTTP {http:.3f} "
+                  f"({parts}): bare/HTTP = {bare / http if http else 0:.2f}x", flush=True)
     return ratios
 
 

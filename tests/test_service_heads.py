@@ -115,6 +115,24 @@ def test_what_another_writer_did_is_judged_on_the_real_head(stores):
     assert history == [(v, v in (11, 13)) for v in range(1, 15)]
 
 
+def test_a_change_on_the_head_this_service_wrote_is_not_compared_in_full(stores):
+    """A write with force=False on the head this service wrote compares the new text's
+    hash with the one it kept: the head is not written out again to see it changed; an
+    equal hash still compares the texts (a no-op answers the head)."""
+    service = Service(stores[0])
+    service.put_value("cfg", {"n": 0, "pad": "x" * 100})
+    encoded: list[object] = []
+    own = service._canonical
+    service._canonical = lambda value: encoded.append(value) or own(value)
+    head_value = service.get_value("cfg")
+    changed = service.apply("cfg", replace("/n", 1), force=False)
+    assert (changed, changed.changed) == (2, True)
+    assert all(value is not head_value for value in encoded)
+    nothing = service.apply("cfg", replace("/n", 1), force=False)
+    assert (nothing, nothing.changed) == (2, False)
+    assert service.get("cfg") == '{"n":1,"pad":"' + "x" * 100 + '"}'
+
+
 def test_a_failing_store_is_not_asked_twice():
     class Failing(MemoryStore):
         failing, appends = False, 0

@@ -51,3 +51,17 @@ def test_cache_limit_empties_the_cache():
     cache.keys(rows)
     cache.keys([{"j": j} for j in range(40)])
     assert cache.keys(rows) == [canonical(r) for r in rows]
+
+
+def test_only_pieces_with_enough_brackets_are_walked_for_depth(monkeypatch):
+    """A long but shallow piece (a 4 KB array of 20 objects) is not walked: its count of
+    '[' and '{' bounds its depth; brackets inside strings only make the bound looser."""
+    from cfgpatch import text_cache
+
+    walked: list[int] = []
+    monkeypatch.setattr(text_cache, "check_depth", lambda value, room: walked.append(room))
+    routes = [{"name": f"route-{i}", "headers": {"x-team": "p" * 150}} for i in range(20)]
+    assert TextCache().document_text({"routes": routes}) == canonical({"routes": routes})
+    assert walked == []
+    TextCache().document_text({"routes": ["[" * 600]})
+    assert walked == [MAX_DEPTH - 1]

@@ -109,6 +109,8 @@ class Lifecycle:
     check_version: Callable[..., int]
     #: The live head of each document as this service last read or wrote it.
     known_heads: dict[str, int]
+    #: The version this service last wrote of each document and the hash of its text.
+    head_hashes: dict[str, tuple[int, int]]
 
     def _state(self, name: str) -> State:
         """The live head (``None``: no document, or deleted) and the last version (the
@@ -140,17 +142,25 @@ class Lifecycle:
     def _unchanged(self, name: str, head: int, value: Any, text: str) -> bool:
         """Whether ``value`` (canonical ``text``) is the value of version ``head`` (a
         guessed head is not answered: no append confirms it)."""
+        written = self.head_hashes.get(name)
+        if written is not None and written[0] == head and written[1] != hash(text):
+            return False  # not the text this service stored as that version: a change
         head_value = self.values.value(name, head)
         same = value is head_value or text == self._canonical(head_value)
         if same and self._guessed(name):
             raise ConcurrentUpdate(f"the head of {name!r} was a guess")
         return same
 
-    def _wrote(self, name: str, version: int) -> None:
-        """After an append of ``version``: it is the head seen, and the guess, if any,
-        is spent (retention then reads the store's head)."""
+    def _wrote(self, name: str, version: int, text: str) -> None:
+        """After an append of ``version`` (canonical ``text``): it is the head seen, the
+        hash of its text is kept (a later no-op check then compares hashes first; a
+        stored version never changes), and the guess, if any, is spent (retention then
+        reads the store's head)."""
         _guess.set(None)
         self._saw(name, version)
+        if len(self.head_hashes) >= KNOWN_HEADS and name not in self.head_hashes:
+            self.head_hashes.clear()
+        self.head_hashes[name] = (version, hash(text))
 
     @staticmethod
     def _missing(name: str, last: int | None) -> LookupFailed:

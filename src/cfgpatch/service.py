@@ -84,7 +84,7 @@ class Service(Lifecycle):
             raise ValueError(f"cache_bytes must be a positive integer, not {cache_bytes!r}")
         chars = None if cache_bytes is None else cache_bytes // VALUE_WEIGHT
         self.store: Store = store if store is not None else MemoryStore()
-        self.known_heads = {}
+        self.known_heads, self.head_hashes = {}, {}
         self.limits = limits if limits is not None else ServiceLimits()
         #: Canonical text of the elements of long arrays in stored values, by
         #: identity (filled when a version is written; diff and round trips reuse it).
@@ -322,7 +322,7 @@ class Service(Lifecycle):
                 if self._guessed(name):
                     raise  # the guess was wrong: start again from the store's head
                 continue
-            self._wrote(name, version)
+            self._wrote(name, version, new_text)
             self.values.remember((name, version), value, len(new_text))
             self._retain(name, version)
             return Written(version, created=live is None, changed=True)

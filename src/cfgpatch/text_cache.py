@@ -181,8 +181,9 @@ class TextCache:
         ``ValueError`` for infinities like it); the cached element texts make
         later diffs and round trips of the same stored values cheap.  It also
         enforces :data:`~cfgpatch.jsonvalue.MAX_DEPTH` (``invalid json``): a
-        piece written as text ``t`` at nesting level ``k`` is at most
-        ``k + len(t) // 2`` deep, so only long pieces are ever walked.
+        piece written as text ``t`` at nesting level ``k`` is at most ``k`` plus
+        the number of ``[`` and ``{`` in ``t`` deep (each level opens with one), so
+        only pieces with that many brackets are ever walked.
         ``fresh=True`` (a value just parsed, in no cache yet) skips the lookups.
         """
         return self._document_text(value, 0, fresh)
@@ -195,9 +196,11 @@ class TextCache:
         kind = type(value)
         if kind is list and len(value) >= BIG_ARRAY:
             texts = self.keys(value, fresh)
-            if level + 1 + max(map(len, texts)) // 2 > MAX_DEPTH:
-                for element in value:
-                    check_depth(element, MAX_DEPTH - level - 1)
+            room = MAX_DEPTH - level - 1
+            if max(map(len, texts)) // 2 > room:
+                for element, text in zip(value, texts, strict=True):
+                    if _may_nest_deeper(text, room):
+                        check_depth(element, room)
             return "[" + ",".join(texts) + "]"
         if kind is dict and level < OBJECT_WALK_DEPTH:
             member_text = self._document_text
@@ -206,6 +209,14 @@ class TextCache:
                  for key in sorted(value)]
             ) + "}"
         text = self.text(value)
-        if level + len(text) // 2 > MAX_DEPTH:
+        if _may_nest_deeper(text, MAX_DEPTH - level):
             check_depth(value, MAX_DEPTH - level)
         return text
+
+
+def _may_nest_deeper(text: str, room: int) -> bool:
+    """Whether the value written as ``text`` may nest more than ``room`` levels: each
+    level takes an opening ``[`` or ``{`` and a closing one, so both the text's length
+    over two and its count of opening brackets (those inside strings too) bound its
+    depth; only a value that passes both bounds needs a walk."""
+    return len(text) // 2 > room and text.count("[") + text.count("{") > room

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
 from . import metrics
-from .limits import BodyTooLarge, Limits, Timeouts
+from .limits import BODY_KEY, BodyTooLarge, Limits, Timeouts
 from .problems import (
     REQUEST_ID,
     HttpProblem,
@@ -128,6 +128,7 @@ class Front:
             await problem_response(problem, 503)(scope, receive, answer.send)
             return
         held = scope[SLOT_KEY] = Held(self.slots)
+        scope[BODY_KEY] = body  # read once (the app's handlers take it from here)
         try:
             await self.app(scope, _replay(body, receive), answer.send)
         except Exception as exc:  # no handler answered: log once, answer a JSON 500
@@ -177,7 +178,7 @@ class Front:
         metrics.observe_request(route, scope["method"], status, seconds)
         if scope["method"] not in ("GET", "HEAD"):
             metrics.observe_cache(self.cache_bytes, now=time.monotonic())
-        if self.access_log:
+        if self.access_log and ACCESS.isEnabledFor(logging.INFO):
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
             ACCESS.info("%s %s %s %d %.1fms", where, scope["method"], scope["path"], status,

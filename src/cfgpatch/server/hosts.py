@@ -31,6 +31,8 @@ from ..errors import MISDIRECTED_REQUEST
 from .problems import HttpProblem, problem_response
 
 LOOPBACK_NAMES = frozenset({"localhost"})
+#: Host values whose judgement a policy remembers (then it starts over).
+JUDGED_HOSTS = 256
 
 
 def host_name(header: str) -> str:
@@ -58,12 +60,19 @@ class HostPolicy:
 
     def __init__(self, extra: Iterable[str] = ()) -> None:
         self.extra = frozenset(host_name(name) for name in extra)
+        self._judged: dict[str, bool] = {}  # by Host value: clients send the same one
 
     def allows(self, header: str | None) -> bool:
         if header is None:
             return False
-        name = host_name(header)
-        return is_loopback_name(name) or name in self.extra
+        judged = self._judged.get(header)
+        if judged is None:
+            name = host_name(header)
+            judged = is_loopback_name(name) or name in self.extra
+            if len(self._judged) >= JUDGED_HOSTS:
+                self._judged.clear()
+            self._judged[header] = judged
+        return judged
 
 
 def host_policy(allowed_hosts: Iterable[str] | None, *, tokens: bool) -> HostPolicy | None:

@@ -51,6 +51,8 @@ def query(request: Request, key: str, default: str | None = None) -> str | None:
     """The one value of the query parameter ``key`` (``default`` when absent); a key
     given twice is a 400, as a repeated ``Cfgpatch-Rebase-From`` is, rather than one
     of the two values picked silently."""
+    if not request.scope.get("query_string"):
+        return default  # most requests have no query: nothing to parse
     values = request.query_params.getlist(key)
     if len(values) > 1:
         raise InvalidInput(f"?{key}= may be given once, not {len(values)} times",
@@ -209,6 +211,8 @@ def raw_target_error(scope: dict) -> HttpProblem | None:
         return HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
                            code=INVALID_NAME)
     for part, what in ((raw_path, "path"), (scope.get("query_string") or b"", "query")):
+        if part.isascii() and b"%" not in part:
+            continue  # ASCII with no escapes: UTF-8 already
         try:
             unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
         except UnicodeDecodeError:

@@ -35,6 +35,10 @@ DEFAULT_MAX_WAIT = 60
 DEFAULT_POLL_INTERVAL = 0.5
 
 
+#: The scope key of a body read in full before the app runs (by the server's front).
+BODY_KEY = "cfgpatch.body"
+
+
 class BodyTooLarge(LimitExceeded):
     """The request body is larger than the server accepts."""
 
@@ -53,7 +57,12 @@ class Limits:
             raise ValueError("limits must be positive")
 
     async def read_body(self, request: Request) -> bytes:
-        """The request body, refusing (413) as soon as it is known to be too large."""
+        """The request body, refusing (413) as soon as it is known to be too large (the
+        body :class:`~cfgpatch.server.front.Front` has read already, when it has)."""
+        read = request.scope.get(BODY_KEY)
+        if read is not None:
+            self.check_size(len(read))
+            return read
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit():
             self.check_size(int(declared))

@@ -69,8 +69,17 @@ CACHE_BYTES = Gauge("cfgpatch_cache_bytes", "Bytes held by the service's caches"
 
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
     """Count one answer and its time."""
-    REQUESTS.labels(route, method, str(status)).inc()
-    LATENCY.labels(route, method).observe(seconds)
+    series = _series.get((route, method, status))
+    if series is None:  # a route, method and status seen for the first time
+        series = _series[(route, method, status)] = (
+            REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method))
+    series[0].inc()
+    series[1].observe(seconds)
+
+
+#: The request series by (route, method, status): route templates, methods and
+#: statuses are few, and ``labels()`` costs a lock and a check per call.
+_series: dict[tuple[str, str, int], tuple] = {}
 
 
 def observe_error(code: str) -> None:

@@ -1,10 +1,14 @@
 """PostgreSQL store: shared history for several ``cfgpatch serve`` replicas.
 
-Versions live in one table with primary key ``(name, version)``.  An append
-reads the head and inserts ``head + 1`` in one transaction; when two replicas
-race, the primary key lets exactly one insert win and the other gets
+Versions live in one table with primary key ``(name, version)``.  An append is
+one statement that inserts ``head + 1`` only if the document's head is still the
+one the writer started from; when two replicas race, the primary key lets
+exactly one insert win and the other gets
 :class:`~cfgpatch.store.base.ConcurrentUpdate` (the service then re-reads and
-retries).  Connections come from a ``psycopg_pool`` pool.  PostgreSQL's
+retries).  Appends made at the same time by threads of one process go in one
+statement, one row per document (:mod:`.group_commit`): each row is still
+judged on its own head, and each thread is answered once the statement has
+committed.  Connections come from a ``psycopg_pool`` pool.  PostgreSQL's
 default ``synchronous_commit=on`` makes every acknowledged commit durable.
 Migrations take a transaction-level advisory lock, so replicas starting
 together migrate once.
@@ -23,7 +27,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from ..errors import StoreError
 from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
+from .group_commit import GroupCommit
 
+#: Group commit batches one process writes at once (at most half its pool): while one
+#: waits for its commit, the next is on its way (see :mod:`.group_commit`).
+BATCHES_IN_FLIGHT = 4
 #: Query parameters of a store URL that are ours, not libpq's.
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
 #: Seconds a request waits for a pooled connection before it fails (a lost database:
@@ -36,6 +44,10 @@ DEFAULT_POOL_TIMEOUT = 1.0
 FAIL_FAST = {"connect_timeout": "2", "tcp_user_timeout": "1500", "keepalives_idle": "5",
              "keepalives_interval": "2", "keepalives_count": "2",
              "options": "-c statement_timeout=10000"}
+
+
+#: One row to append: name, version, body, author, message, kind, expected head.
+Row = tuple[str, int, str, str | None, str | None, int, int | None]
 
 
 def _iso(stamp: datetime | None) -> str | None:
@@ -82,6 +94,24 @@ class PostgresStore:
     ) -> None:
         self.prefix = migrations.check_prefix(prefix)
         self._table = f"{self.prefix}versions"
+        # One statement, one round trip: insert only if the head is still the expected
+        # one; a racing insert of the same version hits the primary key.  A batch of
+        # the group commit does the same for each row (one row per document).
+        self._insert_one = (
+            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
+            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
+            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = %(name)s)"
+            " IS NOT DISTINCT FROM %(head)s")
+        self._insert_many = (
+            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
+            " SELECT r.name, r.version, r.body, r.author, r.message, r.kind"
+            " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::text[],"
+            " %s::smallint[], %s::int[]) AS r(name, version, body, author, message, kind, head)"
+            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = r.name)"
+            " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
+        self._commits: GroupCommit[Row, bool] = GroupCommit(
+            self._insert, key=lambda row: row[0],
+            flights=max(1, min(BATCHES_IN_FLIGHT, max_size // 2)))
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,
@@ -210,28 +240,35 @@ class PostgresStore:
     ) -> int:
         version = (expected_head or 0) + 1
         kind, body = deltas.row_kind(version, text, delta, deleted)
-        # One statement, one round trip: insert only if the head is still
-        # ``expected_head``; a racing insert of the same version hits the primary key.
-        sql = (
-            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
-            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
-            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = %(name)s)"
-            " IS NOT DISTINCT FROM %(head)s"
-        )
-        params = {"name": name, "version": version, "body": body, "author": author,
-                  "message": message, "head": expected_head, "kind": kind}
+        row = (name, version, body, author, message, kind, expected_head)
         try:
-            with self._pool.connection() as conn:
-                inserted = conn.execute(sql, params).rowcount
-        except pg_errors.UniqueViolation:
-            inserted = 0
-        except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL write failed: {exc}".strip()) from None
+            inserted = self._commits.submit(row)  # raises a row's StoreError
         except UnicodeEncodeError:
             raise not_utf8(name=name, text=text, author=author, message=message) from None
-        if inserted != 1:
+        if not inserted:
             raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
         return version
+
+    def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
+        """Insert each row whose document's head is still its expected head; whether
+        each was (the group commit's ``flush``: one statement, committed on return)."""
+        try:
+            with self._pool.connection() as conn:
+                if len(rows) == 1:
+                    return [conn.execute(self._insert_one, _named(rows[0])).rowcount == 1]
+                inserted = {name for (name,) in conn.execute(
+                    self._insert_many, [list(column) for column in zip(*rows, strict=True)])}
+                return [row[0] in inserted for row in rows]
+        except pg_errors.UniqueViolation:  # the one-row statement (the batch skips them)
+            return [False] * len(rows)
+        except (UnicodeEncodeError, psycopg.DataError) as error:
+            if len(rows) > 1:  # one bad row must not fail the others: one at a time
+                return [self._insert([row])[0] for row in rows]
+            return [error if isinstance(error, UnicodeEncodeError) else _write_failed(error)]
+        except psycopg.OperationalError as exc:  # no connection, or it broke: raised,
+            raise _write_failed(exc) from None  # so the writes queued behind fail too
+        except psycopg.Error as exc:
+            return [_write_failed(exc)] * len(rows)
 
     def versions(self, name: str, *, after: int = 0, limit: int | None = None
                  ) -> list[VersionInfo]:
@@ -295,6 +332,15 @@ class PostgresStore:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _named(row: Row) -> dict[str, Any]:
+    return dict(zip(("name", "version", "body", "author", "message", "kind", "head"), row,
+                    strict=True))
+
+
+def _write_failed(error: psycopg.Error) -> StoreError:
+    return StoreError(f"PostgreSQL write failed: {error}".strip())
 
 
 def _broken(error: psycopg.OperationalError) -> bool:

@@ -6,7 +6,10 @@ key ``(name, version)``).  The database runs in WAL mode with
 killed process never leaves half a version behind.  Writers take SQLite's
 write lock up front (``BEGIN IMMEDIATE``), read the head and insert the next
 version in the same transaction: that is the ``expected_head`` check of
-:meth:`cfgpatch.store.base.Store.append`.  Each thread uses its own
+:meth:`cfgpatch.store.base.Store.append`.  Appends made at the same time by
+threads of one process share one transaction, one row per document, each
+checked on its own head (:mod:`.group_commit`): one flush to the disk for all,
+and no thread is answered before the commit.  Each thread uses its own
 connection, so a threaded web server can read in parallel.
 """
 
@@ -22,7 +25,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from ..errors import StoreError
 from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
+from .group_commit import GroupCommit
 
+#: One row to append: name, version, body, created_at, author, message, kind, expected head.
+Row = tuple[str, int, str, str, str | None, str | None, int, int | None]
 #: How long a writer waits for another writer's lock before giving up (seconds).
 BUSY_TIMEOUT = 30.0
 
@@ -51,6 +57,7 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
         self._table = f"{self.prefix}versions"
+        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=lambda row: row[0])
         self.migrate(schema)
 
     @classmethod
@@ -192,29 +199,37 @@ class SQLiteStore:
     ) -> int:
         version = (expected_head or 0) + 1
         kind, body = deltas.row_kind(version, text, delta, deleted)
-
-        def work(conn: sqlite3.Connection) -> int:
-            row = conn.execute(
-                f"SELECT max(version) FROM {self._table} WHERE name = ?", (name,)
-            ).fetchone()
-            if row[0] != expected_head:
-                raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
-            conn.execute(
-                f"INSERT INTO {self._table}"
-                " (name, version, body, created_at, author, message, kind)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, version, body, _now(), author, message, kind),
-            )
-            return version
-
+        row = (name, version, body, _now(), author, message, kind, expected_head)
         try:
-            return self._write(work)
-        except sqlite3.IntegrityError:
-            raise ConcurrentUpdate(f"document {name!r} changed during the append") from None
+            inserted = self._commits.submit(row)
         except UnicodeEncodeError:
             raise not_utf8(name=name, text=text, author=author, message=message) from None
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite write failed: {exc}") from None
+        if not inserted:
+            raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
+        return version
+
+    def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
+        """Append each row whose document's head is still its expected head, all in one
+        transaction (the group commit's ``flush``: committed on return)."""
+        return self._write(lambda conn: [self._insert_row(conn, row) for row in rows])
+
+    def _insert_row(self, conn: sqlite3.Connection, row: Row) -> bool | BaseException:
+        name, *values, expected_head = row
+        try:
+            head = conn.execute(f"SELECT max(version) FROM {self._table} WHERE name = ?",
+                                (name,)).fetchone()[0]
+            if head != expected_head:
+                return False
+            conn.execute(f"INSERT INTO {self._table}"
+                         " (name, version, body, created_at, author, message, kind)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?)", (name, *values))
+        except sqlite3.IntegrityError:
+            return False
+        except UnicodeEncodeError as error:  # this row only: the others go on
+            return error
+        return True
 
     def versions(self, name: str, *, after: int = 0, limit: int | None = None
                  ) -> list[VersionInfo]:
