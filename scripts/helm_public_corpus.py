@@ -17,8 +17,17 @@ repository vendors it:
   ``additionalValuesFiles`` and common labels;
 - ``versions``: ``apiVersions``, ``kubeVersion``, a ``nameTemplate`` instead of a
   release name, and ``helmGlobals.chartHome`` pointing at a folder of another name;
-- ``overlay``: an overlay over ``plain`` (name prefix, labels, namespace, a strategic
-  merge patch on every Deployment and a JSON patch on every Service).
+- ``overlay``: an overlay over ``plain`` (name prefix, labels, annotations, namespace,
+  a strategic merge patch on every Deployment and a JSON patch on every Service);
+- ``pulled``: ``repo`` and ``version`` given, the chart where kustomize's ``helm pull``
+  leaves it (``charts/NAME-VERSION/NAME``, as a repository commits it after a first
+  build), ``valuesMerge: replace`` over the chart's values, ``skipHooks``, a
+  ``configHome``;
+- ``twice``: two releases of the chart in one kustomization, in two namespaces;
+- ``apps/dev``, ``apps/prod``: one chart home shared by environments, outside their
+  roots (``helmGlobals.chartHome: ../../shared/charts``): ``dev`` with a values file of
+  its own and ``valuesInline``, ``prod`` with none (kustomize then reads the chart's
+  ``values.yaml`` through the loader, outside the root: its security error).
 
 Charts whose dependencies are not vendored would fail in ``helm template`` alike for both
 programs: they are left out.  The charts' files are only copied into ``OUT`` (a scratch
@@ -42,7 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure_public_build import extract  # noqa: E402
 
-VARIANTS = ("plain", "namespaced", "values", "versions", "overlay")
+VARIANTS = ("plain", "namespaced", "values", "versions", "overlay", "pulled", "twice",
+            "apps/dev", "apps/prod")
 API_VERSIONS = ["monitoring.coreos.com/v1", "networking.k8s.io/v1", "policy/v1", "autoscaling/v2"]
 
 
@@ -148,6 +158,7 @@ def folders(chart: Path, name: str, out: Path) -> None:
 
     write(base / "overlay", {"kustomization.yaml": (
         "resources:\n- ../plain\nnamePrefix: team-\nnamespace: apps\n"
+        "commonAnnotations:\n  example.com/owner: team\n"
         "labels:\n- pairs:\n    owner: team\n  includeSelectors: true\n"
         "patches:\n"
         "- target:\n    kind: Deployment\n  patch: |-\n"
@@ -156,6 +167,46 @@ def folders(chart: Path, name: str, out: Path) -> None:
         "            example.com/patched: \"yes\"\n"
         "- target:\n    kind: Service\n  patch: |-\n"
         "    - op: add\n      path: /metadata/labels\n      value:\n        exposed: \"no\"\n")})
+
+
+def more_folders(chart: Path, name: str, out: Path) -> None:
+    """The ``pulled``, ``twice`` and ``apps/*`` folders of one chart."""
+    release = name[:20].rstrip("-")
+    version = chart_version(chart)
+    pulled = out / name / "pulled"
+    write(pulled, {"kustomization.yaml": (
+        "helmGlobals:\n  configHome: helm-config\n"
+        f"helmCharts:\n- name: {chart.name}\n  releaseName: {release}\n"
+        f"  repo: https://charts.example.invalid/stable\n  version: {flow(version)}\n"
+        "  skipHooks: true\n  valuesMerge: replace\n"
+        "  valuesInline:\n    podLabels:\n      pulled: \"yes\"\n")})
+    vendor(chart, pulled / "charts" / f"{chart.name}-{version}")
+
+    home = out / name / "shared" / "charts"
+    vendor(chart, home)
+    for env, files in (("dev", {"values.yaml": "podAnnotations:\n  env: dev\n"}),
+                       ("prod", {})):
+        write(out / name / "apps" / env, {**files, "kustomization.yaml": (
+            f"namespace: {env}\nhelmGlobals:\n  chartHome: ../../shared/charts\n"
+            f"helmCharts:\n- name: {chart.name}\n  releaseName: {release}\n"
+            f"  namespace: {env}\n"
+            + ("  valuesFile: values.yaml\n  valuesInline:\n    fullnameOverride: "
+               f"{release}-{env}\n" if files else ""))})
+
+    twice = out / name / "twice"
+    write(twice, {"kustomization.yaml": (
+        f"helmCharts:\n- name: {chart.name}\n  releaseName: {release}-a\n"
+        "  namespace: team-a\n"
+        f"- name: {chart.name}\n  releaseName: {release}-b\n  namespace: team-b\n"
+        "  valuesInline:\n    nameOverride: second\n")})
+    vendor(chart, twice / "charts")
+
+
+def chart_version(chart: Path) -> str:
+    for line in (chart / "Chart.yaml").read_text(encoding="utf-8").splitlines():
+        if line.startswith("version:"):
+            return line.split(":", 1)[1].strip().strip("'\"")
+    return "0.0.0"
 
 
 def main() -> int:
@@ -176,6 +227,7 @@ def main() -> int:
             if args.only is not None and name not in args.only:
                 continue
             folders(chart, name, args.out)
+            more_folders(chart, name, args.out)
             count += 1
     print(f"{count} charts, {count * len(VARIANTS)} folders under {args.out}", file=sys.stderr)
     return 0

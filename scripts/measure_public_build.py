@@ -5,7 +5,8 @@ For every kustomization folder of every repository given (a directory, or a bare
 repository such as a ``fetch`` mirror, whose HEAD is extracted into ``--workdir``), this
 runs ``kubectl.1.32 kustomize DIR`` and ``cfgpatch kube build DIR`` with the same options
 (``--enable-helm --helm-command HELM`` for a folder whose kustomization names
-``helmCharts``, ``helmGlobals`` or a HelmChartInflationGenerator) and reports, per
+``helmCharts``, ``helmGlobals`` or a HelmChartInflationGenerator, or whose bases do:
+kubectl says ``must specify --enable-helm`` without it) and reports, per
 repository and in total:
 
 - folders kubectl builds: the share ``kube build`` prints byte for byte;
@@ -61,6 +62,7 @@ NETWORK = re.compile(
     r"|no such host|Could not resolve host|connection refused|network is unreachable"
     r"|hit \d+s timeout|unable to fetch|http(s)?://\S+: ")
 CLOSED = "http://127.0.0.1:9"
+NEEDS_HELM = "must specify --enable-helm"
 
 
 @dataclass
@@ -268,6 +270,16 @@ class Cache:
 
 def measure_folder(repo: Repo, rel: str, helm: bool, args: argparse.Namespace,
                    cache: Cache) -> Folder:
+    """Both answers for one folder; a folder whose bases need helm (kubectl says ``must
+    specify --enable-helm``) is measured again with it, as its users build it."""
+    folder = measure_once(repo, rel, helm, args, cache)
+    if not helm and NEEDS_HELM in folder.kubectl.stderr:
+        return measure_once(repo, rel, True, args, cache)
+    return folder
+
+
+def measure_once(repo: Repo, rel: str, helm: bool, args: argparse.Namespace,
+                 cache: Cache) -> Folder:
     directory = str(repo.path / rel)
     key = Cache.key(repo, rel, helm)
     if key in cache.data:
