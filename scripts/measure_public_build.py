@@ -12,7 +12,7 @@ repository and in total:
 - folders kubectl builds: the share ``kube build`` prints byte for byte;
 - folders kubectl refuses: the share where ``kube build`` refuses too with the same
   first error line (the first ``error:`` line of each one's stderr, the absolute
-  path of the repository written ``$REPO``);
+  path of the repository written ``$REPO``, a Go pointer kustomize prints left out);
 - folders that need the network (kubectl fails fetching a remote base or pulling a
   chart): counted apart, not compared;
 - the list of differing folders, with the first line that differs;
@@ -63,6 +63,7 @@ NETWORK = re.compile(
     r"|hit \d+s timeout|unable to fetch|http(s)?://\S+: ")
 CLOSED = "http://127.0.0.1:9"
 NEEDS_HELM = "must specify --enable-helm"
+GO_POINTER = re.compile(r" ?&\{0x[0-9a-f]+ <nil>\}")
 
 
 @dataclass
@@ -72,11 +73,13 @@ class Answer:
     stderr: str
 
     def first_error(self) -> str:
+        """The first ``error:`` line (else the first line), with a Go pointer kustomize
+        prints (``merging from generator &{0xc000745200 <nil>}: ...``, a new address on
+        every run) left out."""
         lines = self.stderr.splitlines()
-        for line in lines:
-            if line.startswith("error:"):
-                return line
-        return next((line for line in lines if line.strip()), "")
+        first = next((line for line in lines if line.startswith("error:")),
+                     next((line for line in lines if line.strip()), ""))
+        return GO_POINTER.sub("", first)
 
 
 @dataclass
