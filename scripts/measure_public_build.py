@@ -12,7 +12,8 @@ repository and in total:
 - folders kubectl builds: the share ``kube build`` prints byte for byte;
 - folders kubectl refuses: the share where ``kube build`` refuses too with the same
   first error line (the first ``error:`` line of each one's stderr, the absolute
-  path of the repository written ``$REPO``, a Go pointer kustomize prints left out);
+  path of the repository written ``$REPO``, a Go pointer kustomize prints left out;
+  where kustomize panics, ``kube build`` refusing with the panic's message counts);
 - folders that need the network (kubectl fails fetching a remote base or pulling a
   chart): counted apart, not compared;
 - the list of differing folders, with the first line that differs;
@@ -238,13 +239,22 @@ def first_difference(a: str, b: str) -> str:
     return "trailing bytes differ"
 
 
+def same_error(kubectl: Answer, ours: Answer) -> bool:
+    """The same first error line; where kustomize panics (``panic: MESSAGE``, exit 2, a Go
+    stack trace), ``kube build``'s refusal with that message counts as the same."""
+    theirs = kubectl.first_error()
+    if kubectl.code == 2 and theirs.startswith("panic: "):
+        theirs = "error: " + theirs[len("panic: "):]
+    return theirs == ours.first_error()
+
+
 def judge(folder: Folder) -> None:
     kubectl, ours = folder.kubectl, folder.ours
     if kubectl.code != 0 and NETWORK.search(kubectl.stderr):
         folder.verdict = "network"
     elif kubectl.code == 0 and ours.code == 0 and kubectl.stdout == ours.stdout:
         folder.verdict = "identical"
-    elif kubectl.code != 0 and ours.code != 0 and kubectl.first_error() == ours.first_error():
+    elif kubectl.code != 0 and ours.code != 0 and same_error(kubectl, ours):
         folder.verdict = "same-error"
     else:
         folder.verdict = "differs"
