@@ -5,16 +5,21 @@ For every kustomization folder of every repository given (a directory, or a bare
 repository such as a ``fetch`` mirror, whose HEAD is extracted into ``--workdir``), this
 runs ``kubectl.1.32 kustomize DIR`` and ``cfgpatch kube build DIR`` with the same options
 (``--enable-helm --helm-command HELM`` for a folder whose kustomization names
-``helmCharts``, ``helmGlobals`` or a HelmChartInflationGenerator) and reports, per
+``helmCharts``, ``helmGlobals`` or a HelmChartInflationGenerator, or whose bases do:
+kubectl says ``must specify --enable-helm`` without it) and reports, per
 repository and in total:
 
 - folders kubectl builds: the share ``kube build`` prints byte for byte;
 - folders kubectl refuses: the share where ``kube build`` refuses too with the same
   first error line (the first ``error:`` line of each one's stderr, the absolute
-  path of the repository written ``$REPO``);
+  path of the repository written ``$REPO``, a Go pointer kustomize prints left out;
+  where kustomize panics, ``kube build`` refusing with the panic's message counts);
 - folders that need the network (kubectl fails fetching a remote base or pulling a
   chart): counted apart, not compared;
-- the list of differing folders, with the first line that differs.
+- the list of differing folders, with the first line that differs;
+- the same counts again for the ``--enable-helm`` folders alone (``--helm-only`` measures
+  only those).  scripts/helm_public_corpus.py writes such folders of our own around
+  public charts kept in git, for a measure that needs no chart repository.
 
 The network is closed for both programs (proxies pointing to a closed port, git's
 prompt and ssh disabled), so a remote base fails fast instead of hanging.  kubectl's
@@ -26,7 +31,7 @@ as scripts/record_kustomize_trees.py does.
 
 Usage:
     scripts/measure_public_build.py [--json OUT] [--workdir DIR] [--cache FILE]
-        [--jobs N] REPO ...
+        [--jobs N] [--helm-only] REPO ...
 
 A REPO may be written ``PATH:SUBDIR`` to measure only the folders under SUBDIR.
 """
@@ -58,6 +63,8 @@ NETWORK = re.compile(
     r"|no such host|Could not resolve host|connection refused|network is unreachable"
     r"|hit \d+s timeout|unable to fetch|http(s)?://\S+: ")
 CLOSED = "http://127.0.0.1:9"
+NEEDS_HELM = "must specify --enable-helm"
+GO_POINTER = re.compile(r" ?&\{0x[0-9a-f]+ <nil>\}")
 
 
 @dataclass
@@ -67,11 +74,13 @@ class Answer:
     stderr: str
 
     def first_error(self) -> str:
+        """The first ``error:`` line (else the first line), with a Go pointer kustomize
+        prints (``merging from generator &{0xc000745200 <nil>}: ...``, a new address on
+        every run) left out."""
         lines = self.stderr.splitlines()
-        for line in lines:
-            if line.startswith("error:"):
-                return line
-        return next((line for line in lines if line.strip()), "")
+        first = next((line for line in lines if line.startswith("error:")),
+                     next((line for line in lines if line.strip()), ""))
+        return GO_POINTER.sub("", first)
 
 
 @dataclass
@@ -92,14 +101,26 @@ class Repo:
     subdir: str = ""
     folders: list[Folder] = field(default_factory=list)
 
-    def count(self, verdict: str) -> int:
-        return sum(1 for f in self.folders if f.verdict == verdict)
+    def count(self, verdict: str, helm_only: bool = False) -> int:
+        return sum(1 for f in self.chosen(helm_only) if f.verdict == verdict)
 
-    def built(self) -> list[Folder]:
-        return [f for f in self.folders if f.verdict != "network" and f.kubectl.code == 0]
+    def chosen(self, helm_only: bool) -> list[Folder]:
+        return [f for f in self.folders if f.helm] if helm_only else self.folders
 
-    def refused(self) -> list[Folder]:
-        return [f for f in self.folders if f.verdict != "network" and f.kubectl.code != 0]
+    def built(self, helm_only: bool = False) -> list[Folder]:
+        return [f for f in self.chosen(helm_only)
+                if f.verdict != "network" and f.kubectl.code == 0]
+
+    def refused(self, helm_only: bool = False) -> list[Folder]:
+        return [f for f in self.chosen(helm_only)
+                if f.verdict != "network" and f.kubectl.code != 0]
+
+    def row(self, helm_only: bool = False) -> list[int]:
+        """folders, kubectl builds, identical, kubectl refuses, same error, network, differing"""
+        return [len(self.chosen(helm_only)), len(self.built(helm_only)),
+                self.count("identical", helm_only), len(self.refused(helm_only)),
+                self.count("same-error", helm_only), self.count("network", helm_only),
+                self.count("differs", helm_only)]
 
 
 def environment() -> dict[str, str]:
@@ -218,13 +239,22 @@ def first_difference(a: str, b: str) -> str:
     return "trailing bytes differ"
 
 
+def same_error(kubectl: Answer, ours: Answer) -> bool:
+    """The same first error line; where kustomize panics (``panic: MESSAGE``, exit 2, a Go
+    stack trace), ``kube build``'s refusal with that message counts as the same."""
+    theirs = kubectl.first_error()
+    if kubectl.code == 2 and theirs.startswith("panic: "):
+        theirs = "error: " + theirs[len("panic: "):]
+    return theirs == ours.first_error()
+
+
 def judge(folder: Folder) -> None:
     kubectl, ours = folder.kubectl, folder.ours
     if kubectl.code != 0 and NETWORK.search(kubectl.stderr):
         folder.verdict = "network"
     elif kubectl.code == 0 and ours.code == 0 and kubectl.stdout == ours.stdout:
         folder.verdict = "identical"
-    elif kubectl.code != 0 and ours.code != 0 and kubectl.first_error() == ours.first_error():
+    elif kubectl.code != 0 and ours.code != 0 and same_error(kubectl, ours):
         folder.verdict = "same-error"
     else:
         folder.verdict = "differs"
@@ -253,6 +283,16 @@ class Cache:
 
 def measure_folder(repo: Repo, rel: str, helm: bool, args: argparse.Namespace,
                    cache: Cache) -> Folder:
+    """Both answers for one folder; a folder whose bases need helm (kubectl says ``must
+    specify --enable-helm``) is measured again with it, as its users build it."""
+    folder = measure_once(repo, rel, helm, args, cache)
+    if not helm and NEEDS_HELM in folder.kubectl.stderr:
+        return measure_once(repo, rel, True, args, cache)
+    return folder
+
+
+def measure_once(repo: Repo, rel: str, helm: bool, args: argparse.Namespace,
+                 cache: Cache) -> Folder:
     directory = str(repo.path / rel)
     key = Cache.key(repo, rel, helm)
     if key in cache.data:
@@ -272,24 +312,37 @@ def share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
-def report(repos: list[Repo]) -> str:
-    lines = ["| repository | commit | folders | kubectl builds | identical | kubectl refuses "
-             "| same error | needs network | differing |",
-             "|---|---|---|---|---|---|---|---|---|"]
+HEADER = ("| repository | commit | folders | kubectl builds | identical | kubectl refuses "
+          "| same error | needs network | differing |\n|---|---|---|---|---|---|---|---|---|")
+
+
+def table(repos: list[Repo], helm_only: bool, what: str) -> list[str]:
+    """The table of ``repos`` (with ``helm_only``, their ``--enable-helm`` folders) and its
+    summary sentence."""
+    lines = [HEADER]
     totals = [0] * 7
     for repo in repos:
-        row = [len(repo.folders), len(repo.built()), repo.count("identical"),
-               len(repo.refused()), repo.count("same-error"), repo.count("network"),
-               repo.count("differs")]
+        row = repo.row(helm_only)
+        if helm_only and not row[0]:
+            continue
         totals = [a + b for a, b in zip(totals, row)]
         name = repo.name + (f" ({repo.subdir})" if repo.subdir else "")
         lines.append(f"| {name} | {repo.commit[:12]} | " + " | ".join(map(str, row)) + " |")
     lines.append("| **total** | | " + " | ".join(f"**{n}**" for n in totals) + " |")
     lines.append("")
-    lines.append(f"byte-identical: {totals[2]}/{totals[1]} ({share(totals[2], totals[1])}) "
-                 f"of the folders kubectl builds; same first error line: {totals[4]}/"
-                 f"{totals[3]} ({share(totals[4], totals[3])}) of those it refuses; "
-                 f"{totals[5]} need the network")
+    lines.append(f"{what}: byte-identical: {totals[2]}/{totals[1]} "
+                 f"({share(totals[2], totals[1])}) of the folders kubectl builds; same first "
+                 f"error line: {totals[4]}/{totals[3]} ({share(totals[4], totals[3])}) of "
+                 f"those it refuses; {totals[5]} need the network")
+    return lines
+
+
+def report(repos: list[Repo]) -> str:
+    lines = table(repos, False, "all folders")
+    if any(f.helm for repo in repos for f in repo.folders):
+        lines += ["", "`--enable-helm` folders (helmCharts, helmGlobals or the "
+                  "HelmChartInflationGenerator):", ""]
+        lines += table(repos, True, "--enable-helm folders")
     differing = [(repo, f) for repo in repos for f in repo.folders if f.verdict == "differs"]
     if differing:
         lines.append("")
@@ -311,6 +364,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="write every answer here")
     parser.add_argument("--kubectl", default=KUBECTL)
     parser.add_argument("--helm", default=HELM, help="the helm binary for --enable-helm")
+    parser.add_argument("--helm-only", action="store_true",
+                        help="measure only the folders that need --enable-helm")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120)
     args = parser.parse_args()
@@ -320,7 +375,7 @@ def main() -> int:
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for repo in repos:
-            work = build_folders(repo)
+            work = [item for item in build_folders(repo) if item[1] or not args.helm_only]
             repo.folders = list(pool.map(
                 lambda item, repo=repo: measure_folder(repo, *item, args, cache), work))
             print(f"{repo.name}: {len(repo.folders)} folders, {repo.count('differs')} differ",

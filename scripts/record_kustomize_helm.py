@@ -3,8 +3,9 @@
 --helm-command HELM DIR`` on every build directory of tests/data/kustomize/helm-trees.
 
 HELM is a shim around the real helm (``../shared/bin/helm``, v3.15.4) that logs every
-call kustomize makes: its arguments, the values files it passes (``-f``), and helm's
-answer.  ``tests/data/kustomize/recorded-helm/<tree>.json`` then holds, per build
+call kustomize makes: its arguments, the values files it passes (``-f``), the helm
+homes it sets (``HELM_CONFIG_HOME``, ``HELM_CACHE_HOME``, ``HELM_DATA_HOME``), and
+helm's answer.  ``tests/data/kustomize/recorded-helm/<tree>.json`` then holds, per build
 directory, kubectl's exit code, output and errors, and the helm calls in order, so the
 suite replays a build without helm and checks that ``kube build`` calls helm exactly as
 kustomize does.  A ``.kubectl-flags`` file in a build directory adds flags (for example
@@ -34,13 +35,16 @@ TEMP = re.compile(r"/[^\s'\"\]]*?/kustomize-helm-\d+")
 SHIM = '''#!{python}
 import json, os, subprocess, sys
 args = sys.argv[1:]
+HOMES = ("HELM_CONFIG_HOME", "HELM_CACHE_HOME", "HELM_DATA_HOME")
 values = {{}}
 for i, a in enumerate(args[:-1]):
     if a == "-f" and os.path.isfile(args[i + 1]):
         values[args[i + 1]] = open(args[i + 1], encoding="utf-8").read()
 done = subprocess.run([{helm!r}, *args], capture_output=True)
 with open({log!r}, "a", encoding="utf-8") as log:
-    log.write(json.dumps({{"args": args, "values": values, "exit_code": done.returncode,
+    env = {{k: v for k, v in os.environ.items() if k in HOMES}}
+    log.write(json.dumps({{"args": args, "values": values, "env": env,
+                          "exit_code": done.returncode,
                           "stdout": done.stdout.decode(), "stderr": done.stderr.decode()}}) + "\\n")
 sys.stdout.buffer.write(done.stdout)
 sys.stderr.buffer.write(done.stderr)
@@ -89,6 +93,7 @@ def record_build(binary: str, helm: str, tree: Path, rel: str, work: Path) -> di
             calls.append({
                 "args": [normalize(a, tree, str(shim)) for a in call["args"]],
                 "values": {normalize(k, tree, str(shim)): v for k, v in call["values"].items()},
+                "env": {k: normalize(v, tree, str(shim)) for k, v in call["env"].items()},
                 "exit_code": call["exit_code"], "stdout": call["stdout"],
                 "stderr": normalize(call["stderr"], tree, str(shim))})
     return {"flags": flags, "exit_code": proc.returncode,

@@ -135,3 +135,26 @@ def test_a_resource_with_keys_written_twice_that_a_patch_deletes_builds(tmp_path
              + "---\n" + CONFIG.format(name="d", data="  a: 1\n")}
     result = build(str(_tree(tmp_path, files)))
     assert [r.name for r in result.resources] == ["d"]
+
+
+COMMA_NAMED = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a,b\n  namespace: x,y\n"
+
+
+def test_previous_ids_with_commas_that_no_longer_line_up_are_kustomizes_panic(tmp_path):
+    # kubectl 1.32 panics (exit 2) on both: split on commas, the previous names ("a,b")
+    # are two where the kinds ("Secret") are one, or where the namespace ("team") is
+    for kust in ("namePrefix: p-\n", "namespace: team\nnamePrefix: p-\n"):
+        (tmp_path / "r.yaml").write_text(COMMA_NAMED)
+        (tmp_path / "kustomization.yaml").write_text(kust + "resources:\n- r.yaml\n")
+        with pytest.raises(BuildError) as caught:
+            build(str(tmp_path))
+        assert caught.value.message == ("number of previous names, number of previous "
+                                        "namespaces, number of previous kinds not equal")
+
+
+def test_previous_ids_with_commas_that_line_up_build(tmp_path):
+    # kubectl 1.32 builds this one: name, namespace and kind split into two entries each
+    (tmp_path / "r.yaml").write_text(COMMA_NAMED.replace("v1\nkind: Secret",
+                                                         "example.com/v1\nkind: K,L"))
+    (tmp_path / "kustomization.yaml").write_text("namePrefix: p-\nresources:\n- r.yaml\n")
+    assert "name: p-a,b" in build(str(tmp_path)).yaml()

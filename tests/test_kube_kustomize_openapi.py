@@ -67,12 +67,74 @@ def test_a_document_set_first_replaces_the_builtin_schema(tmp_path):
 
 def test_a_document_set_after_the_builtin_was_used_adds_to_it(tmp_path):
     state = SchemaState()
-    state.uses_type("example.com/v1", "Widget")  # kyaml asks the schema: builtin parsed
+    state.uses_type("example.com/v1", "Widget")  # kyaml asks: builtin marked to be parsed
     state.set_from(kustomization(tmp_path, "openapi:\n  path: s.json\n",
                                  **{"s.json": json.dumps(WIDGET)}), reset=False)
     schema = state.schema()
     assert merge_keys(schema, "example.com/v1", "Widget") == ["name"]
     assert merge_keys(schema, "apps/v1", "Deployment") == ["name"]
+
+
+#: A Runner whose pod template is the built-in PodTemplateSpec, and which redefines the
+#: built-in Deployment kind under a name of its own (containers merged on ``image``).
+RUNNER = {"definitions": {
+    "r": {"type": "object", "properties": {"spec": {"$ref": "#/definitions/rs"}},
+          "x-kubernetes-group-version-kind": [
+              {"group": "example.com", "version": "v1", "kind": "Runner"}]},
+    "rs": {"type": "object", "properties": {
+        "template": {"$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"}}},
+    "d": {"type": "object", "properties": {"spec": {"$ref": "#/definitions/ds"}},
+          "x-kubernetes-group-version-kind": [
+              {"group": "apps", "version": "v1", "kind": "Deployment"}]},
+    "ds": {"type": "object", "properties": {"template": {"$ref": "#/definitions/dt"}}},
+    "dt": {"type": "object", "properties": {"spec": {"$ref": "#/definitions/io.k8s.api.core.v1.PodSpec"}}},
+    "io.k8s.api.core.v1.PodSpec": {"type": "object", "properties": {"containers": {
+        "type": "array", "items": {"$ref": "#/definitions/io.k8s.api.core.v1.Container"},
+        "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "image"}}}}}
+
+
+def containers(schema, api: str, kind: str):
+    node = schema.for_type(api, kind)
+    for step in ("spec", "template", "spec", "containers"):
+        node = node.field(step) if node is not None else None
+    return node
+
+
+def runner_state(tmp_path: Path, before: str) -> SchemaState:
+    state = SchemaState()
+    if before == "named":
+        state.uses_type("example.com/v1", "Runner")
+    elif before == "merged":
+        state.schema()
+    state.set_from(kustomization(tmp_path, "openapi:\n  path: s.json\n",
+                                 **{"s.json": json.dumps(RUNNER)}), reset=False)
+    return state
+
+
+def test_a_document_alone_does_not_reach_builtin_definitions(tmp_path):
+    schema = runner_state(tmp_path, "nothing").schema()
+    assert containers(schema, "example.com/v1", "Runner") is None
+    deployment = containers(schema, "apps/v1", "Deployment")
+    assert deployment.merge_keys() == ["image"]
+    assert deployment.elements() is None  # the Container it names is not defined
+
+
+def test_after_a_type_was_named_the_builtin_is_parsed_last_and_wins(tmp_path):
+    schema = runner_state(tmp_path, "named").schema()
+    runner = containers(schema, "example.com/v1", "Runner")
+    assert runner.merge_keys() == ["name"]  # the built-in PodSpec, not the document's
+    assert runner.elements().field("env").merge_keys() == ["name"]
+    assert containers(schema, "apps/v1", "Deployment").merge_keys() == ["name"]
+
+
+def test_after_a_merge_the_document_is_parsed_last_and_wins(tmp_path):
+    schema = runner_state(tmp_path, "merged").schema()
+    assert containers(schema, "example.com/v1", "Runner").merge_keys() == ["image"]
+    deployment = containers(schema, "apps/v1", "Deployment")
+    assert deployment.merge_keys() == ["image"]  # the document's kind
+    assert deployment.elements().field("env").merge_keys() == ["name"]  # built-in Container
+    volumes = schema.for_type("v1", "Pod").field("spec").field("volumes")
+    assert volumes is None  # the built-in Pod reaches the document's PodSpec
 
 
 def test_built_in_kinds_do_not_count_as_a_use(tmp_path):

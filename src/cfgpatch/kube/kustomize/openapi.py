@@ -13,12 +13,22 @@ build set it as they are loaded (measured with ``kubectl kustomize`` 1.27-1.33, 
   kustomize's error ``the specified OpenAPI version is not built in``; both at once is
   ``builtin version and custom schema provided, cannot use both``.
 
-The schema is parsed lazily, on first use, and parsing *adds* to what is already
-parsed.  So a custom document replaces the built-in schema only when nothing used the
-built-in one before it was set; otherwise the two are merged (the custom document's
-types win).  Uses are: a strategic merge, and naming a type kyaml does not know by heart
+The schema is parsed lazily, on first use, and parsing *adds* definitions to one map
+(a name parsed later replaces the earlier one; a ``$ref`` is looked up in the map when
+followed).  Uses are: a strategic merge, and naming a type kyaml does not know by heart
 (a resource, or a patch target, of a kind outside its built-in schema: kyaml asks the
-schema whether it is namespaced).  A custom document that does not parse makes
+schema whether it is namespaced).  kyaml v0.18 answers that question without parsing
+the built-in schema: it only marks it to be parsed at the next parse.  So, for a custom
+document set during the build (tree ``openapi-mixed``):
+
+* nothing asked before it: the document alone (a ``$ref`` to a built-in type is not
+  followed: lists under it are replaced);
+* a type was named before it: the document, then the built-in schema (its types and
+  kinds win over the document's of the same name; the document's ``$ref`` reach them);
+* a strategic merge ran before it: the built-in schema, then the document (the
+  document's types and kinds win, also inside built-in kinds).
+
+A custom document that does not parse makes
 ``kubectl kustomize`` panic at that first use (``panic: invalid schema file: ...``,
 exit code 2); ``kube build`` reports the file instead, as a clear error.
 """
@@ -48,6 +58,8 @@ class SchemaState:
         self._custom: tuple[str, str] | None = None  # (text, file) not yet parsed
         self._version = ""
         self._builtin = False  # the built-in schema was parsed
+        self._delayed = False  # the built-in schema is to be parsed at the next parse
+        self._builtin_last = False  # it was parsed after the last custom document
         self._definitions: dict[str, Any] = {}
         self._parsed = False  # what is set has been parsed (kyaml's schemaInit)
         self._schema: KustomizeSchema | None = None
@@ -90,14 +102,18 @@ class SchemaState:
             definitions = _definitions(*self._custom)
             self._definitions = {**self._definitions, **definitions}
             self._sources = (*self._sources, self._custom)
+            self._builtin_last = self._delayed
+            self._builtin = self._builtin or self._delayed
         else:
-            self._builtin = True
+            self._builtin = self._builtin_last = True
+        self._delayed = False
         self._schema = None
 
     def key(self) -> tuple:
         """A hashable summary of the state: two states with the same key give the same
         schemas from here on (lint memoises a base's build by it)."""
-        return (self._custom, self._version, self._builtin, self._parsed, self._sources)
+        return (self._custom, self._version, self._builtin, self._parsed, self._sources,
+                self._delayed, self._builtin_last)
 
     @property
     def custom(self) -> bool:
@@ -111,11 +127,16 @@ class SchemaState:
         return other
 
     def uses_type(self, api_version: Any, kind: Any) -> None:
-        """A type was named: kyaml asks the schema unless the type is built in."""
+        """A type was named: kyaml asks the schema unless the type is built in (the
+        built-in schema is then only marked to be parsed, see the module docstring)."""
         if self._parsed or not (isinstance(api_version, str) and isinstance(kind, str)):
             return
-        if not KustomizeSchema.builtin_knows(api_version, kind):
+        if KustomizeSchema.builtin_knows(api_version, kind):
+            return
+        if self._custom is not None:
             self.use()
+        elif not self._builtin:
+            self._delayed = True
 
     def schema(self) -> KustomizeSchema:
         """The schema a strategic merge asks now (this is a use)."""
@@ -126,7 +147,8 @@ class SchemaState:
                     else KustomizeSchema.with_openapi({})
             else:
                 self._schema = KustomizeSchema.with_openapi(
-                    {"definitions": self._definitions}, builtin=self._builtin)
+                    {"definitions": self._definitions}, builtin=self._builtin,
+                    builtin_last=self._builtin_last)
         return self._schema
 
 

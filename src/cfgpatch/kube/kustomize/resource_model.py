@@ -168,10 +168,32 @@ class Resource:
         return ResId(self.gvk, self.name, self.namespace)
 
     def org_id(self) -> ResId:
-        return self.previous[0] if self.previous else self.cur_id()
+        return self._previous()[0] if self.previous else self.cur_id()
 
     def any_ids(self) -> list[ResId]:
-        return [*self.previous, self.cur_id()]
+        return [*self._previous(), self.cur_id()]
+
+    def _previous(self) -> list[ResId]:
+        """The previous ids, as kustomize reads them back from its comma-separated
+        annotations: a name, namespace or kind holding a comma splits into more entries,
+        and when the three lists then differ in length kustomize panics (``number of
+        previous names, ...``); ``kube build`` refuses with that message."""
+        previous = self.previous
+        if previous and any("," in p.name or "," in p.namespace or "," in p.gvk.kind
+                            for p in previous):
+            counts = {sum(1 + field.count(",") for field in fields) for fields in (
+                [p.name for p in previous], [p.namespace for p in previous],
+                [p.gvk.kind for p in previous])}
+            if len(counts) > 1:
+                from ...errors import KUSTOMIZE_ERROR, KubeError
+
+                raise KubeError(
+                    "number of previous names, number of previous namespaces, number of "
+                    "previous kinds not equal", code=KUSTOMIZE_ERROR,
+                    hint="a name, namespace or kind holding a comma, renamed or moved by "
+                         "a transformer: kustomize keeps previous ids comma-separated and "
+                         "panics here (kubectl exits 2 with a Go stack trace)")
+        return previous
 
     def internal_annotations(self) -> dict[str, str]:
         """The internal annotations kustomize holds on the resource while it builds (a
@@ -242,7 +264,7 @@ class Resource:
         """kustomize's PrevIds: the ids stored before renames, patches and namespace
         changes; none for a resource no transformer touched (so a name reference never
         picks it, and a subject naming it gets no namespace)."""
-        return list(self.previous)
+        return list(self._previous())
 
 
 def metadata_map(value: Any) -> dict:

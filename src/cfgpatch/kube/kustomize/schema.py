@@ -13,7 +13,9 @@ OpenAPI schema, found for a resource by its ``apiVersion`` and ``kind``:
   kinds kyaml knows that the table lacks (``aliases``: a table kind stands in);
 * with ``openapi: {path: ...}`` in the kustomization, that document
   (:meth:`KustomizeSchema.with_openapi`): the built-in one is not consulted at all,
-  unless kyaml had parsed it before the document was set (:mod:`.openapi`).
+  unless kyaml parsed it too (:mod:`.openapi` says when); then both share one map of
+  definitions, the document's ``$ref`` reach built-in types, and a type both define is
+  the one parsed last.
 
 A list is merged (rather than replaced) only when its schema's
 ``x-kubernetes-patch-strategy`` includes ``merge`` (``merge,retainKeys`` does; kyaml
@@ -64,23 +66,102 @@ class SchemaNode:
 # ---------------------------------------------------------------- OpenAPI documents
 
 
+class Definitions:
+    """Where a ``$ref`` of an ``openapi:`` document leads: kyaml keeps one map of
+    definitions, to which each parsed document adds (the later one wins a name).
+
+    ``custom`` is the document's ``definitions``; ``table`` the built-in schema when kyaml
+    parsed it too (its definitions under their OpenAPI names, ``io.k8s.api.core.v1.Pod``
+    for the table's ``core/v1.Pod``), else None; ``builtin_last``: it was parsed after the
+    document, so its definitions replace the document's of the same name.
+    """
+
+    def __init__(self, custom: dict, table: Schema | None, builtin_last: bool) -> None:
+        self.custom = custom
+        self.table = table
+        self.builtin_last = builtin_last
+        self.facts = _builtin_facts() if table is not None else {}
+
+    def named(self, name: str) -> SchemaNode | None:
+        """The definition ``name``, or None (kyaml cannot resolve the reference)."""
+        if self.builtin_last:
+            found = self._builtin(name)
+            if found is not None:
+                return found
+        schema = self.custom.get(name)
+        if isinstance(schema, dict):
+            return OpenAPINode(self, schema)
+        return self._builtin(name)
+
+    def _builtin(self, name: str) -> SchemaNode | None:
+        key = _table_key(name)
+        if self.table is None or key is None or not self.table.has_type(key):
+            return None
+        return BuiltinNode(self, self.table.node(key), NO_META)
+
+    def override(self, expr: str | None) -> SchemaNode | None:
+        """The document's definition replacing the built-in type ``expr`` (a type
+        expression of the table), when the document was parsed after the table."""
+        if expr is None or self.builtin_last or not self.custom:
+            return None
+        name = _openapi_name(expr.lstrip("*"))
+        schema = self.custom.get(name) if name else None
+        return OpenAPINode(self, schema) if isinstance(schema, dict) else None
+
+
+#: The table's keys of apimachinery types outside ``meta/v1``, by OpenAPI name.
+_APIMACHINERY = {"io.k8s.apimachinery.pkg.api.resource.Quantity": "resource.Quantity",
+                 "io.k8s.apimachinery.pkg.util.intstr.IntOrString": "intstr.IntOrString",
+                 "io.k8s.apimachinery.pkg.runtime.RawExtension": "runtime.RawExtension"}
+_META = "io.k8s.apimachinery.pkg.apis.meta.v1"
+_API = "io.k8s.api."
+
+
+def _table_key(name: str) -> str | None:
+    """The table's key of an OpenAPI definition name (``io.k8s.api.apps.v1.DeploymentSpec``
+    -> ``apps/v1.DeploymentSpec``), or None when it names no Kubernetes API type."""
+    head, _, short = name.rpartition(".")
+    if head == _META:
+        return f"meta/v1.{short}"
+    if head.startswith(_API):
+        group, _, version = head[len(_API):].rpartition(".")
+        return f"{group}/{version}.{short}" if group and "." not in group else None
+    return _APIMACHINERY.get(name)
+
+
+def _openapi_name(key: str) -> str | None:
+    """The inverse of :func:`_table_key`."""
+    for name, known in _APIMACHINERY.items():
+        if known == key:
+            return name
+    package, _, short = key.partition(".")
+    group, _, version = package.partition("/")
+    if not short or not version or "/" in version:
+        return None
+    return f"{_META}.{short}" if group == "meta" and version == "v1" else \
+        f"{_API}{group}.{version}.{short}"
+
+
 class OpenAPINode(SchemaNode):
     """A node of an OpenAPI v2 document (``definitions`` with ``$ref``)."""
 
-    def __init__(self, definitions: dict, schema: dict) -> None:
+    def __init__(self, definitions: Definitions, schema: dict) -> None:
         self.definitions = definitions
         self.schema = schema
 
-    def _resolve(self, schema: Any) -> OpenAPINode | None:
-        seen = 0
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            name = ref.rsplit("/", 1)[-1] if ref.startswith("#/definitions/") else None
-            schema = self.definitions.get(name) if name else None
-            seen += 1
-            if seen > 100:
+    def _resolve(self, schema: Any) -> SchemaNode | None:
+        for _ in range(100):
+            if not isinstance(schema, dict):
                 return None
-        return OpenAPINode(self.definitions, schema) if isinstance(schema, dict) else None
+            ref = schema.get("$ref")
+            if not isinstance(ref, str):
+                return OpenAPINode(self.definitions, schema)
+            found = self.definitions.named(ref.rsplit("/", 1)[-1]) \
+                if ref.startswith("#/definitions/") else None
+            if not isinstance(found, OpenAPINode):
+                return found
+            schema = found.schema
+        return None
 
     def field(self, name: str) -> SchemaNode | None:
         props = self.schema.get("properties")
@@ -133,17 +214,21 @@ class BuiltinNode(SchemaNode):
 
     ``owner`` is ``"GoStruct.field"`` for a struct field (the corrections are keyed so,
     as kyaml's schema is keyed by definition), ``""`` for list elements and map values.
+    A type an ``openapi:`` document parsed after the table redefines is the document's
+    (``definitions.override``).
     """
 
-    def __init__(self, facts: dict, node: Any, meta: PatchMeta, owner: str = "") -> None:
-        self.facts = facts
+    def __init__(self, definitions: Definitions, node: Any, meta: PatchMeta,
+                 owner: str = "") -> None:
+        self.definitions = definitions
+        self.facts = definitions.facts
         self.node = node
         self.meta = meta
         self.owner = owner
 
     def field(self, name: str) -> SchemaNode | None:
         if self.node.kind == "map":
-            return BuiltinNode(self.facts, self.node.elem, NO_META)
+            return self._element()
         if self.node.kind != "struct":
             return None
         owner = f"{self.node.name}.{name}"
@@ -152,12 +237,17 @@ class BuiltinNode(SchemaNode):
         found = self.node.field(name)
         if found is None or found[0].kind == "open":
             return None
-        return BuiltinNode(self.facts, found[0], found[1], owner)
+        return self.definitions.override(self.node.field_type(name)) \
+            or BuiltinNode(self.definitions, found[0], found[1], owner)
 
     def elements(self) -> SchemaNode | None:
         if self.node.kind != "slice":
             return None
-        return BuiltinNode(self.facts, self.node.elem, NO_META)
+        return self._element()
+
+    def _element(self) -> SchemaNode:
+        return self.definitions.override(self.node.elem_type) \
+            or BuiltinNode(self.definitions, self.node.elem, NO_META)
 
     def strategy(self) -> str:
         rule = self.facts["lists"].get(self.owner)
@@ -190,25 +280,29 @@ def _builtin_facts() -> dict:
 class KustomizeSchema:
     """Where kustomize's merge finds a resource's schema (see the module docstring)."""
 
-    def __init__(self, table: Schema | None, definitions: dict | None) -> None:
+    def __init__(self, table: Schema | None, definitions: dict | None,
+                 builtin_last: bool = False) -> None:
         self._table = table
-        self._definitions = definitions or {}
-        self._kinds = _gvk_index(self._definitions)
+        self._definitions = Definitions(definitions or {}, table, builtin_last)
+        self._kinds = _gvk_index(self._definitions.custom)
 
     @classmethod
     def builtin(cls) -> KustomizeSchema:
         """kyaml's embedded Kubernetes schema (no ``openapi:`` field)."""
-        return cls(builtin_schema(), None)
+        return cls(builtin_schema(), None, builtin_last=True)
 
     @classmethod
-    def with_openapi(cls, doc: dict, builtin: bool = False) -> KustomizeSchema:
+    def with_openapi(cls, doc: dict, builtin: bool = False,
+                     builtin_last: bool = False) -> KustomizeSchema:
         """The schema of ``openapi: {path: ...}``: ``doc``'s definitions, and with
-        ``builtin`` the built-in schema for the types ``doc`` does not define (kyaml
-        adds a custom document to a built-in schema it had already parsed: see
-        :mod:`.openapi`)."""
+        ``builtin`` the built-in schema kyaml parsed too (see :mod:`.openapi`): the
+        document's ``$ref`` reach built-in definitions it does not define, and a type
+        both define is the document's, or with ``builtin_last`` (the built-in schema
+        parsed after the document) the built-in one, kinds included."""
         definitions = doc.get("definitions") if isinstance(doc, dict) else None
         return cls(builtin_schema() if builtin else None,
-                   definitions if isinstance(definitions, dict) else {})
+                   definitions if isinstance(definitions, dict) else {},
+                   builtin_last=builtin and builtin_last)
 
     def with_crds(self, crds: list[dict]) -> KustomizeSchema:
         """CRDs (among the resources, or named by ``crds:``) do not change kustomize's
@@ -233,12 +327,19 @@ class KustomizeSchema:
         """The schema of a resource type, or None (every list is then replaced)."""
         if not isinstance(api_version, str) or not isinstance(kind, str):
             return None
+        if self._definitions.builtin_last:
+            node = self._builtin_kind(api_version, kind)
+            if node is not None:
+                return node
         found = self._kinds.get((api_version, kind))
         if found is not None:
             return OpenAPINode(self._definitions, found)
+        return self._builtin_kind(api_version, kind)
+
+    def _builtin_kind(self, api_version: str, kind: str) -> SchemaNode | None:
         if self._table is None:
             return None
-        facts = _builtin_facts()
+        facts = self._definitions.facts
         if (api_version, kind) in facts["unknown_kinds"]:
             return None
         node = self._table.for_kind(api_version, kind, unversioned=False)
@@ -247,4 +348,4 @@ class KustomizeSchema:
             node = self._table.for_kind(alias[0], alias[1], unversioned=False)
         if node is None:
             return None
-        return BuiltinNode(facts, node, NO_META)
+        return BuiltinNode(self._definitions, node, NO_META)

@@ -126,11 +126,14 @@ def _with_previous_ids(resource: Resource) -> dict:
     import copy
 
     value = copy.deepcopy(resource.value)
+    internal = resource.internal_annotations()
+    if not internal:
+        return value  # a resource the namespace did not change: as it is, no annotations added
     meta = value.setdefault("metadata", {})
     notes = meta.get("annotations")
     if not isinstance(notes, dict):
         notes = {}
-    meta["annotations"] = {**notes, **resource.internal_annotations()}
+    meta["annotations"] = {**notes, **internal}
     return value
 
 

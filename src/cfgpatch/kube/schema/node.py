@@ -160,6 +160,17 @@ class Node:
         expr, meta = found
         return self._schema.node(expr), meta
 
+    def field_type(self, key: str) -> str | None:
+        """The type expression of struct field ``key`` (``*core/v1.PodSpec``,
+        ``[]core/v1.Container``), or None when not a known field."""
+        found = self._spec(key) if self.kind == "struct" else None
+        return found[0] if found else None
+
+    @property
+    def elem_type(self) -> str | None:
+        """The type expression of a slice's or map's elements (None: unknown)."""
+        return self._elem
+
     def is_pointer(self, key: str) -> bool:
         """Whether field ``key`` is a Go pointer (known only for tables read from Go)."""
         found = self._spec(key) if self.kind == "struct" else None
@@ -224,6 +235,10 @@ class Schema:
         """Every ``(apiVersion, kind)`` in the table (unversioned kinds under ``*``)."""
         return ([(av, kind) for av, kinds in self._kinds.items() for kind in kinds]
                 + [("*", kind) for kind in self._unversioned])
+
+    def has_type(self, key: str) -> bool:
+        """Whether ``key`` names a struct type of the table."""
+        return key in self._types
 
     def type_keys(self) -> list[str]:
         """Every struct type key in the table."""
