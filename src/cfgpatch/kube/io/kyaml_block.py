@@ -20,6 +20,7 @@ Standard library only.
 
 from __future__ import annotations
 
+from ...lazy_pattern import lazily
 from .blockyaml import _KEY, _PLAIN_START, _UNUSUAL, _UNUSUAL_ASCII, _is_item
 from .kyaml import FLOW, MAP, MAPPING, NULL, SCALAR, SEQ, SEQUENCE, STR, Node
 from .kyaml_scalars import resolve
@@ -170,7 +171,7 @@ class _Reader:
                 # "- key: value": a mapping whose entries sit at the key's column
                 indents[i] = start
                 items.append(self.mapping(start, depth + 1))
-            elif rest.startswith("-"):
+            elif _is_item(rest):
                 raise _Decline  # "- - x": a sequence in a sequence on one line
             else:
                 self.i = i + 1
@@ -197,6 +198,8 @@ class _Reader:
         if rest in ("{}", "[]"):
             kind, tag = (MAPPING, MAP) if first == "{" else (SEQUENCE, SEQ)
             return Node(kind, tag, "", [], FLOW, number, start + 1, file)
+        if first == "[":
+            return _flow_sequence(rest, start, number, file)
         if first == "|":
             return _scalar(self.literal(rest, column), STR, "|", number, start + 1, file)
         if first == "'":
@@ -253,6 +256,39 @@ class _Reader:
         if chomp == "-":
             return text
         return text + "\n" * (1 + (empty_tail if chomp == "+" else 0))
+
+
+def _flow_sequence(rest: str, start: int, number: int, file: str) -> Node:
+    """``[a, 'b', "c"]`` on one line: plain items without ``:``, ``#`` or a flow
+    indicator, quoted items without escapes; anything else (nesting, empty or trailing
+    items, a comment, more lines) declines."""
+    out = Node(SEQUENCE, SEQ, "", [], FLOW, number, start + 1, file)
+    at = 1
+    while True:
+        match = _FLOW_ITEM.match(rest, at)
+        if match is None:
+            raise _Decline
+        single, double, plain = match.group(1, 2, 3)
+        column = start + match.start() + len(match.group()) - len(match.group().lstrip(" ")) + 1
+        if plain is not None:
+            if plain == "-" or not _PLAIN_START.match(plain):
+                raise _Decline
+            out.content.append(_scalar(plain, _plain_tag(plain), "", number, column, file))
+        elif single is not None:
+            out.content.append(_scalar(single.replace("''", "'"), STR, "'", number, column,
+                                       file))
+        else:
+            out.content.append(_scalar(double, STR, '"', number, column, file))
+        at = match.end()
+        if match.group(4) == "]":
+            if at != len(rest):
+                raise _Decline  # something after the sequence (a comment, another value)
+            return out
+
+
+#: One item of a one-line flow sequence and what follows it (``,`` or the closing ``]``).
+_FLOW_ITEM = lazily(r""" *(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^\s,\[\]{}#:'"]"""
+                    r"""(?:[^,\[\]{}#:]*[^\s,\[\]{}#:])?)) *([,\]])""")
 
 
 def _plain(rest: str) -> str:

@@ -23,15 +23,18 @@ The build modules ask :func:`skip` at each such entry; outside a partial build (
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import TypeVar
 
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from ..io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ..io.kyaml_duplicates import drop_duplicates
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_write import write_value
-from . import replacements
+from . import json_ops_block, replacements
 from .kustomization import Kustomization
 from .patch_model import JSON, STRATEGIC, Document, Patch
 from .patchtexts import source_texts
@@ -228,10 +228,12 @@ def read_json_ops(text: str) -> list | None:
     if jsondecode.first_non_space(text) == "[" \
             and jsondecode.syntax_error(text.encode("utf-8")) is not None:
         return None
-    try:
-        value, _notes = reader.load_patch(text, "json")
-    except KubeError:
-        return None
+    value = json_ops_block.read(text)  # the usual block list, without PyYAML
+    if value is None:
+        try:
+            value, _notes = reader.load_patch(text, "json")
+        except KubeError:
+            return None
     if not isinstance(value, list) or any(v is not None and not isinstance(v, dict)
                                           for v in value):
         return None
