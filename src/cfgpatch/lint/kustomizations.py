@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError
 from ..kube.kustomize.gotypes import GoDecodeError, decode, json_kind
 from ..kube.kustomize.kustomization import EMPTY, is_empty, v2_value
+from ..records import dataclass
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document

@@ -12,8 +12,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 
+from ..records import replace
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings

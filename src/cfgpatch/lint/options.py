@@ -16,8 +16,9 @@ them per folder, later entries winning::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
+
+from ..records import dataclass, replace
 
 RESTRICTORS = ("LoadRestrictionsRootOnly", "LoadRestrictionsNone")
 _KEYS = ("path", "load-restrictor", "enable-helm", "helm-command")

@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from ..records import dataclass, field
 from .finding import LintFinding
 from .rules import LEVELS, level_rank
 

@@ -190,6 +190,8 @@ def narrowed_defaults(custom: TransformerConfig) -> list[tuple[str, FieldSpec, F
     custom spec that takes its place): a spec with the default's path and a type the
     default selects sorts before it, so it is kept and the default is not (see
     :meth:`TransformerConfig.merge`).  Empty when the configuration does not merge."""
+    if not custom:
+        return []  # the defaults merged with nothing: none dropped
     defaults = TransformerConfig.default()
     try:
         before = merged_into(TransformerConfig(), defaults.merge(TransformerConfig()))
