@@ -77,6 +77,7 @@ def test_generated_patches_read_as_kubectl_reads_them_or_declined(text):
     fast = json_ops_block.read(text)
     if fast is None:
         return
+    assert fast is not json_ops_block.NOT_A_LIST
     try:
         full, _notes = reader.load_patch(text, "json")
     except KubeError as err:
@@ -107,8 +108,27 @@ def test_a_usual_patch_is_read_without_pyyaml():
 
 @pytest.mark.parametrize("text", [
     "- {op: add, path: /a, value: 1}\n", "- value: [1, [2]]\n", "- op: add\n  value: 1.5\n", "- op: &a add\n",
-    "- op: add\n  op: remove\n", "- on: add\n", "a: 1\n",
-    "- op: add\n---\n- op: remove\n", "- op: add\n  value: 9223372036854775808\n",
+    "- op: add\n  op: remove\n", "- on: add\n",
+    "---\n---\n- op: add\n", "- op: add\n  value: 9223372036854775808\n",
 ])
 def test_what_it_leaves_to_the_full_reader(text):
     assert json_ops_block.read(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n",
+    "metadata:\n  name: x\n---\n- op: add\n", "on: 1\nkind: X\n", "a: 1\n",
+])
+def test_a_map_is_surely_no_list_of_operations(text):
+    assert json_ops_block.read(text) is json_ops_block.NOT_A_LIST
+    try:
+        value, _notes = reader.load_patch(text, "json")
+    except KubeError:
+        value = None
+    assert not isinstance(value, list)
+    assert read_json_ops(text) is None
+
+
+def test_the_first_document_is_the_patch_as_for_kubectl():
+    text = "- op: add\n---\n- op: remove\n"
+    assert json_ops_block.read(text) == reader.load_patch(text, "json")[0] == [{"op": "add"}]

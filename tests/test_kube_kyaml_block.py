@@ -187,7 +187,7 @@ def test_a_usual_kustomization_and_resource_are_read_without_pyyaml(monkeypatch)
 
 @pytest.mark.parametrize("text", [
     "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: [1, [2]]\n", "a: [1, 2] # c\n", "a: [1,]\n",
-    "a: [a: b]\n", "a: [1,\n  2]\n", "a: ['x\\y', \"a\\\"b\"]\n", "a: [- x]\n", "a: [-]\n",
+    "a: [a: b]\n", "a: [1,\n  2]\n", "a: ['x\\y', \"a\\\"b\"]\n", "a: [- x]\n", "a: [-]\n", "a: { ]\n", "a: [ }\n",
     "a: >\n  folded\n", "a: 'x\n  y'\n",
     "a: \"\\n\"\n", "a:\tb\n", "a: b\r\n", "? a\n: b\n", "%YAML 1.1\n---\na: 1\n", "a: 1\n...\n",
     "  a: 1\n", "a: b\n  c\n", "<<: {}\n", "- - a\n", "x\n", "a: b: c\n", "a: 1\n b: 2\n",
@@ -240,5 +240,6 @@ def test_one_line_flow_sequences_read_as_pyyaml_reads_them_or_declined(items, in
 
 
 def test_a_flow_sequence_of_words_is_read_without_pyyaml(monkeypatch):
-    text = "spec:\n  args: [/bin/cp, -n, 'a b', \"c\", 010]\n  verbs: ['*']\n"
+    text = ("spec:\n  args: [/bin/cp, -n, 'a b', \"c\", 010]\n  verbs: ['*']\n"
+            "  podSelector: { }\n  ports: [  ]\n")
     assert _check(text, monkeypatch) is not None

@@ -195,7 +195,8 @@ class _Reader:
         if not rest or rest[0] == "#":
             return self.nested(column, depth, in_mapping, number, after + 1)
         first, file = rest[0], self.file
-        if rest in ("{}", "[]"):
+        if rest in ("{}", "[]") or first in "{[" and rest[1:].strip(" ") in ("}", "]") \
+                and (first == "{") == (rest[-1] == "}"):  # also "{ }"
             kind, tag = (MAPPING, MAP) if first == "{" else (SEQUENCE, SEQ)
             return Node(kind, tag, "", [], FLOW, number, start + 1, file)
         if first == "[":

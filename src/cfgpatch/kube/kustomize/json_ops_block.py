@@ -30,10 +30,20 @@ class _Unsure(Exception):
     """Something the full reader should decide."""
 
 
+#: :func:`read`'s answer for a text whose first document is a map: no list of operations
+#: (a strategic merge patch, which kustomize also asks whether it is a JSON patch).
+NOT_A_LIST = "not a list"
+
+
 def read(text: str) -> Any:
-    """The value ``load_patch(text, "json")`` gives, or ``None`` when not sure."""
-    documents = kyaml_block.read(text)
-    if documents is None or len(documents) != 1 or documents[0].kind != SEQUENCE:
+    """The value ``load_patch(text, "json")`` gives, :data:`NOT_A_LIST` when that is
+    surely no list, or ``None`` when not sure."""
+    documents = kyaml_block.read(text, "", True)  # (its first document, as load_patch)
+    if not documents:
+        return None  # declined, or a first document that is empty
+    if documents[0].kind == MAPPING:
+        return NOT_A_LIST
+    if documents[0].kind != SEQUENCE:
         return None
     try:
         return _value(documents[0])
@@ -74,4 +84,4 @@ def _scalar(node: Node) -> Any:
     raise _Unsure  # a float, or an integer beyond int64
 
 
-__all__ = ["read"]
+__all__ = ["NOT_A_LIST", "read"]

@@ -228,7 +228,9 @@ def read_json_ops(text: str) -> list | None:
     if jsondecode.first_non_space(text) == "[" \
             and jsondecode.syntax_error(text.encode("utf-8")) is not None:
         return None
-    value = json_ops_block.read(text)  # the usual block list, without PyYAML
+    value = json_ops_block.read(text)  # the usual block YAML, without PyYAML
+    if value is json_ops_block.NOT_A_LIST:
+        return None
     if value is None:
         try:
             value, _notes = reader.load_patch(text, "json")
