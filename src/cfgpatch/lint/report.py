@@ -17,6 +17,8 @@ FORMAT_VERSION = 1
 
 @dataclass
 class Report:
+    """What ``cfgpatch lint`` found: the findings, the targets linted, the files' texts."""
+
     findings: list[LintFinding]
     #: What was linted: {"kind": "kustomization"|"flux"|"standalone", "path": ..., "patches": n}
     targets: list[dict] = field(default_factory=list)
