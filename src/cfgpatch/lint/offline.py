@@ -14,21 +14,22 @@ from __future__ import annotations
 import re
 
 from ..errors import KUSTOMIZE_UNMODELLED
+from ..lazy_pattern import lazily
 from .finding import Location
 
 #: kustomize's texts when it runs helm and helm cannot (no binary; ``helm pull`` offline).
-_HELM = re.compile(r"unable to run: '\S+ (version|pull|repo|template)\b")
+_HELM = lazily(r"unable to run: '\S+ (version|pull|repo|template)\b")
 #: A file named by URL (``openapi: {path: https://...}``, a patch ``path:``) read as a path.
-_URL_AS_PATH = re.compile(r"(evalsymlink failure on|unable to find|does not exist|no such "
-                          r"file)[^\n]*\bhttps?:/", re.IGNORECASE)
+_URL_AS_PATH = lazily(r"(evalsymlink failure on|unable to find|does not exist|no such "
+                      r"file)[^\n]*\bhttps?:/", re.IGNORECASE)
 #: git failing to clone a remote base (kubectl's text when it tries).
-_GIT = re.compile(r"git (clone|fetch|init)|exit status 128|fatal: unable to access")
-_PLACE = re.compile(r"^(?P<file>[^\s:][^:]*?\.ya?ml|[^\s:]*Kustomization):(?P<line>\d+): ")
+_GIT = lazily(r"git (clone|fetch|init)|exit status 128|fatal: unable to access")
+_PLACE = lazily(r"^(?P<file>[^\s:][^:]*?\.ya?ml|[^\s:]*Kustomization):(?P<line>\d+): ")
 
 
-_UNMODELLED = re.compile(r"^(?:\S+:\d+: )?(?P<what>.*?)(?: is)? not modelled by cfgpatch kube "
-                         r"build(?P<rest>.*)$", re.S)
-_PLUGIN = re.compile(r"external plugins? (disabled|not enabled)|unable to load external plugin")
+_UNMODELLED = lazily(r"^(?:\S+:\d+: )?(?P<what>.*?)(?: is)? not modelled by cfgpatch kube "
+                     r"build(?P<rest>.*)$", re.S)
+_PLUGIN = lazily(r"external plugins? (disabled|not enabled)|unable to load external plugin")
 
 
 def offline_reason(code: str, message: str) -> str | None:
