@@ -56,7 +56,11 @@ def kustomization_folders(tree: Path) -> list[Path]:
 
 
 def ours_command() -> list[str]:
-    return [sys.executable, "-m", "cfgpatch", "kube", "build"]
+    """The installed entry point next to the interpreter (as a user runs it), else
+    ``python -m cfgpatch``; either runs this checkout's code (``ENV``)."""
+    script = Path(sys.executable).parent / "cfgpatch"
+    return [*([str(script)] if script.exists() else [sys.executable, "-m", "cfgpatch"]),
+            "kube", "build"]
 
 
 def run(command: list[str], timeout: float = 120) -> tuple[int, bytes, float, float]:
