@@ -9,7 +9,6 @@ from __future__ import annotations
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import jsondecode
 from ..go.json import go_quote
-from ..io import reader
 from ..io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ..io.kyaml_duplicates import drop_duplicates
 from ..io.kyaml_read import read_documents
@@ -232,6 +231,8 @@ def read_json_ops(text: str) -> list | None:
     if value is json_ops_block.NOT_A_LIST:
         return None
     if value is None:
+        from ..io import reader  # kubectl's patch reader (and PyYAML): when needed only
+
         try:
             value, _notes = reader.load_patch(text, "json")
         except KubeError:
