@@ -15,9 +15,12 @@ of N, interleaved; outputs checked identical first) on generated trees of about 
 containers and env, JSON patches, generators, name references), plus our time inside
 one process (the build and its YAML, without Python's start-up); first, a small folder
 (``bench_kube_startup.py``: median CPU and wall time against ``kubectl kustomize``).
+With ``--tree DIR`` (repeatable), real trees instead: every kustomization folder of
+``DIR`` built by both, per folder (``bench_kube_tree.py``: median and total ratios).
 
     python benchmarks/bench_kube.py [--rounds 5] [--sizes 100,1000,5000,20000]
         [--part patch|build|all] [--build-sizes 100,500,2000] [--kubectl PATH]
+        [--tree DIR [--tree DIR...]] [--verbose]
 
 Prints one table per part; the ratio column is ours / kubectl's (below 1: we are faster).
 """
@@ -365,6 +368,11 @@ def main() -> None:
     parser.add_argument("--part", choices=("patch", "build", "all"), default="all")
     parser.add_argument("--build-sizes", default="100,500,2000",
                         type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--tree", action="append", default=[], metavar="DIR",
+                        help="build: time every kustomization folder of this real tree "
+                             "instead of the generated trees (repeatable)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="--tree: one line per folder")
     args = parser.parse_args()
     if not args.kubectl:
         raise SystemExit("kubectl is not on PATH (give --kubectl)")
@@ -372,7 +380,12 @@ def main() -> None:
         work = Path(folder)
         if args.part in ("patch", "all"):
             bench_patch(args, args.kubectl, work)
-        if args.part in ("build", "all"):
+        if args.part in ("build", "all") and args.tree:
+            from bench_kube_tree import bench_tree
+
+            for tree in args.tree:
+                bench_tree(Path(tree), args.kubectl, args.rounds, args.verbose)
+        elif args.part in ("build", "all"):
             from bench_kube_startup import bench_small_build
 
             bench_small_build(args.rounds * 3, args.kubectl, work)

@@ -282,7 +282,10 @@ def main() -> int:
 
 def repository(root: Path, rounds: int, kubectl: str | None) -> int:
     """Lint of ``root`` vs ``kubectl kustomize`` of each kustomization lint linted."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # the checkout's code with its byte code cached, as an installed package runs
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+           "PYTHONPATH": str(ROOT / "src")}
+    load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     report = lint_files(DiskFiles(str(root)))
     dirs = sorted({str(root / os.path.dirname(t["path"])) for t in report.targets
                    if t["kind"] == "kustomization"})
@@ -320,6 +323,7 @@ def repository(root: Path, rounds: int, kubectl: str | None) -> int:
               f"{min(kube_cpu):8.2f} s   ratio {min(lint_cpu) / min(kube_cpu):.2f}")
     else:
         print(f"lint (process) {lint_time:8.2f} s   (no kubectl)")
+    print(f"load average {load_before} -> {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 

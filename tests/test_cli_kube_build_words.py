@@ -160,3 +160,42 @@ def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("apiVersion: apps/v1\nkind: Deployment\n")
     assert done.stdout.splitlines()[-1] == "[]", done.stdout
+
+
+#: A folder as real trees write them (stop 33): a JSON 6902 patch inline, a strategic
+#: patch file, a LabelTransformer given as configuration, `- --flag` arguments, a one-line
+#: flow sequence and a multi-line string printed back.
+PATCHED_FOLDER = {
+    "kustomization.yaml": (
+        "resources:\n- deployment.yaml\ntransformers:\n- labels.yaml\npatches:\n"
+        "- path: replicas.yaml\n- target:\n    kind: Deployment\n  patch: |-\n"
+        "    - op: add\n      path: /spec/template/spec/containers/0/args/-\n"
+        "      value: --concurrent=20\n"),
+    "labels.yaml": ("apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: l\n"
+                    "labels:\n  env: dev\nfieldSpecs:\n- path: metadata/labels\n"
+                    "  create: true\n"),
+    "replicas.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+                      "spec:\n  replicas: 3\n"),
+    "deployment.yaml": (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+        "  annotations:\n    note: |\n      line one\n      line two\nspec:\n  template:\n"
+        "    spec:\n      containers:\n      - name: web\n        image: nginx:1.25\n"
+        "        command: [/bin/app, -v]\n        args:\n        - --port=8080\n"),
+}
+
+
+def test_a_folder_with_patches_builds_without_pyyaml_dataclasses_or_typing(tmp_path):
+    for name, text in PATCHED_FOLDER.items():
+        (tmp_path / name).write_text(text)
+    unwanted = {"yaml", "dataclasses", "inspect", "ast", "typing",
+                "cfgpatch.kube.io.reader", "cfgpatch.kube.io.patch_text"}
+    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
+              f"print(sorted(set({sorted(unwanted)!r}) & set(sys.modules)))\nsys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
+                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "- --concurrent=20" in done.stdout and "replicas: 3" in done.stdout
+    assert "env: dev" in done.stdout and "line one\n" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout

@@ -177,7 +177,8 @@ def test_a_usual_kustomization_and_resource_are_read_without_pyyaml(monkeypatch)
     resource = ("---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
                 "  annotations: {}\nspec:\n  replicas: 2\n  template:\n    spec:\n"
                 "      containers:\n      - name: web\n        image: \"nginx:1.25\"\n"
-                "        args:\n        -\n        - |\n          line one\n"
+                "        command: [/bin/cp, -n, 'it''s', \"a b\", 010, ~]\n"
+                "        args:\n        - --port=9898\n        -\n        - |\n          line one\n"
                 "          line two\n        env: []\n")
     for text in (kustomization, resource):
         assert _check(text, monkeypatch) is not None
@@ -185,7 +186,9 @@ def test_a_usual_kustomization_and_resource_are_read_without_pyyaml(monkeypatch)
 
 
 @pytest.mark.parametrize("text", [
-    "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: [1, 2]\n", "a: >\n  folded\n", "a: 'x\n  y'\n",
+    "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: [1, [2]]\n", "a: [1, 2] # c\n", "a: [1,]\n",
+    "a: [a: b]\n", "a: [1,\n  2]\n", "a: ['x\\y', \"a\\\"b\"]\n", "a: [- x]\n", "a: [-]\n", "a: { ]\n", "a: [ }\n",
+    "a: >\n  folded\n", "a: 'x\n  y'\n",
     "a: \"\\n\"\n", "a:\tb\n", "a: b\r\n", "? a\n: b\n", "%YAML 1.1\n---\na: 1\n", "a: 1\n...\n",
     "  a: 1\n", "a: b\n  c\n", "<<: {}\n", "- - a\n", "x\n", "a: b: c\n", "a: 1\n b: 2\n",
     "a: 1\n--- {b: c}\n", "a: 1\n--- b: c\n", "a: 1\n... b: c\n",
@@ -211,3 +214,32 @@ def test_every_recorded_yaml_file_reads_as_pyyaml_reads_it(monkeypatch):
             if _check(text, monkeypatch, first=first, file=path.name) is not None:
                 accepted += 1
     assert accepted > 0
+
+
+_FLOW_WORDS = ["a", "x y", "/bin/cp", "-n", "--port=1", "010", "0x1F", "1.5", "~", "null",
+               "true", "on", "it's", "*", "a:b", "a: b", "#x", "a #b", "a,b", "[x]", "{x}", "-",
+               "- x", "?x", "!x", "&x", "", " ", "é", "x'y", 'x"y', "a\\b"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(items=st.lists(st.tuples(st.sampled_from(_FLOW_WORDS),
+                                st.sampled_from(["plain", "single", "double"]),
+                                st.sampled_from(["", " ", "  "])), min_size=1, max_size=4),
+       inside=st.sampled_from(["", " "]), where=st.sampled_from(["key", "item"]))
+def test_one_line_flow_sequences_read_as_pyyaml_reads_them_or_declined(items, inside, where):
+    def spelled(word, style):
+        if style == "single":
+            return "'" + word.replace("'", "''") + "'"
+        return f'"{word}"' if style == "double" else word
+
+    body = ",".join(f"{pad}{spelled(word, style)}" for word, style, pad in items)
+    flow = f"[{inside}{body}{inside}]"
+    text = f"a:\n  b: {flow}\n" if where == "key" else f"a:\n- {flow}\n- c\n"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _check(text, monkeypatch)
+
+
+def test_a_flow_sequence_of_words_is_read_without_pyyaml(monkeypatch):
+    text = ("spec:\n  args: [/bin/cp, -n, 'a b', \"c\", 010]\n  verbs: ['*']\n"
+            "  podSelector: { }\n  ports: [  ]\n")
+    assert _check(text, monkeypatch) is not None

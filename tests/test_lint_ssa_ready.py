@@ -131,3 +131,58 @@ def test_an_object_skipped_as_keyless_has_no_key_finding(base, fields, items):
                        else i for i in items]
     if _keyless(obj, Types()):
         assert _keyed_findings(obj) == []
+
+
+# ------------------------------------------- objects whose keyed lists are surely clean
+
+_NAMES = st.sampled_from(["a", "b", "", 1, None])
+
+
+@st.composite
+def _keyed_deployment(draw):
+    containers = []
+    for _ in range(draw(st.integers(1, 3))):
+        container = {"image": "x"}
+        if draw(st.integers(0, 4)):
+            container["name"] = draw(_NAMES)
+        ports = []
+        for _ in range(draw(st.integers(0, 2))):
+            port = {"containerPort": draw(st.sampled_from([80, 81, "80", 0]))}
+            if draw(st.booleans()):
+                port["protocol"] = draw(st.sampled_from(["TCP", "UDP", ""]))
+            ports.append(port)
+        if ports:
+            container["ports"] = ports
+        env = [{"value": "v", **({"name": draw(_NAMES)} if draw(st.integers(0, 3)) else {})}
+               for _ in range(draw(st.integers(0, 2)))]
+        if env:
+            container["env"] = env
+        containers.append(container)
+    obj = deployment(containers=containers)
+    if draw(st.booleans()):
+        obj["metadata"]["finalizers"] = draw(st.lists(st.sampled_from(["f", "g", 1]),
+                                                      max_size=3))
+    return obj
+
+
+@settings(max_examples=150, deadline=None)
+@given(_keyed_deployment())
+def test_an_object_skipped_as_clean_has_no_key_finding(obj):
+    from cfgpatch.kube.ssa import Types
+    from cfgpatch.lint.ssa_ready import _keyless
+
+    if _keyless(obj, Types()):
+        assert _keyed_findings(obj) == []
+
+
+def test_a_usual_deployment_is_not_applied():
+    from cfgpatch.kube.ssa import Types
+    from cfgpatch.lint.ssa_ready import _keyless
+
+    usual = deployment(containers=[
+        {"name": "app", "image": "x", "ports": [{"containerPort": 80}, {"containerPort": 81}],
+         "env": [{"name": "A", "value": "1"}], "volumeMounts": [{"name": "v", "mountPath": "/v"}]},
+        {"name": "proxy", "image": "y"}])
+    assert _keyless(usual, Types())
+    assert not _keyless(deployment(containers=[{"name": "a", "image": "x"},
+                                               {"name": "a", "image": "y"}]), Types())

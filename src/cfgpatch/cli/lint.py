@@ -140,9 +140,8 @@ def _config(args: argparse.Namespace, files):
         config = parse_config(text, args.config)
     else:
         config = read_config(files)
-    from dataclasses import replace
-
     from ..lint.rules import is_rule
+    from ..records import replace
     for rule_id in args.disable:
         if not is_rule(rule_id):
             raise ValueError(f"--disable: unknown rule {rule_id!r} (see docs/lint.md)")

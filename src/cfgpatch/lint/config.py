@@ -25,11 +25,11 @@ everything under it (as in ``.gitignore``).  Any other key is an error naming it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
+from ..records import dataclass, field
 from .options import BuildOptions, PathOptions, parse_entries
 from .rules import is_rule, normalise_level
 from .yamlpos import Tree, tree_values

@@ -8,9 +8,9 @@ Positions are 1-based lines and columns (columns count characters, as SARIF's de
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import dataclass, field
 from .rules import rule
 
 

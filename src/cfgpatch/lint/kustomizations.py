@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError
@@ -18,6 +17,7 @@ from ..kube.compat import word
 from ..kube.kustomize.gotypes import GoDecodeError, decode, json_kind
 from ..kube.kustomize.kustomization import is_empty, v2_value
 from ..kube.problems import Kustomize, Unmarshal
+from ..records import dataclass
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document

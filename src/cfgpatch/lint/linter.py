@@ -13,9 +13,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
-from typing import Any
 
+from ..records import replace
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
@@ -30,6 +29,10 @@ from .ssa_stuck import RULE, BaseRef, stuck_findings
 from .standalone import lint_standalone
 from .testdata import lifted_base, reached, used_bases
 from .yamlpos import tree_values, values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _YAML = (".yaml", ".yml")
 #: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI

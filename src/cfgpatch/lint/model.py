@@ -13,10 +13,10 @@ the detectors (``lint.checks``) read only these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CfgPatchError
+from ..records import dataclass, field
 from .finding import Location
 from .yamlpos import Mapper, Span, Tree, identity
 

@@ -23,16 +23,17 @@ from typing import Any
 
 from ..errors import KUSTOMIZE_UNMODELLED
 from ..kube.problems import Kustomize, within
+from ..lazy_pattern import lazily
 from .finding import Location
 
 #: The helm commands whose failure means helm could not start, or could not pull.
 _HELM = ("version", "pull", "repo", "template")
 #: kustomize's refusals of a file or directory that is not there.
 _MISSING = ("no-such-path", "no-kustomization", "unreadable-file")
-_PLACE = re.compile(r"^(?P<file>[^\s:][^:]*?\.ya?ml|[^\s:]*Kustomization):(?P<line>\d+): ")
+_PLACE = lazily(r"^(?P<file>[^\s:][^:]*?\.ya?ml|[^\s:]*Kustomization):(?P<line>\d+): ")
 
 
-_UNMODELLED = re.compile(r"^(?:\S+:\d+: )?(?P<what>.*?)(?: is)? not modelled by cfgpatch kube "
+_UNMODELLED = lazily(r"^(?:\S+:\d+: )?(?P<what>.*?)(?: is)? not modelled by cfgpatch kube "
                          r"build(?P<rest>.*)$", re.S)
 
 

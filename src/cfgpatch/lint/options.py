@@ -27,8 +27,9 @@ tool usually comes from (:data:`DEFAULT_HISTORY`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
+
+from ..records import dataclass, replace
 
 RESTRICTORS = ("LoadRestrictionsRootOnly", "LoadRestrictionsNone")
 _KEYS = ("path", "load-restrictor", "enable-helm", "helm-command", "apply", "history")

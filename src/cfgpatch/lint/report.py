@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from ..records import dataclass, field
 from .finding import LintFinding
 from .rules import LEVELS, level_rank
 
@@ -17,6 +17,8 @@ FORMAT_VERSION = 1
 
 @dataclass
 class Report:
+    """What ``cfgpatch lint`` found: the findings, the targets linted, the files' texts."""
+
     findings: list[LintFinding]
     #: What was linted: {"kind": "kustomization"|"flux"|"standalone", "path": ..., "patches": n}
     targets: list[dict] = field(default_factory=list)

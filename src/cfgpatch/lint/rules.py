@@ -15,9 +15,8 @@ Levels are SARIF's: ``error``, ``warning``, ``note`` (the engine's ``info`` is `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..kube.explain.catalogue import CATALOGUE
+from ..records import dataclass
 
 ERROR = "error"
 WARNING = "warning"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..kube.kustomize.patches import read_json_ops
+from ..records import dataclass
 from .config import normal_path
 from .finding import Location
 from .model import PatchSite

@@ -82,16 +82,18 @@ def _types(crds: list[dict]) -> Any:
 
 
 def _keyless(obj: dict, types: Any) -> bool:
-    """Whether the server-side apply of ``obj`` surely meets no associative list (where
-    alone a key is missing or repeated): its lists, if any, are all atomic in its type.
-    Anything the walk is unsure of (no type, a value the type does not describe, a
-    relationship other than atomic) says no, and the object is applied."""
+    """Whether the server-side apply of ``obj`` surely finds no key to report: each list
+    is atomic in its type, or an associative list whose items all name every key (or
+    the schema defaults it to a non-empty value) with keys no two items share, and a
+    set of distinct strings or integers.  Anything the walk is unsure of (no type, a
+    value the type does not describe, a key that is not a string or an integer) says
+    no, and the object is applied."""
     from ..kube.ssa.fieldmanager import gvk_of
 
     if not _has_list(obj):
         return True
     found = types.lookup(*gvk_of(obj))
-    return found is not None and _atomic_lists(found[0], found[1], obj, 0)
+    return found is not None and _clean(found[0], found[1], obj, 0)
 
 
 def _has_list(value: Any) -> bool:
@@ -105,27 +107,62 @@ def _has_list(value: Any) -> bool:
     return False
 
 
-def _atomic_lists(schema: Any, ref: Any, value: Any, depth: int) -> bool:
-    from ..kube.ssa.schema import ATOMIC
-
+def _clean(schema: Any, ref: Any, value: Any, depth: int) -> bool:
     if not isinstance(value, (dict, list)):
         return True
     atom = schema.resolve(ref) if depth < 500 else None
     if atom is None:
         return False
     if isinstance(value, list):
-        if atom.list is None or atom.list.relationship != ATOMIC:
+        if atom.list is None or not _distinct_keys(schema, atom.list, value):
             return False
-        return all(_atomic_lists(schema, atom.list.element_type, item, depth + 1)
-                   for item in value)
+        return all(_clean(schema, atom.list.element_type, item, depth + 1) for item in value)
     if atom.map is None:
         return False
     for key, child in value.items():
         field = atom.map.fields.get(key)
         child_ref = field.type if field is not None else atom.map.element_type
-        if child_ref.is_empty() or not _atomic_lists(schema, child_ref, child, depth + 1):
+        if child_ref.is_empty() or not _clean(schema, child_ref, child, depth + 1):
             return False
     return True
+
+
+def _distinct_keys(schema: Any, list_type: Any, items: list) -> bool:
+    """Whether the items of a list surely key without a missing or repeated key."""
+    from ..kube.ssa.schema import ASSOCIATIVE, ATOMIC
+
+    if list_type.relationship == ATOMIC:
+        return True
+    if list_type.relationship != ASSOCIATIVE:
+        return False
+    if not list_type.keys:  # a set: its scalars
+        return all(_plain_key(item) for item in items) and \
+            len({(type(i), i) for i in items}) == len(items)
+    atom = schema.resolve(list_type.element_type)
+    fields = atom.map.fields if atom is not None and atom.map is not None else {}
+    seen = set()
+    for item in items:
+        if not isinstance(item, dict):
+            return False
+        key = []
+        for name in list_type.keys:
+            if name in item:
+                found = item[name]
+            elif name in fields and fields[name].has_default():
+                found = fields[name].default
+                if found in ("", 0):
+                    return False  # keyed by an empty value: ssa-missing-key's case
+            else:
+                return False
+            if not _plain_key(found):
+                return False
+            key.append((type(found), found))
+        seen.add(tuple(key))
+    return len(seen) == len(items)
+
+
+def _plain_key(value: Any) -> bool:
+    return type(value) is str or type(value) is int
 
 
 def _describe(obj: dict) -> str:

@@ -19,7 +19,6 @@ Lines and columns are 1-based; an end column is exclusive.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +36,7 @@ from ..kube.io.kyaml_merge import expand_merge_keys
 from ..kube.io.kyaml_read import read_documents, read_first_document, read_resource_documents
 from ..kube.io.kyaml_scalars import node_value
 from ..kube.problems import YamlValue
+from ..records import dataclass
 
 
 @dataclass(frozen=True)

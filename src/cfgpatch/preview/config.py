@@ -30,13 +30,14 @@ an error naming it and its line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
 from ..lint.config import CONFIG_NAME, glob_match
 from ..lint.options import RESTRICTORS, BuildOptions
 from ..lint.yamlpos import tree_values
+from ..records import replace
 
 _KEYS = ("paths", "exclude", "ignore")
 _IGNORE_KEYS = ("kind", "name", "path")

@@ -10,10 +10,10 @@ The detectors live in ``strategic``, ``merge`` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...pointer import format_pointer
+from ...records import dataclass, field
 from ..schema.node import Node
 from ..schema.rules import Shapes
 

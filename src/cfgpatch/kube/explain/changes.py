@@ -22,11 +22,11 @@ where merge keys come from (built-in table, OpenAPI document or a CRD).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...jsonvalue import canonical_unchecked, equal
 from ...pointer import format_pointer
+from ...records import dataclass, field
 from ..schema.rules import ATOMIC, ATOMIC_RULE, KEYED, NO_SHAPES, SET, Shapes
 
 KEPT = "kept"

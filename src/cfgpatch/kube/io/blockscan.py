@@ -215,7 +215,7 @@ class BlockScanner:
                 # "- key: value": a mapping whose entries sit at the key's column
                 indents[i] = start
                 items.append(self.mapping(start, here, depth + 1))
-            elif rest.startswith("-"):
+            elif is_item(rest):
                 raise Decline  # "- - x": a sequence in a sequence on one line
             else:
                 self.i = i + 1
@@ -248,8 +248,11 @@ class BlockScanner:
         if not rest or rest[0] == "#" and self.comments:
             return self.nested(column, path, depth, in_mapping, index, after)
         first = rest[0]
-        if rest == "{}" or rest == "[]":
+        if rest == "{}" or rest == "[]" or first in "{[" and rest[1:].strip(" ") in ("}", "]") \
+                and (first == "{") == (rest[-1] == "}"):  # also "{ }"
             return self.flow_empty(first == "{", index, start)
+        if first == "[":
+            return self.flow_sequence(rest, index, start)
         if first == "|":
             return self.string(self.literal(rest, column), "|", index, start)
         if first == "'":
@@ -336,6 +339,11 @@ class BlockScanner:
     def flow_empty(self, mapping: bool, index: int, start: int) -> Any:
         """``{}`` (``mapping``) or ``[]``."""
         raise NotImplementedError
+
+    def flow_sequence(self, rest: str, index: int, start: int) -> Any:
+        """A one-line flow sequence (``[a, 'b']``); a builder that does not read them
+        declines."""
+        raise Decline
 
     def string(self, text: str, style: str, index: int, start: int) -> Any:
         """A quoted or literal scalar (its ``style``: ``'``, ``"`` or ``|``)."""

@@ -14,6 +14,7 @@ Standard library only.
 
 from __future__ import annotations
 
+from ...lazy_pattern import lazily
 from .blockscan import PLAIN_START, BlockScanner, Decline, lines_of
 from .kyaml import FLOW, MAP, MAPPING, NULL, SCALAR, SEQ, SEQUENCE, STR, Node
 from .kyaml_scalars import resolve
@@ -80,6 +81,35 @@ class _NodeBuilder(BlockScanner):
         kind, tag = (MAPPING, MAP) if mapping else (SEQUENCE, SEQ)
         return Node(kind, tag, "", [], FLOW, index + self.base, start + 1, self.file)
 
+    def flow_sequence(self, rest: str, index: int, start: int) -> Node:
+        """``[a, 'b', "c"]`` on one line: plain items without ``:``, ``#`` or a flow
+        indicator, quoted items without escapes; anything else (nesting, empty or trailing
+        items, a comment, more lines) declines."""
+        number = index + self.base
+        out = Node(SEQUENCE, SEQ, "", [], FLOW, number, start + 1, self.file)
+        at = 1
+        while True:
+            match = _FLOW_ITEM.match(rest, at)
+            if match is None:
+                raise Decline
+            single, double, plain = match.group(1, 2, 3)
+            column = start + match.start() + len(match.group()) \
+                - len(match.group().lstrip(" ")) + 1
+            if plain is not None:
+                if plain == "-" or not PLAIN_START.match(plain):
+                    raise Decline
+                out.content.append(self._scalar(plain, _plain_tag(plain), "", index, column))
+            elif single is not None:
+                out.content.append(self._scalar(single.replace("''", "'"), STR, "'", index,
+                                                column))
+            else:
+                out.content.append(self._scalar(double, STR, '"', index, column))
+            at = match.end()
+            if match.group(4) == "]":
+                if at != len(rest):
+                    raise Decline  # something after the sequence (a comment, another value)
+                return out
+
     def string(self, text: str, style: str, index: int, start: int) -> Node:
         return self._scalar(text, STR, style, index, start + 1)
 
@@ -92,3 +122,8 @@ class _NodeBuilder(BlockScanner):
 
     def null(self, path: tuple | None, index: int, after: int) -> Node:
         return self._scalar("", NULL, "", index, after + 1)
+
+
+#: One item of a one-line flow sequence and what follows it (``,`` or the closing ``]``).
+_FLOW_ITEM = lazily(r""" *(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^\s,\[\]{}#:'"]"""
+                    r"""(?:[^,\[\]{}#:]*[^\s,\[\]{}#:])?)) *([,\]])""")

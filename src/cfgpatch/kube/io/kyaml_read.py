@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
 
+from ...lazy_pattern import lazily
 from ..problems import BadBytes, Separator, line_column
 from . import kyaml_block
 from .kyaml import FLOW, MAP, MAPPING, SCALAR, SEQ, SEQUENCE, KyamlError, Node
@@ -210,11 +211,11 @@ _SIMPLE = frozenset(range(0x20, 0x7F)) | {0x0A}
 #: A text that is not ASCII is simple when every other character is one both composers
 #: (and go-yaml) take as a plain printable character: no C1 control, line or paragraph
 #: separator, byte order mark, surrogate (a byte that was not UTF-8) or non-character.
-_NOT_SIMPLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
+_NOT_SIMPLE = lazily("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
                          "\uff00-\ufffd\U00010000-\U0010ffff]")
 #: A line holding a character beyond ASCII longer than this goes to the pure-Python
 #: composer: a simple key's 1024 limit may count bytes in one and characters in the other.
-_LONG_WIDE_LINE = re.compile("[^\n]{256}")
+_LONG_WIDE_LINE = lazily("[^\n]{256}")
 
 
 def _simple(text: str) -> bool:

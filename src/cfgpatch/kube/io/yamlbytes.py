@@ -12,9 +12,9 @@ bytes: :class:`Unread` says from which character on.
 
 from __future__ import annotations
 
-import re
 from collections import namedtuple
 
+from ...lazy_pattern import lazily
 from ..problems import BadBytes, line_column
 from .filebytes import UTF16_MARKS
 
@@ -28,7 +28,7 @@ __all__ = ["CHUNK", "Unread", "decode_bytes"]
 #: tab, line feed, carriage return, 0x20-0x7e, 0x85, 0xa0-0xd7ff, 0xe000-0xfffd and
 #: 0x10000-0x10ffff, spelled as the complement (the negated class of the accepted ranges
 #: compiles in about 1 ms, the negated class in about 20: measured on a loaded machine).
-_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_PRINTABLE = lazily("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 #: What go-yaml's reader says of bytes that end the input in the middle of a character.
 #: It waits for more input there rather than fail, so the error comes only when the
 #: scanner needs a character beyond the ones before (a syntax error before that wins).

@@ -26,6 +26,7 @@ from functools import cmp_to_key
 from ...jsonvalue import escape
 from ..go import yaml as goyaml
 from . import goquote
+from .yamlanalysis import analyze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,10 +59,6 @@ _strings: dict[str, tuple[str, str | None]] = {}
 _KEY_BREAK = re.compile("[\r\n\x85\u2028\u2029]")  # go-yaml's line breaks
 
 
-class _UnicodeEmitter:
-    allow_unicode = True  # what analyze_scalar reads of the emitter (writer sets it)
-
-
 def analysis(text: str) -> _Analysis:
     """PyYAML's analysis of ``text`` with ``writer``'s rule for characters beyond U+FFFF."""
     if _SIMPLE.match(text):
@@ -70,13 +67,10 @@ def analysis(text: str) -> _Analysis:
         return _printable_ascii_analysis(text)
     found = _analyses.get(text)
     if found is None:
-        from yaml.emitter import Emitter
-
-        # analyze_scalar reads only allow_unicode of its emitter: a stand-in serves
-        raw = Emitter.analyze_scalar(_UnicodeEmitter(), text)  # type: ignore[arg-type]
-        astral = any(ord(ch) > 0xFFFF for ch in text)
-        found = _Analysis(raw.empty, raw.multiline, raw.allow_block_plain and not astral,
-                          raw.allow_single_quoted and not astral, raw.allow_block and not astral)
+        empty, multiline, plain, single, block = analyze(text)
+        astral = not text.isascii() and any(ord(ch) > 0xFFFF for ch in text)
+        found = _Analysis(empty, multiline, plain and not astral, single and not astral,
+                          block and not astral)
         if len(_analyses) >= _CACHE_LIMIT:
             _analyses.clear()
         _analyses[text] = found

@@ -17,12 +17,14 @@ measured (empty segments, brackets inside a segment) are refused as not modelled
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass
 from ..problems import Kustomize, ProblemError
 from .nodes import MAPPING, MISSING, SEQUENCE, kind_of, node_text, text, wrong_kind_problem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KEY, INDEX, MATCH, ALL = "key", "index", "match", "all"
 _NEEDS_MATCH = Kustomize("list-element-needs-match")

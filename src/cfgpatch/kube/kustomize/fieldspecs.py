@@ -67,10 +67,14 @@ def merge_specs(existing: tuple[FieldSpec, ...], incoming: Iterable[FieldSpec]
     True
     """
     out = list(existing)
+    by_path: dict[str, list[FieldSpec]] = {}  # the specs of each path, in order
+    for spec in out:
+        by_path.setdefault(spec.path, []).append(spec)
     for spec in incoming:
-        same = [s for s in out if s.path == spec.path and s.gvk.selected_by(spec.gvk)]
+        same = [s for s in by_path.get(spec.path, ()) if s.gvk.selected_by(spec.gvk)]
         if not same:
             out.append(spec)
+            by_path.setdefault(spec.path, []).append(spec)
         elif same[0].create != spec.create:
             raise ProblemError(CONFLICTING, code=KUSTOMIZE_ERROR)
     return tuple(out)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import Any
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...records import replace
@@ -36,6 +35,10 @@ from .resmap import ResMap
 from .resources import Resource
 from .trace import Trace
 from .transformers import run
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def split(image: str) -> tuple[str, str, str]:

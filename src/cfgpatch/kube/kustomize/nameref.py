@@ -134,10 +134,11 @@ def fix_references(resmap: ResMap, trace: Trace | None = None) -> None:
     jobs: dict[int, list[tuple[Gvk, FieldSpec]]] = {}
     extra = [(referral, [spec]) for referral, spec in resmap.config.references
              if not _covered(referral, spec)]
+    origins = [(resource, resource.org_id().gvk) for resource in resmap.resources]
     for referral, specs in [*REFERENCES, *extra]:
         for spec in specs:
-            for resource in resmap.resources:
-                if resource.org_id().gvk.selected_by(spec.gvk):
+            for resource, origin in origins:
+                if origin.selected_by(spec.gvk):
                     jobs.setdefault(id(resource), []).append((referral, spec))
     touched = [r for r in resmap.resources if id(r) in jobs]
     index = _Index(resmap.resources)

@@ -23,16 +23,19 @@ The build modules ask :func:`skip` at each such entry; outside a partial build (
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass
 from ..problems import Kustomize, cause
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 
 @dataclass(frozen=True)

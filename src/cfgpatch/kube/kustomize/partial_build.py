@@ -6,9 +6,9 @@ inside :func:`~.partial.skipping` and returns the build with the skipped entries
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import dataclass
 from .build import BuildError, BuildResult, build
 from .partial import Skipped, skipping
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ..go import jsondecode
-from ..io import reader
 from ..io.kyaml import FOLDED, LITERAL, MAPPING, KyamlError
 from ..io.kyaml_duplicates import drop_duplicates
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_write import write_value
 from ..problems import Kustomize, ProblemError, cause
-from . import replacements
+from . import json_ops_block, replacements
 from .kustomization import Kustomization
 from .patch_model import JSON, STRATEGIC, Document, Patch
 from .patchtexts import source_texts
@@ -231,10 +230,16 @@ def read_json_ops(text: str) -> list | None:
     if jsondecode.first_non_space(text) == "[" \
             and jsondecode.syntax_error(text.encode("utf-8")) is not None:
         return None
-    try:
-        value, _notes = reader.load_patch(text, "json")
-    except KubeError:
+    value = json_ops_block.read(text)  # the usual block YAML, without PyYAML
+    if value is json_ops_block.NOT_A_LIST:
         return None
+    if value is None:
+        from ..io import reader  # kubectl's patch reader (and PyYAML): when needed only
+
+        try:
+            value, _notes = reader.load_patch(text, "json")
+        except KubeError:
+            return None
     if not isinstance(value, list) or any(v is not None and not isinstance(v, dict)
                                           for v in value):
         return None

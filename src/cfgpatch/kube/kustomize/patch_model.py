@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field  # "field" is a field name below
-
+from ...records import dataclass
+from ...records import field as dataclass_field  # "field" is a field name below
 from .kustomization import Kustomization
 from .resources import Gvk, ResId
 from .selectors import Selector

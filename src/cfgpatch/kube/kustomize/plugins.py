@@ -19,25 +19,29 @@ plugin, configured by kustomize from the field).
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...records import replace
 from ..go import json as gojson
 from ..io.kyaml_write import write_value
 from ..problems import Kustomize, ProblemError, cause
-from . import generators, images, partial, patches, replacements, transformers
+from . import generators, transformers
 from .kustomization import ORIGIN, Kustomization
-from .openapi import SchemaState
 from .resmap import ResMap
 from .resources import Resource, annotate_origin, read_resources, record_transformation
 from .styles import plain
-from .trace import Trace
 
-#: A configured plugin: runs on the resources accumulated so far.
-Plugin = Callable[[ResMap], None]
+# patches, replacements, images and partial are imported where a plugin needs them: a
+# folder whose transformers: are labels or annotations starts without the patch code
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from .openapi import SchemaState
+    from .trace import Trace
+
+    #: A configured plugin: runs on the resources accumulated so far.
+    Plugin = Callable[[ResMap], None]
 
 #: Built-in kinds kustomize knows (v5.5.0) that ``kube build`` does not run.
 _UNMODELLED: set[str] = set()
@@ -78,6 +82,8 @@ def configured(kust: Kustomization, field_name: str,
             out.append(prepare(config, kust, trace, state, generator, origin is not None,
                                helm_options))
         except KubeError as err:
+            from . import partial
+
             if partial.skip_error(kust.where(f"/{field_name}"), plugin_id(config), err):
                 continue  # a partial build: a plugin that cannot run here is reported
             raise _prefixed("failed-to-load-generator" if generator else "", err) from None
@@ -194,6 +200,8 @@ def _configured_by(config: Resource) -> dict:
 def validate(plugin: Plugin, resmap: ResMap) -> None:
     """Run a validator: kustomize's error when it changed a resource (kustomize goes on
     with the Go values of both, which are not reproduced)."""
+    import copy
+
     before = [copy.deepcopy(r.value) for r in resmap.resources]
     plugin(resmap)
     for old, new in zip(before, [r.value for r in resmap.resources], strict=False):
@@ -291,6 +299,8 @@ def _namespace(value: dict, kust: Kustomization, trace: Trace | None,
 
 def _image(value: dict, kust: Kustomization, trace: Trace | None,
            state: SchemaState) -> Plugin:
+    from . import images
+
     synthetic = _synthetic(kust, {"images": [_strings(value.get("imageTag"))]})
     specs = _specs(value)
     return lambda resmap: _with_config(
@@ -307,6 +317,8 @@ def _replicas(value: dict, kust: Kustomization, trace: Trace | None,
 
 def _patch(value: dict, kust: Kustomization, trace: Trace | None,
            state: SchemaState) -> Plugin:
+    from . import patches
+
     entry = {k: value[k] for k in ("path", "patch", "target", "options") if k in value}
     loaded = patches.load_patches(_synthetic(kust, {"patches": [entry]}))
     return _applying(loaded, trace, state)
@@ -314,6 +326,8 @@ def _patch(value: dict, kust: Kustomization, trace: Trace | None,
 
 def _strategic(value: dict, kust: Kustomization, trace: Trace | None,
                state: SchemaState) -> Plugin:
+    from . import patches
+
     entries = [str(p) for p in value.get("paths") or []]
     if value.get("patches"):
         entries.append(str(value["patches"]))
@@ -323,6 +337,8 @@ def _strategic(value: dict, kust: Kustomization, trace: Trace | None,
 
 def _json6902(value: dict, kust: Kustomization, trace: Trace | None,
               state: SchemaState) -> Plugin:
+    from . import patches
+
     entry: dict[str, Any] = {k: value[k] for k in ("path", "target") if k in value}
     if value.get("jsonOp"):
         entry["patch"] = value["jsonOp"]
@@ -331,6 +347,8 @@ def _json6902(value: dict, kust: Kustomization, trace: Trace | None,
 
 
 def _applying(loaded: list, trace: Trace | None, state: SchemaState) -> Plugin:
+    from . import patches
+
     def run(resmap: ResMap) -> None:
         for patch in loaded:
             patches.apply_patch(resmap, patch, trace, state)
@@ -339,6 +357,8 @@ def _applying(loaded: list, trace: Trace | None, state: SchemaState) -> Plugin:
 
 def _replacement(value: dict, kust: Kustomization, trace: Trace | None,
                  state: SchemaState) -> Plugin:
+    from . import replacements
+
     synthetic = _synthetic(kust, {"replacements": list(value.get("replacements") or [])})
     loaded = replacements.load(synthetic)
     return lambda resmap: replacements.run(resmap, trace, synthetic, loaded)

@@ -26,11 +26,8 @@ transformer runs, a missing one is kustomize's configuration error).
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
-from typing import Any
-
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
+from ...records import dataclass
 from ..io.kyaml import BOOL, FLOAT, INT, NULL, STR, KyamlError
 from ..io.kyaml_read import read_documents
 from ..io.kyaml_scalars import resolve
@@ -45,6 +42,16 @@ from .resources import Gvk, Resource
 from .selectors import labels_match
 from .styles import Quoted, SourceText
 from .trace import TRANSFORMER, Step, Touch, Trace, snapshot
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _deep_copy(value: Any) -> Any:
+    import copy  # (not at import: a build without replacements never copies)
+
+    return copy.deepcopy(value)
 
 _HINT = "build this tree with kubectl kustomize"
 
@@ -167,7 +174,7 @@ def apply(resmap: ResMap, replacement: Replacement, step: Step | None = None) ->
     if step is not None:
         step.selector = {"source": source, "resource": found.describe(),
                          "fieldPath": str(source.get("fieldPath") or "metadata.name"),
-                         "value": copy.deepcopy(value)}
+                         "value": _deep_copy(value)}
     for target in targets:
         target = target if isinstance(target, dict) else {}
         for resource in _targets(resmap.resources, target):
@@ -210,7 +217,7 @@ def _source(resources: list[Resource], source: dict, where: str) -> tuple[Resour
         options = {}
     delimiter = options.get("delimiter") or ""
     if not delimiter:
-        return found[0], copy.deepcopy(value)
+        return found[0], _deep_copy(value)
     if isinstance(value, (dict, list)):
         raise ProblemError(Kustomize("delimiter-not-scalar"), code=KUSTOMIZE_ERROR)
     parts = text_of(value).split(delimiter)
@@ -334,7 +341,7 @@ def _new_value(current: Any, value: Any, options: dict, created: bool) -> Any:
     if created:
         return _plain(value)
     if isinstance(current, (dict, list)):  # the source's node takes its place
-        return value.decoded if isinstance(value, SourceText) else copy.deepcopy(value)
+        return value.decoded if isinstance(value, SourceText) else _deep_copy(value)
     return _typed(current, text_of(value))
 
 
@@ -351,7 +358,7 @@ def _joined(current: str, value: str, delimiter: str, index: int) -> str:
 def _plain(value: Any) -> Any:
     """A created field: the source value, a scalar written plain (read back by type)."""
     if isinstance(value, (dict, list)):
-        return copy.deepcopy(value)
+        return _deep_copy(value)
     scalar = text_of(value)
     tag, resolved = resolve(scalar) if scalar else (NULL, None)  # "" is a null (measured)
     return resolved if tag in (INT, FLOAT, BOOL, NULL) else scalar

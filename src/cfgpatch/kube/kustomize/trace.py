@@ -11,12 +11,15 @@ empty), so the large resources every transformer visits are not copied twice per
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field  # "field" is a field name below
-from typing import Any
-
 from ...jsonvalue import deep_copy
-from .resources import Resource
+from ...records import dataclass
+from ...records import field as dataclass_field  # "field" is a field name below
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .resources import Resource
 
 PATCH = "patch"
 TRANSFORMER = "transformer"

@@ -124,13 +124,27 @@ class TransformerConfig:
             except KubeError as err:
                 raise ProblemError(Kustomize("merging-field-specs", name=label, cause=cause(err)),
                                    code=KUSTOMIZE_ERROR) from None
-            setattr(merged, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
+            setattr(merged, attr, tuple(sorted(specs, key=_order)))
         merged.references.extend(r for r in other.references if r not in merged.references)
         return merged
 
     def __bool__(self) -> bool:
         """Whether it holds any spec (an empty configuration file configures nothing)."""
         return any(getattr(self, f.name) for f in fields(self))
+
+
+#: Each field spec's place in a sorted configuration (a build merges the defaults into
+#: every kustomization's configuration: the same specs sorted again and again).
+_ORDERS: dict[FieldSpec, tuple] = {}
+
+
+def _order(spec: FieldSpec) -> tuple:
+    found = _ORDERS.get(spec)
+    if found is None:
+        if len(_ORDERS) > 20_000:
+            _ORDERS.clear()
+        found = _ORDERS[spec] = fs.config_order(spec, RANKS)
+    return found
 
 
 def load_configurations(kust: Kustomization) -> TransformerConfig | None:
@@ -177,7 +191,7 @@ def parse(text: str, file: str) -> TransformerConfig:
     config = TransformerConfig()
     for key, attr, _label in FIELDS:  # sorted as read (kustomize's sortFields)
         specs = (field_spec(item) for item in value.get(key) or [])
-        setattr(config, attr, tuple(sorted(specs, key=lambda s: fs.config_order(s, RANKS))))
+        setattr(config, attr, tuple(sorted(specs, key=_order)))
     for entry in value.get("nameReference") or []:
         referral = Gvk(go_string(entry.get("group")), go_string(entry.get("version")),
                        go_string(entry.get("kind")))
@@ -191,6 +205,8 @@ def narrowed_defaults(custom: TransformerConfig) -> list[tuple[str, FieldSpec, F
     custom spec that takes its place): a spec with the default's path and a type the
     default selects sorts before it, so it is kept and the default is not (see
     :meth:`TransformerConfig.merge`).  Empty when the configuration does not merge."""
+    if not custom:
+        return []  # the defaults merged with nothing: none dropped
     defaults = TransformerConfig.default()
     try:
         before = merged_into(TransformerConfig(), defaults.merge(TransformerConfig()))
