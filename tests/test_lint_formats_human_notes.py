@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from cfgpatch.lint.finding import Location, make
 from cfgpatch.lint.formats.human import FOLD_OVER, folded_rules, render
 from cfgpatch.lint.report import Report
 from cfgpatch.lint.rules import rule
+from cfgpatch.records import replace
 
 TEXT = "".join(f"line {n}\n" for n in range(1, 30))
 

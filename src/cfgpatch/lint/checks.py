@@ -12,11 +12,11 @@ Findings are made at the rule's default level; ``lint.linter`` applies the confi
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from ..kube.explain.changes import compute_changes, describe_element
 from ..kube.schema.rules import KEYED, Shapes
+from ..records import replace
 from .finding import LintFinding, Location, make
 from .locate import finding_location, pointer_location
 from .model import Application, Outcome, PatchSite, app_shapes

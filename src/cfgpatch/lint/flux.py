@@ -33,9 +33,9 @@ import json
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..records import replace
 from .config import Config, normal_path
 from .finding import LintFinding, Location, make
 from .flux_generate import FluxBuildError, controller_kustomization

@@ -31,10 +31,11 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KubeError
+from ..records import replace
 from .config import Config
 from .finding import LintFinding, Location, make
 from .model import Outcome

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import KUSTOMIZE_UNMODELLED, KubeError
@@ -38,6 +38,7 @@ from ..kube.kustomize.styles import plain
 from ..kube.kustomize.trace import Trace
 from ..lint.flux_generate import FluxBuildError
 from ..lint.options import DEFAULT_OPTIONS, BuildOptions
+from ..records import replace
 from .entrypoints import EntryPoint, Files, kustomization_file, manifest_files
 from .helmblame import HELM_FILE, HelmBlame
 from .helmtree import NetworkNeeded, remote_note
