@@ -35,7 +35,11 @@ def _note() -> None:
 
 
 def _starts_cfgpatch(args: Any) -> bool:
+    """A child process that runs cfgpatch, except ``cfgpatch serve``: the service reads
+    JSON and never imports ``kube`` (so its YAML path cannot differ)."""
     words = [str(a) for a in args] if isinstance(args, (list, tuple)) else [str(args)]
+    if "serve" in words:
+        return False
     return any("cfgpatch" in word for word in words)  # more than needed does no harm
 
 

@@ -33,3 +33,4 @@ def test_child_processes_running_cfgpatch_are_noticed():
     assert libyaml_users._starts_cfgpatch(["/x/.venv/bin/cfgpatch", "kube", "build", "."])
     assert libyaml_users._starts_cfgpatch("cfgpatch kube build .")
     assert not libyaml_users._starts_cfgpatch(["/usr/bin/kubectl.1.32", "kustomize", "/tmp/a"])
+    assert not libyaml_users._starts_cfgpatch(["/x/python", "-m", "cfgpatch", "serve"])
