@@ -18,6 +18,7 @@ from cfgpatch.kube.compat import kustomize as words
 from cfgpatch.kube.kustomize.build import BuildError, build
 from cfgpatch.kube.kustomize.filesys import MemoryFileSystem
 from cfgpatch.kube.problems import Kustomize, ProblemError, Unmarshal, YamlValue
+from phrase_support import string_literals
 
 KUBE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch" / "kube"
 
@@ -64,20 +65,10 @@ KUSTOMIZE_WORDING = (
 )
 
 
-def _string_literals(tree: ast.AST):
-    """Every string constant of ``tree`` but docstrings (bare string statements)."""
-    docstrings = {id(node.value) for node in ast.walk(tree)
-                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and id(node) not in docstrings:
-            yield node
-
-
 @pytest.mark.parametrize("path", sorted(KUBE.glob("kustomize/*.py")), ids=lambda p: p.name)
 def test_the_builder_holds_no_kustomize_wording(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in _string_literals(tree):
+    for node in string_literals(tree):
         for phrase in KUSTOMIZE_WORDING:
             assert phrase not in node.value, (
                 f"{path.relative_to(KUBE)}:{node.lineno} holds {phrase!r}: raise a "
@@ -87,7 +78,7 @@ def test_the_builder_holds_no_kustomize_wording(path):
 def test_the_check_would_find_a_phrase():
     tree = ast.parse('"""accumulating resources: in a docstring"""\n'
                      'x = f"invalid Kustomization: {k}"\n')
-    found = [n.value for n in _string_literals(tree)]
+    found = [n.value for n in string_literals(tree)]
     assert any("invalid Kustomization" in text for text in found)
 
 

@@ -28,6 +28,7 @@ from cfgpatch.kube.problems import (
     Unmarshal,
     YamlSyntax,
 )
+from phrase_support import string_literals
 
 KUBE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch" / "kube"
 
@@ -166,21 +167,11 @@ WORDING = ("cannot unmarshal", "yaml: line", "invalid character", "is missing in
 # character escape code", are the scanner's vocabulary that YamlSyntax.problem carries.)
 
 
-def _string_literals(tree: ast.AST):
-    """Every string constant of ``tree`` but docstrings (bare string statements)."""
-    docstrings = {id(node.value) for node in ast.walk(tree)
-                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and id(node) not in docstrings:
-            yield node
-
-
 @pytest.mark.parametrize("path", sorted([*KUBE.glob("io/*.py"), *KUBE.glob("go/*.py"),
                                          KUBE / "problems.py"]), ids=lambda p: p.name)
 def test_readers_hold_no_tool_wording(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in _string_literals(tree):
+    for node in string_literals(tree):
         for phrase in WORDING:
             assert phrase not in node.value, (
                 f"{path.relative_to(KUBE)}:{node.lineno} holds {phrase!r}: return a record of "
@@ -189,7 +180,7 @@ def test_readers_hold_no_tool_wording(path):
 
 def test_the_wording_check_would_find_a_phrase():
     tree = ast.parse('"""yaml: line 1 in a docstring is fine"""\nx = f"json: cannot unmarshal {k}"\n')
-    assert [n.value for n in _string_literals(tree)] == ["json: cannot unmarshal "]
+    assert [n.value for n in string_literals(tree)] == ["json: cannot unmarshal "]
 
 
 def test_compat_words_every_phrase_it_owns():

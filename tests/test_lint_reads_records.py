@@ -14,6 +14,7 @@ from cfgpatch.kube.problems import Kustomize, within
 from cfgpatch.lint import MemoryFiles, lint_files
 from cfgpatch.lint.failures import failure_location
 from cfgpatch.web.lintmode import explanation, lint_view
+from phrase_support import string_literals
 from test_kube_compat_kustomize import KUSTOMIZE_WORDING
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
@@ -32,14 +33,8 @@ FRAGMENTS = ("no matches for Id", "unable to run", "external plugin", "evalsymli
 def _phrases_in(source: str) -> list[str]:
     """The kustomize phrases the string literals of ``source`` hold (docstrings aside;
     a regex's backslashes and non-capturing groups read away)."""
-    tree = ast.parse(source)
-    docstrings = {id(node.value) for node in ast.walk(tree)
-                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
     found = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) \
-                or id(node) in docstrings:
-            continue
+    for node in string_literals(ast.parse(source)):
         text = node.value.replace("\\", "").replace("(?:", "").lower()
         found.extend(p for p in (*KUSTOMIZE_WORDING, *FRAGMENTS) if p.lower() in text)
     return found
