@@ -202,6 +202,13 @@ def test_typing_recomputes(page):
 
 
 def test_keyboard_reaches_every_control(page):
+    # Inputs of our own with a result: "Copy the result" is out of the Tab order while
+    # it is disabled (no result), whatever the tests before this one left in the editors.
+    page.evaluate("window.cfgpatch.setType('strategic')")
+    page.evaluate("window.cfgpatch.setInputs('apiVersion: v1\\nkind: ConfigMap\\n"
+                  "metadata:\\n  name: keys\\n', 'data: {a: b}')")
+    page.evaluate("window.cfgpatch.settled()")
+    page.wait_for_selector("#copy-result:enabled", timeout=30_000)
     page.focus("#example")
     seen = set()
     for _ in range(60):
