@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -180,10 +181,13 @@ def _live_helm() -> str:
     return str(HELM)
 
 
-def test_live_helm_renders_equal_the_recorded_kubectl_kustomize(tmp_path):
+def test_live_helm_renders_equal_the_recorded_kubectl_kustomize(tmp_path, monkeypatch):
     from cfgpatch.cli.helm_runner import SubprocessHelm
 
     helm = _live_helm()
+    scratch = tmp_path / "scratch"  # its own temporary folder: other workers use /tmp
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     root = tmp_path / "repo"
     base, head = _repo(root)
     kept: dict = {}
@@ -192,7 +196,7 @@ def test_live_helm_renders_equal_the_recorded_kubectl_kustomize(tmp_path):
     assert kept["apps/web"][0].output == RECORDED["base"]["apps/web"]["stdout"]
     assert kept["apps/web"][1].output == RECORDED["head"]["apps/web"]["stdout"]
     assert report["summary"]["errors"] == 0
-    assert not list(Path("/tmp").glob("cfgpatch-preview-helm-*/apps"))  # copies removed
+    assert not list(scratch.glob("cfgpatch-preview-helm-*/apps"))  # copies removed
 
 
 def test_live_command_line_enable_helm(tmp_path):
