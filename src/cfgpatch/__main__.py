@@ -1,7 +1,5 @@
 """``python -m cfgpatch``: the same as the ``cfgpatch`` command."""
 
-import sys
+from .cli.console import run
 
-from .cli import main
-
-sys.exit(main())
+run()
