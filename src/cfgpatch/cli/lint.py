@@ -13,7 +13,6 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -105,6 +104,8 @@ def kubectl_confirm(root: Path, kubectl: str, config=None):
     """``confirm(directory)``: kustomize's error text, or None when it builds (with the
     build options ``config`` gives the folder)."""
     def confirm(directory: str) -> str | None:
+        import subprocess
+
         target = root / directory if directory else root
         flags = config.build_options(directory).flags() if config is not None else []
         try:

@@ -22,9 +22,13 @@ nearest to the Flux Kustomization's file when several do (one per cluster folder
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+
+from ..records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
 
 GENERATOR_GROUP = "source.extensions.fluxcd.io/"
 #: Where an artifact's files are mounted for ``kube build`` (nothing is written).

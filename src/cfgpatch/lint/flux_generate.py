@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
+from ..records import dataclass
 from .config import glob_match
 from .kustomizations import KUSTOMIZATION_NAMES, find_kustomization
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 #: The file the controller writes in a folder without a kustomization.
 GENERATED = "kustomization.yaml"

@@ -29,18 +29,20 @@ gets the base's files as a mapping, like the working tree's (the core runs no pr
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass
-from typing import Any
 
 from ..errors import KubeError
-from ..records import replace
+from ..records import dataclass, replace
 from .config import Config
 from .finding import LintFinding, Location, make
 from .model import Outcome
 from .options import DEFAULT_HISTORY
 from .rules import NOTE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 RULE = "ssa-stuck-field"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -101,10 +103,10 @@ def stuck_findings(units: list[Outcome], config: Config,
     reads it (called only when a unit applies server-side; a base without files is one
     note saying why); None: the rule is silent.  ``counterpart(files, unit)`` builds the
     unit from the base's files (None when it is not there)."""
-    from ..kube.explain.migration import MANAGERS
-
     if base is None:  # the caller has no base to give (the page, the library's default)
         return []
+    from ..kube.explain.migration import MANAGERS
+
     chosen = [(u, applier(u, config)) for u in units if u.built and not u.error]
     chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS
               and history(u, config, tool).name != "none"]  # (nothing wrote them before)
