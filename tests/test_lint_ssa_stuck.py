@@ -447,3 +447,12 @@ def test_a_custom_resource_without_its_crd_is_typed_from_its_content():
              .findings if f.rule == "ssa-stuck-field"]
     assert [(f.detail["field"], f.detail["base_line"], f.detail["tool"]) for f in found] == [
         (".spec.color", 7, "helm4")]  # the later entry that matches the folder wins
+
+
+def test_the_server_side_appliers_are_the_tools_the_migration_models():
+    """The rule picks units by DEFAULT_HISTORY's tools before loading the migration
+    tables (and the field manager): both must name the same tools."""
+    from cfgpatch.kube.explain.migration import MANAGERS
+    from cfgpatch.lint.options import DEFAULT_HISTORY
+
+    assert set(DEFAULT_HISTORY) == set(MANAGERS)

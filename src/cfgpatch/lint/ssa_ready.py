@@ -61,8 +61,8 @@ def _types(crds: list[dict]) -> Any:
     """``Types(crds=crds)``, or the built-in types alone when a CRD's schema cannot be
     converted; each CRD's schema converted once per run (a base's CRDs are built again
     under every overlay)."""
-    from ..kube.ssa import Types
     from ..kube.ssa.crd import CRDError, crd_types
+    from ..kube.ssa.kind_types import Types
 
     types = Types()
     for crd in crds:
@@ -88,7 +88,7 @@ def _keyless(obj: dict, types: Any) -> bool:
     set of distinct strings or integers.  Anything the walk is unsure of (no type, a
     value the type does not describe, a key that is not a string or an integer) says
     no, and the object is applied."""
-    from ..kube.ssa.fieldmanager import gvk_of
+    from ..kube.ssa.kind_types import gvk_of
 
     if not _has_list(obj):
         return True

@@ -105,10 +105,10 @@ def stuck_findings(units: list[Outcome], config: Config,
     unit from the base's files (None when it is not there)."""
     if base is None:  # the caller has no base to give (the page, the library's default)
         return []
-    from ..kube.explain.migration import MANAGERS
-
     chosen = [(u, applier(u, config)) for u in units if u.built and not u.error]
-    chosen = [(u, tool) for u, tool in chosen if tool in MANAGERS
+    # The server-side appliers (the tools of kube.explain.migration's MANAGERS, a test
+    # keeps them equal): that module loads the field manager, wanted only from here on.
+    chosen = [(u, tool) for u, tool in chosen if tool in DEFAULT_HISTORY
               and history(u, config, tool).name != "none"]  # (nothing wrote them before)
     if not chosen:
         return []

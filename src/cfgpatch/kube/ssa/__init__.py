@@ -68,22 +68,48 @@ that the field manager cannot type fails here (the API server would drop
 
 from __future__ import annotations
 
-from ...errors import OwnershipConflict
-from .api import (
-    ApplyResult,
-    Changes,
-    Conflict,
-    Refusal,
-    Types,
-    UpdateResult,
-    conflict_message,
-    field_owners,
-    refusals,
-    server_side_apply,
-    update,
-)
-from .fieldpath import FieldSet, PathElement, path_string
-from .managed import ManagedFieldsEntry
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the names are imported on first use (PEP 562)
+    from ...errors import OwnershipConflict
+    from .api import (
+        ApplyResult,
+        Changes,
+        Conflict,
+        Refusal,
+        UpdateResult,
+        conflict_message,
+        field_owners,
+        refusals,
+        server_side_apply,
+        update,
+    )
+    from .fieldpath import FieldSet, PathElement, path_string
+    from .kind_types import Types
+    from .managed import ManagedFieldsEntry
+
+#: name -> module of the names imported on first use: typing objects (``Types``) does
+#: not load the field manager.
+_LAZY = {
+    "OwnershipConflict": "cfgpatch.errors",
+    **dict.fromkeys(("ApplyResult", "Changes", "Conflict", "Refusal", "UpdateResult",
+                     "conflict_message", "field_owners", "refusals", "server_side_apply",
+                     "update"), "cfgpatch.kube.ssa.api"),
+    **dict.fromkeys(("FieldSet", "PathElement", "path_string"), "cfgpatch.kube.ssa.fieldpath"),
+    "Types": "cfgpatch.kube.ssa.kind_types",
+    "ManagedFieldsEntry": "cfgpatch.kube.ssa.managed",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The names of :data:`_LAZY`, imported on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ApplyResult",

@@ -30,6 +30,7 @@ from ..go.json import encode
 from . import fieldpath as fp
 from . import managed as mf
 from .fieldsets import validated_field_set
+from .kind_types import gvk_of
 from .schema import Schema, TypeRef
 from .typed import errors_text, forget_items
 from .updater import ConflictsFound, Managers, Typed, UpdaterError, VersionedSet
@@ -78,18 +79,6 @@ class Trace:
     changed: bool = True
     before: Any = None
     dropped: Any = None
-
-
-def gvk_of(obj: Any) -> tuple[str, str, str]:
-    """``(group, version, kind)`` of an object (Go's reading of ``apiVersion``)."""
-    av = obj.get("apiVersion") if isinstance(obj, dict) else None
-    kind = obj.get("kind") if isinstance(obj, dict) else None
-    av = av if isinstance(av, str) else ""
-    kind = kind if isinstance(kind, str) else ""
-    if av.count("/") > 1:
-        return "", "", ""
-    group, _, version = av.rpartition("/")
-    return group, version, kind
 
 
 def gvk_string(gvk: tuple[str, str, str]) -> str:
