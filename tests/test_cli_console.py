@@ -108,3 +108,11 @@ def test_python_dash_m_and_the_script_use_it():
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 1
     assert done.stderr.startswith("error: must build at directory")
+
+
+def test_a_profiler_still_prints_its_table(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "cfgpatch", "kube", "build",
+                           "no-such-folder"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.stderr.startswith("error: must build at directory")
+    assert "function calls" in done.stdout  # (cProfile's own exit code is 0)

@@ -7,8 +7,9 @@ otherwise spend a tenth of its time on are left out:
 * **Tearing the interpreter down.**  Once the output is flushed, the process ends with
   ``os._exit`` instead of freeing every module and object one by one, but only when
   nothing asked for work at exit: no exit handler is registered (``atexit``: temporary
-  folders, logging, coverage measurement register one) and no other non-daemon thread
-  is alive.  Otherwise, and when flushing fails for any reason but a
+  folders, logging, coverage measurement register one), no other non-daemon thread
+  is alive and no profiler or tracer watches (``python -m cProfile`` prints its table
+  after the command returns).  Otherwise, and when flushing fails for any reason but a
   closed pipe, the ordinary ``SystemExit`` path runs.
 * **Collecting garbage while modules load.**  Importing creates tens of thousands of
   objects, none of them garbage; the youngest generation is collected every
@@ -42,7 +43,8 @@ def run() -> NoReturn:
     from . import main
 
     code = main()
-    if _exit_handlers() == 0 and not _other_threads():
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    if _exit_handlers() == 0 and not watched and not _other_threads():
         _leave(code)
     raise SystemExit(code)
 
