@@ -11,9 +11,6 @@ Findings are made at the rule's default level; ``lint.linter`` applies the confi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from ..kube.explain.changes import compute_changes, describe_element
 from ..kube.schema.rules import KEYED, Shapes
 from ..records import replace
@@ -22,6 +19,11 @@ from .locate import finding_location, pointer_location
 from .model import Application, Outcome, PatchSite, app_shapes
 from .overlap import field_set_twice
 from .ssa_ready import ssa_readiness
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 #: Engine findings that say nothing about a kustomize build: kustomize does not refuse a
 #: strategic patch on a custom resource (custom-resource-list-replaced says what it does).

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from ..errors import INVALID_INPUT, InvalidInput
 from ..records import dataclass, field
 from .options import BuildOptions, PathOptions, parse_entries
 from .rules import is_rule, normalise_level
 from .yamlpos import Tree, tree_values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFIG_NAME = ".cfgpatch.yaml"
 PATCH_TYPES = ("strategic", "merge", "json")

@@ -13,9 +13,6 @@ versions, as operator scaffolds do for CRDs, is seldom felt).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..errors import KubeError
 from ..kube.kustomize.fieldspecs import FieldSpec
 from ..kube.kustomize.transformer_config import (
@@ -27,6 +24,11 @@ from ..kube.kustomize.transformer_config import (
 from .finding import LintFinding, Location, make
 from .kustomizations import ResolveError, join, read_kustomization
 from .yamlpos import Tree, first_tree_value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 RULE = "configuration-narrows-default"
 #: What each field's transformer does at a path, for the message.

@@ -9,11 +9,13 @@ a JSON 6902 patch as kustomize sees the resource (:func:`apply_json`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import KUSTOMIZE_DELETES, KubeError
 from ..kube.kustomize.openapi import SchemaState
 from .model import ResourceId
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def resource_id(obj: Any) -> ResourceId:

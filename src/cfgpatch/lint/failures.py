@@ -13,13 +13,16 @@ use it.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
-from typing import Any
 
 from ..kube.problems import Kustomize, within
 from .finding import Location
 from .kustomizations import find_kustomization, join, read_kustomization
 from .offline import placed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 #: The records of an entry read as a resource (``path``: the entry as written).
 _ENTRY = ("resources-from", "resources-from-file")

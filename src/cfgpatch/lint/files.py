@@ -13,8 +13,12 @@ lines from it); :class:`MemoryFiles` holds texts given to it (tests, the page).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Mapping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 #: Folders never walked (version control, caches, virtual environments).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__",

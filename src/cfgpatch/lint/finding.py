@@ -8,10 +8,12 @@ Positions are 1-based lines and columns (columns count characters, as SARIF's de
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..records import dataclass, field
 from .rules import rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,6 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..records import replace
 from .config import Config, normal_path
@@ -44,7 +42,11 @@ from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import entry_sites
 from .yamlpos import Tree, tree_values
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from .flux_artifacts import ArtifactView, Generator
 
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"

@@ -31,7 +31,6 @@ from __future__ import annotations
 import os
 import posixpath
 from contextvars import ContextVar
-from typing import Any
 
 from ..errors import KubeError
 from .engine import apply_json, apply_strategic, resource_id, retargeted
@@ -42,6 +41,10 @@ from .model import Application, Outcome, PatchSite
 from .offline import kept_own_error, offline_reason, reason_location
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import kustomization_sites
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Where files given in memory are mounted for ``kube build`` (no folder is written).
 MEMORY_ROOT = "/cfgpatch-lint-memory"

@@ -9,8 +9,6 @@ kustomize decodes it (YAML 1.1 scalars, kustomize's Go types), with kube build's
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
-from typing import Any
 
 from ..errors import KubeError
 from ..kube.compat import word
@@ -21,6 +19,11 @@ from ..records import dataclass
 from .config import normal_path
 from .finding import Location
 from .yamlpos import Tree, first_document
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 EMPTY = word(Kustomize("empty-kustomization"))

@@ -11,7 +11,7 @@ the CLI gives it the repository on disk, the tests and the page texts in memory.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
 from ..records import replace
@@ -32,6 +32,7 @@ from .yamlpos import tree_values, values
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 _YAML = (".yaml", ".yml")

@@ -11,12 +11,15 @@ with the same ``name``), and stops at the deepest field the patch writes.  For a
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..kube.schema.rules import KEYED, Shapes
 from .finding import Location
 from .model import PatchSite
 from .yamlpos import Tree, documents
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _OP = re.compile(r"^op (\d+)\b")
 

@@ -13,12 +13,14 @@ the detectors (``lint.checks``) read only these.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import CfgPatchError
 from ..records import dataclass, field
 from .finding import Location
 from .yamlpos import Mapper, Span, Tree, identity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

@@ -19,12 +19,15 @@ from __future__ import annotations
 import errno
 import os
 import re
-from typing import Any
 
 from ..errors import KUSTOMIZE_UNMODELLED
 from ..kube.problems import Kustomize, within
 from ..lazy_pattern import lazily
 from .finding import Location
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The helm commands whose failure means helm could not start, or could not pull.
 _HELM = ("version", "pull", "repo", "template")

@@ -27,9 +27,11 @@ tool usually comes from (:data:`DEFAULT_HISTORY`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..records import dataclass, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RESTRICTORS = ("LoadRestrictionsRootOnly", "LoadRestrictionsNone")
 _KEYS = ("path", "load-restrictor", "enable-helm", "helm-command", "apply", "history")

@@ -12,14 +12,16 @@ the overlay and is not reported.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from ..jsonvalue import canonical_unchecked
 from ..kube.schema.rules import KEYED, Shapes
 from .finding import LintFinding, make
 from .locate import op_location, tree_of
 from .model import Application, app_shapes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 _IDENTITY = {("apiVersion",), ("kind",), ("metadata", "name"), ("metadata", "namespace")}
 

@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..records import dataclass, field
 from .finding import LintFinding
 from .rules import LEVELS, level_rank
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 FORMAT_VERSION = 1
 

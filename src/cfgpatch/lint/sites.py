@@ -11,8 +11,6 @@ document.  Nothing is applied here; the sites are matched to the build's steps b
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
-from typing import Any
 
 from ..kube.kustomize.patches import read_json_ops
 from ..records import dataclass
@@ -20,6 +18,11 @@ from .config import normal_path
 from .finding import Location
 from .model import PatchSite
 from .yamlpos import Tree, embedded, first_tree_value, identity, values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902")
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")

@@ -21,12 +21,15 @@ Each object is typed as the API server types it (:mod:`cfgpatch.kube.ssa`: the b
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
 
 from ..errors import SERVER_REFUSES, KubeError
 from .finding import LintFinding, Location, make
 from .model import Outcome
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 #: The key findings (rule, message) of objects already typed, by their JSON text.
 _SEEN: dict[tuple, list[tuple[str, str]]] = {}

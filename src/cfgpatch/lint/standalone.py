@@ -9,15 +9,17 @@ every object of the target file that ``select`` keeps.  A patch kubectl refuses 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..errors import CfgPatchError, KubeError
 from .config import Config, StandalonePatch
 from .finding import LintFinding, Location, make
 from .locate import op_location
 from .model import Application, Outcome, PatchSite, ResourceId
 from .yamlpos import Tree, documents
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 _TYPES = {"strategic": "strategic", "merge": "merge", "json": "json"}
 

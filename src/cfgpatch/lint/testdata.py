@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from .config import Config, normal_path
 from .flux import FLUX_GROUP, flux_objects
@@ -43,6 +41,11 @@ from .kustomizations import (
     read_kustomization,
 )
 from .yamlpos import values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+    from typing import Any
 
 #: The file ``flux bootstrap --path=DIR`` writes (``DIR/flux-system/gotk-sync.yaml``; a
 #: placeholder in example repositories): its Flux Kustomization syncs ``DIR``.

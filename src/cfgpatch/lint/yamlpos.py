@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from ..errors import KubeError
 from ..kube.compat import word
@@ -37,6 +36,10 @@ from ..kube.io.kyaml_read import read_documents, read_first_document, read_resou
 from ..kube.io.kyaml_scalars import node_value
 from ..kube.problems import YamlValue
 from ..records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,15 @@ The detectors live in ``strategic``, ``merge`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...pointer import format_pointer
 from ...records import dataclass, field
 from ..schema.node import Node
 from ..schema.rules import Shapes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 ERROR = "error"
 WARNING = "warning"

@@ -21,13 +21,15 @@ where merge keys come from (built-in table, OpenAPI document or a CRD).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...jsonvalue import canonical_unchecked, equal
 from ...pointer import format_pointer
 from ...records import dataclass, field
 from ..schema.rules import ATOMIC, ATOMIC_RULE, KEYED, NO_SHAPES, SET, Shapes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 KEPT = "kept"
 MERGED = "merged"

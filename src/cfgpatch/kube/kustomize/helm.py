@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
@@ -36,6 +35,7 @@ from .resources import Resource, read_resources
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 DEFAULT_HOME = "charts"

@@ -6,11 +6,13 @@ inside :func:`~.partial.skipping` and returns the build with the skipped entries
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...records import dataclass
 from .build import BuildError, BuildResult, build
 from .partial import Skipped, skipping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

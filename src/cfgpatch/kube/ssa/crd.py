@@ -24,9 +24,8 @@ schemas), pruning and defaulting of custom resources (give objects as stored).
 from __future__ import annotations
 
 import builtins
-import copy
-from typing import Any
 
+from ..engine.treecopy import deep_copy
 from .schema import (
     ASSOCIATIVE,
     ATOMIC,
@@ -45,6 +44,10 @@ from .schema import (
     TypeRef,
     common_types,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 _META_REF = {"$ref": "#/components/schemas/" + OBJECT_META}
@@ -73,7 +76,7 @@ def crd_types(crd: Any, base: Schema) -> dict[tuple[str, str, str], tuple[Schema
         raw = ((version.get("schema") or {}).get("openAPIV3Schema"))
         if not isinstance(raw, dict):
             raise CRDError(f"version {name_v} has no openAPIV3Schema")
-        model = copy.deepcopy(raw)
+        model = deep_copy(raw)
         props = model.setdefault("properties", {})
         props["metadata"] = dict(_META_REF)
         props["apiVersion"] = {"type": "string"}

@@ -12,10 +12,12 @@ kinds are the models' ``x-kubernetes-group-version-kind``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .crd import CRDError, _Converter
 from .schema import UNTYPED, Atom, Schema, TypeRef, common_types
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 RAW_EXTENSION = "io.k8s.apimachinery.pkg.runtime.RawExtension"

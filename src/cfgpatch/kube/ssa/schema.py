@@ -25,9 +25,12 @@ The compact table form (:func:`schema_from_table`) is what ``data/builtin.json``
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ...records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ATOMIC = "atomic"
 ASSOCIATIVE = "associative"

@@ -5,9 +5,11 @@ Each module has ``render(report, **options) -> str``; :data:`FORMATS` names them
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..report import Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FORMATS = ("human", "json", "sarif", "github")
 
