@@ -315,7 +315,10 @@ def repository(root: Path, rounds: int, kubectl: str | None) -> int:
           f"patches; lint found {found['error']} errors, {found['warning']} warnings, "
           f"{found['note']} notes; best of {rounds}, interleaved")
     lint_time = min(linted)
-    if built:
+    if not dirs:
+        print(f"lint (process) {lint_time:8.2f} s   (no kustomization: nothing for kubectl "
+              "to build, no ratio)")
+    elif built:
         kube_time = min(built)
         print(f"lint (process) {lint_time:8.2f} s   kubectl kustomize x{len(dirs)} "
               f"{kube_time:8.2f} s   ratio {lint_time / kube_time:.2f}")
