@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         from .kube_build_words import parse as parse_build
 
         args = parse_build(words[2:]) or _kube_build_args(words[2:])
+    elif words[:1] == ["lint"]:  # the usual spellings, else argparse reads them
+        from .lint_words import parse as parse_lint
+
+        args = parse_lint(words[1:])
     if args is None:
         parser, args = _parse_args(words)
         if not getattr(args, "func", None):

@@ -9,14 +9,15 @@ replaces lint's, and a kustomization kustomize does build is not reported.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
-import shutil
 import sys
-from pathlib import Path
 
 from ..errors import CfgPatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 _ERR = re.compile(r'"command failed" err="((?:[^"\\]|\\.)*)"')
 
@@ -90,23 +91,33 @@ def _usage(message: str) -> int:
     return 2
 
 
-def _relative(root: Path, path: str) -> str | None:
-    """``path`` (relative to the working directory) relative to ``root``, POSIX."""
-    full = Path(path).resolve()
-    try:
-        rel = full.relative_to(root)
-    except ValueError:
+def _relative(root: str, path: str) -> str | None:
+    """``path`` (relative to the working directory) relative to ``root`` (a real path),
+    POSIX; None when it is outside."""
+    full = os.path.realpath(path)
+    if full != root and not full.startswith(root.rstrip(os.sep) + os.sep):
         return None
-    return "" if str(rel) == "." else rel.as_posix()
+    rel = os.path.relpath(full, root)
+    return "" if rel == "." else rel.replace(os.sep, "/")
 
 
-def kubectl_confirm(root: Path, kubectl: str, config=None):
+def _on_path(name: str) -> str | None:
+    """The executable ``name`` on PATH (``shutil.which``'s answer for a plain name,
+    without importing shutil and with it bz2, lzma and zlib at every lint's start)."""
+    for folder in os.get_exec_path():
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def kubectl_confirm(root: str, kubectl: str, config=None):
     """``confirm(directory)``: kustomize's error text, or None when it builds (with the
     build options ``config`` gives the folder)."""
     def confirm(directory: str) -> str | None:
         import subprocess
 
-        target = root / directory if directory else root
+        target = os.path.join(root, directory) if directory else root
         flags = config.build_options(directory).flags() if config is not None else []
         try:
             done = subprocess.run([kubectl, "kustomize", *flags, str(target)],
@@ -137,7 +148,8 @@ def _config(args: argparse.Namespace, files):
     from ..lint.linter import read_config
 
     if args.config:
-        text = Path(args.config).read_text(encoding="utf-8")
+        with open(args.config, encoding="utf-8") as handle:
+            text = handle.read()
         config = parse_config(text, args.config)
     else:
         config = read_config(files)
@@ -158,12 +170,14 @@ def _config(args: argparse.Namespace, files):
                    default_exclude=() if args.no_default_exclude else config.default_exclude)
 
 
-def _base(root: Path, ref: str, read: list):
+def _base(root: str, ref: str, read: list):
     """The base ref of ``ssa-stuck-field`` (read only when a unit applies server-side;
     kept in ``read`` so that its chart copies are removed at the end)."""
+    from pathlib import Path
+
     from .lint_base import base_ref
 
-    base = base_ref(root, ref)
+    base = base_ref(Path(root), ref)
     read.append(base)
     return base
 
@@ -179,18 +193,18 @@ def run_lint(args: argparse.Namespace) -> int:
     from ..lint.formats import renderer
     from ..lint.linter import lint_files
 
-    root = Path(args.root).resolve()
-    if not root.is_dir():
+    root = os.path.realpath(args.root)
+    if not os.path.isdir(root):
         return _usage(f"--root {args.root} is not a folder")
     paths = []
-    for path in args.paths or [str(root)]:
+    for path in args.paths or [root]:
         rel = _relative(root, path)
         if rel is None:
             return _usage(f"{path} is outside the root {root} (give --root)")
-        if not Path(path).exists():
+        if not os.path.exists(path):
             return _usage(f"{path}: no such file or folder")
         paths.append(rel)
-    files = DiskFiles(str(root))
+    files = DiskFiles(root)
     schema_rel = [_relative(root, s) for s in args.schema]
     if None in schema_rel:
         return _usage("--schema must be inside the root")
@@ -203,7 +217,7 @@ def run_lint(args: argparse.Namespace) -> int:
                                          for e in config.kustomize):
         from .helm_runner import install  # kube build runs helm through it (a process)
         install()
-    kubectl = None if args.no_kubectl else (args.kubectl or shutil.which("kubectl"))
+    kubectl = None if args.no_kubectl else (args.kubectl or _on_path("kubectl"))
     confirm = kubectl_confirm(root, kubectl, config) if kubectl else None
     read: list = []
     try:
@@ -217,9 +231,10 @@ def run_lint(args: argparse.Namespace) -> int:
                 base.helm.close()
     text = renderer(args.format)(report, color=_color(args.color, args.output),
                                  show_notes=args.show_notes or args.fail_on == "note",
-                                 root_uri=root.as_uri())
+                                 root_uri=_file_uri(root) if args.format == "sarif" else None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
     else:
         sys.stdout.write(text)
     if report.build_failed():
@@ -227,3 +242,10 @@ def run_lint(args: argparse.Namespace) -> int:
     if args.fail_on != "never" and report.at_or_above(args.fail_on):
         return 1
     return 0
+
+
+def _file_uri(root: str) -> str:
+    """``root`` (absolute) as a ``file:`` URI (SARIF's base of the paths)."""
+    from pathlib import Path
+
+    return Path(root).as_uri()

@@ -39,6 +39,7 @@ key field, a field a CRD does not declare, ``metadata.managedFields`` in an appl
 object, a decoding error of ``managedFields``) raise :class:`~cfgpatch.errors.KubeError`
 with code ``server refuses`` and the server's text.
 
+>>> from cfgpatch.kube.ssa import OwnershipConflict, server_side_apply, update
 >>> live = {"apiVersion": "apps/v1", "kind": "Deployment",
 ...         "metadata": {"name": "web", "namespace": "default"},
 ...         "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}}}

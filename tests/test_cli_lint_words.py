@@ -1,0 +1,125 @@
+"""``lint`` read without argparse (cli/lint_words.py over cli/plain_words.py): the same
+arguments as argparse, or argparse reads.  Also guards lint's start-up: a small
+repository's lint imports neither argparse nor pathlib, shutil, typing or the field
+manager."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfgpatch.cli import build_parser
+from cfgpatch.cli import lint_words as words_module
+from cfgpatch.lint.formats import FORMATS
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _lint_parser():
+    parser = build_parser("lint")
+    return next(a for a in parser._actions if a.dest == "command").choices["lint"]
+
+
+def _argparse_reading(words: list[str]) -> dict | None:
+    try:
+        found = vars(build_parser("lint").parse_args(["lint", *words]))
+    except SystemExit:
+        return None
+    return found
+
+
+def test_the_tables_are_the_parser_of_register():
+    actions = [a for a in _lint_parser()._actions if a.dest != "help"]
+    flags = {}
+    for action in actions:
+        for option in action.option_strings:
+            flags[option] = action.dest
+        expected = [] if action.nargs == "*" else action.default
+        assert words_module.DEFAULTS[action.dest] == expected, action.dest
+        assert action.type is None
+        assert words_module.CHOICES.get(action.dest) == (
+            tuple(action.choices) if action.choices else None)
+        assert (type(action).__name__ == "_AppendAction") == (
+            action.dest in words_module.APPENDED)
+        if action.option_strings:
+            assert (action.nargs == 0) == (action.dest in words_module.SWITCHES.values())
+    assert flags == {**words_module.VALUE_FLAGS, **words_module.SWITCHES}
+    assert set(words_module.DEFAULTS) == {a.dest for a in actions}
+    assert words_module.CHOICES["format"] == tuple(FORMATS)
+
+
+def _same_reading(words: list[str]) -> None:
+    fast = words_module.parse(list(words))
+    if fast is None:
+        return  # argparse reads it (the command's own tests cover that)
+    assert vars(fast) == _argparse_reading(words), words
+
+
+@pytest.mark.parametrize("words", [
+    [], ["."], ["apps", "infra"], ["--format", "sarif", "-o", "out.sarif"],
+    ["--format=json", "--fail-on", "never", "apps"], ["--disable", "a", "--disable=b", "x"],
+    ["--schema", "crds", "--schema=more", "--no-kubectl", "--show-notes"],
+    ["--root", "/repo", "--config", "c.yaml", "--color", "never", "--base", "main"],
+    ["--load-restrictor", "LoadRestrictionsNone", "--enable-helm", "--helm-command", "h"],
+    ["--no-default-exclude", "--kubectl", "/bin/kubectl", "-"], ["a", "b", "--format", "json"],
+])
+def test_plain_command_lines_read_as_argparse_reads_them(words):
+    assert words_module.parse(words) is not None
+    _same_reading(words)
+
+
+@pytest.mark.parametrize("words", [
+    ["-h"], ["--help"], ["--form", "json"], ["-oout"], ["-o=out"], ["--format", "xml"],
+    ["--format"], ["--format", "--show-notes"], ["a", "--format", "json", "b"], ["--"],
+    ["--show-notes=1"], ["--root", "-x"], ["-x"], ["--output=--"], ["--version"],
+])
+def test_anything_else_is_left_to_argparse(words):
+    assert words_module.parse(words) is None
+
+
+WORDS = st.sampled_from([
+    "--format", "json", "sarif", "human", "--fail-on", "never", "--disable", "--schema",
+    "-o", "--output", "--show-notes", "--no-kubectl", "--root", "--base", "--color",
+    "dir", "other", "-", "--", "", "-1", "-x", "--format=json", "--format=", "--out",
+    "--disable=r", "--enable-helm", "--enable", "-h", "x y", "--no-default-exclude",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, max_size=7))
+def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
+    _same_reading(words)
+
+
+#: What a small repository's lint does not need: argparse and what it imports, pathlib
+#: (with urllib.parse and ipaddress), typing, dataclasses, copy, the SSA field manager,
+#: the migration tables of the stuck-field rule.
+NOT_FOR_A_SMALL_LINT = {
+    "argparse", "gettext", "shutil", "lzma", "pathlib", "urllib.parse", "ipaddress",
+    "typing", "dataclasses", "inspect", "copy", "cfgpatch.kube.ssa.api",
+    "cfgpatch.kube.ssa.fieldmanager", "cfgpatch.kube.explain.migration",
+}
+
+
+def test_a_small_repository_lints_without_argparse_pathlib_or_the_field_manager(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- deploy.yaml\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  template:\n    spec:\n      containers:\n      - name: web\n"
+        "        image: nginx\n        ports:\n        - containerPort: 80\n")
+    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
+              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_LINT)!r}) & set(sys.modules)))\n"
+              "sys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", script, "lint", "."], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "1 kustomization" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
