@@ -11,7 +11,6 @@ Findings are made at the rule's default level; ``lint.linter`` applies the confi
 
 from __future__ import annotations
 
-from ..kube.explain.changes import compute_changes, describe_element
 from ..kube.schema.rules import KEYED, Shapes
 from ..records import replace
 from .finding import LintFinding, Location, make
@@ -133,6 +132,8 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
     if app.node is not None or app.site.patch_type != "strategic" or outcome.kind == \
             "standalone" or app.error is not None or not isinstance(app.before, dict):
         return
+    from ..kube.explain.changes import compute_changes  # (patches' explanations only)
+
     crd_shapes = _crd_shapes(outcome.crds, app.before)
     for change in compute_changes(app.before, app.after, mode="merge"):
         if change.action != "list" or not change.lost:
@@ -181,4 +182,6 @@ def _list_keys(shapes: Shapes | None, pointer: str) -> tuple[str, ...]:
 def _name(item: Any, keys: tuple[str, ...]) -> str:
     if keys and isinstance(item, dict) and all(k in item for k in keys):
         return "/".join(str(item[k]) for k in keys)
+    from ..kube.explain.changes import describe_element
+
     return describe_element(item)

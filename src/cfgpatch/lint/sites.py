@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import posixpath
 
-from ..kube.kustomize.patches import read_json_ops
 from ..records import dataclass
 from .config import normal_path
 from .finding import Location
@@ -112,6 +111,8 @@ def _declared_type(field: str) -> str:
 
 def _sites_of_text(text: str, file: str, mapper: Any, field: str, common: dict
                    ) -> list[PatchSite]:
+    from ..kube.kustomize.patch_loading import read_json_ops  # (only where patches are)
+
     try:
         docs = values(text)
     except ValueError:
