@@ -99,11 +99,13 @@ def test_any_words_read_as_argparse_reads_them_or_go_to_argparse(words):
 
 #: What a small repository's lint does not need: argparse and what it imports, pathlib
 #: (with urllib.parse and ipaddress), typing, dataclasses, copy, the SSA field manager,
-#: the migration tables of the stuck-field rule.
+#: the migration tables of the stuck-field rule, and, without patches, the patch modules.
 NOT_FOR_A_SMALL_LINT = {
     "argparse", "gettext", "shutil", "lzma", "pathlib", "urllib.parse", "ipaddress",
     "typing", "dataclasses", "inspect", "copy", "cfgpatch.kube.ssa.api",
     "cfgpatch.kube.ssa.fieldmanager", "cfgpatch.kube.explain.migration",
+    # without a patch: neither the patch reader nor the explanations of what patches did
+    "cfgpatch.kube.kustomize.patches", "cfgpatch.kube.explain.changes",
 }
 
 
