@@ -6,9 +6,6 @@ kustomize modules only some kustomizations use.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from hypothesis import strategies as st
 
 from cfgpatch.cli import _kube_build_args, build_parser
 from cfgpatch.cli import kube_build_words as words_module
+from startup_support import run_noting_modules
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -132,16 +130,11 @@ SMALL_FOLDER = {
 def test_a_small_folder_builds_without_pyyaml_dataclasses_or_typing(tmp_path):
     for name, text in SMALL_FOLDER.items():
         (tmp_path / name).write_text(text)
-    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
-              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_BUILD - {'hashlib'})!r})"
-              " & set(sys.modules)))\nsys.exit(code)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
-                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    done, imported = run_noting_modules(["kube", "build", "."], tmp_path,
+                                        NOT_FOR_A_SMALL_BUILD - {"hashlib"})
     assert done.returncode == 0, done.stderr
     assert "name: dev-web-config-" in done.stdout and "app: web" in done.stdout
-    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+    assert imported == []
 
 
 def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):
@@ -150,16 +143,11 @@ def test_a_small_kube_build_imports_only_what_it_uses(tmp_path):
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
         "  template:\n    spec:\n      containers:\n      - name: web\n"
         "        image: nginx\n")
-    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
-              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_BUILD)!r}) & set(sys.modules)))\n"
-              "sys.exit(code)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
-                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    done, imported = run_noting_modules(["kube", "build", "."], tmp_path,
+                                        NOT_FOR_A_SMALL_BUILD)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("apiVersion: apps/v1\nkind: Deployment\n")
-    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+    assert imported == []
 
 
 #: A folder as real trees write them (stop 33): a JSON 6902 patch inline, a strategic
@@ -189,13 +177,8 @@ def test_a_folder_with_patches_builds_without_pyyaml_dataclasses_or_typing(tmp_p
         (tmp_path / name).write_text(text)
     unwanted = {"yaml", "dataclasses", "inspect", "ast", "typing",
                 "cfgpatch.kube.io.reader", "cfgpatch.kube.io.patch_text"}
-    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
-              f"print(sorted(set({sorted(unwanted)!r}) & set(sys.modules)))\nsys.exit(code)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-c", script, "kube", "build", "."],
-                          cwd=tmp_path, capture_output=True, text=True, env=env)
+    done, imported = run_noting_modules(["kube", "build", "."], tmp_path, unwanted)
     assert done.returncode == 0, done.stderr
     assert "- --concurrent=20" in done.stdout and "replicas: 3" in done.stdout
     assert "env: dev" in done.stdout and "line one\n" in done.stdout
-    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+    assert imported == []

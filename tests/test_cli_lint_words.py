@@ -5,9 +5,6 @@ manager."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from hypothesis import strategies as st
 from cfgpatch.cli import build_parser
 from cfgpatch.cli import lint_words as words_module
 from cfgpatch.lint.formats import FORMATS
+from startup_support import run_noting_modules
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -115,13 +113,7 @@ def test_a_small_repository_lints_without_argparse_pathlib_or_the_field_manager(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
         "  template:\n    spec:\n      containers:\n      - name: web\n"
         "        image: nginx\n        ports:\n        - containerPort: 80\n")
-    script = ("import sys\nfrom cfgpatch.cli import main\ncode = main(sys.argv[1:])\n"
-              f"print(sorted(set({sorted(NOT_FOR_A_SMALL_LINT)!r}) & set(sys.modules)))\n"
-              "sys.exit(code)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-c", script, "lint", "."], cwd=tmp_path,
-                          capture_output=True, text=True, env=env, timeout=120)
+    done, imported = run_noting_modules(["lint", "."], tmp_path, NOT_FOR_A_SMALL_LINT)
     assert done.returncode == 0, done.stderr
     assert "1 kustomization" in done.stdout
-    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+    assert imported == []
