@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from cfgpatch.cli import _kube_build_args, build_parser
 from cfgpatch.cli import kube_build_words as words_module
 from startup_support import run_noting_modules
+from words_support import assert_same_reading, assert_table_is_the_parser
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -33,28 +34,11 @@ def _argparse_reading(words: list[str]) -> dict | None:
 
 
 def test_the_tables_are_the_parser_of_register():
-    actions = [a for a in _build_parser()._actions if a.dest != "help"]
-    flags = {}
-    for action in actions:
-        for option in action.option_strings:
-            flags[option] = action.dest
-        assert words_module.DEFAULTS[action.dest] == action.default
-        assert action.type is None
-        assert words_module.CHOICES.get(action.dest) == (
-            tuple(action.choices) if action.choices else None)
-        assert (type(action).__name__ == "_AppendAction") == (
-            action.dest in words_module.APPENDED)
-        if action.option_strings:
-            assert (action.nargs == 0) == (action.dest in words_module.SWITCHES.values())
-    assert flags == {**words_module.VALUE_FLAGS, **words_module.SWITCHES}
-    assert set(words_module.DEFAULTS) == {a.dest for a in actions}
+    assert_table_is_the_parser(words_module.TABLE, _build_parser())
 
 
 def _same_reading(words: list[str]) -> None:
-    fast = words_module.parse(list(words))
-    if fast is None:
-        return  # argparse reads it (the command's own tests cover that)
-    assert vars(fast) == _argparse_reading(words), words
+    assert_same_reading(words_module.parse, _argparse_reading, words)
 
 
 @pytest.mark.parametrize("words", [

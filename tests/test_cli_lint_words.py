@@ -15,6 +15,7 @@ from cfgpatch.cli import build_parser
 from cfgpatch.cli import lint_words as words_module
 from cfgpatch.lint.formats import FORMATS
 from startup_support import run_noting_modules
+from words_support import assert_same_reading, assert_table_is_the_parser
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -33,30 +34,12 @@ def _argparse_reading(words: list[str]) -> dict | None:
 
 
 def test_the_tables_are_the_parser_of_register():
-    actions = [a for a in _lint_parser()._actions if a.dest != "help"]
-    flags = {}
-    for action in actions:
-        for option in action.option_strings:
-            flags[option] = action.dest
-        expected = [] if action.nargs == "*" else action.default
-        assert words_module.DEFAULTS[action.dest] == expected, action.dest
-        assert action.type is None
-        assert words_module.CHOICES.get(action.dest) == (
-            tuple(action.choices) if action.choices else None)
-        assert (type(action).__name__ == "_AppendAction") == (
-            action.dest in words_module.APPENDED)
-        if action.option_strings:
-            assert (action.nargs == 0) == (action.dest in words_module.SWITCHES.values())
-    assert flags == {**words_module.VALUE_FLAGS, **words_module.SWITCHES}
-    assert set(words_module.DEFAULTS) == {a.dest for a in actions}
+    assert_table_is_the_parser(words_module.TABLE, _lint_parser())
     assert words_module.CHOICES["format"] == tuple(FORMATS)
 
 
 def _same_reading(words: list[str]) -> None:
-    fast = words_module.parse(list(words))
-    if fast is None:
-        return  # argparse reads it (the command's own tests cover that)
-    assert vars(fast) == _argparse_reading(words), words
+    assert_same_reading(words_module.parse, _argparse_reading, words)
 
 
 @pytest.mark.parametrize("words", [
