@@ -21,7 +21,7 @@ from contextlib import suppress
 
 from .errors import UNKNOWN_VERSION, LookupFailed
 from .jsonvalue import JSON
-from .store.base import Store, StoredVersion
+from .store.base import Store, StoredVersion, may_read
 from .store.deltas import TOMBSTONE, replay
 
 Key = tuple[str, int]
@@ -60,6 +60,10 @@ class VersionCache:
                 break
             self.chars -= dropped
 
+    def holds(self, key: Key) -> bool:
+        """Whether the version ``key`` is cached now (another thread may evict it)."""
+        return key in self._entries
+
     def forget(self, name: str, below: int) -> None:
         """Drop the versions of ``name`` below ``below`` (retention removed them)."""
         for key in [key for key in list(self._entries) if key[0] == name and key[1] < below]:
@@ -82,6 +86,7 @@ class VersionCache:
                 self._entries.move_to_end(key)
             return entry[0]
         if chain is None:
+            may_read()
             chain = self.store.chain(name, version)
         if not chain or chain[-1].kind == TOMBSTONE:
             raise LookupFailed(f"{name!r} has no version {version}"

@@ -70,6 +70,7 @@ from .inputs import (
     require_type,
 )
 from .limits import Limits, Timeouts
+from .loop_writes import write_on_loop
 from .problems import FORBIDDEN
 from .routing import EXCEPTION_HANDLERS, NoApiRoute, index_page, resource
 from .watch import Watcher, unless_gone
@@ -220,14 +221,24 @@ class Api:
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
         message, when, base = self.message(request), preconditions(request), rebase_from(request)
         force = self.force(request)
-        data = await self.limits.read_body(request)
-        call: Callable[..., Written]
+        data: Any = await self.limits.read_body(request)  # bytes: read as UTF-8 JSON text
+        options: dict[str, Any] = {"author": who.name, "message": message, "when": when,
+                                   "force": force}
         if kind == JSON_PATCH:
-            call = partial(self.service.apply, tests_on_head=True)
+            options["tests_on_head"] = True
+        service = self.service
+        method, steps = ((Service.apply, service.applying) if kind == JSON_PATCH
+                         else (Service.apply_merge_patch, service.merging))
+
+        async def on_thread(guess: bool) -> Written:
+            call = method if guess else method.__wrapped__  # type: ignore[attr-defined]
+            return await self.call(call, service, name, data, base, **options)
+
+        if base is None:  # a rebase reads its base version: always on a thread
+            version = await write_on_loop(service, name, partial(steps, name, data, **options),
+                                          on_thread, self.call, self.timeouts.request)
         else:
-            call = self.service.apply_merge_patch
-        version = await self.call(call, name, data, base, author=who.name, message=message,
-                                  when=when, force=force)
+            version = await on_thread(True)
         self.committed(name, version)
         return version_answer(version)
 
