@@ -96,7 +96,9 @@ class PostgresStore:
         self._table = f"{self.prefix}versions"
         # One statement, one round trip: insert only if the head is still the expected
         # one; a racing insert of the same version hits the primary key.  A batch of
-        # the group commit does the same for each row (one row per document).
+        # the group commit does the same for each row (one row per document); its arrays
+        # go in binary (as text, psycopg escapes every body with a regular expression and
+        # PostgreSQL parses it back: 20 times the time for four 4 KB bodies, measured).
         self._insert_one = (
             f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
             " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
@@ -105,8 +107,8 @@ class PostgresStore:
         self._insert_many = (
             f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
             " SELECT r.name, r.version, r.body, r.author, r.message, r.kind"
-            " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::text[],"
-            " %s::smallint[], %s::int[]) AS r(name, version, body, author, message, kind, head)"
+            " FROM unnest(%b::text[], %b::int[], %b::text[], %b::text[], %b::text[],"
+            " %b::smallint[], %b::int[]) AS r(name, version, body, author, message, kind, head)"
             f" WHERE (SELECT max(version) FROM {self._table} WHERE name = r.name)"
             " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
         flights = max(1, min(BATCHES_IN_FLIGHT, max_size // 2))
