@@ -211,6 +211,8 @@ def _httptools_protocol() -> type | None:
 
         _in_head = True
         _head_bytes = 0
+        #: The request cycle of each request (uvicorn's, one write per small answer).
+        Cycle = OneWriteCycle
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -246,7 +248,7 @@ def _httptools_protocol() -> type | None:
                     raise HeadTooLarge(f"{hosts} Host lines")
             super().on_headers_complete()
             if type(self.cycle) is RequestResponseCycle:  # made just now: not started yet
-                self.cycle.__class__ = OneWriteCycle
+                self.cycle.__class__ = self.Cycle
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
