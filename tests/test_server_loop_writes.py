@@ -1,6 +1,7 @@
 """PATCH on the event loop (cfgpatch.server.loop_writes): taken when the head is known
 and cached, left for the thread path otherwise, and a refusal on a stale guessed head
-judged again on the store's head (two apps over one SQLite file: two processes)."""
+judged again on the store's head (two apps over one SQLite file: two processes); and
+the document route's direct chain (cfgpatch.server.direct)."""
 
 from __future__ import annotations
 
@@ -94,3 +95,23 @@ def test_a_refusal_on_the_loop_is_the_same_answer(two_apps):
                        headers={"content-type": "application/merge-patch+json"})
     assert merged.status_code == 200 and merged.json() == {"version": 2}
     assert loop_items(api) == 1
+
+
+def test_document_requests_take_the_direct_chain(tmp_path):
+    """GET, PUT and PATCH of a document reach their route without Starlette's router
+    (emptied here: every other path answers 404), with the same layers of ours."""
+    app = create_app(Service(SQLiteStore(tmp_path / "direct.db")))
+    with TestClient(app, raise_server_exceptions=False, base_url="http://localhost") as api:
+        app.router.routes.clear()
+        assert put_document(api, "cfg", {"n": 0}).status_code == 201
+        answer = patch(api, [{"op": "replace", "path": "/n", "value": 1}],
+                       **{"x-request-id": "req-7"})
+        assert answer.status_code == 200 and answer.headers["x-request-id"] == "req-7"
+        assert api.get("/v1/documents/cfg").json() == {"n": 1}
+        refused = api.get("/v1/documents/cfg", headers={"host": "rebind.example"})
+        assert refused.status_code == 421 and refused.json()["code"] == "misdirected request"
+        assert "x-request-id" in refused.headers
+        assert api.get("/v1/documents/a%2Fb").status_code == 400  # the raw path check
+        assert api.delete("/v1/documents/cfg").status_code == 200  # the route's methods
+        assert api.post("/v1/documents/cfg").status_code == 405
+        assert api.get("/v1/documents").status_code == 404  # not a document: the router

@@ -50,6 +50,7 @@ from ..errors import INVALID_ARGUMENTS, InvalidInput, StoreError
 from ..service import Service, Written
 from . import history, metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
+from .direct import App, Routed
 from .front import ROUTE_KEY, SLOT_KEY, Front, Slots
 from .hosts import HostGuard, host_policy
 from .inputs import (
@@ -80,8 +81,6 @@ from .watch import Watcher, unless_gone
 SERVICE_THREADS = 40
 #: The metrics route label of long polls (kept apart from ordinary reads).
 LONG_POLL_ROUTE = "/v1/documents/{name}?wait"
-
-
 def version_answer(version: int, *, status: int = 200, tagged: bool = True) -> Response:
     """``{"version":n}``, with the version as ``ETag`` when ``tagged``: the bytes a
     ``JSONResponse`` would send, without the JSON encoder (every commit answers it)."""
@@ -316,13 +315,14 @@ def create_app(
     api = Api(service, tokens, limits, timeouts)
     doc = "/v1/documents/{name}"
     hist = history.History(api)  # history pages, deletion, restore, retention
+    documents = resource(doc, {"GET": api.get_document, "PUT": api.put_document,
+                               "PATCH": api.patch_document, "DELETE": hist.delete_document})
     routes = [
         resource("/healthz", {"GET": api.health}),
         resource("/metrics", {"GET": api.metrics}),
         resource("/v1/openapi.json", {"GET": api.openapi_document}),
         resource("/v1/documents", {"GET": api.list_documents}),
-        resource(doc, {"GET": api.get_document, "PUT": api.put_document,
-                       "PATCH": api.patch_document, "DELETE": hist.delete_document}),
+        documents,
         resource(doc + "/versions", {"GET": hist.list_versions}),
         *(resource(path, methods) for path, methods in history.routes(hist, doc).items()),
         resource(doc + "/rebase", {"POST": api.rebase}),
@@ -347,16 +347,21 @@ def create_app(
         if close_store:
             service.store.close()
 
-    app = Starlette(
+    app = App(
         routes=routes,
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
     app.state.service = service
     app.add_middleware(RawPathGuard)
+    direct: Any = RawPathGuard(Routed(documents, app.router))
     policy = host_policy(allowed_hosts, tokens=tokens is not None)
     if policy is not None:
         app.add_middleware(HostGuard, policy=policy)
-    app.add_middleware(Front, limits=limits, timeouts=timeouts, slots=Slots(limit_concurrency),
-                       access_log=access_log, cache_bytes=getattr(service, "cache_bytes", None))
+        direct = HostGuard(direct, policy=policy)
+    front: dict[str, Any] = {"limits": limits, "timeouts": timeouts,
+                             "slots": Slots(limit_concurrency), "access_log": access_log,
+                             "cache_bytes": getattr(service, "cache_bytes", None)}
+    app.add_middleware(Front, **front)
+    app.direct = Front(direct, **front)  # the same slots: one count for both ways in
     return app
