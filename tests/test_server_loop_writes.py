@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cfgpatch.server import create_app
+from cfgpatch.server.loop_writes import MAX_HEAD_CHARS, MAX_PATCH_BYTES
 from cfgpatch.service import Service
 from cfgpatch.store.sqlite import SQLiteStore
 from server_support import JSON_PATCH, put_document
@@ -57,6 +58,23 @@ def test_a_head_whose_value_is_not_cached_takes_the_thread_path(two_apps):
     assert loop_items(api) == 0
     assert patch(api, [{"op": "replace", "path": "/n", "value": 2}]).status_code == 200
     assert loop_items(api) == 1  # the thread path cached the head it wrote
+
+
+def test_large_writes_take_the_thread_path(two_apps):
+    """A long computation would hold every request of the process on the loop."""
+    api, _ = two_apps
+    put_document(api, "cfg", {"n": 0, "big": "x" * (MAX_HEAD_CHARS + 1)})
+    assert patch(api, [{"op": "replace", "path": "/n", "value": 1}]).status_code == 200
+    assert loop_items(api) == 0  # a head over MAX_HEAD_CHARS
+    assert patch(api, [{"op": "replace", "path": "/big", "value": ""}]).status_code == 200
+    assert loop_items(api) == 0  # (the head this wrote is small: the next may use the loop)
+    large = [{"op": "replace", "path": "/big", "value": "y" * MAX_PATCH_BYTES}]
+    assert patch(api, large).status_code == 200
+    assert loop_items(api) == 0  # a patch over MAX_PATCH_BYTES
+    patch(api, [{"op": "replace", "path": "/big", "value": ""}])
+    assert patch(api, [{"op": "replace", "path": "/n", "value": 2}]).status_code == 200
+    assert loop_items(api) == 2
+    assert api.get("/v1/documents/cfg").json() == {"n": 2, "big": ""}
 
 
 def test_a_rebased_patch_takes_the_thread_path(two_apps):

@@ -93,12 +93,16 @@ def drive(steps: Steps[R]) -> R:
         return stop.value
 
 
-def guess_head(service: Lifecycle, name: str) -> Token | None:
+def guess_head(service: Lifecycle, name: str, max_chars: int) -> Token | None:
     """Start a write of ``name`` in this context from the head ``service`` last saw, when
-    that head's value is cached (so no store read is needed to compute the write):
-    the token for :func:`end_guess`, or ``None`` (no such head: nothing started)."""
+    that head's value is cached (so no store read is needed to compute the write) and
+    its text is at most ``max_chars`` long: the token for :func:`end_guess`, or ``None``
+    (no such head: nothing started)."""
     head = service.known_heads.get(name)
-    if head is None or _guess.get() is not None or not service.values.holds((name, head)):
+    if head is None or _guess.get() is not None:
+        return None
+    chars = service.values.weight((name, head))
+    if chars is None or chars > max_chars:
         return None
     return _guess.set((service, name, head))
 

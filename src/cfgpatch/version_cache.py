@@ -60,9 +60,11 @@ class VersionCache:
                 break
             self.chars -= dropped
 
-    def holds(self, key: Key) -> bool:
-        """Whether the version ``key`` is cached now (another thread may evict it)."""
-        return key in self._entries
+    def weight(self, key: Key) -> int | None:
+        """The weight (characters of text) of the version ``key`` if it is cached now
+        (another thread may evict it), else ``None``."""
+        entry = self._entries.get(key)
+        return None if entry is None else entry[1]
 
     def forget(self, name: str, below: int) -> None:
         """Drop the versions of ``name`` below ``below`` (retention removed them)."""

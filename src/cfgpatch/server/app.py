@@ -235,7 +235,8 @@ class Api:
 
         if base is None:  # a rebase reads its base version: always on a thread
             version = await write_on_loop(service, name, partial(steps, name, data, **options),
-                                          on_thread, self.call, self.timeouts.request)
+                                          on_thread, self.call, self.timeouts.request,
+                                          len(data))
         else:
             version = await on_thread(True)
         self.committed(name, version)
