@@ -226,12 +226,13 @@ class Api:
         if kind == JSON_PATCH:
             options["tests_on_head"] = True
         service = self.service
-        method, steps = ((Service.apply, service.applying) if kind == JSON_PATCH
-                         else (Service.apply_merge_patch, service.merging))
+        method, steps = ((service.apply, service.applying) if kind == JSON_PATCH
+                         else (service.apply_merge_patch, service.merging))
 
         async def on_thread(guess: bool) -> Written:
-            call = method if guess else method.__wrapped__  # type: ignore[attr-defined]
-            return await self.call(call, service, name, data, base, **options)
+            unguessed = getattr(method, "__wrapped__", None)  # guessing's own method
+            call = method if guess or unguessed is None else partial(unguessed, service)
+            return await self.call(call, name, data, base, **options)
 
         if base is None:  # a rebase reads its base version: always on a thread
             version = await write_on_loop(service, name, partial(steps, name, data, **options),
