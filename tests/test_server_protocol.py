@@ -167,3 +167,82 @@ def test_the_parser_and_loop_options(tmp_path):
             assert _read_response(sock).startswith(b"HTTP/1.1 200")
     finally:
         process.stop()
+
+
+class _Transport:
+    """A transport recording each write."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def _cycle(method: str, *, keep_alive: bool = True):
+    """The httptools protocol's request cycle over a recording transport."""
+    import asyncio
+    import logging
+
+    from uvicorn.protocols.http.flow_control import FlowControl
+
+    from cfgpatch.server.protocol import FastHeaderDeadlineProtocol
+
+    assert FastHeaderDeadlineProtocol is not None
+    transport = _Transport()
+    flow = FlowControl(transport)  # type: ignore[arg-type]
+    scope = {"type": "http", "method": method, "http_version": "1.1", "path": "/",
+             "headers": []}
+    cycle = FastHeaderDeadlineProtocol.Cycle(
+        scope=scope, transport=transport, flow=flow, logger=logging.getLogger("t"),
+        access_logger=logging.getLogger("t"), access_log=False, default_headers=[],
+        message_event=asyncio.Event(), expect_100_continue=False, keep_alive=keep_alive,
+        on_response=lambda: None)
+    return cycle, transport
+
+
+def _answer(cycle, body: bytes, *, more: bytes | None = None) -> None:
+    import asyncio
+
+    async def main() -> None:
+        await cycle.send({"type": "http.response.start", "status": 200,
+                          "headers": [(b"content-length",
+                                       str(len(body) + len(more or b"")).encode())]})
+        await cycle.send({"type": "http.response.body", "body": body,
+                          "more_body": more is not None})
+        if more is not None:
+            await cycle.send({"type": "http.response.body", "body": more})
+
+    asyncio.run(main())
+
+
+def test_an_answer_is_one_write_with_its_head():
+    cycle, transport = _cycle("PATCH")
+    _answer(cycle, b'{"version":2}')
+    assert len(transport.writes) == 1
+    head, _, body = transport.writes[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK") and body == b'{"version":2}'
+    assert cycle.response_complete and not transport.closed
+
+
+def test_a_streamed_answer_sends_its_head_with_the_first_piece():
+    cycle, transport = _cycle("GET")
+    _answer(cycle, b"abc", more=b"def")
+    assert len(transport.writes) == 2
+    assert transport.writes[0].endswith(b"\r\n\r\nabc") and transport.writes[1] == b"def"
+
+
+@pytest.mark.parametrize("keep_alive", [True, False])
+def test_a_head_answer_still_sends_its_head(keep_alive):
+    cycle, transport = _cycle("HEAD", keep_alive=keep_alive)
+    _answer(cycle, b"")
+    assert len(transport.writes) == 1 and transport.writes[0].startswith(b"HTTP/1.1 200 OK")
+    assert transport.writes[0].endswith(b"\r\n\r\n")
+    assert transport.closed is not keep_alive  # written before the close

@@ -19,20 +19,30 @@ it), so one round trip is saved whenever this process wrote or read the head
 last.  Whatever goes wrong on a guessed head (any refusal, as the real head may
 judge it otherwise) is tried again from the store's head, so refusals and their
 order are exactly those of the real head.
+
+A write runs as *steps* (a generator yielding :class:`Blocking` steps: the store's
+append, then retention when the version starts a block), so that the waits on the
+store can be run by whoever drives it: :func:`drive` runs them in turn on the
+calling thread; the HTTP server runs a PATCH's computation on its event loop and
+only the append (with other requests' appends, :mod:`cfgpatch.store.group_commit`)
+on a thread, resuming the steps with its outcome.  On the loop no store read may
+happen (:data:`~cfgpatch.store.base.NO_READS`): such a write starts from a guessed
+head whose value is cached (:func:`guess_head`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from contextvars import ContextVar
+from collections.abc import Callable, Generator
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import UNKNOWN_DOCUMENT, CfgPatchError, LimitExceeded, LookupFailed, StoreError
 from .preconditions import NONE, Preconditions
 from .retention import policy_for, prune_point
-from .store.base import ConcurrentUpdate, RetentionPolicy
+from .store.base import ConcurrentUpdate, RetentionPolicy, may_read
 from .store.deltas import block_start
 
 if TYPE_CHECKING:
@@ -49,12 +59,64 @@ _log = logging.getLogger("cfgpatch.service")
 #: ``(service, name, version)``.
 _guess: ContextVar[tuple[Any, str, int] | None] = ContextVar("cfgpatch_guess", default=None)
 W = TypeVar("W", bound=Callable[..., Any])
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Blocking:
+    """One step of a write that waits for the store: ``func(*args, **kwargs)``, the
+    store's append when ``append`` (the value or exception it ends with is sent back
+    into the steps)."""
+
+    func: Callable[..., Any]
+    args: tuple = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    append: bool = False
+
+
+#: A write as steps: yields :class:`Blocking` steps, returns the write's answer.
+Steps = Generator[Blocking, Any, R]
+
+
+def drive(steps: Steps[R]) -> R:
+    """Run a write's steps on this thread, each blocking step in turn; its answer."""
+    try:
+        step = next(steps)
+        while True:
+            try:
+                result = step.func(*step.args, **step.kwargs)
+            except Exception as error:  # the steps decide (a concurrent update: retry)
+                step = steps.throw(error)
+            else:
+                step = steps.send(result)
+    except StopIteration as stop:
+        return stop.value
+
+
+def guess_head(service: Lifecycle, name: str, max_chars: int) -> Token | None:
+    """Start a write of ``name`` in this context from the head ``service`` last saw, when
+    that head's value is cached (so no store read is needed to compute the write) and
+    its text is at most ``max_chars`` long: the token for :func:`end_guess`, or ``None``
+    (no such head: nothing started)."""
+    head = service.known_heads.get(name)
+    if head is None or _guess.get() is not None:
+        return None
+    chars = service.values.weight((name, head))
+    if chars is None or chars > max_chars:
+        return None
+    return _guess.set((service, name, head))
+
+
+def end_guess(token: Token) -> None:
+    """End the guess :func:`guess_head` started (an append spends it earlier)."""
+    _guess.reset(token)
 
 
 def guessing(write: W) -> W:
     """A write method ``write(self, name, ...)`` tried first from the head its service
     last saw of ``name`` (no read of the store), then, if that fails with any refusal
-    but a store failure, from the store's head (see the module docstring)."""
+    but a store failure, from the store's head (see the module docstring).  The
+    method without guessing is the wrapper's ``__wrapped__``."""
 
     @wraps(write)
     def guessed(self: Lifecycle, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -118,6 +180,7 @@ class Lifecycle:
         current = _guess.get()
         if current is not None and current[0] is self and current[1] == name:
             return current[2], current[2]
+        may_read()
         state = self.store.head_state(name)
         live = None if state is None or state[1] else state[0]
         self._saw(name, live)

@@ -36,6 +36,7 @@ restore and retention: :mod:`cfgpatch.lifecycle`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .diffing import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
@@ -43,7 +44,7 @@ from .errors import UNKNOWN_VERSION, LimitExceeded, LookupFailed
 from .guards import replay_with_head_tests
 from .jsonpatch import apply_patch, parse_patch
 from .jsonvalue import JSON, canonical, parse
-from .lifecycle import Lifecycle, State, Written, guessing
+from .lifecycle import Blocking, Lifecycle, State, Steps, Written, drive, guessing
 from .limits import ServiceLimits
 from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
@@ -235,6 +236,15 @@ class Service(Lifecycle):
         json, the limits, the patch itself.  With ``force=False`` a patch that
         changes nothing stores nothing and answers the head.
         """
+        return drive(self.applying(name, patch_text, base_version, author=author,
+                                   message=message, when=when, tests_on_head=tests_on_head,
+                                   force=force))
+
+    def applying(self, name: str, patch_text: str, base_version: int | None = None, *,
+                 author: str | None = None, message: str | None = None,
+                 when: Preconditions = NONE, tests_on_head: bool = False, force: bool = True
+                 ) -> Steps[Written]:
+        """:meth:`apply` as steps (:mod:`cfgpatch.lifecycle`), without the guessed head."""
         state = self._lookups(name, base_version)
         when.evaluate(name, state[0])
         patch = parse_patch(patch_text)
@@ -250,8 +260,8 @@ class Service(Lifecycle):
             return apply_patch(doc, patch_now, share_unchanged=True, trusted=True,
                                copy_budget=self.limits.max_document_bytes), patch_now
 
-        return self._write(name, compute, author=author, message=message, when=when,
-                           force=force, state=state, replayable=True)
+        return (yield from self._writing(name, compute, author=author, message=message,
+                                         when=when, force=force, state=state, replayable=True))
 
     @guessing
     def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
@@ -265,6 +275,13 @@ class Service(Lifecycle):
         is never deeper than the patch or the head, so the depth limit on the
         patch covers it.
         """
+        return drive(self.merging(name, patch_text, base_version, author=author,
+                                  message=message, when=when, force=force))
+
+    def merging(self, name: str, patch_text: str, base_version: int | None = None, *,
+                author: str | None = None, message: str | None = None,
+                when: Preconditions = NONE, force: bool = True) -> Steps[Written]:
+        """:meth:`apply_merge_patch` as steps, without the guessed head."""
         state = self._lookups(name, base_version)
         when.evaluate(name, state[0])
         patch = parse(patch_text)
@@ -282,8 +299,8 @@ class Service(Lifecycle):
 
             return merge(base, mine, doc), []  # linear: arrays are atomic, nothing aligned
 
-        return self._write(name, compute, author=author, message=message, when=when,
-                           force=force, state=state)
+        return (yield from self._writing(name, compute, author=author, message=message,
+                                         when=when, force=force, state=state))
 
     def _lookups(self, name: str, base_version: int | None) -> State:
         state = self._state(name)
@@ -293,10 +310,15 @@ class Service(Lifecycle):
             self.check_version(name, base_version, state)
         return state
 
-    def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
-               text: str | None = None, author: str | None, message: str | None,
-               must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
-               state: State | None = None, replayable: bool = False) -> Written:
+    def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]],
+               **options: Any) -> Written:
+        """:meth:`_writing`, run on this thread."""
+        return drive(self._writing(name, compute, **options))
+
+    def _writing(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
+                 text: str | None = None, author: str | None, message: str | None,
+                 must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
+                 state: State | None = None, replayable: bool = False) -> Steps[Written]:
         """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
 
         ``compute`` returns the new value and the JSON Patch that made it from
@@ -316,15 +338,17 @@ class Service(Lifecycle):
                 return Written(live, created=False, changed=False)
             delta = self._delta(name, live, last, value, applied if replayable else None)
             try:
-                version = self.store.append(name, new_text, expected_head=last, value=value,
-                                            author=author, message=message, delta=delta)
+                version = yield Blocking(self.store.append, (name, new_text), {
+                    "expected_head": last, "value": value, "author": author,
+                    "message": message, "delta": delta}, append=True)
             except ConcurrentUpdate:
                 if self._guessed(name):
                     raise  # the guess was wrong: start again from the store's head
                 continue
             self._wrote(name, version, new_text)
             self.values.remember((name, version), value, len(new_text))
-            self._retain(name, version)
+            if version != 1 and block_start(version) == version:
+                yield Blocking(self._retain, (name, version))  # reads and prunes the store
             return Written(version, created=live is None, changed=True)
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
 

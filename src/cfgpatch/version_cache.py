@@ -21,7 +21,7 @@ from contextlib import suppress
 
 from .errors import UNKNOWN_VERSION, LookupFailed
 from .jsonvalue import JSON
-from .store.base import Store, StoredVersion
+from .store.base import Store, StoredVersion, may_read
 from .store.deltas import TOMBSTONE, replay
 
 Key = tuple[str, int]
@@ -60,6 +60,12 @@ class VersionCache:
                 break
             self.chars -= dropped
 
+    def weight(self, key: Key) -> int | None:
+        """The weight (characters of text) of the version ``key`` if it is cached now
+        (another thread may evict it), else ``None``."""
+        entry = self._entries.get(key)
+        return None if entry is None else entry[1]
+
     def forget(self, name: str, below: int) -> None:
         """Drop the versions of ``name`` below ``below`` (retention removed them)."""
         for key in [key for key in list(self._entries) if key[0] == name and key[1] < below]:
@@ -82,6 +88,7 @@ class VersionCache:
                 self._entries.move_to_end(key)
             return entry[0]
         if chain is None:
+            may_read()
             chain = self.store.chain(name, version)
         if not chain or chain[-1].kind == TOMBSTONE:
             raise LookupFailed(f"{name!r} has no version {version}"

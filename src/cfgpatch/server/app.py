@@ -50,6 +50,7 @@ from ..errors import INVALID_ARGUMENTS, InvalidInput, StoreError
 from ..service import Service, Written
 from . import history, metrics, openapi
 from .auth import EVERYONE, AuthError, Principal, TokenTable
+from .direct import App, Routed
 from .front import ROUTE_KEY, SLOT_KEY, Front, Slots
 from .hosts import HostGuard, host_policy
 from .inputs import (
@@ -70,6 +71,7 @@ from .inputs import (
     require_type,
 )
 from .limits import Limits, Timeouts
+from .loop_writes import write_on_loop
 from .problems import FORBIDDEN
 from .routing import EXCEPTION_HANDLERS, NoApiRoute, index_page, resource
 from .watch import Watcher, unless_gone
@@ -79,8 +81,6 @@ from .watch import Watcher, unless_gone
 SERVICE_THREADS = 40
 #: The metrics route label of long polls (kept apart from ordinary reads).
 LONG_POLL_ROUTE = "/v1/documents/{name}?wait"
-
-
 def version_answer(version: int, *, status: int = 200, tagged: bool = True) -> Response:
     """``{"version":n}``, with the version as ``ETag`` when ``tagged``: the bytes a
     ``JSONResponse`` would send, without the JSON encoder (every commit answers it)."""
@@ -220,14 +220,26 @@ class Api:
         kind = require_type(request, (JSON_PATCH, MERGE_PATCH))
         message, when, base = self.message(request), preconditions(request), rebase_from(request)
         force = self.force(request)
-        data = await self.limits.read_body(request)
-        call: Callable[..., Written]
+        data: Any = await self.limits.read_body(request)  # bytes: read as UTF-8 JSON text
+        options: dict[str, Any] = {"author": who.name, "message": message, "when": when,
+                                   "force": force}
         if kind == JSON_PATCH:
-            call = partial(self.service.apply, tests_on_head=True)
+            options["tests_on_head"] = True
+        service = self.service
+        method, steps = ((service.apply, service.applying) if kind == JSON_PATCH
+                         else (service.apply_merge_patch, service.merging))
+
+        async def on_thread(guess: bool) -> Written:
+            unguessed = getattr(method, "__wrapped__", None)  # guessing's own method
+            call = method if guess or unguessed is None else partial(unguessed, service)
+            return await self.call(call, name, data, base, **options)
+
+        if base is None:  # a rebase reads its base version: always on a thread
+            version = await write_on_loop(service, name, partial(steps, name, data, **options),
+                                          on_thread, self.call, self.timeouts.request,
+                                          len(data))
         else:
-            call = self.service.apply_merge_patch
-        version = await self.call(call, name, data, base, author=who.name, message=message,
-                                  when=when, force=force)
+            version = await on_thread(True)
         self.committed(name, version)
         return version_answer(version)
 
@@ -305,13 +317,14 @@ def create_app(
     api = Api(service, tokens, limits, timeouts)
     doc = "/v1/documents/{name}"
     hist = history.History(api)  # history pages, deletion, restore, retention
+    documents = resource(doc, {"GET": api.get_document, "PUT": api.put_document,
+                               "PATCH": api.patch_document, "DELETE": hist.delete_document})
     routes = [
         resource("/healthz", {"GET": api.health}),
         resource("/metrics", {"GET": api.metrics}),
         resource("/v1/openapi.json", {"GET": api.openapi_document}),
         resource("/v1/documents", {"GET": api.list_documents}),
-        resource(doc, {"GET": api.get_document, "PUT": api.put_document,
-                       "PATCH": api.patch_document, "DELETE": hist.delete_document}),
+        documents,
         resource(doc + "/versions", {"GET": hist.list_versions}),
         *(resource(path, methods) for path, methods in history.routes(hist, doc).items()),
         resource(doc + "/rebase", {"POST": api.rebase}),
@@ -336,16 +349,21 @@ def create_app(
         if close_store:
             service.store.close()
 
-    app = Starlette(
+    app = App(
         routes=routes,
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
     app.state.service = service
     app.add_middleware(RawPathGuard)
+    direct: Any = RawPathGuard(Routed(documents, app.router))
     policy = host_policy(allowed_hosts, tokens=tokens is not None)
     if policy is not None:
         app.add_middleware(HostGuard, policy=policy)
-    app.add_middleware(Front, limits=limits, timeouts=timeouts, slots=Slots(limit_concurrency),
-                       access_log=access_log, cache_bytes=getattr(service, "cache_bytes", None))
+        direct = HostGuard(direct, policy=policy)
+    front: dict[str, Any] = {"limits": limits, "timeouts": timeouts,
+                             "slots": Slots(limit_concurrency), "access_log": access_log,
+                             "cache_bytes": getattr(service, "cache_bytes", None)}
+    app.add_middleware(Front, **front)
+    app.direct = Front(direct, **front)  # the same slots: one count for both ways in
     return app

@@ -181,12 +181,16 @@ class Front:
         if self.access_log and ACCESS.isEnabledFor(logging.INFO):
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
-            ACCESS.info("%s %s %s %d %.1fms", where, scope["method"], scope["path"], status,
-                        seconds * 1000, extra={
-                            "request_id": answer.request_id, "client": where,
-                            "method": scope["method"], "path": scope["path"],
-                            "status": status, "duration_ms": round(seconds * 1000, 3),
-                            "route": route})
+            method, path = scope["method"], scope["path"]
+            # The record made and handed to the handlers as ``ACCESS.info`` would, without
+            # its search of the stack for the caller's file and line (the record names
+            # this function, line 0): a tenth of the line's cost.
+            ACCESS.handle(ACCESS.makeRecord(
+                ACCESS.name, logging.INFO, __file__, 0, "%s %s %s %d %.1fms",
+                (where, method, path, status, seconds * 1000), None, "_finish", {
+                    "request_id": answer.request_id, "client": where, "method": method,
+                    "path": path, "status": status, "duration_ms": round(seconds * 1000, 3),
+                    "route": route}))
 
 
 class ClientGone(Exception):

@@ -15,6 +15,7 @@ never the head.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,6 +26,22 @@ class ConcurrentUpdate(StoreError):
     """The head moved between reading it and appending: re-read and try again."""
 
     default_code = "concurrent update"
+
+
+class WouldBlock(Exception):  # noqa: N818 (a signal to its caller, not an error)
+    """A store read was about to run where :data:`NO_READS` forbids it (on an event loop,
+    where it would hold up every other request): the caller starts again on a thread."""
+
+
+#: True while a write computes on an event loop (``cfgpatch serve``'s PATCH): a read of
+#: the store there raises :class:`WouldBlock` instead (see :func:`may_read`).
+NO_READS: ContextVar[bool] = ContextVar("cfgpatch_no_store_reads", default=False)
+
+
+def may_read() -> None:
+    """Raise :class:`WouldBlock` when this context may not wait for the store now."""
+    if NO_READS.get():
+        raise WouldBlock
 
 
 def check_utf8(**fields: str | None) -> None:

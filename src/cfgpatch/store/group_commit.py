@@ -29,6 +29,7 @@ append at a time.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -143,3 +144,107 @@ class GroupCommit(Generic[T, R]):
             waiting.done = True
             if waiting is not leader:
                 waiting.wake()
+
+
+class LoopGroupCommit(Generic[T, R]):
+    """The group commit of writers that are tasks of one event loop: ``await submit(item)``.
+
+    Up to ``flights`` batches are written at once, each by ``flush`` on a thread of
+    the loop's default executor while the loop serves other requests; items that
+    arrive meanwhile queue and go in the next batch (at most one per key, at most
+    ``max_batch``).  Outcomes and failures are those of :class:`GroupCommit`: a
+    failing ``flush`` fails its batch and every item queued behind it.  A writer
+    that stops waiting (its request timed out) does not take its item back: the
+    batch holding it is written and may commit it.
+    """
+
+    def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
+                 key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
+                 flights: int = 1) -> None:
+        if max_batch < 1 or flights < 1:
+            raise ValueError("max_batch and flights must be 1 or more")
+        self._flush = flush
+        self._key = key
+        self.max_batch = max_batch
+        self.flights = flights
+        self._queue: list[tuple[T, Hashable, asyncio.Future]] = []
+        self._flying = 0  # batches being written (their tasks: _tasks)
+        self._tasks: set[asyncio.Task] = set()
+        #: Batches written and items in them (for tests and benchmarks).
+        self.batches = 0
+        self.items = 0
+
+    async def submit(self, item: T) -> R:
+        """Write ``item`` with the others queued meanwhile; its outcome, or raise it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        self._queue.append((item, self._key(item), future))
+        if self._flying < self.flights:
+            self._flying += 1
+            task = loop.create_task(self._fly(loop))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return await future
+
+    async def _fly(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write batches while items are queued (landing in the same step as the last look
+        at the queue: an item queued later starts a flight of its own)."""
+        try:
+            await self._write_queued(loop)
+        finally:
+            self._flying -= 1
+
+    async def _write_queued(self, loop: asyncio.AbstractEventLoop) -> None:
+        while self._queue:
+            batch = self._take()
+            try:
+                outcomes = await loop.run_in_executor(None, self._flush,
+                                                      [item for item, _, _ in batch])
+                if len(outcomes) != len(batch):
+                    raise AssertionError(f"flush answered {len(outcomes)} outcomes "
+                                         f"for {len(batch)} items")
+            except Exception as error:  # the batch fails, and the items queued behind it
+                batch, self._queue = batch + self._queue, []
+                outcomes = [error] * len(batch)
+            self.batches += 1
+            self.items += len(batch)
+            for (_, _, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():  # its writer stopped waiting
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    def _take(self) -> list[tuple[T, Hashable, asyncio.Future]]:
+        batch: list[tuple[T, Hashable, asyncio.Future]] = []
+        keys: set[Hashable] = set()
+        rest = []
+        for entry in self._queue:
+            if entry[1] in keys or len(batch) >= self.max_batch:
+                rest.append(entry)
+            else:
+                keys.add(entry[1])
+                batch.append(entry)
+        self._queue = rest
+        return batch
+
+
+class PerLoop(Generic[T, R]):
+    """One :class:`LoopGroupCommit` per event loop (a store may be used by several loops
+    one after another, each in its own thread: a test client's, a server's)."""
+
+    def __init__(self, make: Callable[[], LoopGroupCommit[T, R]]) -> None:
+        self._make = make
+        self._commits: dict[asyncio.AbstractEventLoop, LoopGroupCommit[T, R]] = {}
+        self._lock = threading.Lock()
+
+    async def submit(self, item: T) -> R:
+        loop = asyncio.get_running_loop()
+        commits = self._commits.get(loop)
+        if commits is None:
+            with self._lock:
+                for old in [old for old in self._commits if old.is_closed()]:
+                    del self._commits[old]
+                commits = self._commits.setdefault(loop, self._make())
+        return await commits.submit(item)

@@ -27,7 +27,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from ..errors import StoreError
 from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: Group commit batches one process writes at once (at most half its pool): while one
 #: waits for its commit, the next is on its way (see :mod:`.group_commit`).
@@ -96,7 +96,9 @@ class PostgresStore:
         self._table = f"{self.prefix}versions"
         # One statement, one round trip: insert only if the head is still the expected
         # one; a racing insert of the same version hits the primary key.  A batch of
-        # the group commit does the same for each row (one row per document).
+        # the group commit does the same for each row (one row per document); its arrays
+        # go in binary (as text, psycopg escapes every body with a regular expression and
+        # PostgreSQL parses it back: 20 times the time for four 4 KB bodies, measured).
         self._insert_one = (
             f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
             " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
@@ -105,13 +107,15 @@ class PostgresStore:
         self._insert_many = (
             f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
             " SELECT r.name, r.version, r.body, r.author, r.message, r.kind"
-            " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::text[],"
-            " %s::smallint[], %s::int[]) AS r(name, version, body, author, message, kind, head)"
+            " FROM unnest(%b::text[], %b::int[], %b::text[], %b::text[], %b::text[],"
+            " %b::smallint[], %b::int[]) AS r(name, version, body, author, message, kind, head)"
             f" WHERE (SELECT max(version) FROM {self._table} WHERE name = r.name)"
             " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
+        flights = max(1, min(BATCHES_IN_FLIGHT, max_size // 2))
         self._commits: GroupCommit[Row, bool] = GroupCommit(
-            self._insert, key=lambda row: row[0],
-            flights=max(1, min(BATCHES_IN_FLIGHT, max_size // 2)))
+            self._insert, key=_row_name, flights=flights)
+        self._loop_commits: PerLoop[Row, bool] = PerLoop(
+            lambda: LoopGroupCommit(self._insert, key=_row_name, flights=flights))
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,
@@ -238,16 +242,25 @@ class PostgresStore:
         delta: str | None = None,
         deleted: bool = False,
     ) -> int:
-        version = (expected_head or 0) + 1
-        kind, body = deltas.row_kind(version, text, delta, deleted)
-        row = (name, version, body, author, message, kind, expected_head)
+        row = _row(name, text, expected_head, author, message, delta, deleted)
         try:
             inserted = self._commits.submit(row)  # raises a row's StoreError
         except UnicodeEncodeError:
             raise not_utf8(name=name, text=text, author=author, message=message) from None
-        if not inserted:
-            raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
-        return version
+        return _appended(row, inserted)
+
+    async def append_async(self, name: str, text: str, *, expected_head: int | None,
+                           value: Any = None, author: str | None = None,
+                           message: str | None = None, delta: str | None = None,
+                           deleted: bool = False) -> int:
+        """:meth:`append` for a task of an event loop: the statement runs on a thread
+        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`)."""
+        row = _row(name, text, expected_head, author, message, delta, deleted)
+        try:
+            inserted = await self._loop_commits.submit(row)
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
+        return _appended(row, inserted)
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Insert each row whose document's head is still its expected head; whether
@@ -332,6 +345,24 @@ class PostgresStore:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _row(name: str, text: str, expected_head: int | None, author: str | None,
+         message: str | None, delta: str | None, deleted: bool) -> Row:
+    version = (expected_head or 0) + 1
+    kind, body = deltas.row_kind(version, text, delta, deleted)
+    return (name, version, body, author, message, kind, expected_head)
+
+
+def _row_name(row: Row) -> str:
+    return row[0]
+
+
+def _appended(row: Row, inserted: bool) -> int:
+    """The version ``row`` appended, or the concurrent update that kept it out."""
+    if not inserted:
+        raise ConcurrentUpdate(f"document {row[0]!r} changed while the patch was applied")
+    return row[1]
 
 
 def _named(row: Row) -> dict[str, Any]:

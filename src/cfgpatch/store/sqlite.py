@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from ..errors import StoreError
 from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: One row to append: name, version, body, created_at, author, message, kind, expected head.
 Row = tuple[str, int, str, str, str | None, str | None, int, int | None]
@@ -57,7 +57,9 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
         self._table = f"{self.prefix}versions"
-        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=lambda row: row[0])
+        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=_row_name)
+        self._loop_commits: PerLoop[Row, bool] = PerLoop(
+            lambda: LoopGroupCommit(self._insert, key=_row_name))
         self.migrate(schema)
 
     @classmethod
@@ -197,18 +199,29 @@ class SQLiteStore:
         delta: str | None = None,
         deleted: bool = False,
     ) -> int:
-        version = (expected_head or 0) + 1
-        kind, body = deltas.row_kind(version, text, delta, deleted)
-        row = (name, version, body, _now(), author, message, kind, expected_head)
+        row = _row(name, text, expected_head, author, message, delta, deleted)
         try:
             inserted = self._commits.submit(row)
         except UnicodeEncodeError:
             raise not_utf8(name=name, text=text, author=author, message=message) from None
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite write failed: {exc}") from None
-        if not inserted:
-            raise ConcurrentUpdate(f"document {name!r} changed while the patch was applied")
-        return version
+        return _appended(row, inserted)
+
+    async def append_async(self, name: str, text: str, *, expected_head: int | None,
+                           value: Any = None, author: str | None = None,
+                           message: str | None = None, delta: str | None = None,
+                           deleted: bool = False) -> int:
+        """:meth:`append` for a task of an event loop: the transaction runs on a thread
+        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`)."""
+        row = _row(name, text, expected_head, author, message, delta, deleted)
+        try:
+            inserted = await self._loop_commits.submit(row)
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite write failed: {exc}") from None
+        return _appended(row, inserted)
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Append each row whose document's head is still its expected head, all in one
@@ -300,3 +313,21 @@ class SQLiteStore:
         for conn in connections:
             conn.close()
         self._local = threading.local()
+
+
+def _row(name: str, text: str, expected_head: int | None, author: str | None,
+         message: str | None, delta: str | None, deleted: bool) -> Row:
+    version = (expected_head or 0) + 1
+    kind, body = deltas.row_kind(version, text, delta, deleted)
+    return (name, version, body, _now(), author, message, kind, expected_head)
+
+
+def _row_name(row: Row) -> str:
+    return row[0]
+
+
+def _appended(row: Row, inserted: bool) -> int:
+    """The version ``row`` appended, or the concurrent update that kept it out."""
+    if not inserted:
+        raise ConcurrentUpdate(f"document {row[0]!r} changed while the patch was applied")
+    return row[1]
