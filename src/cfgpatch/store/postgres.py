@@ -29,9 +29,11 @@ from . import deltas, migrations
 from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
-#: Group commit batches one process writes at once (at most half its pool): while one
-#: waits for its commit, the next is on its way (see :mod:`.group_commit`).
-BATCHES_IN_FLIGHT = 4
+#: Group commit batches one process writes at once (at most half its pool; see
+#: :mod:`.group_commit`). One since stop 34: with the PATCH computed on the event loop,
+#: a single batch in flight spent the least CPU per commit and committed as much as
+#: four (docs/server.md, "Cost").
+BATCHES_IN_FLIGHT = 1
 #: Query parameters of a store URL that are ours, not libpq's.
 OWN_PARAMETERS = ("prefix", "pool_min", "pool_max", "pool_timeout")
 #: Seconds a request waits for a pooled connection before it fails (a lost database:
