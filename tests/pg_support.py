@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -47,3 +50,28 @@ def drop_prefix(prefix: str) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {prefix}retention")
         conn.execute(f"DROP FUNCTION IF EXISTS {prefix}versions_append_only()")
         conn.execute(f"DROP TABLE IF EXISTS {prefix}cfgpatch_migrations")
+
+
+@contextmanager
+def durable_store(kind: str, folder: Path, **params: str) -> Iterator:
+    """A SQLite store in ``folder`` (``kind`` "sqlite") or a PostgreSQL store under a
+    fresh prefix (``params``: its URL's), closed after (the prefix dropped)."""
+    if kind == "sqlite":
+        from cfgpatch.store.sqlite import SQLiteStore
+
+        store = SQLiteStore(folder / "store.db")
+        try:
+            yield store
+        finally:
+            store.close()
+        return
+    from cfgpatch.store.postgres import PostgresStore
+
+    require_postgres()
+    prefix = unique_prefix()
+    store = PostgresStore.from_url(url_with_prefix(prefix, **params))
+    try:
+        yield store
+    finally:
+        store.close()
+        drop_prefix(prefix)

@@ -14,7 +14,6 @@ import pg_support
 from cfgpatch.errors import InvalidInput
 from cfgpatch.store import ConcurrentUpdate
 from cfgpatch.store.group_commit import GroupCommit
-from cfgpatch.store.postgres import PostgresStore
 from cfgpatch.store.sqlite import SQLiteStore
 
 
@@ -166,23 +165,15 @@ def test_max_batch_and_flights_must_be_positive():
 # -- the durable stores' batches ----------------------------------------------------------
 
 @pytest.fixture
-def pg_store():
-    pg_support.require_postgres()
-    prefix = pg_support.unique_prefix()
-    store = PostgresStore.from_url(pg_support.url_with_prefix(prefix, pool_max="4"))
-    yield store
-    store.close()
-    pg_support.drop_prefix(prefix)
+def pg_store(tmp_path):
+    with pg_support.durable_store("postgres", tmp_path, pool_max="4") as store:
+        yield store
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def durable_store(request, tmp_path):
-    if request.param == "sqlite":
-        store = SQLiteStore(tmp_path / "group.db")
+    with pg_support.durable_store(request.param, tmp_path, pool_max="4") as store:
         yield store
-        store.close()
-    else:
-        yield request.getfixturevalue("pg_store")
 
 
 def test_racing_writers_lose_nothing_answered(durable_store):

@@ -14,8 +14,6 @@ import pg_support
 from cfgpatch.errors import InvalidInput
 from cfgpatch.store import ConcurrentUpdate
 from cfgpatch.store.group_commit import LoopGroupCommit, PerLoop
-from cfgpatch.store.postgres import PostgresStore
-from cfgpatch.store.sqlite import SQLiteStore
 
 
 class Recorder:
@@ -144,17 +142,8 @@ def test_bad_settings_are_refused():
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def durable_store(request, tmp_path):
-    if request.param == "sqlite":
-        store = SQLiteStore(tmp_path / "loop.db")
+    with pg_support.durable_store(request.param, tmp_path, pool_max="4") as store:
         yield store
-        store.close()
-        return
-    pg_support.require_postgres()
-    prefix = pg_support.unique_prefix()
-    store = PostgresStore.from_url(pg_support.url_with_prefix(prefix, pool_max="4"))
-    yield store
-    store.close()
-    pg_support.drop_prefix(prefix)
 
 
 def test_racing_tasks_lose_nothing_answered(durable_store):

@@ -15,6 +15,8 @@ never the head.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -195,3 +197,26 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release connections and files."""
+
+
+@contextmanager
+def utf8_only(**fields: str | None) -> Iterator[None]:
+    """Within it, the driver's ``UnicodeEncodeError`` becomes :func:`not_utf8`'s error
+    naming the first of ``fields`` at fault."""
+    try:
+        yield
+    except UnicodeEncodeError:
+        raise not_utf8(**fields) from None
+
+
+def row_name(row: tuple) -> str:
+    """The document of a SQL store's row (``(name, version, ...)``): the group commit's key."""
+    return row[0]
+
+
+def appended(row: tuple, inserted: bool) -> int:
+    """The version a group-committed ``(name, version, ...)`` row appended, or the
+    concurrent update that kept it out."""
+    if not inserted:
+        raise ConcurrentUpdate(f"document {row[0]!r} changed while the patch was applied")
+    return row[1]

@@ -13,9 +13,10 @@ the same time may each hold a row of the same document: each row is judged on it
 own head by the database, as separate appends always were.
 
 ``flights`` trades CPU for waiting: with one, a write waits for the batch in flight
-and then its own; with four (PostgreSQL), the benchmark's batches held about 2.5
-rows instead of 7 and cost PostgreSQL about twice the CPU per commit, and 16
-clients committed about a quarter more per second (``docs/server.md``).
+and then its own; with four, the benchmark's batches held about 2.5 rows instead of 7
+and cost PostgreSQL about twice the CPU per commit.  Four committed more per second
+while each PATCH took a thread of its own; since PATCHes are computed on the event
+loop, one commits as much for less CPU (``docs/server.md``, "Cost").
 
 ``flush(items)`` answers one outcome per item, in order (an exception object is raised
 in that item's thread).  An exception raised by ``flush`` itself (the database is
@@ -36,8 +37,55 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+E = TypeVar("E")
 #: Most items one statement carries (the rest wait for the next batch).
 MAX_BATCH = 64
+
+
+class _Batching(Generic[T, R]):
+    """What both group commits share: the settings, the counters, how a batch is picked
+    from the queue and how ``flush``'s answer is checked."""
+
+    def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
+                 key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
+                 flights: int = 1) -> None:
+        if max_batch < 1 or flights < 1:
+            raise ValueError("max_batch and flights must be 1 or more")
+        self._flush = flush
+        self._key = key
+        self.max_batch = max_batch
+        self.flights = flights
+        self._flying = 0  # batches being written
+        #: Batches written and items in them (for tests and benchmarks).
+        self.batches = 0
+        self.items = 0
+
+    def _pick(self, queue: list[E], key_of: Callable[[E], Hashable],
+              batch: list[E] | None = None) -> tuple[list[E], list[E]]:
+        """The batch (``batch`` and, in queue order, the entries whose keys it lacks, up
+        to ``max_batch``) and what stays queued."""
+        batch = batch or []
+        keys = {key_of(entry) for entry in batch}
+        rest: list[E] = []
+        for entry in queue:
+            if key_of(entry) in keys or len(batch) >= self.max_batch:
+                rest.append(entry)
+            else:
+                keys.add(key_of(entry))
+                batch.append(entry)
+        return batch, rest
+
+    def _outcomes(self, items: list[T]) -> list[R | BaseException]:
+        """``flush(items)``, one outcome per item (else an ``AssertionError``)."""
+        outcomes = self._flush(items)
+        if len(outcomes) != len(items):
+            raise AssertionError(f"flush answered {len(outcomes)} outcomes "
+                                 f"for {len(items)} items")
+        return outcomes
+
+    def _counted(self, batch: list) -> None:
+        self.batches += 1
+        self.items += len(batch)
 
 
 class _Waiting(Generic[T, R]):
@@ -61,24 +109,15 @@ class _Waiting(Generic[T, R]):
         self._wake.release()
 
 
-class GroupCommit(Generic[T, R]):
+class GroupCommit(_Batching[T, R]):
     """Batches concurrent ``submit(item)`` calls into ``flush(items)`` (module docstring)."""
 
     def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
                  key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
                  flights: int = 1) -> None:
-        if max_batch < 1 or flights < 1:
-            raise ValueError("max_batch and flights must be 1 or more")
-        self._flush = flush
-        self._key = key
-        self.max_batch = max_batch
-        self.flights = flights
+        super().__init__(flush, key, max_batch, flights)
         self._lock = threading.Lock()
         self._queue: list[_Waiting[T, R]] = []
-        self._flying = 0  # batches being written
-        #: Batches written and items in them (for tests and benchmarks).
-        self.batches = 0
-        self.items = 0
 
     def submit(self, item: T) -> R:
         """Write ``item`` with others queued at the same time; its outcome, or raise it."""
@@ -112,33 +151,20 @@ class GroupCommit(Generic[T, R]):
     def _take(self, me: _Waiting[T, R]) -> list[_Waiting[T, R]]:
         """``me`` and, in queue order, the queued items whose keys the batch lacks."""
         with self._lock:
-            batch = [me]
-            keys = {me.key}
-            rest: list[_Waiting[T, R]] = []
-            for waiting in self._queue:
-                if waiting.key in keys or len(batch) >= self.max_batch:
-                    rest.append(waiting)
-                else:
-                    keys.add(waiting.key)
-                    batch.append(waiting)
-            self._queue = rest
+            batch, self._queue = self._pick(self._queue, _key_of_waiting, [me])
             return batch
 
     def _write(self, batch: list[_Waiting[T, R]], leader: _Waiting[T, R]) -> None:
         """Write ``batch`` and wake its threads but the ``leader``'s own."""
         outcomes: list[R | BaseException]
         try:
-            outcomes = self._flush([waiting.item for waiting in batch])
-            if len(outcomes) != len(batch):
-                raise AssertionError(f"flush answered {len(outcomes)} outcomes "
-                                     f"for {len(batch)} items")
+            outcomes = self._outcomes([waiting.item for waiting in batch])
         except BaseException as error:  # the batch fails, and the items queued behind it
             with self._lock:
                 batch = batch + self._queue
                 self._queue = []
             outcomes = [error] * len(batch)
-        self.batches += 1
-        self.items += len(batch)
+        self._counted(batch)
         for waiting, outcome in zip(batch, outcomes, strict=True):
             waiting.outcome = outcome
             waiting.done = True
@@ -146,7 +172,7 @@ class GroupCommit(Generic[T, R]):
                 waiting.wake()
 
 
-class LoopGroupCommit(Generic[T, R]):
+class LoopGroupCommit(_Batching[T, R]):
     """The group commit of writers that are tasks of one event loop: ``await submit(item)``.
 
     Up to ``flights`` batches are written at once, each by ``flush`` on a thread of
@@ -161,18 +187,9 @@ class LoopGroupCommit(Generic[T, R]):
     def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
                  key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
                  flights: int = 1) -> None:
-        if max_batch < 1 or flights < 1:
-            raise ValueError("max_batch and flights must be 1 or more")
-        self._flush = flush
-        self._key = key
-        self.max_batch = max_batch
-        self.flights = flights
+        super().__init__(flush, key, max_batch, flights)
         self._queue: list[tuple[T, Hashable, asyncio.Future]] = []
-        self._flying = 0  # batches being written (their tasks: _tasks)
-        self._tasks: set[asyncio.Task] = set()
-        #: Batches written and items in them (for tests and benchmarks).
-        self.batches = 0
-        self.items = 0
+        self._tasks: set[asyncio.Task] = set()  # the flights' tasks
 
     async def submit(self, item: T) -> R:
         """Write ``item`` with the others queued meanwhile; its outcome, or raise it."""
@@ -196,18 +213,14 @@ class LoopGroupCommit(Generic[T, R]):
 
     async def _write_queued(self, loop: asyncio.AbstractEventLoop) -> None:
         while self._queue:
-            batch = self._take()
+            batch, self._queue = self._pick(self._queue, _key_of_entry)
             try:
-                outcomes = await loop.run_in_executor(None, self._flush,
+                outcomes = await loop.run_in_executor(None, self._outcomes,
                                                       [item for item, _, _ in batch])
-                if len(outcomes) != len(batch):
-                    raise AssertionError(f"flush answered {len(outcomes)} outcomes "
-                                         f"for {len(batch)} items")
             except Exception as error:  # the batch fails, and the items queued behind it
                 batch, self._queue = batch + self._queue, []
                 outcomes = [error] * len(batch)
-            self.batches += 1
-            self.items += len(batch)
+            self._counted(batch)
             for (_, _, future), outcome in zip(batch, outcomes, strict=True):
                 if future.done():  # its writer stopped waiting
                     continue
@@ -216,18 +229,14 @@ class LoopGroupCommit(Generic[T, R]):
                 else:
                     future.set_result(outcome)
 
-    def _take(self) -> list[tuple[T, Hashable, asyncio.Future]]:
-        batch: list[tuple[T, Hashable, asyncio.Future]] = []
-        keys: set[Hashable] = set()
-        rest = []
-        for entry in self._queue:
-            if entry[1] in keys or len(batch) >= self.max_batch:
-                rest.append(entry)
-            else:
-                keys.add(entry[1])
-                batch.append(entry)
-        self._queue = rest
-        return batch
+
+
+def _key_of_waiting(waiting: _Waiting) -> Hashable:
+    return waiting.key
+
+
+def _key_of_entry(entry: tuple) -> Hashable:
+    return entry[1]
 
 
 class PerLoop(Generic[T, R]):

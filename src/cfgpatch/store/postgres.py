@@ -26,7 +26,16 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StoreError
 from . import deltas, migrations
-from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
+from .base import (
+    ConcurrentUpdate,
+    RetentionPolicy,
+    StoredVersion,
+    VersionInfo,
+    appended,
+    not_utf8,
+    row_name,
+    utf8_only,
+)
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: Group commit batches one process writes at once (at most half its pool; see
@@ -115,9 +124,9 @@ class PostgresStore:
             " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
         flights = max(1, min(BATCHES_IN_FLIGHT, max_size // 2))
         self._commits: GroupCommit[Row, bool] = GroupCommit(
-            self._insert, key=_row_name, flights=flights)
+            self._insert, key=row_name, flights=flights)
         self._loop_commits: PerLoop[Row, bool] = PerLoop(
-            lambda: LoopGroupCommit(self._insert, key=_row_name, flights=flights))
+            lambda: LoopGroupCommit(self._insert, key=row_name, flights=flights))
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,
@@ -245,11 +254,9 @@ class PostgresStore:
         deleted: bool = False,
     ) -> int:
         row = _row(name, text, expected_head, author, message, delta, deleted)
-        try:
+        with utf8_only(name=name, text=text, author=author, message=message):
             inserted = self._commits.submit(row)  # raises a row's StoreError
-        except UnicodeEncodeError:
-            raise not_utf8(name=name, text=text, author=author, message=message) from None
-        return _appended(row, inserted)
+        return appended(row, inserted)
 
     async def append_async(self, name: str, text: str, *, expected_head: int | None,
                            value: Any = None, author: str | None = None,
@@ -258,11 +265,9 @@ class PostgresStore:
         """:meth:`append` for a task of an event loop: the statement runs on a thread
         with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`)."""
         row = _row(name, text, expected_head, author, message, delta, deleted)
-        try:
+        with utf8_only(name=name, text=text, author=author, message=message):
             inserted = await self._loop_commits.submit(row)
-        except UnicodeEncodeError:
-            raise not_utf8(name=name, text=text, author=author, message=message) from None
-        return _appended(row, inserted)
+        return appended(row, inserted)
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Insert each row whose document's head is still its expected head; whether
@@ -356,15 +361,6 @@ def _row(name: str, text: str, expected_head: int | None, author: str | None,
     return (name, version, body, author, message, kind, expected_head)
 
 
-def _row_name(row: Row) -> str:
-    return row[0]
-
-
-def _appended(row: Row, inserted: bool) -> int:
-    """The version ``row`` appended, or the concurrent update that kept it out."""
-    if not inserted:
-        raise ConcurrentUpdate(f"document {row[0]!r} changed while the patch was applied")
-    return row[1]
 
 
 def _named(row: Row) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..errors import StoreError
 from . import deltas, migrations
-from .base import ConcurrentUpdate, RetentionPolicy, StoredVersion, VersionInfo, not_utf8
+from .base import (
+    RetentionPolicy,
+    StoredVersion,
+    VersionInfo,
+    appended,
+    not_utf8,
+    row_name,
+    utf8_only,
+)
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: One row to append: name, version, body, created_at, author, message, kind, expected head.
@@ -57,9 +67,9 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
         self._table = f"{self.prefix}versions"
-        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=_row_name)
+        self._commits: GroupCommit[Row, bool] = GroupCommit(self._insert, key=row_name)
         self._loop_commits: PerLoop[Row, bool] = PerLoop(
-            lambda: LoopGroupCommit(self._insert, key=_row_name))
+            lambda: LoopGroupCommit(self._insert, key=row_name))
         self.migrate(schema)
 
     @classmethod
@@ -200,13 +210,10 @@ class SQLiteStore:
         deleted: bool = False,
     ) -> int:
         row = _row(name, text, expected_head, author, message, delta, deleted)
-        try:
+        with utf8_only(name=name, text=text, author=author, message=message), \
+                _write_errors():
             inserted = self._commits.submit(row)
-        except UnicodeEncodeError:
-            raise not_utf8(name=name, text=text, author=author, message=message) from None
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite write failed: {exc}") from None
-        return _appended(row, inserted)
+        return appended(row, inserted)
 
     async def append_async(self, name: str, text: str, *, expected_head: int | None,
                            value: Any = None, author: str | None = None,
@@ -215,13 +222,10 @@ class SQLiteStore:
         """:meth:`append` for a task of an event loop: the transaction runs on a thread
         with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`)."""
         row = _row(name, text, expected_head, author, message, delta, deleted)
-        try:
+        with utf8_only(name=name, text=text, author=author, message=message), \
+                _write_errors():
             inserted = await self._loop_commits.submit(row)
-        except UnicodeEncodeError:
-            raise not_utf8(name=name, text=text, author=author, message=message) from None
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite write failed: {exc}") from None
-        return _appended(row, inserted)
+        return appended(row, inserted)
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Append each row whose document's head is still its expected head, all in one
@@ -287,12 +291,8 @@ class SQLiteStore:
                 conn.execute(f"INSERT INTO {self.prefix}retention VALUES (?, ?, ?)",
                              (policy.prefix, policy.keep_last, policy.keep_seconds))
 
-        try:
+        with utf8_only(prefix=policy.prefix), _write_errors():
             self._write(work)
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite write failed: {exc}") from None
-        except UnicodeEncodeError:
-            raise not_utf8(prefix=policy.prefix) from None
 
     def names(self, *, include_deleted: bool = False) -> list[str]:
         # SQLite takes a bare column (kind) from the row holding the max() of its group.
@@ -322,12 +322,10 @@ def _row(name: str, text: str, expected_head: int | None, author: str | None,
     return (name, version, body, _now(), author, message, kind, expected_head)
 
 
-def _row_name(row: Row) -> str:
-    return row[0]
-
-
-def _appended(row: Row, inserted: bool) -> int:
-    """The version ``row`` appended, or the concurrent update that kept it out."""
-    if not inserted:
-        raise ConcurrentUpdate(f"document {row[0]!r} changed while the patch was applied")
-    return row[1]
+@contextmanager
+def _write_errors() -> Iterator[None]:
+    """Within it, SQLite's own errors become a ``StoreError`` (a write that failed)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StoreError(f"SQLite write failed: {exc}") from None
