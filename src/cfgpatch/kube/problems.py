@@ -36,9 +36,8 @@ Standard library only; named tuples (``dataclasses`` is left out of the start-up
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from ..errors import KubeError
+from ..records import namedtuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

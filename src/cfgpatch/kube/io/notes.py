@@ -7,9 +7,8 @@ gets a :class:`TypeNote`, reported as a ``yaml-type-change`` finding.  Both YAML
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from ...lazy_pattern import lazily
+from ...records import namedtuple
 from ..go import json as gojson
 
 TYPE_CHECKING = False

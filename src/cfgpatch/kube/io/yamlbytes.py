@@ -12,9 +12,8 @@ bytes: :class:`Unread` says from which character on.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from ...lazy_pattern import lazily
+from ...records import namedtuple
 from ..problems import BadBytes, line_column
 from .filebytes import UTF16_MARKS
 

@@ -42,11 +42,11 @@ treated as an untyped value instead of the error kubectl would raise.
 from __future__ import annotations
 
 import json
-from collections import namedtuple
 from functools import lru_cache
 
 from ...errors import INVALID_ARGUMENTS, KubeError
 from ...package_data import read_text
+from ...records import namedtuple
 from .rules import ListRule, Shapes, strategic_rule
 
 SCALAR_KINDS = frozenset(

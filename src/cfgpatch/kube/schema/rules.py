@@ -12,7 +12,7 @@ the one place that turns strategic-merge tags into a rule.
 
 from __future__ import annotations
 
-from collections import namedtuple
+from ...records import namedtuple
 
 KEYED = "keyed"
 SET = "set"
