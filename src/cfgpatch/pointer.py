@@ -13,17 +13,16 @@ an annotation key split by an unescaped ``/`` the hint carries the corrected poi
 
 from __future__ import annotations
 
-import re
-
 from .errors import INVALID_INDEX, INVALID_POINTER, PATH_NOT_FOUND, InvalidInput, PatchFailed
 from .jsonvalue import JSON, type_name
+from .lazy_pattern import lazily
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is left out of the start-up (annotations are not evaluated)
     from typing import Any
 
-_BAD_ESCAPE = re.compile(r"~(?![01])")
-_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+_BAD_ESCAPE = lazily(r"~(?![01])")
+_INDEX = lazily(r"(?:0|[1-9][0-9]*)\Z")
 
 
 def escape_token(token: str) -> str:

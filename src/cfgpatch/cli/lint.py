@@ -10,16 +10,16 @@ replaces lint's, and a kustomization kustomize does build is not reported.
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 from ..errors import CfgPatchError
+from ..lazy_pattern import lazily
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-_ERR = re.compile(r'"command failed" err="((?:[^"\\]|\\.)*)"')
+_ERR = lazily(r'"command failed" err="((?:[^"\\]|\\.)*)"')
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 
+from ..lazy_pattern import lazily
 from ..records import replace
 from .config import Config, normal_path
 from .finding import LintFinding, Location, make
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"
 #: The controller builds with ``LoadRestrictionsNone`` (files anywhere in the source).
 FLUX_LOAD_RESTRICTOR = "LoadRestrictionsNone"
-_VARIABLE = re.compile(r"\$\{[_a-zA-Z][_a-zA-Z0-9]*")
+_VARIABLE = lazily(r"\$\{[_a-zA-Z][_a-zA-Z0-9]*")
 _SUBSTITUTE_OFF = "kustomize.toolkit.fluxcd.io/substitute"
 
 

@@ -10,9 +10,8 @@ with the same ``name``), and stops at the deepest field the patch writes.  For a
 
 from __future__ import annotations
 
-import re
-
 from ..kube.schema.rules import KEYED, Shapes
+from ..lazy_pattern import lazily
 from .finding import Location
 from .model import PatchSite
 from .yamlpos import Tree, documents
@@ -21,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_OP = re.compile(r"^op (\d+)\b")
+_OP = lazily(r"^op (\d+)\b")
 
 
 def tree_of(site: PatchSite) -> Tree | None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from ..lazy_pattern import lazily
 from .config import Config, normal_path
 from .flux import FLUX_GROUP, flux_objects
 from .kustomizations import (
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 #: placeholder in example repositories): its Flux Kustomization syncs ``DIR``.
 BOOTSTRAP_SYNC = "flux-system/gotk-sync.yaml"
 #: The flux-instance chart's values key (``instance:`` on a line of its own).
-_INSTANCE = re.compile(r"^\s*instance:\s*$", re.MULTILINE)
+_INSTANCE = lazily(r"^\s*instance:\s*$", re.MULTILINE)
 
 
 def _under(path: str, folder: str) -> bool:

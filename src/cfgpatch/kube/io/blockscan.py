@@ -27,20 +27,22 @@ from __future__ import annotations
 
 import re
 
+from ...lazy_pattern import lazily
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 #: Characters outside these sets send the text to the full reader (the second one, costly
 #: to compile, only for texts that are not ASCII).
-_UNUSUAL_ASCII = re.compile("[^\n\x20-\x7e]")
+_UNUSUAL_ASCII = lazily("[^\n\x20-\x7e]")
 _UNUSUAL = ("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
             "\U00010000-\U0010ffff]")
 #: A mapping key (plain or quoted) and what follows its colon.
-KEY = re.compile(r"""(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^\s'"#&*!|>%@`?:,\[\]{}\-][^#]*?"""
-                 r"""|-[^\s#][^#]*?))[ ]*:(?: +(.*))?$""")
+KEY = lazily(r"""(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^\s'"#&*!|>%@`?:,\[\]{}\-][^#]*?"""
+             r"""|-[^\s#][^#]*?))[ ]*:(?: +(.*))?$""")
 #: How a plain scalar may start.
-PLAIN_START = re.compile(r"[^\s'\"#&*!|>%@`?:,\[\]{}\-]|-[^\s]")
+PLAIN_START = lazily(r"[^\s'\"#&*!|>%@`?:,\[\]{}\-]|-[^\s]")
 _MAX_DEPTH = 200
 _MAX_KEY = 1000  # PyYAML: a simple key is at most 1024 characters
 _MARKERS = ("---", "...")

@@ -13,8 +13,7 @@ single-quoted writer indents after a line break only when more text follows.
 
 from __future__ import annotations
 
-import re
-
+from ...lazy_pattern import lazily
 from ..go import yaml as goyaml
 
 TYPE_CHECKING = False
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Printable ASCII that go-yaml writes unescaped inside double quotes.
-_PLAIN_ASCII = re.compile(r'[ !#-\[\]-~]*')
+_PLAIN_ASCII = lazily(r'[ !#-\[\]-~]*')
 
 
 def write_double_quoted(out: Any, text: str, split: bool, width: int) -> None:

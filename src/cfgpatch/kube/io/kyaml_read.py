@@ -13,7 +13,6 @@ shared nodes (the same :class:`Node` object at both places).
 from __future__ import annotations
 
 import os
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
@@ -146,7 +145,7 @@ def _resource_documents(text: str, file: str) -> list[Node]:
                                         v3=True)]
 
 
-_SEPARATOR = re.compile(r"\n---.*\n")
+_SEPARATOR = lazily(r"\n---.*\n")
 
 
 def _reader_error(yaml: Any, text: str, file: str, v3: bool, position: int) -> KyamlError:

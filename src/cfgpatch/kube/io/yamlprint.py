@@ -20,10 +20,10 @@ continuation lines of a folded or literal scalar belong to that scalar.
 
 from __future__ import annotations
 
-import re
 from functools import cmp_to_key
 
 from ...jsonvalue import escape
+from ...lazy_pattern import lazily
 from ..go import yaml as goyaml
 from . import goquote
 from .yamlanalysis import analyze
@@ -36,7 +36,7 @@ WIDTH = 80
 INDENT = 2
 _BREAKS = "\n\x85\u2028\u2029"
 #: Characters of a scalar that PyYAML's ``analyze_scalar`` finds nothing special in.
-_SIMPLE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*\Z")
+_SIMPLE = lazily(r"[A-Za-z0-9_][A-Za-z0-9_./-]*\Z")
 _CACHE_LIMIT = 20000
 
 
@@ -56,7 +56,7 @@ _SIMPLE_ANALYSIS = _Analysis(False, False, True, True, True)
 _analyses: dict[str, _Analysis] = {}
 _key_orders: dict[tuple[str, ...], list[str]] = {}
 _strings: dict[str, tuple[str, str | None]] = {}
-_KEY_BREAK = re.compile("[\r\n\x85\u2028\u2029]")  # go-yaml's line breaks
+_KEY_BREAK = lazily("[\r\n\x85\u2028\u2029]")  # go-yaml's line breaks
 
 
 def analysis(text: str) -> _Analysis:

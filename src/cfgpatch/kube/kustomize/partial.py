@@ -22,11 +22,11 @@ The build modules ask :func:`skip` at each such entry; outside a partial build (
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
+from ...lazy_pattern import lazily
 from ...records import dataclass
 from ..problems import Kustomize, cause
 
@@ -54,7 +54,7 @@ class Skipped:
 
 
 _SKIPPED: ContextVar[list[Skipped] | None] = ContextVar("kustomize_partial", default=None)
-_WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)$")
+_WHERE = lazily(r"^(?P<file>.*?):(?P<line>\d+)$")
 #: The helm commands whose failure means helm could not start, or could not pull.
 _HELM = ("version", "pull", "repo", "template")
 
