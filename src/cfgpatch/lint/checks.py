@@ -14,9 +14,7 @@ from __future__ import annotations
 from ..kube.schema.rules import KEYED, Shapes
 from ..records import replace
 from .finding import LintFinding, Location, make
-from .locate import finding_location, pointer_location
 from .model import Application, Outcome, PatchSite, app_shapes
-from .overlap import field_set_twice
 from .ssa_ready import ssa_readiness
 
 TYPE_CHECKING = False
@@ -56,7 +54,10 @@ def check(outcome: Outcome) -> list[LintFinding]:
             if not apps and site.target is not None and not outcome.incomplete:
                 out.append(_matches_nothing(site))
             out.extend(_other_kinds(site, apps))
-        out.extend(field_set_twice(outcome.applications))
+        if outcome.applications:  # (a repository may have no patches: nothing to load)
+            from .overlap import field_set_twice
+
+            out.extend(field_set_twice(outcome.applications))
         out.extend(ssa_readiness(outcome))
     return marked(out, outcome.partial)
 
@@ -79,6 +80,8 @@ def marked(findings: list[LintFinding], partial: str) -> list[LintFinding]:
 
 def engine_findings(app: Application, unit_kind: str) -> Iterator[LintFinding]:
     """The patch engine's findings of ``app``, at their field or operation."""
+    from .locate import finding_location  # (patches only: a repository may have none)
+
     shapes = app_shapes(app)
     for finding in app.findings:
         if unit_kind != "standalone" and finding.code in KUSTOMIZE_SKIP:
@@ -133,6 +136,7 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
             "standalone" or app.error is not None or not isinstance(app.before, dict):
         return
     from ..kube.explain.changes import compute_changes  # (patches' explanations only)
+    from .locate import pointer_location
 
     crd_shapes = _crd_shapes(outcome.crds, app.before)
     for change in compute_changes(app.before, app.after, mode="merge"):

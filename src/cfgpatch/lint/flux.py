@@ -36,7 +36,6 @@ from ..lazy_pattern import lazily
 from ..records import replace
 from .config import Config, normal_path
 from .finding import LintFinding, Location, make
-from .flux_generate import FluxBuildError, controller_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import entry_sites
@@ -50,6 +49,8 @@ if TYPE_CHECKING:
     from .flux_artifacts import ArtifactView, Generator
 
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"
+#: The API group of Flux's ``ArtifactGenerator`` (``lint.flux_artifacts``).
+GENERATOR_GROUP = "source.extensions.fluxcd.io/"
 #: The controller builds with ``LoadRestrictionsNone`` (files anywhere in the source).
 FLUX_LOAD_RESTRICTOR = "LoadRestrictionsNone"
 _VARIABLE = lazily(r"\$\{[_a-zA-Z][_a-zA-Z0-9]*")
@@ -218,6 +219,8 @@ def lint_flux(files: Mapping[str, str], root: str, path: str, tree: Tree, value:
                          "(kustomize-controller fails: kustomization path not found)")
         outcome.error_location = _at(tree, path, ["spec", "path"])
         return outcome
+    from .flux_generate import FluxBuildError, controller_kustomization
+
     try:
         written = controller_kustomization(files, directory, spec)
     except FluxBuildError as err:

@@ -33,12 +33,9 @@ import posixpath
 from contextvars import ContextVar
 
 from ..errors import KubeError
-from .engine import apply_json, apply_strategic, resource_id, retargeted
-from .failures import failure_location
 from .finding import Location
 from .kustomizations import find_kustomization, join, read_kustomization
 from .model import Application, Outcome, PatchSite
-from .offline import kept_own_error, offline_reason, reason_location
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .sites import kustomization_sites
 
@@ -66,6 +63,8 @@ def _findings(site: PatchSite, before: Any) -> list:
     """The patch engine's findings of ``site`` applied to ``before``."""
     if not isinstance(before, dict):
         return []
+    from .engine import apply_json, apply_strategic, retargeted  # (patches only)
+
     try:
         if site.patch_type == "json6902":
             return apply_json(before, site.patch, True)[1]
@@ -99,6 +98,8 @@ def applications(root: str, steps: list, by_step: StepSites
         seen[key] = number + 1
         site = candidates[min(number, len(candidates) - 1)]
         last = site
+        from .engine import resource_id
+
         for touch in step.touches:
             app = Application(site, resource_id(touch.before), touch.before, touch.after,
                               _findings(site, touch.before), node=_node(touch.before))
@@ -204,6 +205,8 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
         outcome.not_followed = ("a document under this kustomization is nested deeper than "
                                 "cfgpatch follows (a few hundred levels); nothing was checked")
         return outcome
+    from .offline import kept_own_error, offline_reason, reason_location  # (failures only)
+
     reason = offline_reason(error.code, message, error.problem)
     if reason is None and skipped and not kept_own_error(error.problem):
         return outcome  # what was skipped may hold what the build missed: the note says so
@@ -214,6 +217,9 @@ def built_outcome(outcome: Outcome, files: Any, root: str, directory: str,
             reason_location(message, outcome.path)
         return outcome
     outcome.error, outcome.error_problem = message, error.problem
+    from .engine import resource_id
+    from .failures import failure_location
+
     in_patch = last is not None and _failed_in_patch(trace)
     outcome.error_location = failure_location(files, outcome.path, message, error.problem,
                                               prefix) or (

@@ -26,7 +26,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-EMPTY = word(Kustomize("empty-kustomization"))
+
+
+def _empty() -> str:
+    """kustomize's words for an empty kustomization (worded when first needed: the
+    wording tables are not loaded by a repository that builds)."""
+    return word(Kustomize("empty-kustomization"))
 
 
 class ResolveError(Exception):
@@ -84,7 +89,7 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     except ValueError as exc:
         raise ResolveError(_invalid(str(exc)), Location(path)) from None
     if tree is None:
-        raise ResolveError(EMPTY, Location(path))
+        raise ResolveError(_empty(), Location(path))
     # kustomize decodes a kustomization through sigs.k8s.io/yaml, so with go-yaml v2's
     # (YAML 1.1) scalars: `namespace: n` is a boolean; then into its Go types (kube
     # build's decoding, the same texts)
@@ -93,7 +98,7 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
     except KubeError as exc:
         raise ResolveError(exc.message, Location(path)) from None
     if value is None:
-        raise ResolveError(EMPTY, Location(path))
+        raise ResolveError(_empty(), Location(path))
     if not isinstance(value, dict):
         raise ResolveError(_invalid(Unmarshal(json_kind(value), "types.Kustomization")),
                            Location(path))
@@ -105,7 +110,7 @@ def read_kustomization(files: Mapping[str, str], path: str) -> Kustomization:
                            Kustomization(path, value, tree).location(where)) from None
     kustomization = Kustomization(path, decoded, tree)
     if is_empty(decoded):
-        raise ResolveError(EMPTY, Location(path))
+        raise ResolveError(_empty(), Location(path))
     return kustomization
 
 

@@ -19,14 +19,20 @@ from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
 from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
-from .flux import FLUX_LOAD_RESTRICTOR, flux_folders, flux_objects, flux_unit, lint_flux, unit_name
-from .flux_artifacts import GENERATOR_GROUP, Generator, generators_in
+from .flux import (
+    FLUX_LOAD_RESTRICTOR,
+    GENERATOR_GROUP,
+    flux_folders,
+    flux_objects,
+    flux_unit,
+    lint_flux,
+    unit_name,
+)
 from .kustomizations import KUSTOMIZATION_NAMES, read_kustomization
 from .model import Outcome
 from .options import DEFAULT_OPTIONS, BuildOptions
 from .report import Report
 from .ssa_stuck import RULE, BaseRef, stuck_findings
-from .standalone import lint_standalone
 from .testdata import lifted_base, reached, used_bases
 from .yamlpos import tree_values, values
 
@@ -34,6 +40,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any
+
+    from .flux_artifacts import Generator
 
 _YAML = (".yaml", ".yml")
 #: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI
@@ -162,6 +170,8 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
         if not config.considers(entry.patch) or not any(
                 not p or entry.patch == p or entry.patch.startswith(p + "/") for p in paths):
             continue  # a mapped patch outside the paths, or excluded, is not linted
+        from .standalone import lint_standalone
+
         outcome, found = lint_standalone(entry, config, files, crds)
         out.append(outcome)
         extra += found
@@ -213,6 +223,8 @@ def _flux_found(files: Mapping[str, str], others: list[str]
             continue
         out += [(path, tree, value) for _document, tree, value in flux_objects(text)]
         if GENERATOR_GROUP in text and "ArtifactGenerator" in text:
+            from .flux_artifacts import generators_in
+
             try:
                 generators += generators_in(path, tree_values(text))
             except ValueError:

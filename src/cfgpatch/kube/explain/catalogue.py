@@ -9,7 +9,6 @@ The detectors live in ``strategic``, ``merge`` and
 
 from __future__ import annotations
 
-from ...pointer import format_pointer
 from ...records import dataclass, field
 from ..schema.node import Node
 from ..schema.rules import Shapes
@@ -133,6 +132,11 @@ def make(code: str, tokens: list[str] | str, message: str, **detail: Any) -> Fin
     """Build a finding; ``tokens`` is a token list or an already formatted pointer."""
     if code not in CATALOGUE:
         raise KeyError(f"unknown finding code {code!r}")
-    path = tokens if isinstance(tokens, str) else format_pointer(tokens)
+    if isinstance(tokens, str):
+        path = tokens
+    else:
+        from ...pointer import format_pointer
+
+        path = format_pointer(tokens)
     return Finding(code, path, message, {k: v for k, v in detail.items() if v is not None})
 

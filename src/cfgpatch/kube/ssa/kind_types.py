@@ -7,7 +7,6 @@ from __future__ import annotations
 from ...errors import INVALID_ARGUMENTS, KubeError
 from .builtin import builtin_schema, type_name
 from .crd import CRDError, crd_types
-from .openapi import openapi_types
 from .schema import Schema, TypeRef, deduced_schema
 
 TYPE_CHECKING = False
@@ -36,6 +35,8 @@ class Types:
         self.custom: dict[tuple[str, str, str], tuple[Schema, TypeRef]] = {}
         if openapi is not None:
             try:
+                from .openapi import openapi_types
+
                 self.custom.update(openapi_types(openapi))
             except CRDError as exc:
                 raise KubeError(f"invalid OpenAPI document: {exc}",
