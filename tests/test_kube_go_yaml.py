@@ -91,3 +91,26 @@ def test_escapes() -> None:
     assert [goyaml.escape(c) for c in "\x00\t\u2028\x01\u0100\U0001F600"] == [
         "\\0", "\\t", "\\L", "\\x01", "\\u0100", "\\U0001F600"]
     assert goyaml.needs_escape("\ufeff") and not goyaml.needs_escape("\xa0")
+
+
+#: Texts near the pre-checks' edges: digits of other scripts (``\d`` takes them), dashes,
+#: colons, DEL and the C1 controls, line breaks beyond ASCII.
+_EDGES = st.text(st.sampled_from(list("0123456789-:.Tt Z+_") +
+                                 ["\u0663", "\uff11", "\x7f", "\x80", "\x85", "\x9f", "\ufffe",
+                                  "\u00e9", "\u2028", "a"]), max_size=30)
+_DATES = st.sampled_from(["2001-12-14", "2001-12-14t21:59:43.10-05:00", "2024-1-2 9:5:7",
+                          "\u0662\u0660\u0662\u0664-01-02", "2024-02-29", "1:20", "-1:20:30.5",
+                          "190:20:30", "2001-12-14 21:59:43.10"])
+
+
+@given(st.one_of(_EDGES, _DATES, st.text(max_size=12)))
+def test_pre_checks_answer_as_the_patterns_do(text: str) -> None:
+    """The string tests put before the costly patterns change no answer."""
+    assert goyaml.timestamp_match(text) is None or \
+        goyaml.timestamp_match(text).group() == goyaml.TIMESTAMP.fullmatch(text).group()
+    assert (goyaml.timestamp_match(text) is None) == (goyaml.TIMESTAMP.fullmatch(text) is None)
+    found = goyaml.NOT_YAML.search(text)
+    assert goyaml._not_yaml_at(text) == (found.start() if found else None)
+    full = (goyaml.resolve_plain(text) is goyaml.STR and not goyaml._BASE60.fullmatch(text)
+            and not (goyaml.TIMESTAMP.fullmatch(text) and goyaml.is_timestamp(text)))
+    assert goyaml.is_plain_string(text) == full

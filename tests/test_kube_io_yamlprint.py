@@ -117,3 +117,11 @@ def test_a_text_ending_inside_a_line_is_left_to_the_emitter():
     with pytest.raises(yamlprint.NotCovered):
         yamlprint.lines({"zzz": "x\na\u2028"})
     assert writer.emitter_yaml({"zzz": "x\na\u2028"}) == "zzz: |\n  x\n  a\u2028"
+
+
+@given(st.text(st.sampled_from(list("ab\r\n :") + ["\x85", "\u2028", "\u2029", "\u00e9",
+                                                     "\u0085", "\U0001F600"]), max_size=12))
+def test_a_key_line_break_is_what_go_yaml_takes_for_one(key: str) -> None:
+    import re
+
+    assert yamlprint._has_break(key) == bool(re.search("[\r\n\x85\u2028\u2029]", key))

@@ -110,6 +110,14 @@ def _go_parse_float(text: str) -> Any:
     return value
 
 
+def timestamp_match(text: str) -> re.Match[str] | None:
+    """``TIMESTAMP.fullmatch(text)``; the pattern (costly to compile) is not used for a
+    text that cannot be a timestamp (every layout starts with four digits and a dash)."""
+    if len(text) < 8 or text[4] != "-" or not text[:4].isdigit():
+        return None  # (isdigit holds for every character ``\d`` matches)
+    return TIMESTAMP.fullmatch(text)
+
+
 def is_timestamp(text: str) -> bool:
     """Does go-yaml take ``text`` for a timestamp (one of its four layouts, with Go's
     range checks: a real day of the month, hours below 24, minutes and seconds below 60)?
@@ -117,7 +125,7 @@ def is_timestamp(text: str) -> bool:
     >>> is_timestamp("2024-02-29"), is_timestamp("2023-02-29"), is_timestamp("2024-1-2 9:5:7")
     (True, False, True)
     """
-    match = TIMESTAMP.fullmatch(text)
+    match = timestamp_match(text)
     if not match:
         return False
     year, month, day = (int(g) for g in match.group(1, 2, 3))
@@ -132,8 +140,8 @@ def is_timestamp(text: str) -> bool:
 
 def is_plain_string(text: str) -> bool:
     """Would go-yaml v2 write ``text`` without quotes (it reads back as the same string)?"""
-    return (resolve_plain(text) is STR and not _BASE60.fullmatch(text)
-            and not is_timestamp(text))
+    return (resolve_plain(text) is STR and not (":" in text and _BASE60.fullmatch(text))
+            and not is_timestamp(text))  # (a base-60 number has a colon)
 
 
 #: go-yaml writes a map key in the simple ``key: value`` form up to this many bytes of
@@ -160,9 +168,8 @@ _NEL_RUN = lazily("[ \t]*\x85(?:[ \t]*\x85)*[ \t]*")
 def yaml_text(text: str) -> str:
     """The string go-yaml reads back from Go's JSON text: a raw NEL (U+0085) is a line
     break inside a double-quoted scalar, so it folds to a space (n breaks: n-1 newlines)."""
-    bad = NOT_YAML.search(text)
-    if bad:
-        at = bad.start()
+    at = _not_yaml_at(text)
+    if at is not None:
         raise ProblemError(BadBytes("control-character", len(text[:at].encode("utf-8",
                                     "surrogatepass")), *line_column(text, at)),
                            hint="kubectl cannot print this string as YAML; use -o json")
@@ -170,6 +177,16 @@ def yaml_text(text: str) -> str:
         return text
     return _NEL_RUN.sub(lambda m: " " if m.group().count("\x85") == 1
                         else "\n" * (m.group().count("\x85") - 1), text)
+
+
+def _not_yaml_at(text: str) -> int | None:
+    """Where the first character go-yaml does not print is (None: there is none); of
+    :data:`NOT_YAML` (costly to compile) only DEL is ASCII."""
+    if text.isascii():
+        at = text.find("\x7f")
+        return None if at < 0 else at
+    bad = NOT_YAML.search(text)
+    return bad.start() if bad else None
 
 
 def yaml_number(value: int | float) -> str:

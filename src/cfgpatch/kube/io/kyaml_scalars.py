@@ -105,7 +105,7 @@ def timestamp_text(text: str) -> str | None:
     >>> timestamp_text("2001-12-14t21:59:43.10-05:00"), timestamp_text("2002-12-14")
     ('2001-12-14T21:59:43.1-05:00', '2002-12-14T00:00:00Z')
     """
-    match = goyaml.TIMESTAMP.fullmatch(text)
+    match = goyaml.timestamp_match(text)
     if not match or not goyaml.is_timestamp(text):
         return None
     year, month, day = (int(g) for g in match.group(1, 2, 3))

@@ -56,7 +56,9 @@ _SIMPLE_ANALYSIS = _Analysis(False, False, True, True, True)
 _analyses: dict[str, _Analysis] = {}
 _key_orders: dict[tuple[str, ...], list[str]] = {}
 _strings: dict[str, tuple[str, str | None]] = {}
-_KEY_BREAK = lazily("[\r\n\x85\u2028\u2029]")  # go-yaml's line breaks
+#: go-yaml's line breaks (a string test: a character class beyond U+00FF is costly to
+#: compile).
+_KEY_BREAKS = ("\r", "\n", "\x85", "\u2028", "\u2029")
 
 
 def analysis(text: str) -> _Analysis:
@@ -209,7 +211,7 @@ class _Emitter:
     def block_mapping(self, value: dict, pointer: str) -> None:
         self.increase_indent()
         for key in _sorted_keys(value):
-            if not goyaml.is_simple_key_length(key) or _KEY_BREAK.search(key):
+            if not goyaml.is_simple_key_length(key) or _has_break(key):
                 raise NotCovered(key)
             child = f"{pointer}/{escape(key)}"
             self.enter(child)
@@ -384,3 +386,10 @@ def _choose_style(style: str | None, found: _Analysis, simple_key: bool) -> str:
     if style is None and found.allow_single_quoted and not (simple_key and found.multiline):
         return "'"
     return '"'
+
+
+def _has_break(key: str) -> bool:
+    """Does ``key`` hold one of go-yaml's line breaks?"""
+    if key.isascii():
+        return "\n" in key or "\r" in key
+    return any(brk in key for brk in _KEY_BREAKS)
