@@ -13,7 +13,7 @@ import json
 from functools import lru_cache
 
 from ...package_data import read_text
-from .schema import RawAtom, Schema, schema_from_table
+from .schema import Schema, schema_from_table
 
 
 @lru_cache(maxsize=1)
@@ -25,17 +25,17 @@ def builtin_schema() -> Schema:
 
 def read_table(text: str) -> dict:
     """The table of ``builtin.json``: the generator writes one type a line
-    (``"NAME":ATOM,``), whose text is kept as it is until the type is looked up; any
-    other layout is parsed whole."""
+    (``"NAME":ATOM,``), whose text is kept as a string until the type is looked up
+    (:class:`~cfgpatch.kube.ssa.schema.TableTypes`); any other layout is parsed whole."""
     lines = text.split("\n")
     if not lines[0].endswith(',"types":{') or lines[-2:] != ["}}", ""]:
         return dict(json.loads(text))
     types: dict = {}
     for line in lines[1:-2]:
         name, sep, atom = line.partition('":')
-        if not sep or not name.startswith('"') or '"' in name[1:] or "\\" in name:
+        if not sep or name[:1] != '"' or '"' in name[1:] or "\\" in name:
             return dict(json.loads(text))
-        types[name[1:]] = RawAtom(atom[:-1] if atom.endswith(",") else atom)
+        types[name[1:]] = atom[:-1] if atom[-1:] == "," else atom
     return {"types": types}
 
 

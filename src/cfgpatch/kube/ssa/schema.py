@@ -154,15 +154,12 @@ class Schema:
         return Schema(merged)
 
 
-class RawAtom(str):
-    """An atom of the compact table still as its JSON text (parsed when looked up)."""
-
-
 class TableTypes(dict):
     """Named types of the compact table, each converted to an :class:`Atom` when first
-    looked up (a run types a few kinds out of hundreds).  Reads go through ``[]``,
-    ``get`` and ``in``; :meth:`with_atoms` adds converted types without converting the
-    rest."""
+    looked up (a run types a few kinds out of hundreds); an entry of the table is its
+    atom as a dict, or still as its JSON text (a string, parsed when looked up).  Reads
+    go through ``[]``, ``get`` and ``in``; :meth:`with_atoms` adds converted types
+    without converting the rest."""
 
     def __init__(self, table: dict[str, Any], atoms: dict[str, Atom] | None = None) -> None:
         super().__init__()
@@ -173,7 +170,7 @@ class TableTypes(dict):
         atom = self._atoms.get(name)
         if atom is None:
             entry = self._table[name]
-            if isinstance(entry, RawAtom):
+            if isinstance(entry, str):
                 entry = json.loads(entry)
             atom = self._atoms[name] = atom_from_table(entry)
         return atom
