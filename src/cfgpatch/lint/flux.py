@@ -49,8 +49,6 @@ if TYPE_CHECKING:
     from .flux_artifacts import ArtifactView, Generator
 
 FLUX_GROUP = "kustomize.toolkit.fluxcd.io/"
-#: The API group of Flux's ``ArtifactGenerator`` (``lint.flux_artifacts``).
-GENERATOR_GROUP = "source.extensions.fluxcd.io/"
 #: The controller builds with ``LoadRestrictionsNone`` (files anywhere in the source).
 FLUX_LOAD_RESTRICTOR = "LoadRestrictionsNone"
 _VARIABLE = lazily(r"\$\{[_a-zA-Z][_a-zA-Z0-9]*")

@@ -24,13 +24,13 @@ from __future__ import annotations
 import posixpath
 
 from ..records import dataclass
-from .flux import GENERATOR_GROUP
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
+GENERATOR_GROUP = "source.extensions.fluxcd.io/"
 #: Where an artifact's files are mounted for ``kube build`` (nothing is written).
 ARTIFACT_ROOT = "/cfgpatch-lint-memory-artifact"
 _GLOB = "*?[]"

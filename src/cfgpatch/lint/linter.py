@@ -21,7 +21,6 @@ from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
 from .flux import (
     FLUX_LOAD_RESTRICTOR,
-    GENERATOR_GROUP,
     flux_folders,
     flux_objects,
     flux_unit,
@@ -222,9 +221,11 @@ def _flux_found(files: Mapping[str, str], others: list[str]
         except (KeyError, OSError, UnicodeDecodeError):
             continue
         out += [(path, tree, value) for _document, tree, value in flux_objects(text)]
-        if GENERATOR_GROUP in text and "ArtifactGenerator" in text:
-            from .flux_artifacts import generators_in
+        if "ArtifactGenerator" not in text:
+            continue
+        from .flux_artifacts import GENERATOR_GROUP, generators_in
 
+        if GENERATOR_GROUP in text:
             try:
                 generators += generators_in(path, tree_values(text))
             except ValueError:

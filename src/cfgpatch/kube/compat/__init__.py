@@ -21,7 +21,6 @@ installs it as the wording of every problem (``problems.use_wording``), so an er
 from __future__ import annotations
 
 from .. import problems
-from . import gojson, goyaml, kubectl
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,27 +40,43 @@ def word(problem: Any) -> str:
         return problem
     kind = problem.kind
     if kind == "decoding":
+        from . import kubectl
+
         return kubectl.decoding(problem, word)
     if kind == "parsing":
+        from . import kubectl
+
         return kubectl.parsing(problem, word)
     if kind == problems.Kustomize.kind:
         from . import kustomize
 
         return kustomize.words(problem, word)
-    if kind in _PLAIN:
-        return _PLAIN[kind](problem)
+    plain = _plain()
+    if kind in plain:
+        return plain[kind](problem)
     raise ValueError(f"no words for the problem {problem!r}")
 
 
-_PLAIN: dict[str, Any] = {
-    problems.JsonSyntax.kind: gojson.syntax,
-    problems.Unmarshal.kind: gojson.unmarshal,
-    problems.UnknownField.kind: gojson.unknown_field,
-    problems.BadBytes.kind: goyaml.reader,
-    problems.YamlSyntax.kind: goyaml.message,
-    problems.YamlValue.kind: goyaml.value,
-    problems.MissingKind.kind: kubectl.missing_kind,
-    problems.NoTypeInfo.kind: kubectl.no_type_info,
-    problems.Separator.kind: kubectl.separator,
-    problems.Command.kind: kubectl.command,
-}
+#: The wording of each plain problem kind (made on the first problem worded, as a whole:
+#: a run that reads only good input loads none of the wording modules).
+_PLAIN: dict[str, Any] | None = None
+
+
+def _plain() -> dict[str, Any]:
+    global _PLAIN  # noqa: PLW0603 - made once, on first use
+    if _PLAIN is None:
+        from . import gojson, goyaml, kubectl
+
+        _PLAIN = {
+            problems.JsonSyntax.kind: gojson.syntax,
+            problems.Unmarshal.kind: gojson.unmarshal,
+            problems.UnknownField.kind: gojson.unknown_field,
+            problems.BadBytes.kind: goyaml.reader,
+            problems.YamlSyntax.kind: goyaml.message,
+            problems.YamlValue.kind: goyaml.value,
+            problems.MissingKind.kind: kubectl.missing_kind,
+            problems.NoTypeInfo.kind: kubectl.no_type_info,
+            problems.Separator.kind: kubectl.separator,
+            problems.Command.kind: kubectl.command,
+        }
+    return _PLAIN
