@@ -87,6 +87,14 @@ NOT_FOR_A_SMALL_LINT = {
     "cfgpatch.kube.ssa.fieldmanager", "cfgpatch.kube.explain.migration",
     # without a patch: neither the patch reader nor the explanations of what patches did
     "cfgpatch.kube.kustomize.patches", "cfgpatch.kube.explain.changes",
+    # stop 35: lint's patch checks, build failures, standalone patches, Flux generation and
+    # artifacts, JSON Pointers; the Go tools' wording until a problem is worded
+    "cfgpatch.lint.engine", "cfgpatch.lint.locate", "cfgpatch.lint.overlap",
+    "cfgpatch.lint.failures", "cfgpatch.lint.offline", "cfgpatch.lint.standalone",
+    "cfgpatch.lint.flux_generate", "cfgpatch.lint.flux_artifacts", "cfgpatch.pointer",
+    "cfgpatch.kube.ssa.openapi", "cfgpatch.kube.compat.kustomize",
+    "cfgpatch.kube.compat.gojson", "cfgpatch.kube.compat.goyaml",
+    "cfgpatch.kube.compat.kubectl",
 }
 
 
