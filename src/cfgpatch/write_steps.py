@@ -20,7 +20,7 @@ from typing import Any
 
 from .diffing import diff_plan, plan_text
 from .errors import LimitExceeded
-from .jsonpatch import apply_patch, parse_patch
+from .jsonpatch import apply_patch, parse_patch_text
 from .jsonvalue import JSON, canonical, parse
 from .lifecycle import Blocking, Lifecycle, State, Steps, Written, drive
 from .limits import ServiceLimits
@@ -52,7 +52,7 @@ class WriteSteps(Lifecycle):
         """:meth:`~cfgpatch.service.Service.apply` as steps, without the guessed head."""
         state = self._lookups(name, base_version)
         when.evaluate(name, state[0])
-        patch = parse_patch(patch_text)
+        patch, canon = parse_patch_text(patch_text)
         self.limits.check_patch(patch, patch_text)
         self.limits.check_numbers(patch_text, "the patch")
 
@@ -66,7 +66,8 @@ class WriteSteps(Lifecycle):
                                copy_budget=self.limits.max_document_bytes), patch_now
 
         return (yield from self._writing(name, compute, author=author, message=message,
-                                         when=when, force=force, state=state, replayable=True))
+                                         when=when, force=force, state=state, replayable=True,
+                                         known=(patch, canon)))
 
     def merging(self, name: str, patch_text: str, base_version: int | None = None, *,
                 author: str | None = None, message: str | None = None,
@@ -109,13 +110,15 @@ class WriteSteps(Lifecycle):
     def _writing(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
                  text: str | None = None, author: str | None, message: str | None,
                  must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
-                 state: State | None = None, replayable: bool = False) -> Steps[Written]:
+                 state: State | None = None, replayable: bool = False,
+                 known: tuple[list, str] | None = None) -> Steps[Written]:
         """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
 
         ``compute`` returns the new value and the JSON Patch that made it from
         the head (``None``: a whole new value), which bounds the result's depth
-        and, when ``replayable``, is kept as the version's delta.  ``state`` is
-        the head already read for the first try.
+        and, when ``replayable``, is kept as the version's delta (its text taken from
+        ``known``, a patch and its canonical text, when it is that patch).  ``state``
+        is the head already read for the first try.
         """
         for attempt in range(MAX_WRITE_ATTEMPTS):
             live, last = state if state is not None and attempt == 0 else self._state(name)
@@ -127,7 +130,7 @@ class WriteSteps(Lifecycle):
             self.limits.check_result(value, new_text, applied)
             if not force and live is not None and self._unchanged(name, live, value, new_text):
                 return Written(live, created=False, changed=False)
-            delta = self._delta(name, live, last, value, applied if replayable else None)
+            delta = self._delta(name, live, last, value, applied if replayable else None, known)
             try:
                 version = yield Blocking(self.store.append, (name, new_text), {
                     "expected_head": last, "value": value, "author": author,
@@ -144,14 +147,15 @@ class WriteSteps(Lifecycle):
         raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
 
     def _delta(self, name: str, live: int | None, last: int | None, value: JSON,
-               applied: list | None) -> str | None:
-        """The delta to keep for version ``last + 1``, when the store keeps one."""
+               applied: list | None, known: tuple[list, str] | None = None) -> str | None:
+        """The delta to keep for version ``last + 1``, when the store keeps one (``known``:
+        a patch and its canonical text, used when ``applied`` is that patch)."""
         if not self.store.keeps_deltas or live is None or live != last:
             return None
         if block_start(live + 1) == live + 1:
             return None  # kept whole anyway
         if applied is not None:
-            return canonical(applied)
+            return known[1] if known is not None and applied is known[0] else canonical(applied)
         cache = TextCache(parent=self.texts)
         work = min(self.limits.work_limit or DELTA_WORK, DELTA_WORK)
         try:
