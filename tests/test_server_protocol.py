@@ -246,3 +246,46 @@ def test_a_head_answer_still_sends_its_head(keep_alive):
     assert len(transport.writes) == 1 and transport.writes[0].startswith(b"HTTP/1.1 200 OK")
     assert transport.writes[0].endswith(b"\r\n\r\n")
     assert transport.closed is not keep_alive  # written before the close
+
+
+def test_a_body_that_came_with_the_head_is_read_without_a_deadline(monkeypatch):
+    """The front sets no body deadline when the httptools cycle already holds the whole
+    body (it came in the same read as the head); a body still on its way gets one."""
+    import asyncio
+
+    from cfgpatch.server.front import Front, Slots
+    from cfgpatch.server.limits import BODY_KEY, Limits, Timeouts
+
+    deadlines: list[float] = []
+    real_timeout = asyncio.timeout
+    monkeypatch.setattr(asyncio, "timeout",
+                        lambda delay: deadlines.append(delay) or real_timeout(delay))
+    bodies: list[bytes] = []
+
+    async def app(scope, receive, send) -> None:
+        bodies.append(scope[BODY_KEY])
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    front = Front(app, limits=Limits(), timeouts=Timeouts(), slots=Slots(None),
+                  access_log=False)
+
+    async def serve(arrived: bool) -> None:
+        cycle, _ = _cycle("PATCH")
+
+        def arrive() -> None:  # what the protocol's on_body and on_message_complete do
+            cycle.body += b"[1]"
+            cycle.more_body = False
+            cycle.message_event.set()
+
+        if arrived:
+            arrive()
+        else:
+            asyncio.get_running_loop().call_later(0.01, arrive)
+        await front(cycle.scope, cycle.receive, cycle.send)
+
+    asyncio.run(serve(True))
+    assert bodies == [b"[1]"] and deadlines == []
+    asyncio.run(serve(False))
+    assert bodies == [b"[1]", b"[1]"] and deadlines == [Timeouts().body]

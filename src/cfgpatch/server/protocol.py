@@ -182,6 +182,11 @@ def _httptools_protocol() -> type | None:
 
         _head: bytes | None = None
 
+        def body_complete(self) -> bool:
+            """Whether the request's whole body has arrived (``receive`` answers it without
+            waiting: :class:`~.front.Front` then sets no deadline for it)."""
+            return not self.more_body and self.message_event.is_set()
+
         async def send(self, message: Any) -> None:
             if message["type"] == "http.response.start" and not self.response_started:
                 transport = self.transport
