@@ -226,10 +226,14 @@ def _httptools_protocol() -> type | None:
         def head_incomplete(self) -> bool:
             return self._in_head
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._in_head and not self.transport.is_closing():
+                self._arm()  # part of a head: its deadline runs (no timer for a whole head)
+
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._in_head, self._head_bytes = True, 0
-            self._arm()  # the first byte of a request: its head's deadline starts
+            self._in_head, self._head_bytes = True, 0  # the first byte of a request
 
         def on_url(self, url: bytes) -> None:
             self._count(len(url))
