@@ -57,8 +57,6 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from cfgpatch.jsonvalue import canonical  # noqa: E402
 from cfgpatch.service import Service  # noqa: E402
@@ -208,6 +206,8 @@ def http_layer(url: str, client_kind: str = "raw") -> Callable:
         name = f"http-{run}-{i}"
         path = f"/v1/documents/{name}"
         if client_kind == "httpx":
+            import httpx  # only this client kind needs it
+
             client = httpx.Client(base_url=url, timeout=60)
             client.put(path, content=json.dumps(document()),
                        headers={"content-type": "application/json"}).raise_for_status()

@@ -153,3 +153,31 @@ def test_cache_bytes_reaches_the_service():
             service.get(f"d{i}")
         held[argv] = service.cache_bytes()
     assert held[("--cache-bytes", "100000")] * 5 < held[()]
+
+
+def test_a_server_process_collects_cycles_less_often(monkeypatch):
+    """Each server process (the one of ``--workers 1``, every worker of more) raises the
+    cycle collector's thresholds: a request's objects are freed by reference counting."""
+    import gc
+
+    import uvicorn
+
+    from cfgpatch.cli import serve
+    from cfgpatch.server import logs
+
+    before = gc.get_threshold()
+    seen = []
+    monkeypatch.setattr(logs, "configure", lambda level, json_lines: {})  # logging untouched
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: seen.append(gc.get_threshold()))
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert main(["serve", "--store", "memory://", "--port", "1"]) == 0
+        gc.set_threshold(700, 10, 10)
+        monkeypatch.setenv(serve.WORKER_OPTIONS, json.dumps(
+            vars(options("--store", "memory://")), default=lambda _: None))
+        serve.worker_app()
+        seen.append(gc.get_threshold())
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [serve.SERVER_GC_THRESHOLDS] * 2
+    assert serve.SERVER_GC_THRESHOLDS[0] > 700

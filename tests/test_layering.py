@@ -53,6 +53,7 @@ LAYERS = [
     {"store"},
     {"retention", "version_cache"},
     {"lifecycle"},
+    {"write_steps"},
     {"service", "contract"},
     {"web"},
     {"server", "cli"},

@@ -68,3 +68,28 @@ def test_the_access_log_is_json(tmp_path):
     assert len(access) == 1
     assert access[0]["status"] == 404 and access[0]["method"] == "GET"
     assert access[0]["route"] == "/v1/documents/{name}" and access[0]["duration_ms"] >= 0
+
+
+def test_text_lines_are_the_standard_formatters(monkeypatch):
+    """``--log-format text``: the standard lines, their time text made once a second."""
+    import time
+
+    from cfgpatch.server import logs
+
+    monkeypatch.setattr(logging.config, "dictConfig", lambda config: None)
+    config = logs.configure("info", False)
+    spec = dict(config["formatters"]["main"])
+    factory = spec.pop("()")
+    assert factory == "cfgpatch.server.logs.TextFormatter"
+    ours, standard = logs.TextFormatter(**spec), logging.Formatter(logs.TEXT_FORMAT)
+    made = []
+    real = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda *args: made.append(args) or real(*args))
+    start = int(time.time())
+    for created in (start + 0.001, start + 0.5, start + 0.999, start + 1.25, start + 7.5):
+        record = logging.LogRecord("cfgpatch.access", logging.INFO, __file__, 1, "%s %d",
+                                   ("PATCH", 200), None)
+        record.created, record.msecs = created, (created - int(created)) * 1000
+        line = ours.format(record)
+        assert line == standard.format(record)
+    assert len(made) == 3 + 5  # ours: once a second (3 seconds); the standard one: each line

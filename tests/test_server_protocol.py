@@ -246,3 +246,118 @@ def test_a_head_answer_still_sends_its_head(keep_alive):
     assert len(transport.writes) == 1 and transport.writes[0].startswith(b"HTTP/1.1 200 OK")
     assert transport.writes[0].endswith(b"\r\n\r\n")
     assert transport.closed is not keep_alive  # written before the close
+
+
+def test_a_body_that_came_with_the_head_is_read_without_a_deadline(monkeypatch):
+    """The front sets no body deadline when the httptools cycle already holds the whole
+    body (it came in the same read as the head); a body still on its way gets one."""
+    import asyncio
+
+    from cfgpatch.server.front import Front, Slots
+    from cfgpatch.server.limits import BODY_KEY, Limits, Timeouts
+
+    deadlines: list[float] = []
+    real_timeout = asyncio.timeout
+    monkeypatch.setattr(asyncio, "timeout",
+                        lambda delay: deadlines.append(delay) or real_timeout(delay))
+    bodies: list[bytes] = []
+
+    async def app(scope, receive, send) -> None:
+        bodies.append(scope[BODY_KEY])
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    front = Front(app, limits=Limits(), timeouts=Timeouts(), slots=Slots(None),
+                  access_log=False)
+
+    async def serve(arrived: bool) -> None:
+        cycle, _ = _cycle("PATCH")
+
+        def arrive() -> None:  # what the protocol's on_body and on_message_complete do
+            cycle.body += b"[1]"
+            cycle.more_body = False
+            cycle.message_event.set()
+
+        if arrived:
+            arrive()
+        else:
+            asyncio.get_running_loop().call_later(0.01, arrive)
+        await front(cycle.scope, cycle.receive, cycle.send)
+
+    asyncio.run(serve(True))
+    assert bodies == [b"[1]"] and deadlines == []
+    asyncio.run(serve(False))
+    assert bodies == [b"[1]", b"[1]"] and deadlines == [Timeouts().body]
+
+
+class _Transport2(_Transport):
+    """A connection's transport, for a whole protocol."""
+
+    def get_extra_info(self, name: str, default=None):
+        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 5000)}.get(name,
+                                                                                      default)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+def test_a_head_that_comes_whole_sets_no_head_timer():
+    """The head's deadline is a timer only for a head that is still incomplete after a
+    read (the connection's first, and the rest of a split one); a kept-alive request
+    whose head comes in one read sets none, and is answered."""
+    import asyncio
+
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from cfgpatch.server.protocol import FastHeaderDeadlineProtocol
+
+    assert FastHeaderDeadlineProtocol is not None
+
+    async def app(scope, receive, send) -> None:
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", b"0")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    class Loop:
+        """The running loop, counting the head timers made."""
+
+        def __init__(self, loop) -> None:
+            self.loop, self.head_timers = loop, 0
+
+        def call_later(self, delay, callback, *args):
+            self.head_timers += getattr(callback, "__name__", "") == "_expired"
+            return self.loop.call_later(delay, callback, *args)
+
+        def __getattr__(self, name: str):
+            return getattr(self.loop, name)
+
+    async def main() -> tuple:
+        config = uvicorn.Config(app, http=FastHeaderDeadlineProtocol, log_config=None)
+        config.load()
+        protocol = FastHeaderDeadlineProtocol(config=config, server_state=ServerState(),
+                                              app_state={})
+        loop = protocol.loop = Loop(protocol.loop)
+        transport = _Transport2()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        request = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+        counts = [loop.head_timers]
+        for _ in range(3):
+            protocol.data_received(request)
+            await asyncio.sleep(0.01)
+        counts.append(loop.head_timers)
+        protocol.data_received(request[:10])
+        split_armed = protocol._head_timer is not None
+        protocol.data_received(request[10:])
+        await asyncio.sleep(0.01)
+        counts.append(loop.head_timers)
+        protocol.connection_lost(None)
+        return counts, split_armed, transport.writes
+
+    counts, split_armed, writes = asyncio.run(main())
+    assert counts == [1, 1, 2] and split_armed
+    assert len(writes) == 4 and all(w.startswith(b"HTTP/1.1 200 OK") for w in writes)

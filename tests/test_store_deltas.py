@@ -149,3 +149,25 @@ def test_an_existing_database_is_migrated_and_read_as_it_was(tmp_path):
     assert Service(SQLiteStore(path)).get("old", 41) == texts[-1].replace('"n":39', '"n":-1')
     with pytest.raises(sqlite3.DatabaseError, match="append-only"), sqlite3.connect(path) as conn:
         conn.execute("DELETE FROM versions")
+
+
+def test_a_patch_kept_as_the_delta_is_not_encoded_again(tmp_path, monkeypatch):
+    """The delta of an applied JSON Patch is the canonical text its parse made (the
+    patch is encoded once per write, not twice); a rebased patch is encoded."""
+    from cfgpatch import write_steps
+
+    encoded: list = []
+    real = write_steps.canonical
+    monkeypatch.setattr(write_steps, "canonical", lambda value: encoded.append(value)
+                        or real(value))
+    service = Service(SQLiteStore(tmp_path / "d.db"))
+    service.put("d", json.dumps({"a": 1, "b": [1, 2], "pad": "x" * 200}))
+    patch = '[ {"path": "/a", "op": "replace", "value": 2} ]'
+    service.apply("d", patch)
+    assert encoded == []
+    rows = _rows(tmp_path / "d.db")
+    assert rows[1][1:] == (DELTA, len('[{"op":"replace","path":"/a","value":2}]'))
+    service.apply("d", '[{"op": "add", "path": "/b/-", "value": 3}]', base_version=1)
+    assert encoded == [[{"op": "add", "path": "/b/2", "value": 3}]]
+    assert Service(SQLiteStore(tmp_path / "d.db")).get("d") == service.get("d")
+    assert json.loads(service.get("d"))["b"] == [1, 2, 3]

@@ -114,6 +114,31 @@ def test_a_writer_that_stops_waiting_leaves_the_others_answered():
     assert commits.items == 2  # the quitter's item was written all the same
 
 
+def test_a_writer_stops_waiting_after_its_timeout_and_its_row_is_still_written():
+    release = threading.Event()
+
+    def flush(items: list[tuple[str, int]]) -> list[int | BaseException]:
+        release.wait(5)
+        return [number for _, number in items]
+
+    commits = LoopGroupCommit(flush, key=lambda item: item[0])
+    per_loop = PerLoop(lambda: commits)
+
+    async def main() -> tuple:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        quick = asyncio.ensure_future(per_loop.submit(("a", 1), 0.05))
+        patient = asyncio.ensure_future(commits.submit(("b", 2), 30))
+        done = await asyncio.gather(quick, return_exceptions=True)
+        waited = loop.time() - started
+        release.set()
+        return done[0], waited, await patient
+
+    quick, waited, patient = asyncio.run(main())
+    assert isinstance(quick, TimeoutError) and 0.04 < waited < 2
+    assert patient == 2 and commits.items == 2  # the quick one's row was written too
+
+
 def test_per_loop_keeps_one_group_commit_per_loop():
     made: list[LoopGroupCommit] = []
 

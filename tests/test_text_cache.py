@@ -65,3 +65,33 @@ def test_only_pieces_with_enough_brackets_are_walked_for_depth(monkeypatch):
     assert walked == []
     TextCache().document_text({"routes": ["[" * 600]})
     assert walked == [MAX_DEPTH - 1]
+
+
+def test_a_short_array_of_objects_is_written_element_by_element(monkeypatch):
+    """After a patch of one route of a stored config (the other routes shared), only that
+    route is encoded again: the others' texts come from the cache."""
+    from cfgpatch import text_cache
+
+    routes = [{"name": f"route-{i}", "timeout": 30, "headers": {"x": "p"}} for i in range(30)]
+    cache = TextCache()
+    head = {"routes": routes, "counter": 1}
+    assert cache.document_text(head) == canonical(head)
+    encoded: list = []
+    real = text_cache.canonical_unchecked
+    monkeypatch.setattr(text_cache, "canonical_unchecked",
+                        lambda value: encoded.append(value) or real(value))
+    changed = {**routes[3], "timeout": 31}
+    patched = {"routes": [*routes[:3], changed, *routes[4:]], "counter": 2}
+    assert cache.document_text(patched) == canonical(patched)
+    assert encoded == [changed]
+
+
+def test_a_short_array_of_containers_keeps_the_depth_limit():
+    deep: list = [0]
+    for _ in range(MAX_DEPTH - 3):  # 254 levels: 256 inside {"a": [...]}
+        deep = [deep]
+    assert TextCache().document_text({"a": [deep, []]}) == canonical({"a": [deep, []]})
+    with pytest.raises(InvalidInput):
+        TextCache().document_text({"a": [[deep], []]})
+    with pytest.raises(InvalidInput):
+        TextCache().document_text({"a": [{"b": deep}, {}]})

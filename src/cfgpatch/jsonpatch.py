@@ -39,7 +39,7 @@ from .jsonvalue import (
     canonical_unchecked,
     deep_copy,
     equal,
-    parse,
+    parse_with_text,
     type_name,
     validate,
 )
@@ -102,13 +102,18 @@ def _show(value: Any) -> str:
 
 def parse_patch(text: str | bytes) -> list[Any]:
     """Parse patch text: ``invalid json`` if it is not JSON, ``invalid patch`` if not a list."""
-    patch = parse(text)
+    return parse_patch_text(text)[0]
+
+
+def parse_patch_text(text: str | bytes) -> tuple[list[Any], str]:
+    """:func:`parse_patch`, and the patch's canonical text (the parse computes it anyway)."""
+    patch, canon = parse_with_text(text)
     if type(patch) is not list:
         raise InvalidInput(
             f"a JSON Patch must be an array of operations, not {type_name(patch)}",
             code=INVALID_PATCH,
         )
-    return patch
+    return patch, canon
 
 
 def apply_patch(

@@ -128,7 +128,7 @@ def parse_with_text(text: str | bytes, encode: Any = None) -> tuple[JSON, str]:
     value = _decode(_FAST_DECODER, text)
     depth_checked = False
     try:
-        canon = (encode or _ENCODER.encode)(value)
+        canon = (encode or canonical_unchecked)(value)  # a parsed value: valid, not circular
         depth_checked = encode is not None
     except ValueError:  # an infinity: let the strict decoder say which number
         canon = ""

@@ -27,36 +27,32 @@ bounded in bytes.  A write with ``force=False`` that would store the text the
 head already has stores nothing and answers the head (``run()`` and every
 caller that leaves ``force`` alone commit every write, as the contract says).
 Every write answers a :class:`Written` (the version, and whether the write
-``created`` or ``changed`` the document).  Deletion (a tombstone version),
-restore and retention: :mod:`cfgpatch.lifecycle`.
+``created`` or ``changed`` the document).  The loop every write runs, and the
+patches as steps the HTTP server drives on its event loop: :mod:`cfgpatch.write_steps`.
+Deletion (a tombstone version), restore and retention: :mod:`cfgpatch.lifecycle`.
 
 ``run(operations)`` itself lives in :mod:`cfgpatch.contract`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from .diffing import diff_plan, diff_stats, plan_text
 from .document_reader import read_document
-from .errors import UNKNOWN_VERSION, LimitExceeded, LookupFailed
+from .errors import UNKNOWN_VERSION, LookupFailed
 from .guards import replay_with_head_tests
-from .jsonpatch import apply_patch, parse_patch
-from .jsonvalue import JSON, canonical, parse
-from .lifecycle import Blocking, Lifecycle, State, Steps, Written, drive, guessing
+from .jsonpatch import parse_patch
+from .jsonvalue import JSON, canonical
+from .lifecycle import State, Written, drive, guessing
 from .limits import ServiceLimits
-from .mergepatch import apply_merge_patch
 from .preconditions import NONE, Preconditions
 from .spellings import SpellingTable
-from .store.base import ConcurrentUpdate, Store, VersionInfo
-from .store.deltas import FULL, block_start
+from .store.base import Store, VersionInfo
+from .store.deltas import FULL
 from .store.memory import MemoryStore
 from .text_cache import TextCache
 from .version_cache import VersionCache
+from .write_steps import WriteSteps
 
-#: How often a write is recomputed when other writers keep moving the head.
-MAX_WRITE_ATTEMPTS = 1000
 #: Most array elements whose canonical text the service caches (then it starts over).
 SERVICE_TEXT_CACHE_SIZE = 500_000
 #: Memory the service's caches may hold, estimated (``Service(cache_bytes=...)``,
@@ -67,15 +63,13 @@ DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 VALUE_WEIGHT = 10
 #: The weight bound of the version cache with ``cache_bytes=None``.
 UNBOUNDED = 2**62
-#: Alignment steps the diff engine may take to make the delta of a whole new text
-#: (beyond it the version is kept whole).
-DELTA_WORK = 1_000_000
 
 
-class Service(Lifecycle):
+class Service(WriteSteps):
     """Named, versioned JSON documents over a store, within ``limits``; the caches
-    hold about ``cache_bytes`` of memory at most (deletion, restore and retention:
-    :class:`~cfgpatch.lifecycle.Lifecycle`)."""
+    hold about ``cache_bytes`` of memory at most (the write loop: :class:`~cfgpatch.
+    write_steps.WriteSteps`; deletion, restore and retention: :class:`~cfgpatch.lifecycle.
+    Lifecycle`)."""
 
     def __init__(self, store: Store | None = None, *, limits: ServiceLimits | None = None,
                  cache_bytes: int | None = DEFAULT_CACHE_BYTES) -> None:
@@ -240,29 +234,6 @@ class Service(Lifecycle):
                                    message=message, when=when, tests_on_head=tests_on_head,
                                    force=force))
 
-    def applying(self, name: str, patch_text: str, base_version: int | None = None, *,
-                 author: str | None = None, message: str | None = None,
-                 when: Preconditions = NONE, tests_on_head: bool = False, force: bool = True
-                 ) -> Steps[Written]:
-        """:meth:`apply` as steps (:mod:`cfgpatch.lifecycle`), without the guessed head."""
-        state = self._lookups(name, base_version)
-        when.evaluate(name, state[0])
-        patch = parse_patch(patch_text)
-        self.limits.check_patch(patch, patch_text)
-        self.limits.check_numbers(patch_text, "the patch")
-
-        def compute(head: int | None) -> tuple[JSON, list]:
-            assert head is not None  # must_exist: _write passes the existing head
-            doc = self.values.value(name, head)
-            patch_now = patch
-            if base_version is not None and base_version != head:
-                patch_now = self._rebased(name, patch, base_version, doc, tests_on_head)
-            return apply_patch(doc, patch_now, share_unchanged=True, trusted=True,
-                               copy_budget=self.limits.max_document_bytes), patch_now
-
-        return (yield from self._writing(name, compute, author=author, message=message,
-                                         when=when, force=force, state=state, replayable=True))
-
     @guessing
     def apply_merge_patch(self, name: str, patch_text: str, base_version: int | None = None,
                           *, author: str | None = None, message: str | None = None,
@@ -277,97 +248,6 @@ class Service(Lifecycle):
         """
         return drive(self.merging(name, patch_text, base_version, author=author,
                                   message=message, when=when, force=force))
-
-    def merging(self, name: str, patch_text: str, base_version: int | None = None, *,
-                author: str | None = None, message: str | None = None,
-                when: Preconditions = NONE, force: bool = True) -> Steps[Written]:
-        """:meth:`apply_merge_patch` as steps, without the guessed head."""
-        state = self._lookups(name, base_version)
-        when.evaluate(name, state[0])
-        patch = parse(patch_text)
-        self.limits.check_value_depth(patch, patch_text, "the merge patch is")
-        self.limits.check_numbers(patch_text, "the merge patch")
-
-        def compute(head: int | None) -> tuple[JSON, list]:
-            assert head is not None  # must_exist: _write passes the existing head
-            doc = self.values.value(name, head)
-            if base_version is None or base_version == head:
-                return apply_merge_patch(doc, patch, share_unchanged=True), []
-            base = self.values.value(name, base_version)
-            mine = apply_merge_patch(base, patch, share_unchanged=True)
-            from .rebasing import merge
-
-            return merge(base, mine, doc), []  # linear: arrays are atomic, nothing aligned
-
-        return (yield from self._writing(name, compute, author=author, message=message,
-                                         when=when, force=force, state=state))
-
-    def _lookups(self, name: str, base_version: int | None) -> State:
-        state = self._state(name)
-        if state[0] is None:
-            raise self._missing(name, state[1])
-        if base_version is not None:
-            self.check_version(name, base_version, state)
-        return state
-
-    def _write(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]],
-               **options: Any) -> Written:
-        """:meth:`_writing`, run on this thread."""
-        return drive(self._writing(name, compute, **options))
-
-    def _writing(self, name: str, compute: Callable[[int | None], tuple[JSON, list | None]], *,
-                 text: str | None = None, author: str | None, message: str | None,
-                 must_exist: bool = True, when: Preconditions = NONE, force: bool = True,
-                 state: State | None = None, replayable: bool = False) -> Steps[Written]:
-        """Append ``compute(head)``'s value; ``when`` and the limits judged on each try.
-
-        ``compute`` returns the new value and the JSON Patch that made it from
-        the head (``None``: a whole new value), which bounds the result's depth
-        and, when ``replayable``, is kept as the version's delta.  ``state`` is
-        the head already read for the first try.
-        """
-        for attempt in range(MAX_WRITE_ATTEMPTS):
-            live, last = state if state is not None and attempt == 0 else self._state(name)
-            if must_exist and live is None:
-                raise self._missing(name, last)
-            when.evaluate(name, live)
-            value, applied = compute(live)
-            new_text = text if text is not None else self._canonical(value)
-            self.limits.check_result(value, new_text, applied)
-            if not force and live is not None and self._unchanged(name, live, value, new_text):
-                return Written(live, created=False, changed=False)
-            delta = self._delta(name, live, last, value, applied if replayable else None)
-            try:
-                version = yield Blocking(self.store.append, (name, new_text), {
-                    "expected_head": last, "value": value, "author": author,
-                    "message": message, "delta": delta}, append=True)
-            except ConcurrentUpdate:
-                if self._guessed(name):
-                    raise  # the guess was wrong: start again from the store's head
-                continue
-            self._wrote(name, version, new_text)
-            self.values.remember((name, version), value, len(new_text))
-            if version != 1 and block_start(version) == version:
-                yield Blocking(self._retain, (name, version))  # reads and prunes the store
-            return Written(version, created=live is None, changed=True)
-        raise ConcurrentUpdate(f"gave up on {name!r} after {MAX_WRITE_ATTEMPTS} concurrent updates")
-
-    def _delta(self, name: str, live: int | None, last: int | None, value: JSON,
-               applied: list | None) -> str | None:
-        """The delta to keep for version ``last + 1``, when the store keeps one."""
-        if not self.store.keeps_deltas or live is None or live != last:
-            return None
-        if block_start(live + 1) == live + 1:
-            return None  # kept whole anyway
-        if applied is not None:
-            return canonical(applied)
-        cache = TextCache(parent=self.texts)
-        work = min(self.limits.work_limit or DELTA_WORK, DELTA_WORK)
-        try:
-            plan = diff_plan(self.values.value(name, live), value, cache, work_limit=work)
-        except LimitExceeded:
-            return None
-        return plan_text(plan, cache.text)
 
     # -- diff and rebase (Parts 2 and 3 of the contract) ------------------------
     def rebase(self, name: str, patch_text: str, base_version: int, *,

@@ -25,6 +25,11 @@ from .jsonvalue import (
 
 #: Arrays at least this long are written element by element (texts cached).
 BIG_ARRAY = 32
+#: So are shorter arrays of at least this many elements whose first element is an
+#: object or an array: a patch of one element of a stored version leaves the others
+#: shared, and their cached texts spare encoding them again (a list of 30 routes of a
+#: 4 KB config: one route encoded instead of 30).
+CONTAINER_ARRAY = 2
 #: Objects nested deeper than this are written in one piece by the C encoder.
 OBJECT_WALK_DEPTH = 8
 
@@ -194,7 +199,8 @@ class TextCache:
 
     def _document_text(self, value: JSON, level: int, fresh: bool = False) -> str:
         kind = type(value)
-        if kind is list and len(value) >= BIG_ARRAY:
+        if kind is list and (len(value) >= BIG_ARRAY or (
+                len(value) >= CONTAINER_ARRAY and type(value[0]) in _CONTAINERS)):
             texts = self.keys(value, fresh)
             room = MAX_DEPTH - level - 1
             if max(map(len, texts)) // 2 > room:
@@ -212,6 +218,9 @@ class TextCache:
         if _may_nest_deeper(text, MAX_DEPTH - level):
             check_depth(value, MAX_DEPTH - level)
         return text
+
+
+_CONTAINERS = (dict, list)
 
 
 def _may_nest_deeper(text: str, room: int) -> bool:

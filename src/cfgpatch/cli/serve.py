@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import json
 import os
@@ -25,6 +26,11 @@ STORE_VARIABLE = "CFGPATCH_STORE"
 WORKER_OPTIONS = "CFGPATCH_SERVE_OPTIONS"
 #: Seconds uvicorn lets requests in progress (long polls) finish when told to stop.
 GRACEFUL_SHUTDOWN = 5
+#: The cycle collector's thresholds in a server process (Python's: 700, 10, 10).  A
+#: request allocates a few thousand objects, nearly all freed by reference counting;
+#: with Python's, the collector ran every few requests and walked what the requests
+#: in progress held (about 5 % of a PATCH's instructions, measured with callgrind).
+SERVER_GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -191,6 +197,7 @@ def http_parser(args: argparse.Namespace) -> str:
 
 def worker_app() -> Any:
     """The app of one worker process, from the options the parent left in the environment."""
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
     return build_app(argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS])), warn=False)
 
 
@@ -228,6 +235,7 @@ def run_serve(args: argparse.Namespace) -> int:
                   timeout_keep_alive=args.keep_alive_timeout,
                   timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
     if args.workers == 1:
+        gc.set_threshold(*SERVER_GC_THRESHOLDS)
         uvicorn.run(app, **common)
         return 0
     app.state.service.store.close()  # each worker opens its own

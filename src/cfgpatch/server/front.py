@@ -8,7 +8,8 @@
   request and named by store and internal errors (:data:`.problems.REQUEST_ID`).
 * **The body, within a deadline.** The body is read here, before the request
   takes a slot: ``timeouts.body`` seconds for the whole body (408 and the
-  connection closed when it is late), ``limits.max_body`` bytes (413), and a
+  connection closed when it is late; a body that came with the head, as most do,
+  has nothing to wait for and gets no deadline), ``limits.max_body`` bytes (413), and a
   client that goes away mid-body is logged as such (``INFO``), not as an error.
 * **Slots.** With ``limit`` set, at most that many requests are answered at once
   (their bodies already read, so clients sending a byte a second never hold a
@@ -141,6 +142,8 @@ class Front:
     async def _body(self, scope: dict, receive: Callable, answer: Answer) -> bytes | None:
         """The whole body, or ``None`` once the request has been answered or is gone."""
         try:
+            if _arrived(receive):  # nothing to wait for: no deadline to set
+                return await self._read(scope, receive)
             async with asyncio.timeout(self.timeouts.body):  # no task of its own
                 return await self._read(scope, receive)
         except TimeoutError:
@@ -231,6 +234,14 @@ def _replay(body: bytes, receive: Callable) -> Callable:
         return await receive()
 
     return replay
+
+
+def _arrived(receive: Callable) -> bool:
+    """Whether ``receive`` belongs to a request cycle that holds the whole body already
+    (the httptools protocol's, :mod:`.protocol`: a small body comes in the same read
+    as the head, before the app runs)."""
+    complete = getattr(getattr(receive, "__self__", None), "body_complete", None)
+    return complete is not None and complete()
 
 
 def _closing(response: Any) -> Any:

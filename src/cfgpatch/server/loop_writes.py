@@ -55,8 +55,8 @@ async def write_on_loop(service: Service, name: str, steps: Callable[[], Steps[W
     if append is None or token is None:
         return await fallback(True)
     try:
-        async with asyncio.timeout(timeout):
-            return await _drive(steps(), append, in_thread)
+        return await _drive(steps(), append, in_thread, asyncio.get_running_loop().time()
+                            + timeout)
     except TimeoutError:
         raise StoreError(f"the write did not finish within {timeout:g} s (is the store "
                          "reachable?)") from None
@@ -74,9 +74,11 @@ async def write_on_loop(service: Service, name: str, steps: Callable[[], Steps[W
 
 
 async def _drive(steps: Steps[Written], append: Callable[..., Awaitable[int]],
-                 in_thread: Callable[..., Awaitable[Any]]) -> Written:
+                 in_thread: Callable[..., Awaitable[Any]], deadline: float) -> Written:
     """Run ``steps`` here (no store reads allowed), the append and any other blocking
-    step awaited; the write's answer."""
+    step awaited until ``deadline`` (the loop's clock; past it, ``TimeoutError``); the
+    write's answer.  The append's own timer bounds its wait: the computation never waits."""
+    loop = asyncio.get_running_loop()
     result: Any = None
     error: Exception | None = None
     started = False
@@ -96,9 +98,11 @@ async def _drive(steps: Steps[Written], append: Callable[..., Awaitable[int]],
             NO_READS.reset(reads)
         try:
             if step.append:
-                result = await append(*step.args, **step.kwargs)
-            else:
-                result = await in_thread(step.func, *step.args, **step.kwargs)
+                result = await append(*step.args, **step.kwargs,
+                                      timeout=deadline - loop.time())
+            else:  # retention, once a block of versions
+                async with asyncio.timeout_at(deadline):
+                    result = await in_thread(step.func, *step.args, **step.kwargs)
             error = None
         except Exception as exc:  # the steps decide (a concurrent update, say)
             result, error = None, exc

@@ -182,6 +182,11 @@ def _httptools_protocol() -> type | None:
 
         _head: bytes | None = None
 
+        def body_complete(self) -> bool:
+            """Whether the request's whole body has arrived (``receive`` answers it without
+            waiting: :class:`~.front.Front` then sets no deadline for it)."""
+            return not self.more_body and self.message_event.is_set()
+
         async def send(self, message: Any) -> None:
             if message["type"] == "http.response.start" and not self.response_started:
                 transport = self.transport
@@ -221,10 +226,14 @@ def _httptools_protocol() -> type | None:
         def head_incomplete(self) -> bool:
             return self._in_head
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._in_head and not self.transport.is_closing():
+                self._arm()  # part of a head: its deadline runs (no timer for a whole head)
+
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._in_head, self._head_bytes = True, 0
-            self._arm()  # the first byte of a request: its head's deadline starts
+            self._in_head, self._head_bytes = True, 0  # the first byte of a request
 
         def on_url(self, url: bytes) -> None:
             self._count(len(url))

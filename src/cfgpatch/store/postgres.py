@@ -261,12 +261,13 @@ class PostgresStore:
     async def append_async(self, name: str, text: str, *, expected_head: int | None,
                            value: Any = None, author: str | None = None,
                            message: str | None = None, delta: str | None = None,
-                           deleted: bool = False) -> int:
+                           deleted: bool = False, timeout: float | None = None) -> int:
         """:meth:`append` for a task of an event loop: the statement runs on a thread
-        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`)."""
+        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`); after
+        ``timeout`` seconds, ``TimeoutError`` (the row may still be written)."""
         row = _row(name, text, expected_head, author, message, delta, deleted)
         with utf8_only(name=name, text=text, author=author, message=message):
-            inserted = await self._loop_commits.submit(row)
+            inserted = await self._loop_commits.submit(row, timeout)
         return appended(row, inserted)
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
