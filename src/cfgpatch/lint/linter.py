@@ -17,7 +17,6 @@ from contextlib import AbstractContextManager, nullcontext
 from ..records import replace
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
-from .configurations import configuration_findings
 from .finding import LintFinding, one_per_mistake, unique
 from .flux import (
     FLUX_LOAD_RESTRICTOR,
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .flux_artifacts import Generator
+    from .kustomizations import Kustomization
 
 _YAML = (".yaml", ".yml")
 #: ``confirm(directory) -> kustomize's error text, or None if it builds``: lets the CLI
@@ -130,11 +130,13 @@ def load_crds(files: Mapping[str, str], folders: Iterable[str]) -> list[dict]:
     return out
 
 
-def _is_component(files: Mapping[str, str], path: str) -> bool:
+def _read_or_none(files: Mapping[str, str], path: str) -> Kustomization | None:
+    """The kustomization at ``path``, or None when it does not read (a broken file is
+    linted, and fails, as a unit)."""
     try:
-        return read_kustomization(files, path).is_component
-    except Exception:  # noqa: BLE001 - a broken file is linted (and fails) as a unit
-        return False
+        return read_kustomization(files, path)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("",),
@@ -153,8 +155,12 @@ def outcomes(files: Mapping[str, str], config: Config, paths: Iterable[str] = ("
     folders = flux_folders(files, flux, config, generators)
     with _read_cache(True):
         for path in kustomizations:
-            extra += configuration_findings(files, path)  # components' too
-            if _is_component(files, path):
+            read = _read_or_none(files, path)
+            if read is not None and read.value.get("configurations"):  # components' too
+                from .configurations import configuration_findings
+
+                extra += configuration_findings(files, path)
+            if read is not None and read.is_component:
                 continue
             options = _options(config, posixpath.dirname(path), folders)
             outcome = _kustomization_outcome(files, root, path, options)

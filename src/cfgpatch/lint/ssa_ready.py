@@ -64,10 +64,11 @@ def _types(crds: list[dict]) -> Any:
     """``Types(crds=crds)``, or the built-in types alone when a CRD's schema cannot be
     converted; each CRD's schema converted once per run (a base's CRDs are built again
     under every overlay)."""
-    from ..kube.ssa.crd import CRDError, crd_types
     from ..kube.ssa.kind_types import Types
 
     types = Types()
+    if crds:  # (the CRD module loads only for a build that holds CRDs)
+        from ..kube.ssa.crd import CRDError, crd_types
     for crd in crds:
         key = json.dumps(crd, sort_keys=True, default=str)
         if key not in _CRD_TYPES:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ...errors import INVALID_ARGUMENTS, KubeError
 from .builtin import builtin_schema, type_name
-from .crd import CRDError, crd_types
 from .schema import Schema, TypeRef, deduced_schema
 
 TYPE_CHECKING = False
@@ -34,13 +33,16 @@ class Types:
         self.deduced = deduced
         self.custom: dict[tuple[str, str, str], tuple[Schema, TypeRef]] = {}
         if openapi is not None:
-            try:
-                from .openapi import openapi_types
+            from .crd import CRDError
+            from .openapi import openapi_types
 
+            try:
                 self.custom.update(openapi_types(openapi))
             except CRDError as exc:
                 raise KubeError(f"invalid OpenAPI document: {exc}",
                                 code=INVALID_ARGUMENTS) from None
+        if crds:  # (CRD schemas: their module loads only when there are some)
+            from .crd import CRDError, crd_types
         for crd in crds:
             try:
                 self.custom.update(crd_types(crd, self.schema))
