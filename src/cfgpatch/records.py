@@ -3,7 +3,7 @@
 Importing :mod:`dataclasses` brings :mod:`inspect` and with it ``ast``, ``dis``,
 ``tokenize``, ``token``, ``linecache`` and ``importlib.machinery``, and decorating a class
 costs it about half a millisecond: together a sixth of a small ``cfgpatch kube build``
-process.  The modules on that path use these four names instead:
+process.  The modules on that path use these names instead:
 
 * ``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclass(eq=False)``: an ``__init__``
   with the fields in order (defaults and ``field(default_factory=...)`` as dataclasses
