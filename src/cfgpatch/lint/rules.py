@@ -15,8 +15,11 @@ Levels are SARIF's: ``error``, ``warning``, ``note`` (the engine's ``info`` is `
 
 from __future__ import annotations
 
-from ..kube.explain.catalogue import CATALOGUE
 from ..records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -224,6 +227,8 @@ _ENGINE_LEVEL = {"error": ERROR, "warning": WARNING, "info": NOTE}
 
 
 def _patch_rules() -> list[Rule]:
+    from ..kube.explain.catalogue import CATALOGUE
+
     out = []
     for code, (severity, meaning) in CATALOGUE.items():
         short = meaning.split(";")[0].split(". ")[0].rstrip(".")
@@ -237,21 +242,43 @@ def _repository_rules() -> list[Rule]:
             for rule_id, (level, short, full, help_text) in _REPOSITORY.items()]
 
 
-RULES: tuple[Rule, ...] = tuple(_repository_rules() + _patch_rules())
-_BY_ID = {r.id: r for r in RULES}
-INDEX = {r.id: i for i, r in enumerate(RULES)}
+#: The table (every rule, by id, and each id's position), made when first asked for: the
+#: patch rules come from the findings catalogue, which a clean run never reads.
+_TABLE: tuple[tuple[Rule, ...], dict[str, Rule], dict[str, int]] | None = None
+
+
+def _table() -> tuple[tuple[Rule, ...], dict[str, Rule], dict[str, int]]:
+    global _TABLE  # noqa: PLW0603 - made once, on first use, as a whole
+    if _TABLE is None:
+        made = tuple(_repository_rules() + _patch_rules())
+        _TABLE = (made, {r.id: r for r in made}, {r.id: i for i, r in enumerate(made)})
+    return _TABLE
+
+
+if TYPE_CHECKING:
+    RULES: tuple[Rule, ...]
+    INDEX: dict[str, int]
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES`` (every rule, in a stable order) and ``INDEX`` (rule id -> position)."""
+    if name == "RULES":
+        return _table()[0]
+    if name == "INDEX":
+        return _table()[2]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def rule(rule_id: str) -> Rule:
     """The rule ``rule_id`` (KeyError naming it if unknown)."""
     try:
-        return _BY_ID[rule_id]
+        return _table()[1][rule_id]
     except KeyError:
         raise KeyError(f"unknown lint rule {rule_id!r}") from None
 
 
 def is_rule(rule_id: str) -> bool:
-    return rule_id in _BY_ID
+    return rule_id in _table()[1]
 
 
 def level_rank(level: str) -> int:
