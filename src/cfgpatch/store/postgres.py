@@ -31,11 +31,10 @@ from .base import (
     RetentionPolicy,
     StoredVersion,
     VersionInfo,
-    appended,
     not_utf8,
     row_name,
-    utf8_only,
 )
+from .group_appends import GroupAppends
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: Group commit batches one process writes at once (at most half its pool; see
@@ -87,8 +86,17 @@ def _fail_fast(conninfo: str) -> dict[str, str]:
     return {key: value for key, value in FAIL_FAST.items() if key not in given}
 
 
-class PostgresStore:
+def _row(name: str, text: str, expected_head: int | None, author: str | None,
+         message: str | None, delta: str | None, deleted: bool) -> Row:
+    version = (expected_head or 0) + 1
+    kind, body = deltas.row_kind(version, text, delta, deleted)
+    return (name, version, body, author, message, kind, expected_head)
+
+
+class PostgresStore(GroupAppends):
     """Versioned documents in PostgreSQL (see the module docstring)."""
+
+    _make_row = staticmethod(_row)  # (append and append_async: GroupAppends)
 
     keeps_deltas = True
 
@@ -241,35 +249,6 @@ class PostgresStore:
             return []
         return deltas.from_block([StoredVersion(v, body, kind=kind) for v, body, kind in rows])
 
-    def append(
-        self,
-        name: str,
-        text: str,
-        *,
-        expected_head: int | None,
-        value: Any = None,
-        author: str | None = None,
-        message: str | None = None,
-        delta: str | None = None,
-        deleted: bool = False,
-    ) -> int:
-        row = _row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message):
-            inserted = self._commits.submit(row)  # raises a row's StoreError
-        return appended(row, inserted)
-
-    async def append_async(self, name: str, text: str, *, expected_head: int | None,
-                           value: Any = None, author: str | None = None,
-                           message: str | None = None, delta: str | None = None,
-                           deleted: bool = False, timeout: float | None = None) -> int:
-        """:meth:`append` for a task of an event loop: the statement runs on a thread
-        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`); after
-        ``timeout`` seconds, ``TimeoutError`` (the row may still be written)."""
-        row = _row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message):
-            inserted = await self._loop_commits.submit(row, timeout)
-        return appended(row, inserted)
-
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Insert each row whose document's head is still its expected head; whether
         each was (the group commit's ``flush``: one statement, committed on return)."""
@@ -353,15 +332,6 @@ class PostgresStore:
 
     def close(self) -> None:
         self._pool.close()
-
-
-def _row(name: str, text: str, expected_head: int | None, author: str | None,
-         message: str | None, delta: str | None, deleted: bool) -> Row:
-    version = (expected_head or 0) + 1
-    kind, body = deltas.row_kind(version, text, delta, deleted)
-    return (name, version, body, author, message, kind, expected_head)
-
-
 
 
 def _named(row: Row) -> dict[str, Any]:

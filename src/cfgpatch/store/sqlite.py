@@ -30,11 +30,11 @@ from .base import (
     RetentionPolicy,
     StoredVersion,
     VersionInfo,
-    appended,
     not_utf8,
     row_name,
     utf8_only,
 )
+from .group_appends import GroupAppends
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
 
 #: One row to append: name, version, body, created_at, author, message, kind, expected head.
@@ -47,8 +47,27 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-class SQLiteStore:
+def _row(name: str, text: str, expected_head: int | None, author: str | None,
+         message: str | None, delta: str | None, deleted: bool) -> Row:
+    version = (expected_head or 0) + 1
+    kind, body = deltas.row_kind(version, text, delta, deleted)
+    return (name, version, body, _now(), author, message, kind, expected_head)
+
+
+@contextmanager
+def _sqlite_errors() -> Iterator[None]:
+    """Within it, SQLite's own errors become a ``StoreError`` (a write that failed)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StoreError(f"SQLite write failed: {exc}") from None
+
+
+class SQLiteStore(GroupAppends):
     """Versioned documents in one SQLite file (see the module docstring)."""
+
+    _make_row = staticmethod(_row)  # (append and append_async: GroupAppends)
+    _write_errors = staticmethod(_sqlite_errors)
 
     keeps_deltas = True
 
@@ -197,37 +216,6 @@ class SQLiteStore:
             return []
         return deltas.from_block([StoredVersion(v, body, kind=kind) for v, body, kind in rows])
 
-    def append(
-        self,
-        name: str,
-        text: str,
-        *,
-        expected_head: int | None,
-        value: Any = None,
-        author: str | None = None,
-        message: str | None = None,
-        delta: str | None = None,
-        deleted: bool = False,
-    ) -> int:
-        row = _row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message), \
-                _write_errors():
-            inserted = self._commits.submit(row)
-        return appended(row, inserted)
-
-    async def append_async(self, name: str, text: str, *, expected_head: int | None,
-                           value: Any = None, author: str | None = None,
-                           message: str | None = None, delta: str | None = None,
-                           deleted: bool = False, timeout: float | None = None) -> int:
-        """:meth:`append` for a task of an event loop: the transaction runs on a thread
-        with the appends other tasks make meanwhile (:class:`.LoopGroupCommit`); after
-        ``timeout`` seconds, ``TimeoutError`` (the row may still be written)."""
-        row = _row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message), \
-                _write_errors():
-            inserted = await self._loop_commits.submit(row, timeout)
-        return appended(row, inserted)
-
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Append each row whose document's head is still its expected head, all in one
         transaction (the group commit's ``flush``: committed on return)."""
@@ -292,7 +280,7 @@ class SQLiteStore:
                 conn.execute(f"INSERT INTO {self.prefix}retention VALUES (?, ?, ?)",
                              (policy.prefix, policy.keep_last, policy.keep_seconds))
 
-        with utf8_only(prefix=policy.prefix), _write_errors():
+        with utf8_only(prefix=policy.prefix), _sqlite_errors():
             self._write(work)
 
     def names(self, *, include_deleted: bool = False) -> list[str]:
@@ -315,18 +303,3 @@ class SQLiteStore:
             conn.close()
         self._local = threading.local()
 
-
-def _row(name: str, text: str, expected_head: int | None, author: str | None,
-         message: str | None, delta: str | None, deleted: bool) -> Row:
-    version = (expected_head or 0) + 1
-    kind, body = deltas.row_kind(version, text, delta, deleted)
-    return (name, version, body, _now(), author, message, kind, expected_head)
-
-
-@contextmanager
-def _write_errors() -> Iterator[None]:
-    """Within it, SQLite's own errors become a ``StoreError`` (a write that failed)."""
-    try:
-        yield
-    except sqlite3.Error as exc:
-        raise StoreError(f"SQLite write failed: {exc}") from None
