@@ -20,7 +20,7 @@ best ratio of each.  Every copy must give the same digest.
 
 Cython and mypy are not dependencies of the project:
 
-    .venv/bin/pip install 'cython>=3' 'mypy>=1.10'
+    .venv/bin/pip install 'cython>=3' 'mypy>=1.10' setuptools
     .venv/bin/python benchmarks/bench_compiled.py [--rounds 3] [--keep DIR]
 """
 
@@ -51,7 +51,8 @@ MYPYC_MODULES = ("diff.py", "replay.py", "moves.py", "text_cache.py", "spellings
 
 
 def missing_tools() -> list[str]:
-    return [name for name in ("Cython", "mypyc") if importlib.util.find_spec(name) is None]
+    return [name for name in ("Cython", "mypyc", "setuptools")
+            if importlib.util.find_spec(name) is None]
 
 
 def copy_package(into: Path) -> Path:
@@ -166,7 +167,7 @@ def main() -> None:
     missing = missing_tools()
     if missing:
         raise SystemExit(f"this benchmark needs {' and '.join(missing)}: "
-                         ".venv/bin/pip install 'cython>=3' 'mypy>=1.10'")
+                         ".venv/bin/pip install 'cython>=3' 'mypy>=1.10' setuptools")
     base = args.keep or Path(tempfile.mkdtemp(prefix="cfgpatch-compiled-"))
     try:
         folders = {name: copy_package(base / name) for name in ("pure", "cython", "mypyc")}

@@ -92,6 +92,11 @@ NOT_FOR_A_SMALL_BUILD = {
     "cfgpatch.kube.io.writer",
     # stop 35: the Go tools' wording, until a problem is worded
     "cfgpatch.kube.compat.gojson", "cfgpatch.kube.compat.goyaml", "cfgpatch.kube.compat.kubectl",
+    # stop 36: helm without helmCharts, crds without crds:, selectors without targets, the
+    # strategic merge without patches, the repeated-keys record without a key twice
+    "contextlib", "warnings", "cfgpatch.kube.kustomize.helm", "cfgpatch.kube.kustomize.crds",
+    "cfgpatch.kube.go.jsondecode", "cfgpatch.kube.kustomize.selectors",
+    "cfgpatch.kube.kustomize.merge", "cfgpatch.kube.kustomize.repeated",
 }
 
 #: A small folder as the start-up target counts it: two resource files, a name prefix,

@@ -125,7 +125,7 @@ def test_without_enable_helm_it_is_kustomizes_configuration_error():
 
 
 def test_without_a_runner_helm_is_a_missing_executable():
-    from cfgpatch.kube.kustomize import helm
+    from cfgpatch.kube.kustomize import helm_options as helm
     saved = list(helm._installed)
     helm._installed.clear()
     try:

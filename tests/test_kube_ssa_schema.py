@@ -26,13 +26,29 @@ def test_the_builtin_table_read_type_by_type_is_the_json_document() -> None:
 
     text = (Path(module.__file__).parent / "data" / "builtin.json").read_text()
     whole = json.loads(text)
+    # looked up one by one before anything iterates (each line found in the text)
     lazy = read_table(text)["types"]
-    assert list(lazy) == list(whole["types"])
     assert all(json.loads(lazy[name]) == atom for name, atom in whole["types"].items())
-    # any other layout (one line, a name with a quote) is parsed whole
+    assert "io.k8s.api.core.v1.Nope" not in lazy and lazy.get("io.k8s.api.core.v1") is None
+    assert 3 not in lazy
+    with pytest.raises(KeyError):
+        lazy["io.k8s.api.core.v1.Nope"]
+    assert list(read_table(text)["types"]) == list(whole["types"])
+    # any other layout (one line) is parsed whole
     assert read_table(json.dumps(whole)) == whole
+    # a name with a quote: the types are the document's, found by name or by iterating
     odd = text.replace('"__untyped_atomic_":', '"__untyped\\"atomic":', 1)
-    assert read_table(odd) == json.loads(odd)
+    expected = json.loads(odd)["types"]
+    def parsed(entry):  # (a table parsed whole holds its types parsed)
+        return entry if isinstance(entry, dict) else json.loads(entry)
+
+    table = read_table(odd)["types"]
+    assert parsed(table['__untyped"atomic']) == expected['__untyped"atomic']
+    assert "__untyped_atomic_" not in table
+    assert {k: parsed(v) for k, v in table.items()} == expected
+    table = read_table(odd)["types"]  # a plain name first: its line is found all the same
+    assert parsed(table["io.k8s.api.core.v1.Pod"]) == expected["io.k8s.api.core.v1.Pod"]
+    assert {k: parsed(v) for k, v in table.items()} == expected
 
 
 def test_builtin_table_has_keys_defaults_and_types() -> None:

@@ -42,7 +42,8 @@ FORBIDDEN_IN_CORE = {"sqlite3", "threading", "socket", "asyncio", "subprocess", 
 
 #: Lower layers first: a module may import only modules of its own layer or below.
 LAYERS = [
-    {"errors", "gc_pause", "jsonlocate", "records", "record_inits", "protocols", "lazy_pattern", "package_data"},
+    {"errors", "gc_pause", "jsonlocate", "records", "record_inits", "protocols", "lazy_pattern", "package_data",
+     "context_scope"},
     {"jsonvalue"},
     {"pointer"},
     {"jsonpatch", "mergepatch", "lcs", "text_cache", "replay", "spellings"},

@@ -15,10 +15,14 @@ def read_text(module: str, name: str) -> str:
     loaded = sys.modules[module]
     try:
         folder = os.path.dirname(getattr(loaded, "__file__", None) or "")
-        with open(os.path.join(folder, "data", name), encoding="utf-8") as f:
-            return f.read()
+        with open(os.path.join(folder, "data", name), "rb") as f:
+            data = f.read()
     except OSError:
         from importlib import resources
 
         package = loaded.__package__ or module.rpartition(".")[0]
         return resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
+    text = data.decode("utf-8")  # (whole: a text-mode file decodes 8 KB at a time)
+    if "\r" in text:  # universal newlines, as a text-mode read gives them
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text

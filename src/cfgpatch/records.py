@@ -88,45 +88,52 @@ def _is_class_var(annotation: object) -> bool:
 
 def _own_fields(cls: type) -> dict[str, Field]:
     found: dict[str, Field] = {}
-    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+    own = cls.__dict__
+    for name, annotation in own.get("__annotations__", {}).items():
         if _is_class_var(annotation):
             continue
-        value = cls.__dict__.get(name, _MISSING)
-        made = value if isinstance(value, Field) else Field(default=value)
-        made.name = name
+        value = own.get(name, _MISSING)
         if isinstance(value, Field):  # the class attribute is the default, as dataclasses
+            made = value
             if made.default is _MISSING:
                 delattr(cls, name)
             else:
                 setattr(cls, name, made.default)
+        else:
+            made = Field(value)
+        made.name = name
         found[name] = made
     return found
 
 
 def _process(cls: type, frozen: bool, eq: bool) -> type:
     all_fields: dict[str, Field] = {}
-    for base in reversed(cls.__mro__[1:]):
-        all_fields.update(base.__dict__.get(_FIELDS, {}))
+    for base in cls.__mro__[-2:0:-1]:  # (the bases, object left out, farthest first)
+        inherited = base.__dict__.get(_FIELDS)
+        if inherited:
+            all_fields.update(inherited)
     all_fields.update(_own_fields(cls))
+    own = cls.__dict__  # (a live view: it sees what is set below)
     setattr(cls, _FIELDS, all_fields)
     items = list(all_fields.values())
-    init = _init(items, frozen, hasattr(cls, "__post_init__"))
+    names = list(all_fields)
+    init = _init(items, names, frozen, hasattr(cls, "__post_init__"))
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
     values = _getter([f.name for f in items if f.compare])
-    if eq and "__eq__" not in cls.__dict__:
+    if eq and "__eq__" not in own:
         cls.__eq__ = _eq_of(values)  # type: ignore[assignment]
-    class_hash = cls.__dict__.get("__hash__", _MISSING)
+    class_hash = own.get("__hash__", _MISSING)
     explicit_hash = not (class_hash is _MISSING
-                         or (class_hash is None and "__eq__" in cls.__dict__))
+                         or (class_hash is None and "__eq__" in own))
     if eq and not explicit_hash:
         cls.__hash__ = _hash_of(values) if frozen else None  # type: ignore[assignment]
-    if "__repr__" not in cls.__dict__:
+    if "__repr__" not in own:
         cls.__repr__ = _repr_of([f.name for f in items if f.repr])  # type: ignore[assignment]
     if frozen:
         cls.__setattr__ = _frozen_setattr  # type: ignore[assignment]
         cls.__delattr__ = _frozen_delattr  # type: ignore[assignment]
-    cls.__match_args__ = tuple(f.name for f in items)  # type: ignore[misc,attr-defined]
+    cls.__match_args__ = tuple(names)  # type: ignore[misc,attr-defined]
     return cls
 
 
@@ -193,23 +200,29 @@ def _new_template(count: int) -> Any:
     return code
 
 
+#: The template's parameter names, ``_r0_``, ``_r1_``... (grown as needed).
+_PLACEHOLDERS: list[str] = []
+
+
 def _renamed(code: Any, name: str, fields: list[str]) -> Any:
     """``code`` with the template's ``_r0_``, ``_r1_``... called by the field names."""
-    names = {f"_r{i}_": field_name for i, field_name in enumerate(fields)}
+    while len(_PLACEHOLDERS) < len(fields):
+        _PLACEHOLDERS.append(f"_r{len(_PLACEHOLDERS)}_")
+    get = dict(zip(_PLACEHOLDERS, fields)).get  # (every constant of a code object hashes)
     return code.replace(
         co_name=name, co_qualname=name,
-        co_varnames=tuple(names.get(n, n) for n in code.co_varnames),
-        co_names=tuple(names.get(n, n) for n in code.co_names),
-        co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts))
+        co_varnames=tuple(map(get, code.co_varnames, code.co_varnames)),
+        co_names=tuple(map(get, code.co_names, code.co_names)),
+        co_consts=tuple(map(get, code.co_consts, code.co_consts)))
 
 
-def _init(items: list[Field], frozen: bool, post_init: bool) -> Any:
+def _init(items: list[Field], names: list[str], frozen: bool, post_init: bool) -> Any:
     """``__init__`` for these fields (defaults and factories as dataclasses has them)."""
     factories = tuple(f.default_factory if f.default_factory is not _MISSING else None
                       for f in items)
     code = _template(len(items), tuple(i for i, f in enumerate(factories) if f is not None),
                      frozen, post_init)
-    code = _renamed(code, "__init__", [f.name for f in items])
+    code = _renamed(code, "__init__", names)
     defaults: list[Any] = []
     for item in items:
         if item.default_factory is not _MISSING:

@@ -15,11 +15,11 @@ import signal
 import subprocess
 import tempfile
 
-from ..kube.kustomize.helm import HelmProcess, install_runner
+from ..kube.kustomize.helm_options import HelmProcess, install_runner
 
 
 class SubprocessHelm:
-    """:class:`~cfgpatch.kube.kustomize.helm.HelmProcess` with :mod:`subprocess`."""
+    """:class:`~cfgpatch.kube.kustomize.helm_options.HelmProcess` with :mod:`subprocess`."""
 
     def make_temp_dir(self) -> str:
         while True:  # Go's os.MkdirTemp: the prefix and a random number

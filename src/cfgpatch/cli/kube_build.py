@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import argparse
 
     from ..kube.kustomize.build import BuildError
-    from ..kube.kustomize.helm import HelmProcess
+    from ..kube.kustomize.helm_options import HelmProcess
 
 UNMODELLED_EXIT = 3
 

@@ -103,8 +103,9 @@ def _relative(root: str, path: str) -> str | None:
 
 def _on_path(name: str) -> str | None:
     """The executable ``name`` on PATH (``shutil.which``'s answer for a plain name,
-    without importing shutil and with it bz2, lzma and zlib at every lint's start)."""
-    for folder in os.get_exec_path():
+    without importing shutil and with it bz2, lzma and zlib at every lint's start; the
+    folders as ``os.get_exec_path()`` gives them, without the :mod:`warnings` it imports)."""
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
         candidate = os.path.join(folder, name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 
+from ..context_scope import NO_SCOPE
 from ..records import replace
 from .checks import check
 from .config import CONFIG_NAME, Config, normal_path, parse_config
@@ -37,6 +37,7 @@ from .yamlpos import tree_values, values
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from contextlib import AbstractContextManager
     from typing import Any
 
     from .flux_artifacts import Generator
@@ -299,7 +300,7 @@ READ_CACHE = True
 
 def _read_cache(on: bool) -> AbstractContextManager:
     if not (on and READ_CACHE):
-        return nullcontext()
+        return NO_SCOPE
     from ..kube.io.kyaml_read import cached_reads
     return cached_reads()
 

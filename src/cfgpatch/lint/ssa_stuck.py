@@ -29,8 +29,8 @@ gets the base's files as a mapping, like the working tree's (the core runs no pr
 from __future__ import annotations
 
 import posixpath
-from contextlib import nullcontext
 
+from ..context_scope import NO_SCOPE
 from ..errors import KubeError
 from ..records import dataclass, replace
 from .config import Config
@@ -119,10 +119,10 @@ def stuck_findings(units: list[Outcome], config: Config,
         off = make(RULE, f"{RULE} is off: {why}; give --base REF (or lint.base) to compare "
                          "with", _where(chosen[0][0]))
         return [replace(off, level=NOTE)]
-    from ..kube.kustomize.helm import runner_installed
+    from ..kube.kustomize.helm_options import runner_installed
 
     out: list[LintFinding] = []
-    with runner_installed(base.helm) if base.helm is not None else nullcontext():
+    with runner_installed(base.helm) if base.helm is not None else NO_SCOPE:
         for unit, tool in chosen:
             old = counterpart(base.files, unit)
             if old is not None and old.built:

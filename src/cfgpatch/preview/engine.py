@@ -16,7 +16,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 from ..errors import CfgPatchError
-from ..kube.kustomize.helm import HelmOptions, HelmProcess
+from ..kube.kustomize.helm_options import HelmOptions, HelmProcess
 from ..kube.kustomize.loader import KUSTOMIZATION_FILES
 from ..lint.config import CONFIG_NAME
 from ..lint.options import DEFAULT_OPTIONS, RESTRICTORS, BuildOptions

@@ -22,7 +22,7 @@ import posixpath
 import shutil
 import tempfile
 
-from ..kube.kustomize.helm import HelmProcess
+from ..kube.kustomize.helm_options import HelmProcess
 from .gittree import GitTree
 
 
@@ -35,7 +35,7 @@ class NetworkNeeded(Exception):  # noqa: N818 - a reason, not a failure of the p
 
 
 class RefHelm:
-    """A :class:`~cfgpatch.kube.kustomize.helm.HelmProcess` for the renders of one ref:
+    """A :class:`~cfgpatch.kube.kustomize.helm_options.HelmProcess` for the renders of one ref:
     ``inner`` runs helm; paths of the repository mounted at ``mount`` are copied out of
     ``tree`` (None: the working tree, read in place); ``helm pull`` is refused."""
 

@@ -32,7 +32,7 @@ from ..kube.explain.build import blame as blame_of
 from ..kube.io.kyaml_write import write_value
 from ..kube.kustomize.build import BuildError, build
 from ..kube.kustomize.filesys import FileSystem
-from ..kube.kustomize.helm import HelmProcess
+from ..kube.kustomize.helm_options import HelmProcess
 from ..kube.kustomize.resources import Resource, read_resources
 from ..kube.kustomize.styles import plain
 from ..kube.kustomize.trace import Trace

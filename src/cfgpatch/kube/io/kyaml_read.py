@@ -13,10 +13,10 @@ shared nodes (the same :class:`Node` object at both places).
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
 
+from ...context_scope import ContextScope
 from ...lazy_pattern import lazily
 from ..problems import BadBytes, Separator, line_column
 from . import kyaml_block
@@ -29,7 +29,6 @@ from .yamlnodes import PLAIN_TAG
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 _LONG = "tag:yaml.org,2002:"
@@ -39,18 +38,12 @@ _LONG = "tag:yaml.org,2002:"
 _CACHE: ContextVar[dict | None] = ContextVar("kyaml_read_cache", default=None)
 
 
-@contextmanager
-def cached_reads() -> Iterator[None]:
+def cached_reads() -> ContextScope:
     """Within the block, :func:`read_documents` parses each (text, file) once and hands
     out copies of its nodes (aliases stay shared within a copy): a caller building many
     kustomizations over the same bases (``cfgpatch lint``) does not compose each base's
     files again per overlay.  Nested blocks share the outer cache."""
-    token = _CACHE.set({}) if _CACHE.get() is None else None
-    try:
-        yield
-    finally:
-        if token is not None:
-            _CACHE.reset(token)
+    return ContextScope(_CACHE, {}, keep_outer=True)
 
 
 def copy_node(node: Node) -> Node:

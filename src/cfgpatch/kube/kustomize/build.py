@@ -26,12 +26,10 @@ import posixpath
 from ...errors import KUSTOMIZE_ERROR, KUSTOMIZE_UNMODELLED, KubeError
 from ...records import dataclass, field
 from ..go import json as gojson
-from ..io.kyaml_write import write_value
 from ..problems import Kustomize, ProblemError, cause
-from . import finish, generators, helm, nameref
-from .crds import load_crds
+from . import finish, generators, nameref
 from .filesys import FileSystem
-from .helm import HelmOptions, HelmProcess
+from .helm_options import HelmOptions, HelmProcess
 from .kustomization import (
     MANAGED_BY_LABEL,
     Kustomization,
@@ -85,6 +83,8 @@ class BuildResult:
 
     def yaml(self) -> str:
         """The output of ``kubectl kustomize``."""
+        from ..io.kyaml_write import write_value  # (lint builds and prints nothing)
+
         return "---\n".join(write_value(r.value) for r in self.resources)
 
     def json(self) -> str:
@@ -194,8 +194,8 @@ class _Target:
         configured = load_configurations(kust)  # kustomize: before crds:, errors unwrapped
         if configured is None:
             configured = TransformerConfig.default()
-        resmap.config = merged_into(merged_into(resmap.config, load_crds(kust)), configured)
-        charts = helm.configure_charts(kust, self.helm)
+        resmap.config = merged_into(merged_into(resmap.config, _crds(kust)), configured)
+        charts = _charts(kust, self.helm)
         generators.run_generators(resmap, self.trace, kust,
                                   self.origin_of(posixpath.basename(kust.file)))
         for chart in charts:
@@ -368,3 +368,21 @@ class _Target:
         from .transform_order import transform
 
         transform(self, kust, resmap)
+
+
+def _crds(kust: Kustomization) -> TransformerConfig:
+    """The configuration of ``crds:`` (its module imported only when there is one)."""
+    if not kust.get("crds"):
+        return TransformerConfig()
+    from .crds import load_crds
+
+    return load_crds(kust)
+
+
+def _charts(kust: Kustomization, options: HelmOptions) -> list:
+    """The configured charts of ``helmCharts:`` (:mod:`.helm` imported only for them)."""
+    if not kust.get("helmCharts"):
+        return []
+    from . import helm
+
+    return helm.configure_charts(kust, options)

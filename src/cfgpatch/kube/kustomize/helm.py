@@ -22,79 +22,22 @@ from __future__ import annotations
 
 import json
 import posixpath
-from contextlib import contextmanager
 
 from ...errors import KUSTOMIZE_ERROR, KubeError
 from ...lazy_pattern import lazily
-from ...protocols import Protocol
-from ...records import dataclass, field
 from ..io.kyaml_write import write_value
 from ..problems import Kustomize, ProblemError, cause
+from .helm_options import HelmOptions
 from .kustomization import Kustomization
 from .resources import Resource, read_resources
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 DEFAULT_HOME = "charts"
 _MERGES = ("merge", "override", "replace")
 _VERSION = lazily(r"v?\d+(\.\d+)+")
-
-
-class HelmProcess(Protocol):
-    """What inflating a chart needs from the machine."""
-
-    def make_temp_dir(self) -> str:
-        """A new empty folder (kustomize's ``kustomize-helm-*``)."""
-
-    def write_file(self, path: str, data: bytes) -> None:
-        """Write a values file."""
-
-    def remove_tree(self, path: str) -> None:
-        """Remove a folder made by :meth:`make_temp_dir`."""
-
-    def run(self, command: str, args: list[str], env: dict[str, str]) -> tuple[int, bytes, bytes]:
-        """Run ``command`` with ``args`` and ``env`` added to the environment: exit code,
-        standard output, standard error (a command that cannot start: a negative code
-        and Go's ``exec`` error text as standard error)."""
-
-
-_installed: list[HelmProcess] = []
-
-
-def install_runner(runner: HelmProcess) -> None:
-    """Make ``runner`` the one builds use when they are given none."""
-    _installed[:] = [runner]
-
-
-@contextmanager
-def runner_installed(runner: HelmProcess) -> Iterator[None]:
-    """Within the block, ``runner`` is the one builds use when they are given none (the
-    one installed before comes back after it)."""
-    saved = list(_installed)
-    _installed[:] = [runner]
-    try:
-        yield
-    finally:
-        _installed[:] = saved
-
-
-@dataclass
-class HelmOptions:
-    """``kubectl kustomize``'s helm flags."""
-
-    enabled: bool = False
-    command: str = "helm"
-    api_versions: tuple[str, ...] = ()
-    kube_version: str = ""
-    debug: bool = False
-    runner: HelmProcess | None = field(default=None, repr=False)
-
-    def process(self) -> HelmProcess | None:
-        return self.runner if self.runner is not None else (
-            _installed[0] if _installed else None)
 
 
 def configure_charts(kust: Kustomization, options: HelmOptions) -> list[Chart]:

@@ -22,9 +22,9 @@ The build modules ask :func:`skip` at each such entry; outside a partial build (
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from contextvars import ContextVar
 
+from ...context_scope import ContextScope
 from ...errors import KUSTOMIZE_UNMODELLED, KubeError
 from ...lazy_pattern import lazily
 from ...records import dataclass
@@ -32,7 +32,7 @@ from ..problems import Kustomize, cause
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -59,15 +59,10 @@ _WHERE = lazily(r"^(?P<file>.*?):(?P<line>\d+)$")
 _HELM = ("version", "pull", "repo", "template")
 
 
-@contextmanager
-def skipping() -> Iterator[list[Skipped]]:
-    """A partial build while inside: the list the skipped entries are added to."""
-    skipped: list[Skipped] = []
-    token = _SKIPPED.set(skipped)
-    try:
-        yield skipped
-    finally:
-        _SKIPPED.reset(token)
+def skipping() -> ContextScope:
+    """A partial build while inside: the block gets the list the skipped entries are
+    added to."""
+    return ContextScope(_SKIPPED, [])
 
 
 def active() -> bool:

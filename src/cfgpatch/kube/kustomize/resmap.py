@@ -11,13 +11,14 @@ from __future__ import annotations
 from ...errors import KUSTOMIZE_ERROR
 from ..problems import Kustomize, ProblemError
 from .resources import ResId, Resource
-from .selectors import Selector, select
 from .transformer_config import TransformerConfig
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
+
+    from .selectors import Selector
 
 
 def same_id(a: ResId, b: ResId) -> bool:
@@ -80,6 +81,8 @@ class ResMap:
             len(found), wanted.gvk.kind, wanted.name, wanted.namespace)), code=KUSTOMIZE_ERROR)
 
     def select(self, selector: Selector) -> list[Resource]:
+        from .selectors import select  # (only builds with targets select)
+
         return select(self.resources, selector)
 
     def remove(self, resource: Resource) -> None:

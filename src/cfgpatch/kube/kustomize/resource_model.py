@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from ...records import dataclass, field
 from .nodes import text
-from .repeated import RepeatedKeys
 from .scopes import is_cluster_scoped
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .repeated import RepeatedKeys
 
 #: kustomize's kind order for output: these first, these last, the rest in between.
 ORDER_FIRST = (

@@ -20,13 +20,11 @@ from ..io.kyaml import KyamlError, Node
 from ..io.kyaml_duplicates import drop_duplicates, scan_keys
 from ..io.kyaml_merge import expand_merge_keys
 from ..io.kyaml_read import copy_node, shared_resource_documents
-from ..io.kyaml_write import write_value
 from ..problems import Kustomize, ProblemError, cause
 from .kustomization import ORIGIN
 from .nodes import text
 from .patchtexts import source_texts, spelled
 from .positions import node_positions
-from .repeated import RepeatedKeys
 from .resource_model import (
     ORDER_FIRST,
     ORDER_LAST,
@@ -93,7 +91,11 @@ def read_resources(text: str, file: str) -> list[Resource]:
         raise failed from None
     out: list[Resource] = []
     for index, (node, twice) in enumerate(nodes):
-        repeated = RepeatedKeys.of(text, node) if twice else None
+        repeated = None
+        if twice:
+            from .repeated import RepeatedKeys  # (only documents with a key twice)
+
+            repeated = RepeatedKeys.of(text, node)
         if repeated:  # kustomize reads what it can and refuses the resource at the end
             drop_duplicates(node)
         value, typed = styled_with_typed_keys(node, check=not repeated)
@@ -198,6 +200,8 @@ def annotate_origin(resource: Resource, origin: dict) -> None:
     meta = resource.value.setdefault("metadata", {})
     if isinstance(meta, dict):
         annotations = meta.get("annotations")
+        from ..io.kyaml_write import write_value  # (only builds that annotate origins)
+
         # the fields in the order of kustomize's Origin struct, not sorted
         text = "".join(write_value({key: value}) for key, value in origin.items())
         meta["annotations"] = {**annotations, ORIGIN: text} if isinstance(annotations, dict) \

@@ -15,6 +15,11 @@ from functools import lru_cache
 from ...package_data import read_text
 from .schema import Schema, schema_from_table
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
 
 @lru_cache(maxsize=1)
 def builtin_schema() -> Schema:
@@ -25,18 +30,80 @@ def builtin_schema() -> Schema:
 
 def read_table(text: str) -> dict:
     """The table of ``builtin.json``: the generator writes one type a line
-    (``"NAME":ATOM,``), whose text is kept as a string until the type is looked up
-    (:class:`~cfgpatch.kube.ssa.schema.TableTypes`); any other layout is parsed whole."""
-    lines = text.split("\n")
-    if not lines[0].endswith(',"types":{') or lines[-2:] != ["}}", ""]:
+    (``"NAME":ATOM,``), whose text is found when the type is first looked up
+    (:class:`TypeLines`; the type itself is parsed later still, by
+    :class:`~cfgpatch.kube.ssa.schema.TableTypes`); any other layout is parsed whole."""
+    first = text[:text.find("\n")]
+    if not first.endswith(',"types":{') or not text.endswith("\n}}\n"):
         return dict(json.loads(text))
-    types: dict = {}
-    for line in lines[1:-2]:
-        name, sep, atom = line.partition('":')
-        if not sep or name[:1] != '"' or '"' in name[1:] or "\\" in name:
-            return dict(json.loads(text))
-        types[name[1:]] = atom[:-1] if atom[-1:] == "," else atom
-    return {"types": types}
+    return {"types": TypeLines(text)}
+
+
+class TypeLines:
+    """The types of a one-type-a-line table, by name: each line is found in the text
+    when its name is first asked for (a run looks up a few dozen of about 800 types, so
+    the table is not split).  Iterating reads every line; a line not of the layout (a
+    name with a quote or backslash) makes the table parsed whole, as JSON."""
+
+    __slots__ = ("_text", "_found", "_all")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._found: dict[str, str] = {}
+        self._all: dict[str, Any] | None = None
+
+    def _line(self, name: str) -> Any:
+        found = self._found.get(name)
+        if found is not None:
+            return found
+        if self._all is not None or '"' in name or "\\" in name:
+            return self._whole().get(name)
+        key = f'\n"{name}":'
+        at = self._text.find(key)
+        if at < 0:
+            return None
+        start = at + len(key)
+        atom = self._text[start:self._text.find("\n", start)]
+        found = self._found[name] = atom[:-1] if atom[-1:] == "," else atom
+        return found
+
+    def _whole(self) -> dict[str, Any]:
+        if self._all is None:
+            lines = self._text.split("\n")
+            found: dict[str, Any] = {}
+            for line in lines[1:-2]:
+                name, sep, atom = line.partition('":')
+                if not sep or name[:1] != '"' or '"' in name[1:] or "\\" in name:
+                    found = dict(json.loads(self._text)["types"])
+                    break
+                found[name[1:]] = atom[:-1] if atom[-1:] == "," else atom
+            self._all = found
+        return self._all
+
+    def __getitem__(self, name: str) -> Any:
+        found = self._line(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._line(name) is not None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        found = self._line(name)
+        return default if found is None else found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def keys(self) -> Any:
+        return self._whole().keys()
+
+    def items(self) -> Any:
+        return self._whole().items()
 
 
 def type_name(api_version: str, kind: str) -> str:
