@@ -26,12 +26,12 @@ from .errors import (
     StoreError,
     TestFailed,
 )
-from .jsonvalue import canonical, equal, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .jsonvalue import canonical, equal, parse
     from .pointer import escape_token, format_pointer, parse_pointer
 
 __version__ = "0.1.0"
@@ -39,7 +39,8 @@ __version__ = "0.1.0"
 #: Public names imported when first used, with the module that defines them (the
 #: diff, rebase and service machinery are not needed by a command line that only
 #: patches a Kubernetes object: ``cfgpatch kube patch`` starts without them).
-_LAZY = {"escape_token": "pointer", "format_pointer": "pointer", "parse_pointer": "pointer",
+_LAZY = {"canonical": "jsonvalue", "equal": "jsonvalue", "parse": "jsonvalue",
+         "escape_token": "pointer", "format_pointer": "pointer", "parse_pointer": "pointer",
          "run": "contract", "Service": "service", "apply_patch": "jsonpatch",
          "apply_merge_patch": "mergepatch", "create_merge_patch": "mergepatch"}
 
