@@ -27,7 +27,7 @@ from ...errors import KUSTOMIZE_ERROR
 from ..io.kyaml import STR, TIMESTAMP
 from ..io.kyaml_scalars import GoTime, TypedKey, go_syntax, resolve, typed_map
 from ..problems import Kustomize, ProblemError, YamlSyntax, YamlValue
-from .styles import EmptyNullKey
+from .styles import EmptyNullKey, FlowEmptyKey
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,11 +109,13 @@ def _shown(value: Any, walk: bool, role: str, depth: int) -> tuple[Any, bool]:
         if walk or inner != _OTHER:
             item, below = _shown(item, walk, inner, depth + 1)
             failed = failed or below
+        if item == "" and isinstance(key, FlowEmptyKey) and role != _ANNOTATIONS:
+            item = None  # (printed "", but Go's map holds nil: measured)
         pairs.append((key, item))
     every = role == _ANNOTATIONS
     typed = [(typed_key(key) if every or isinstance(key, TypedKey) else key, item)
              for key, item in pairs]
-    if any(type(key) is not str and type(key) is not EmptyNullKey for key, _ in typed):
+    if any(type(key) is not str and not isinstance(key, EmptyNullKey) for key, _ in typed):
         return typed_map(typed), True
     return dict(pairs), failed
 
@@ -126,5 +128,5 @@ def typed_key(key: str) -> Any:
     """
     tag, value = resolve(key)
     if tag == STR:
-        return key if type(key) is not EmptyNullKey else str(key)
+        return str(key) if isinstance(key, EmptyNullKey) else key
     return GoTime(value) if tag == TIMESTAMP else value

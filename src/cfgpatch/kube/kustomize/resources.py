@@ -98,7 +98,7 @@ def read_resources(text: str, file: str) -> list[Resource]:
             repeated = RepeatedKeys.of(text, node)
         if repeated:  # kustomize reads what it can and refuses the resource at the end
             drop_duplicates(node)
-        value, typed = styled_with_typed_keys(node, check=not repeated)
+        value, typed = styled_with_typed_keys(node, check=not repeated, resource=True)
         metadata_texts(node, value)
         texts = spelled(value, source_texts(node, value, in_lists=True))
         positions = node_positions(node)

@@ -36,6 +36,7 @@ from ..go import yaml as goyaml
 from ..go.json import go_float
 from ..io.kyaml import (
     DOUBLE,
+    FLOW,
     FOLDED,
     LITERAL,
     MAPPING,
@@ -89,15 +90,17 @@ def styled_value(node: Node, check: bool = True) -> Any:
     return _mark(node, node_value(node, check), 0)
 
 
-def styled_with_typed_keys(node: Node, check: bool = True) -> tuple[Any, bool]:
+def styled_with_typed_keys(node: Node, check: bool = True,
+                           resource: bool = False) -> tuple[Any, bool]:
     """:func:`styled_value` of a resource or patch: a plain key that reads as no string
     is a ``TypedKey`` (kustomize fails when it prints it, :mod:`.plainkeys`), and
-    whether there is one (``check``: as for :func:`styled_value`)."""
+    whether there is one (``check``: as for :func:`styled_value`).  In a ``resource``
+    a field written with no value inside ``{}`` holds ``""`` (:class:`FlowEmptyKey`)."""
     value, typed = value_with_typed_keys(node, check)
-    return _mark(node, value, 0), typed
+    return _mark(node, value, 0, resource), typed
 
 
-def _mark(node: Node, value: Any, depth: int) -> Any:
+def _mark(node: Node, value: Any, depth: int, flow_text: bool = False) -> Any:
     if depth > 10000:
         return value
     if node.kind == SCALAR:
@@ -108,15 +111,16 @@ def _mark(node: Node, value: Any, depth: int) -> Any:
         empty = []
         for key, child in node.pairs():
             if key.value in value and key.value != "<<":
-                value[key.value] = _mark(child, value[key.value], depth + 1)
+                value[key.value] = _mark(child, value[key.value], depth + 1, flow_text)
                 if child.kind == SCALAR and child.value == "" and not child.style \
                         and value[key.value] is None:
                     empty.append(key.value)
         if empty:
-            _mark_empty(value, empty)
+            _mark_empty(value, empty, flow_text and node.style == FLOW)
         return value
     if node.kind == SEQUENCE and isinstance(value, list) and len(value) == len(node.content):
-        return [_mark(child, item, depth + 1) for child, item in zip(node.content, value)]
+        return [_mark(child, item, depth + 1, flow_text)
+                for child, item in zip(node.content, value)]
     return value
 
 
@@ -129,10 +133,21 @@ class EmptyNullKey(str):
     __slots__ = ()
 
 
-def _mark_empty(value: dict, keys: list[str]) -> None:
-    """Mark ``keys`` of ``value`` as :class:`EmptyNullKey` (in place, order kept)."""
+class FlowEmptyKey(EmptyNullKey):
+    """The key of a resource's field written with no value inside ``{}`` (``{a: }``,
+    ``{a}``): kustomize prints it, and a JSON 6902 patch sees it, as ``""``, while its
+    strategic merge drops it as it drops ``a:`` (measured with kubectl 1.32; a patch's
+    own ``{a: }`` stays a null that deletes ``a``).  The field holds ``""``."""
+
+    __slots__ = ()
+
+
+def _mark_empty(value: dict, keys: list[str], flow_text: bool = False) -> None:
+    """Mark ``keys`` of ``value`` as :class:`EmptyNullKey` (in place, order kept); with
+    ``flow_text``, as :class:`FlowEmptyKey` holding ``""``."""
     wanted = set(keys)
-    items = [(EmptyNullKey(k) if k in wanted and type(k) is str else k, v)
+    items = [((FlowEmptyKey(k), "") if flow_text else (EmptyNullKey(k), v))
+             if k in wanted and type(k) is str else (k, v)
              for k, v in value.items()]
     value.clear()
     value.update(items)
@@ -144,7 +159,8 @@ def drop_empty_nulls(value: Any, depth: int = 0) -> None:
     if depth > 10000:
         return
     if isinstance(value, dict):
-        for key in [k for k, v in value.items() if v is None and isinstance(k, EmptyNullKey)]:
+        for key in [k for k, v in value.items() if isinstance(k, EmptyNullKey)
+                    and (v is None or (v == "" and isinstance(k, FlowEmptyKey)))]:
             del value[key]
         for child in value.values():
             drop_empty_nulls(child, depth + 1)
