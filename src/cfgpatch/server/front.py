@@ -27,7 +27,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
@@ -42,6 +42,8 @@ from .problems import (
 )
 
 ACCESS = logging.getLogger("cfgpatch.access")
+#: ``respond(scope, receive, body, answer)``: what answers a request (:meth:`Front.serve`).
+Respond = Callable[[dict, Callable, bytes, "Answer"], Awaitable[None]]
 LOG = logging.getLogger("cfgpatch.server")
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:-]{1,128}")
 #: Route label of requests that matched no route (kept apart from real routes).
@@ -107,19 +109,26 @@ class Front:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.serve(scope, receive, send, self._pass_on)
+
+    async def serve(self, scope: dict, receive: Callable, send: Callable,
+                    respond: Respond) -> None:
+        """Answer the request with ``respond(scope, receive, body, answer)`` once its body is
+        in and it holds a slot, with the id, log line and metrics of every request."""
         request_id = request_id_of(scope)
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         answer = Answer(send, request_id)
         metrics.IN_PROGRESS.inc()
         try:
-            await self._answer(scope, receive, answer)
+            await self._answer(scope, receive, answer, respond)
         finally:
             metrics.IN_PROGRESS.dec()
             self._finish(scope, answer, time.perf_counter() - started)
             REQUEST_ID.reset(token)
 
-    async def _answer(self, scope: dict, receive: Callable, answer: Answer) -> None:
+    async def _answer(self, scope: dict, receive: Callable, answer: Answer,
+                      respond: Respond) -> None:
         body = await self._body(scope, receive, answer)
         if body is None:
             return
@@ -131,13 +140,19 @@ class Front:
         held = scope[SLOT_KEY] = Held(self.slots)
         scope[BODY_KEY] = body  # read once (the app's handlers take it from here)
         try:
-            await self.app(scope, _replay(body, receive), answer.send)
+            await respond(scope, receive, body, answer)
         except Exception as exc:  # no handler answered: log once, answer a JSON 500
             if answer.status is not None:
                 raise
             await internal_error_response(exc)(scope, receive, answer.send)
         finally:
             held.release()
+
+    async def _pass_on(self, scope: dict, receive: Callable, body: bytes,
+                       answer: Answer) -> None:
+        """The app answers (its ``receive`` gives the body read already, then the real
+        events)."""
+        await self.app(scope, _replay(body, receive), answer.send)
 
     async def _body(self, scope: dict, receive: Callable, answer: Answer) -> bytes | None:
         """The whole body, or ``None`` once the request has been answered or is gone."""
@@ -207,6 +222,8 @@ class ClientGone(Exception):
 class Answer:
     """``send`` adding ``X-Request-Id`` to the answer, and what was sent."""
 
+    __slots__ = ("_send", "request_id", "status", "gone")
+
     def __init__(self, send: Callable, request_id: str) -> None:
         self._send = send
         self.request_id = request_id
@@ -220,6 +237,13 @@ class Answer:
             headers.append((b"x-request-id", self.request_id.encode("ascii")))
             message = {**message, "headers": headers}
         await self._send(message)
+
+    async def reply(self, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+        """Send a whole answer: ``headers`` (raw, without ``X-Request-Id``) and ``body``."""
+        self.status = status
+        headers.append((b"x-request-id", self.request_id.encode("ascii")))
+        await self._send({"type": "http.response.start", "status": status, "headers": headers})
+        await self._send({"type": "http.response.body", "body": body})
 
 
 def _replay(body: bytes, receive: Callable) -> Callable:
