@@ -33,6 +33,7 @@ from typing import Any
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
 from . import metrics
 from .limits import BODY_KEY, BodyTooLarge, Limits, Timeouts
+from .logs import quick_record
 from .problems import (
     REQUEST_ID,
     HttpProblem,
@@ -200,12 +201,12 @@ class Front:
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
             method, path = scope["method"], scope["path"]
-            # The record made and handed to the handlers as ``ACCESS.info`` would, without
-            # its search of the stack for the caller's file and line (the record names
-            # this function, line 0): a tenth of the line's cost.
-            ACCESS.handle(ACCESS.makeRecord(
-                ACCESS.name, logging.INFO, __file__, 0, "%s %s %s %d %.1fms",
-                (where, method, path, status, seconds * 1000), None, "_finish", {
+            # The record ``ACCESS.info`` would hand to the handlers, without its search of
+            # the stack for the caller's file and line (the record names this function,
+            # line 0) and its per-record look-ups (logs.quick_record).
+            ACCESS.handle(quick_record(
+                ACCESS.name, logging.INFO, __file__, "_finish", "%s %s %s %d %.1fms",
+                (where, method, path, status, seconds * 1000), {
                     "request_id": answer.request_id, "client": where, "method": method,
                     "path": path, "status": status, "duration_ms": round(seconds * 1000, 3),
                     "route": route}))
