@@ -167,6 +167,7 @@ def _depth(value: Any) -> int:
         return 0
     best, stack = 0, [(value, 1)]
     while stack:
+        node: Any
         node, level = stack.pop()
         kind = type(node)
         if kind is dict or kind is list:
