@@ -223,3 +223,23 @@ def test_a_lone_surrogate_is_refused_alone(durable_store):
     good, bad = asyncio.run(main())
     assert good == 1 and isinstance(bad, InvalidInput)
     assert store.head_version("bad") is None
+
+
+def test_an_append_holds_utf8_only_s_rule_without_its_context_manager(durable_store,
+                                                                     monkeypatch):
+    from cfgpatch.store import group_appends
+
+    monkeypatch.setattr(group_appends, "utf8_only", None, raising=False)  # not needed
+    store = durable_store
+    assert store.append("cfg", '"ok"', expected_head=None) == 1
+    with pytest.raises(InvalidInput) as caught:
+        store.append("cfg", '"x"', expected_head=1, author="a\ud800")
+    assert "the author holds a lone surrogate" in caught.value.describe()
+
+    async def main() -> int:
+        return await store.append_async("cfg", '"y"', expected_head=1, message="m\ud800")
+
+    with pytest.raises(InvalidInput) as caught:
+        asyncio.run(main())
+    assert "the message holds a lone surrogate" in caught.value.describe()
+    assert store.head_version("cfg") == 1
