@@ -120,6 +120,8 @@ def test_a_quick_record_is_the_record_logging_makes():
     assert {k: v for k, v in quick.__dict__.items() if k not in varying} == {
         k: v for k, v in slow.__dict__.items() if k not in varying}
     assert before <= quick.created <= slow.created and 0 <= quick.msecs < 1000
+    moved = (slow.relativeCreated - quick.relativeCreated) - (slow.created - quick.created) * 1000
+    assert abs(moved) < 0.01  # both measured from logging's start
     assert quick.getMessage() == "PATCH /x 200"
 
 

@@ -53,9 +53,11 @@ def quick_record(name: str, level: int, pathname: str, func: str, msg: str, args
     fields.update(fixed)  # LogRecord's own attributes, in its order
     fields["msg"], fields["args"] = msg, args
     now = time.time_ns()
-    fields["created"] = now / 1e9
+    fields["created"] = created = now / 1e9
     fields["msecs"] = now % 1_000_000_000 // 1_000_000 + 0.0
-    fields["relativeCreated"] = (now / 1e9 - logging._startTime) * 1000  # type: ignore[attr-defined]
+    # the model record's own relativeCreated, moved on (logging's start time is seconds
+    # or nanoseconds depending on the Python version)
+    fields["relativeCreated"] = fixed["relativeCreated"] + (created - fixed["created"]) * 1000
     if logging.logThreads:
         fields["thread"] = threading.get_ident()
         fields["threadName"] = threading.current_thread().name
