@@ -373,3 +373,5 @@ def test_the_protocols_request_path_calls_uvicorn_without_super():
                                              "on_header", "on_headers_complete")]
     for method in [*hot, protocol.Cycle.send]:
         assert "super" not in method.__code__.co_names, method.__name__
+    for method in hot[2:4]:  # the head's bytes counted in place, not by a call a header
+        assert "_count" not in method.__code__.co_names, method.__name__

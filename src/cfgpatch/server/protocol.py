@@ -239,21 +239,21 @@ def _httptools_protocol() -> type | None:
             self._in_head, self._head_bytes = True, 0  # the first byte of a request
 
         def on_url(self, url: bytes) -> None:
-            self._count(len(url))
+            self._head_bytes += len(url)  # (counted in place: a call a header costs more)
+            if self._head_bytes > MAX_HEAD_BYTES:
+                raise HeadTooLarge(f"request head over {MAX_HEAD_BYTES} bytes")
             base.on_url(self, url)
 
         def on_header(self, name: bytes, value: bytes) -> None:
-            self._count(len(name) + len(value) + 4)
-            base.on_header(self, name, value)
-
-        def _count(self, size: int) -> None:
-            self._head_bytes += size
+            self._head_bytes += len(name) + len(value) + 4
             if self._head_bytes > MAX_HEAD_BYTES:
                 raise HeadTooLarge(f"request head over {MAX_HEAD_BYTES} bytes")
+            base.on_header(self, name, value)
 
         def on_headers_complete(self) -> None:
             self._in_head = False
-            self._disarm()
+            if self._head_timer is not None:  # a head that took more than one read
+                self._disarm()
             if self.parser.get_http_version() == "1.1":
                 hosts = [name for name, _ in self.headers].count(b"host")
                 if hosts != 1:  # RFC 9112 section 3.2 (h11 refuses these too)
