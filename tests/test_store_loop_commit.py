@@ -243,3 +243,18 @@ def test_an_append_holds_utf8_only_s_rule_without_its_context_manager(durable_st
         asyncio.run(main())
     assert "the message holds a lone surrogate" in caught.value.describe()
     assert store.head_version("cfg") == 1
+
+
+def test_per_loop_hands_over_the_loop_s_own_submit():
+    """``PerLoop.submit`` returns its loop's ``submit`` to await (no coroutine of its own
+    between an append and its group commit)."""
+    import inspect
+
+    commits = LoopGroupCommit(lambda items: [item[1] for item in items], key=lambda i: i[0])
+    per_loop = PerLoop(lambda: commits)
+    assert not inspect.iscoroutinefunction(PerLoop.submit)
+
+    async def main() -> list:
+        return await asyncio.gather(per_loop.submit(("a", 1)), per_loop.submit(("b", 2), 5))
+
+    assert asyncio.run(main()) == [1, 2]
