@@ -240,9 +240,14 @@ class Answer:
         await self._send(message)
 
     async def reply(self, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-        """Send a whole answer: ``headers`` (raw, without ``X-Request-Id``) and ``body``."""
+        """Send a whole answer: ``headers`` (raw, lower-case, without ``X-Request-Id``) and
+        ``body``."""
         self.status = status
         headers.append((b"x-request-id", self.request_id.encode("ascii")))
+        whole = getattr(getattr(self._send, "__self__", None), "send_whole", None)
+        if whole is not None:  # the httptools cycle's: one write, its bytes joined once
+            await whole(status, headers, body)
+            return
         await self._send({"type": "http.response.start", "status": status, "headers": headers})
         await self._send({"type": "http.response.body", "body": body})
 

@@ -171,6 +171,7 @@ def _httptools_protocol() -> type | None:
     try:
         import httptools  # noqa: F401
         from uvicorn.protocols.http.httptools_impl import (
+            STATUS_LINE,
             HttpToolsProtocol,
             RequestResponseCycle,
         )
@@ -189,6 +190,35 @@ def _httptools_protocol() -> type | None:
             """Whether the request's whole body has arrived (``receive`` answers it without
             waiting: :class:`~.front.Front` then sets no deadline for it)."""
             return not self.more_body and self.message_event.is_set()
+
+        async def send_whole(self, status: int, headers: list[tuple[bytes, bytes]],
+                             body: bytes) -> None:
+            """A whole answer in one write: what :meth:`send` makes of a start (``headers``
+            lower-case, made by this server, with their ``content-length``) and a last body
+            message, its bytes joined once, without uvicorn's checks of header names and
+            values (``send`` itself for a HEAD, or with uvicorn's access log)."""
+            if self.response_started or self.access_log or self.scope["method"] == "HEAD":
+                await self.send({"type": "http.response.start", "status": status,
+                                 "headers": headers})
+                await self.send({"type": "http.response.body", "body": body})
+                return
+            if self.flow.write_paused and not self.disconnected:
+                await self.flow.drain()
+            if self.disconnected:
+                return
+            self.response_started, self.waiting_for_100_continue = True, False
+            content = [STATUS_LINE[status]]
+            for name, value in (*self.default_headers, *headers):
+                content += (name, b": ", value, b"\r\n")
+            if not self.keep_alive:
+                content.append(b"connection: close\r\n")
+            content += (b"\r\n", body)
+            self.transport.write(b"".join(content))
+            self.response_complete = True
+            self.message_event.set()
+            if not self.keep_alive:
+                self.transport.close()
+            self.on_response()
 
         async def send(self, message: Any) -> None:
             if message["type"] == "http.response.start" and not self.response_started:
