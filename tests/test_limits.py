@@ -15,7 +15,8 @@ from cfgpatch.service import Service
 values = st.recursive(st.integers(0, 3), lambda inner: st.one_of(
     st.lists(inner, max_size=2), st.dictionaries(st.sampled_from("ab"), inner, max_size=2)),
     max_leaves=8)
-pointers = st.lists(st.sampled_from(["a", "b", "0", "1", "-"]), max_size=4).map(
+pointers = st.lists(st.sampled_from(["a", "b", "0", "1", "-", "c/d", "~"]), max_size=4).map(
+    lambda tokens: [t.replace("~", "~0").replace("/", "~1") for t in tokens]).map(
     lambda tokens: "".join("/" + t for t in tokens))
 operations = st.one_of(
     st.builds(lambda o, p, v: {"op": o, "path": p, "value": v},
@@ -33,6 +34,33 @@ def test_the_bound_is_never_below_the_real_depth(doc, patch):
     except CfgPatchError:
         return
     assert _depth(result) <= _written_depth(patch, _depth(doc))
+
+
+def test_a_long_shallow_text_is_not_walked_for_its_depth(monkeypatch):
+    from cfgpatch import limits as module
+
+    walked = []
+    monkeypatch.setattr(module, "check_depth", lambda *a: walked.append(a))
+    checks = ServiceLimits(max_depth=3)
+    shallow = '[{"op":"add","path":"/a","value":"%s"}]' % ("x" * 100)
+    for text in (shallow, shallow.encode()):
+        checks.check_patch([{"op": "add", "path": "/a", "value": "x" * 100}], text)
+    assert walked == []
+    deep = '[{"op":"add","path":"/a","value":[[["%s"]]]}]' % ("x" * 100)
+    checks.check_patch([{"op": "add", "path": "/a", "value": [[["x" * 100]]]}], deep)
+    assert len(walked) == 1  # four brackets: walked (and refused, with the real walk)
+    monkeypatch.undo()
+    with pytest.raises(LimitExceeded):
+        checks.check_patch([{"op": "add", "path": "/a", "value": [[["x" * 100]]]}], deep)
+
+
+def test_written_depth_counts_escaped_tokens_without_parsing(monkeypatch):
+    from cfgpatch import limits as module
+
+    monkeypatch.setattr(module, "parse_pointer", None, raising=False)  # one token a '/'
+    patch = [{"op": "add", "path": "/a~1b/c~0", "value": {"x": [1]}},
+             {"op": "copy", "from": "/a~1b", "path": "/d/e/f"}]
+    assert _written_depth(patch, 1) == 2 + 2 + 2
 
 
 def test_service_refuses_results_beyond_the_limits_and_writes_nothing():

@@ -133,3 +133,48 @@ def test_index_below_never_converts_an_index_longer_than_the_size():
     assert index_below("9", 10) == 9
     assert index_below("10", 10) is None
     assert index_below("0", 0) is None
+
+
+class _Counting:
+    """A stand-in pattern counting its searches."""
+
+    def __init__(self, pattern):
+        self.pattern, self.searched = pattern, 0
+
+    def search(self, text):
+        self.searched += 1
+        return self.pattern.search(text)
+
+
+def test_a_pointer_is_split_once_and_each_call_gets_its_own_list(monkeypatch):
+    import re
+
+    from cfgpatch import pointer
+
+    counting = _Counting(re.compile(r"~(?![01])"))
+    monkeypatch.setattr(pointer, "_BAD_ESCAPE", counting)
+    monkeypatch.setattr(pointer, "_PARSED", {})
+    first = parse_pointer("/x~1y/0")
+    first.append("changed")
+    assert parse_pointer("/x~1y/0") == ["x/y", "0"] and counting.searched == 1
+    long = "/" + "a" * pointer.PARSED_CHARS
+    parse_pointer(long)
+    parse_pointer(long)
+    assert counting.searched == 3  # a long pointer is not kept
+    with pytest.raises(CfgPatchError):
+        parse_pointer("/a~2")
+    with pytest.raises(CfgPatchError):
+        parse_pointer("/a~2")  # a refusal is not kept either
+    monkeypatch.setattr(pointer, "PARSED_POINTERS", 3)
+    for index in range(10):
+        parse_pointer(f"/{index}")
+        assert len(pointer._PARSED) <= 3
+
+
+def test_a_checked_operation_is_an_immutable_tuple():
+    from cfgpatch.jsonpatch import check_operation
+
+    op = check_operation({"op": "move", "from": "/a~1b", "path": "/c", "value": 1})
+    assert isinstance(op, tuple) and (op.op, op.path, op.from_) == ("move", ["c"], ["a/b"])
+    with pytest.raises(AttributeError):
+        op.op = "copy"  # type: ignore[misc]

@@ -109,3 +109,30 @@ def test_messages():
 def test_raw_targets(raw_path, query, refused):
     error = raw_target_error({"raw_path": raw_path, "query_string": query})
     assert (error is not None) == refused
+
+
+class _Unsearchable:
+    def search(self, text):
+        raise AssertionError(f"searched {text!r}")
+
+
+@pytest.mark.parametrize(("raw_path", "query"), [
+    (b"/v1/documents/cfg", b""), (b"/v1/documents/cfg", b"force=1&message=a+b"), (b"/", b""),
+])
+def test_a_plain_target_is_passed_without_a_search(monkeypatch, raw_path, query):
+    from cfgpatch.server import inputs
+
+    monkeypatch.setattr(inputs, "_RAW_PATH_FORBIDDEN", _Unsearchable())
+    assert raw_target_error({"raw_path": raw_path, "query_string": query}) is None
+
+
+def test_a_request_without_conditions_shares_the_empty_preconditions():
+    from starlette.requests import Request
+
+    from cfgpatch.preconditions import NONE
+    from cfgpatch.server.inputs import preconditions
+
+    plain = {"type": "http", "headers": [(b"content-type", b"application/json")]}
+    assert preconditions(Request(plain)) is NONE
+    tagged = {"type": "http", "headers": [(b"if-match", b'"3"')]}
+    assert preconditions(Request(tagged)).if_match is not None

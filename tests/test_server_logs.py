@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 import httpx
+from starlette.testclient import TestClient
 
+from cfgpatch.server import create_app
 from cfgpatch.server.logs import JsonFormatter
 from cfgpatch.server.problems import REQUEST_ID
+from cfgpatch.service import Service
+from cfgpatch.store.memory import MemoryStore
 from server_support import JSON, ServerProcess
 
 
@@ -93,3 +98,60 @@ def test_text_lines_are_the_standard_formatters(monkeypatch):
         line = ours.format(record)
         assert line == standard.format(record)
     assert len(made) == 3 + 5  # ours: once a second (3 seconds); the standard one: each line
+
+
+ACCESS_ARGS = ("cfgpatch.access", logging.INFO, "/srv/front.py", "_finish", "%s %s %d",
+               ("PATCH", "/x", 200), {"request_id": "r-1", "status": 200, "route": "/x"})
+
+
+def made_by_logging(name, level, pathname, func, msg, args, extra):
+    return logging.getLogger(name).makeRecord(name, level, pathname, 0, msg, args, None,
+                                              func, extra)
+
+
+def test_a_quick_record_is_the_record_logging_makes():
+    from cfgpatch.server.logs import quick_record
+
+    before = time.time()
+    quick, slow = quick_record(*ACCESS_ARGS), made_by_logging(*ACCESS_ARGS)
+    assert type(quick) is logging.LogRecord
+    assert list(quick.__dict__) == list(slow.__dict__)  # the extras last, in their order
+    varying = {"created", "msecs", "relativeCreated"}
+    assert {k: v for k, v in quick.__dict__.items() if k not in varying} == {
+        k: v for k, v in slow.__dict__.items() if k not in varying}
+    assert before <= quick.created <= slow.created and 0 <= quick.msecs < 1000
+    moved = (slow.relativeCreated - quick.relativeCreated) - (slow.created - quick.created) * 1000
+    assert abs(moved) < 0.01  # both measured from logging's start
+    assert quick.getMessage() == "PATCH /x 200"
+
+
+def test_a_quick_record_is_made_again_for_each_process_and_factory(monkeypatch):
+    from cfgpatch.server import logs
+
+    quick_record = logs.quick_record
+    first = quick_record(*ACCESS_ARGS)
+    monkeypatch.setattr(logs, "_PROCESS", [first.process + 1])  # as after a fork
+    monkeypatch.setattr(logs.os, "getpid", lambda: first.process + 1)
+    assert quick_record(*ACCESS_ARGS).process == first.process + 1
+    monkeypatch.undo()
+
+    class Tagged(logging.LogRecord):
+        pass
+
+    monkeypatch.setattr(logging, "_logRecordFactory", Tagged)
+    assert type(quick_record(*ACCESS_ARGS)) is Tagged
+
+
+def test_the_access_record_is_made_once_and_cheaply(monkeypatch, caplog):
+    from cfgpatch.server import front
+
+    caplog.set_level(logging.INFO, logger="cfgpatch.access")
+    made = []
+    monkeypatch.setattr(front, "quick_record", lambda *a: made.append(a) or
+                        made_by_logging(*a))
+    with TestClient(create_app(Service(MemoryStore())), base_url="http://localhost") as api:
+        api.put("/v1/documents/cfg", content="{}", headers=JSON)
+    assert [a[0] for a in made] == ["cfgpatch.access"]
+    assert made[0][6]["route"] == "/v1/documents/{name}" and made[0][2] == front.__file__
+    assert [r.getMessage().split()[1:4] for r in caplog.records] == [
+        ["PUT", "/v1/documents/cfg", "201"]]

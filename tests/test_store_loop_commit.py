@@ -223,3 +223,38 @@ def test_a_lone_surrogate_is_refused_alone(durable_store):
     good, bad = asyncio.run(main())
     assert good == 1 and isinstance(bad, InvalidInput)
     assert store.head_version("bad") is None
+
+
+def test_an_append_holds_utf8_only_s_rule_without_its_context_manager(durable_store,
+                                                                     monkeypatch):
+    from cfgpatch.store import group_appends
+
+    monkeypatch.setattr(group_appends, "utf8_only", None, raising=False)  # not needed
+    store = durable_store
+    assert store.append("cfg", '"ok"', expected_head=None) == 1
+    with pytest.raises(InvalidInput) as caught:
+        store.append("cfg", '"x"', expected_head=1, author="a\ud800")
+    assert "the author holds a lone surrogate" in caught.value.describe()
+
+    async def main() -> int:
+        return await store.append_async("cfg", '"y"', expected_head=1, message="m\ud800")
+
+    with pytest.raises(InvalidInput) as caught:
+        asyncio.run(main())
+    assert "the message holds a lone surrogate" in caught.value.describe()
+    assert store.head_version("cfg") == 1
+
+
+def test_per_loop_hands_over_the_loop_s_own_submit():
+    """``PerLoop.submit`` returns its loop's ``submit`` to await (no coroutine of its own
+    between an append and its group commit)."""
+    import inspect
+
+    commits = LoopGroupCommit(lambda items: [item[1] for item in items], key=lambda i: i[0])
+    per_loop = PerLoop(lambda: commits)
+    assert not inspect.iscoroutinefunction(PerLoop.submit)
+
+    async def main() -> list:
+        return await asyncio.gather(per_loop.submit(("a", 1)), per_loop.submit(("b", 2), 5))
+
+    assert asyncio.run(main()) == [1, 2]

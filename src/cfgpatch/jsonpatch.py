@@ -17,8 +17,7 @@ stricter than RFC 6902 section 4.6 on purpose.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import (
     CANNOT_REMOVE_ROOT,
@@ -61,9 +60,9 @@ _NEEDS_FROM = ("move", "copy")
 MAX_COPIED_NODES = 5_000_000
 
 
-@dataclass(frozen=True)
-class Operation:
-    """One checked operation: name, decoded pointers and value."""
+class Operation(NamedTuple):
+    """One checked operation: name, decoded pointers and value (a tuple: made for a third
+    of a frozen dataclass's cost, three times a request)."""
 
     op: str
     path: list[str]

@@ -25,7 +25,6 @@ from typing import Any
 from .errors import INVALID_JSON, InvalidInput, LimitExceeded
 from .jsonlocate import first_rejection, float_is_exact
 from .jsonvalue import JSON, MAX_DEPTH, MAX_INT_DIGITS, as_text, check_depth
-from .pointer import parse_pointer
 
 #: Texts that may hold a number a 64-bit float cannot keep as written: 16 or more
 #: digits in a row (dots between them allowed), or an exponent.  Every decimal of at
@@ -101,10 +100,11 @@ class ServiceLimits:
         """Refuse ``value`` (a document or patch) nested deeper than ``max_depth``.
 
         ``text`` (any JSON text of it) makes short values free: nesting ``d``
-        needs ``2 * d`` characters.
+        needs ``2 * d`` characters, ``d`` of them ``[`` or ``{``.
         """
         limit = self.max_depth
-        if limit is None or (text is not None and len(text) // 2 <= limit):
+        if limit is None or (text is not None and (len(text) // 2 <= limit
+                                                   or _openings(text) <= limit)):
             return
         try:
             check_depth(value, limit)
@@ -140,23 +140,34 @@ class ServiceLimits:
             self.check_value_depth(value, text, "the result would be")
 
 
+def _openings(text: str | bytes) -> int:
+    """The ``[`` and ``{`` in a JSON text: a bound of its value's depth."""
+    if isinstance(text, str):
+        return text.count("[") + text.count("{")
+    return text.count(b"[") + text.count(b"{")
+
+
 def _written_depth(patch: list, head_depth: int) -> int:
-    """An upper bound of the depth of a head of depth ``head_depth`` after ``patch``."""
+    """An upper bound of the depth of a head of depth ``head_depth`` after ``patch`` (a
+    patch applied already: its pointers are valid, so each has one token per ``/``)."""
     bound = head_depth
     for op in patch:
         kind = op.get("op")
-        path = len(parse_pointer(op["path"]))
+        path = op["path"].count("/")
         if kind in ("add", "replace"):
             bound = max(bound, path + _depth(op["value"]))
         elif kind in ("copy", "move"):
-            bound = max(bound, path + bound - len(parse_pointer(op["from"])))
+            bound = max(bound, path + bound - op["from"].count("/"))
     return bound
 
 
 def _depth(value: Any) -> int:
     """Nesting depth of arrays and objects (a scalar is 0), iteratively."""
+    if type(value) is not dict and type(value) is not list:
+        return 0
     best, stack = 0, [(value, 1)]
     while stack:
+        node: Any
         node, level = stack.pop()
         kind = type(node)
         if kind is dict or kind is list:

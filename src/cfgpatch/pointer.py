@@ -43,12 +43,35 @@ def unescape_token(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
+#: Pointers parsed already (the paths of patches repeat from one request to the next),
+#: up to :data:`PARSED_POINTERS` of them (then it starts over), each of at most
+#: :data:`PARSED_CHARS` characters.
+_PARSED: dict[str, tuple[str, ...]] = {}
+PARSED_POINTERS = 4096
+PARSED_CHARS = 256
+
+
 def parse_pointer(text: str) -> list[str]:
-    """Split a pointer into decoded reference tokens; raise ``invalid pointer``.
+    """Split a pointer into decoded reference tokens (a new list each call); raise
+    ``invalid pointer``.
 
     >>> parse_pointer("/a~1b/~0/0")
     ['a/b', '~', '0']
     """
+    if type(text) is str:
+        known = _PARSED.get(text)
+        if known is not None:
+            return list(known)
+        tokens = _parse(text)
+        if len(text) <= PARSED_CHARS:
+            if len(_PARSED) >= PARSED_POINTERS:
+                _PARSED.clear()
+            _PARSED[text] = tuple(tokens)
+        return tokens
+    return _parse(text)
+
+
+def _parse(text: str) -> list[str]:
     if not isinstance(text, str):
         raise InvalidInput("a pointer must be a string", code=INVALID_POINTER)
     if text == "":

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import suppress
 
 from .errors import UNKNOWN_VERSION, LookupFailed
 from .jsonvalue import JSON
@@ -84,8 +83,10 @@ class VersionCache:
         key = (name, version)
         entry = self._entries.get(key)
         if entry is not None:
-            with suppress(KeyError):  # evicted by another thread meanwhile
+            try:  # noqa: SIM105 (contextlib.suppress costs a context manager a read)
                 self._entries.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
             return entry[0]
         if chain is None:
             may_read()

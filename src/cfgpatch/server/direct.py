@@ -9,7 +9,8 @@ requests to a chain of the same layers of ours (:class:`~.front.Front`,
 :class:`Routed`, which gives the scope what the router would (route, endpoint,
 path parameters) and calls the route's resource.  Starlette's layers do nothing
 else for these requests: the front answers whatever escapes a handler.  Every
-other request takes Starlette's whole stack, as before.
+other request takes Starlette's whole stack, as before.  A PATCH of a document
+goes shorter still (:mod:`.short_patch`, which hands everything else to the chain).
 """
 
 from __future__ import annotations

@@ -27,12 +27,13 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
 from . import metrics
 from .limits import BODY_KEY, BodyTooLarge, Limits, Timeouts
+from .logs import quick_record
 from .problems import (
     REQUEST_ID,
     HttpProblem,
@@ -42,6 +43,8 @@ from .problems import (
 )
 
 ACCESS = logging.getLogger("cfgpatch.access")
+#: ``respond(scope, receive, body, answer)``: what answers a request (:meth:`Front.serve`).
+Respond = Callable[[dict, Callable, bytes, "Answer"], Awaitable[None]]
 LOG = logging.getLogger("cfgpatch.server")
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:-]{1,128}")
 #: Route label of requests that matched no route (kept apart from real routes).
@@ -107,19 +110,26 @@ class Front:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.serve(scope, receive, send, self._pass_on)
+
+    async def serve(self, scope: dict, receive: Callable, send: Callable,
+                    respond: Respond) -> None:
+        """Answer the request with ``respond(scope, receive, body, answer)`` once its body is
+        in and it holds a slot, with the id, log line and metrics of every request."""
         request_id = request_id_of(scope)
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         answer = Answer(send, request_id)
         metrics.IN_PROGRESS.inc()
         try:
-            await self._answer(scope, receive, answer)
+            await self._answer(scope, receive, answer, respond)
         finally:
             metrics.IN_PROGRESS.dec()
             self._finish(scope, answer, time.perf_counter() - started)
             REQUEST_ID.reset(token)
 
-    async def _answer(self, scope: dict, receive: Callable, answer: Answer) -> None:
+    async def _answer(self, scope: dict, receive: Callable, answer: Answer,
+                      respond: Respond) -> None:
         body = await self._body(scope, receive, answer)
         if body is None:
             return
@@ -131,13 +141,19 @@ class Front:
         held = scope[SLOT_KEY] = Held(self.slots)
         scope[BODY_KEY] = body  # read once (the app's handlers take it from here)
         try:
-            await self.app(scope, _replay(body, receive), answer.send)
+            await respond(scope, receive, body, answer)
         except Exception as exc:  # no handler answered: log once, answer a JSON 500
             if answer.status is not None:
                 raise
             await internal_error_response(exc)(scope, receive, answer.send)
         finally:
             held.release()
+
+    async def _pass_on(self, scope: dict, receive: Callable, body: bytes,
+                       answer: Answer) -> None:
+        """The app answers (its ``receive`` gives the body read already, then the real
+        events)."""
+        await self.app(scope, _replay(body, receive), answer.send)
 
     async def _body(self, scope: dict, receive: Callable, answer: Answer) -> bytes | None:
         """The whole body, or ``None`` once the request has been answered or is gone."""
@@ -185,12 +201,12 @@ class Front:
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
             method, path = scope["method"], scope["path"]
-            # The record made and handed to the handlers as ``ACCESS.info`` would, without
-            # its search of the stack for the caller's file and line (the record names
-            # this function, line 0): a tenth of the line's cost.
-            ACCESS.handle(ACCESS.makeRecord(
-                ACCESS.name, logging.INFO, __file__, 0, "%s %s %s %d %.1fms",
-                (where, method, path, status, seconds * 1000), None, "_finish", {
+            # The record ``ACCESS.info`` would hand to the handlers, without its search of
+            # the stack for the caller's file and line (the record names this function,
+            # line 0) and its per-record look-ups (logs.quick_record).
+            ACCESS.handle(quick_record(
+                ACCESS.name, logging.INFO, __file__, "_finish", "%s %s %s %d %.1fms",
+                (where, method, path, status, seconds * 1000), {
                     "request_id": answer.request_id, "client": where, "method": method,
                     "path": path, "status": status, "duration_ms": round(seconds * 1000, 3),
                     "route": route}))
@@ -207,6 +223,8 @@ class ClientGone(Exception):
 class Answer:
     """``send`` adding ``X-Request-Id`` to the answer, and what was sent."""
 
+    __slots__ = ("_send", "request_id", "status", "gone")
+
     def __init__(self, send: Callable, request_id: str) -> None:
         self._send = send
         self.request_id = request_id
@@ -220,6 +238,18 @@ class Answer:
             headers.append((b"x-request-id", self.request_id.encode("ascii")))
             message = {**message, "headers": headers}
         await self._send(message)
+
+    async def reply(self, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+        """Send a whole answer: ``headers`` (raw, lower-case, without ``X-Request-Id``) and
+        ``body``."""
+        self.status = status
+        headers.append((b"x-request-id", self.request_id.encode("ascii")))
+        whole = getattr(getattr(self._send, "__self__", None), "send_whole", None)
+        if whole is not None:  # the httptools cycle's: one write, its bytes joined once
+            await whole(status, headers, body)
+            return
+        await self._send({"type": "http.response.start", "status": status, "headers": headers})
+        await self._send({"type": "http.response.body", "body": body})
 
 
 def _replay(body: bytes, receive: Callable) -> Callable:

@@ -92,7 +92,7 @@ class HostGuard:
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            header = _header(scope, b"host")
+            header = host_header(scope)
             if not self.policy.allows(header):
                 await problem_response(self.refusal(header), 421)(scope, receive, send)
                 return
@@ -104,6 +104,11 @@ class HostGuard:
         names = ", ".join(["loopback names", *sorted(self.policy.extra)])
         return HttpProblem(f"{shown} does not name this server (it answers {names}; "
                            "see --allowed-host)", code=MISDIRECTED_REQUEST)
+
+
+def host_header(scope: dict) -> str | None:
+    """The request's ``Host`` value (``None`` without one)."""
+    return _header(scope, b"host")
 
 
 def _header(scope: dict, key: bytes) -> str | None:

@@ -13,7 +13,7 @@ from urllib.parse import unquote_to_bytes
 from starlette.requests import Request
 
 from ..errors import INVALID_ARGUMENTS, INVALID_NAME, UNSUPPORTED_MEDIA_TYPE, InvalidInput
-from ..preconditions import Preconditions, TagList
+from ..preconditions import NONE, Preconditions, TagList
 from .problems import HttpProblem, problem_response
 
 #: Document names: a letter or digit, then letters, digits, ``.``, ``_`` and ``-``.
@@ -110,9 +110,12 @@ def parse_tag_list(values: list[str], field: str) -> TagList | None:
 def preconditions(request: Request) -> Preconditions:
     """The request's ``If-Match`` and ``If-None-Match``, parsed."""
     headers = request.headers
+    if_match, if_none_match = headers.getlist("if-match"), headers.getlist("if-none-match")
+    if not if_match and not if_none_match:
+        return NONE  # most requests have neither
     return Preconditions(
-        if_match=parse_tag_list(headers.getlist("if-match"), "If-Match"),
-        if_none_match=parse_tag_list(headers.getlist("if-none-match"), "If-None-Match"),
+        if_match=parse_tag_list(if_match, "If-Match"),
+        if_none_match=parse_tag_list(if_none_match, "If-None-Match"),
     )
 
 
@@ -166,6 +169,8 @@ def media_type(request: Request) -> str:
         raise HttpProblem(f"Content-Type may be given once, with one media type (got "
                           f"{', '.join(lines)[:80]!r})", code=INVALID_ARGUMENTS)
     raw = lines[0] if lines else ""
+    if ";" not in raw:
+        return raw.strip().lower()  # no parameters (most requests)
     kind, *params = (part.strip().lower() for part in raw.split(";"))
     for param in params:
         key, _, value = param.partition("=")
@@ -207,10 +212,14 @@ class RawPathGuard:
 def raw_target_error(scope: dict) -> HttpProblem | None:
     """Why the raw request target is refused, or ``None``."""
     raw_path = scope.get("raw_path") or b""
+    query = scope.get("query_string") or b""
+    if (b"%" not in raw_path and b"." not in raw_path and raw_path.isascii()
+            and b"%" not in query and query.isascii()):
+        return None  # no escapes, no dots, ASCII: nothing to refuse (most requests)
     if _RAW_PATH_FORBIDDEN.search(raw_path):
         return HttpProblem("the path holds an encoded '/', '\\', NUL or a dot segment",
                            code=INVALID_NAME)
-    for part, what in ((raw_path, "path"), (scope.get("query_string") or b"", "query")):
+    for part, what in ((raw_path, "path"), (query, "query")):
         if part.isascii() and b"%" not in part:
             continue  # ASCII with no escapes: UTF-8 already
         try:

@@ -41,12 +41,18 @@ def guard(handler: Callable) -> Callable:
         try:
             return await handler(request)
         except CfgPatchError as error:
-            metrics.observe_error(error.code)
-            return problem_response(error)
+            return refused(error)
 
     endpoint.__name__ = getattr(handler, "__name__", "endpoint")
     endpoint.__wrapped__ = handler  # type: ignore[attr-defined]
     return endpoint
+
+
+def refused(error: CfgPatchError) -> Response:
+    """The JSON answer to a refusal by a handler (counted when it is a conflict or a
+    store error)."""
+    metrics.observe_error(error.code)
+    return problem_response(error)
 
 
 class Resource:

@@ -1,7 +1,7 @@
 """``append`` and ``append_async`` of the SQL stores, through their group commits.
 
 Both stores write a version the same way: make the row, check its texts are UTF-8
-(``utf8_only``), hand it to the thread group commit (``_commits``, :meth:`append`) or
+(``utf8_only``'s rule), hand it to the thread group commit (``_commits``, :meth:`append`) or
 the per-loop one (``_loop_commits``, :meth:`append_async`), and answer the version
 written (``appended``).  A store gives its row (``_make_row``: the columns its table
 holds) and how its driver's errors read while writing (``_write_errors``; none by
@@ -13,7 +13,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import Any
 
-from .base import appended, utf8_only
+from .base import appended, not_utf8
 from .group_commit import GroupCommit, PerLoop
 
 
@@ -45,9 +45,11 @@ class GroupAppends:
         deleted: bool = False,
     ) -> int:
         row = self._make_row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message), \
-                self._write_errors():
-            inserted = self._commits.submit(row)  # raises a row's StoreError
+        try:  # utf8_only's rule, without a generator's context manager for each write
+            with self._write_errors():
+                inserted = self._commits.submit(row)  # raises a row's StoreError
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
         return appended(row, inserted)
 
     async def append_async(self, name: str, text: str, *, expected_head: int | None,
@@ -58,7 +60,9 @@ class GroupAppends:
         the appends other tasks make meanwhile (:class:`.LoopGroupCommit`); after
         ``timeout`` seconds, ``TimeoutError`` (the row may still be written)."""
         row = self._make_row(name, text, expected_head, author, message, delta, deleted)
-        with utf8_only(name=name, text=text, author=author, message=message), \
-                self._write_errors():
-            inserted = await self._loop_commits.submit(row, timeout)
+        try:
+            with self._write_errors():
+                inserted = await self._loop_commits.submit(row, timeout)
+        except UnicodeEncodeError:
+            raise not_utf8(name=name, text=text, author=author, message=message) from None
         return appended(row, inserted)

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Coroutine, Hashable
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -262,7 +262,9 @@ class PerLoop(Generic[T, R]):
         self._commits: dict[asyncio.AbstractEventLoop, LoopGroupCommit[T, R]] = {}
         self._lock = threading.Lock()
 
-    async def submit(self, item: T, timeout: float | None = None) -> R:
+    def submit(self, item: T, timeout: float | None = None) -> Coroutine[Any, Any, R]:
+        """This loop's :meth:`LoopGroupCommit.submit` of ``item`` (to await; no coroutine
+        of its own in between: an append awaits through every frame of its chain)."""
         loop = asyncio.get_running_loop()
         commits = self._commits.get(loop)
         if commits is None:
@@ -270,4 +272,4 @@ class PerLoop(Generic[T, R]):
                 for old in [old for old in self._commits if old.is_closed()]:
                     del self._commits[old]
                 commits = self._commits.setdefault(loop, self._make())
-        return await commits.submit(item, timeout)
+        return commits.submit(item, timeout)
