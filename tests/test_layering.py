@@ -1,7 +1,7 @@
 """The dependency rules of the package, checked by reading the imports.
 
 * The core (everything outside ``server/``, ``cli/``, ``store/sqlite.py``,
-  ``store/postgres.py`` and ``web/site.py``) imports only the standard library,
+  ``store/postgres.py``, ``store/postgres_batch.py`` and ``web/site.py``) imports only the standard library,
   except the YAML readers and printers of ``kube/io/`` and the page's Python side
   (``web/``), which read YAML with PyYAML's pure-Python part: the core also runs in the
   browser under Pyodide.
@@ -29,6 +29,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cfgpatch"
 OUTSIDE_CORE = ("server/", "cli/", "store/sqlite.py", "store/postgres.py",
+                "store/postgres_batch.py",
                 "store/group_commit.py",  # threads of the durable stores (never under Pyodide)
                 "web/site.py", "__main__.py",
                 "preview/")

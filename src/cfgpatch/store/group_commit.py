@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine, Hashable
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -77,7 +77,10 @@ class _Batching(Generic[T, R]):
 
     def _outcomes(self, items: list[T]) -> list[R | BaseException]:
         """``flush(items)``, one outcome per item (else an ``AssertionError``)."""
-        outcomes = self._flush(items)
+        return self._checked(items, self._flush(items))
+
+    def _checked(self, items: list[T], outcomes: list[R | BaseException]
+                 ) -> list[R | BaseException]:
         if len(outcomes) != len(items):
             raise AssertionError(f"flush answered {len(outcomes)} outcomes "
                                  f"for {len(items)} items")
@@ -176,7 +179,9 @@ class LoopGroupCommit(_Batching[T, R]):
     """The group commit of writers that are tasks of one event loop: ``await submit(item)``.
 
     Up to ``flights`` batches are written at once, each by ``flush`` on a thread of
-    the loop's default executor while the loop serves other requests; items that
+    the loop's default executor, or by ``flush_here`` awaited on the loop itself
+    (a store with connections of the loop's own: no hand-over to a thread and back),
+    while the loop serves other requests; items that
     arrive meanwhile queue and go in the next batch (at most one per key, at most
     ``max_batch``).  Outcomes and failures are those of :class:`GroupCommit`: a
     failing ``flush`` fails its batch and every item queued behind it.  A writer
@@ -186,8 +191,13 @@ class LoopGroupCommit(_Batching[T, R]):
 
     def __init__(self, flush: Callable[[list[T]], list[R | BaseException]],
                  key: Callable[[T], Hashable], max_batch: int = MAX_BATCH,
-                 flights: int = 1) -> None:
+                 flights: int = 1, *,
+                 flush_here: Callable[[list[T]], Awaitable[list[R | BaseException]]]
+                 | None = None,
+                 close: Callable[[], None] | None = None) -> None:
         super().__init__(flush, key, max_batch, flights)
+        self._flush_here = flush_here
+        self._close = close
         self._queue: list[tuple[T, Hashable, asyncio.Future]] = []
         self._tasks: set[asyncio.Task] = set()  # the flights' tasks
 
@@ -224,8 +234,7 @@ class LoopGroupCommit(_Batching[T, R]):
         while self._queue:
             batch, self._queue = self._pick(self._queue, _key_of_entry)
             try:
-                outcomes = await loop.run_in_executor(None, self._outcomes,
-                                                      [item for item, _, _ in batch])
+                outcomes = await self._written(loop, [item for item, _, _ in batch])
             except Exception as error:  # the batch fails, and the items queued behind it
                 batch, self._queue = batch + self._queue, []
                 outcomes = [error] * len(batch)
@@ -238,6 +247,19 @@ class LoopGroupCommit(_Batching[T, R]):
                 else:
                     future.set_result(outcome)
 
+
+    async def _written(self, loop: asyncio.AbstractEventLoop, items: list[T]
+                       ) -> list[R | BaseException]:
+        """``items``' outcomes: ``flush_here`` awaited on the loop, else ``flush`` on a
+        thread of the loop's default executor."""
+        if self._flush_here is None:
+            return await loop.run_in_executor(None, self._outcomes, items)
+        return self._checked(items, await self._flush_here(items))
+
+    def close(self) -> None:
+        """Release what ``flush_here`` holds (its loop ended, or the store closes)."""
+        if self._close is not None:
+            self._close()
 
 
 def _time_out(future: asyncio.Future) -> None:
@@ -270,6 +292,13 @@ class PerLoop(Generic[T, R]):
         if commits is None:
             with self._lock:
                 for old in [old for old in self._commits if old.is_closed()]:
-                    del self._commits[old]
+                    self._commits.pop(old).close()
                 commits = self._commits.setdefault(loop, self._make())
         return commits.submit(item, timeout)
+
+    def close(self) -> None:
+        """Close every loop's group commit (:meth:`LoopGroupCommit.close`)."""
+        with self._lock:
+            commits, self._commits = list(self._commits.values()), {}
+        for commit in commits:
+            commit.close()

@@ -25,7 +25,7 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StoreError
-from . import deltas, migrations
+from . import deltas, migrations, postgres_batch
 from .base import (
     ConcurrentUpdate,
     RetentionPolicy,
@@ -36,6 +36,7 @@ from .base import (
 )
 from .group_appends import GroupAppends
 from .group_commit import GroupCommit, LoopGroupCommit, PerLoop
+from .postgres_batch import Row, write_failed
 
 #: Group commit batches one process writes at once (at most half its pool; see
 #: :mod:`.group_commit`). One since stop 34: with the PATCH computed on the event loop,
@@ -56,8 +57,6 @@ FAIL_FAST = {"connect_timeout": "2", "tcp_user_timeout": "1500", "keepalives_idl
              "options": "-c statement_timeout=10000"}
 
 
-#: One row to append: name, version, body, author, message, kind, expected head.
-Row = tuple[str, int, str, str | None, str | None, int, int | None]
 
 
 def _iso(stamp: datetime | None) -> str | None:
@@ -86,17 +85,10 @@ def _fail_fast(conninfo: str) -> dict[str, str]:
     return {key: value for key, value in FAIL_FAST.items() if key not in given}
 
 
-def _row(name: str, text: str, expected_head: int | None, author: str | None,
-         message: str | None, delta: str | None, deleted: bool) -> Row:
-    version = (expected_head or 0) + 1
-    kind, body = deltas.row_kind(version, text, delta, deleted)
-    return (name, version, body, author, message, kind, expected_head)
-
-
 class PostgresStore(GroupAppends):
     """Versioned documents in PostgreSQL (see the module docstring)."""
 
-    _make_row = staticmethod(_row)  # (append and append_async: GroupAppends)
+    _make_row = staticmethod(postgres_batch.make_row)  # (append and append_async: GroupAppends)
 
     keeps_deltas = True
 
@@ -112,36 +104,21 @@ class PostgresStore(GroupAppends):
         schema: tuple[migrations.Migration, ...] = migrations.MIGRATIONS,
     ) -> None:
         self.prefix = migrations.check_prefix(prefix)
+        self._conninfo = conninfo
         self._table = f"{self.prefix}versions"
-        # One statement, one round trip: insert only if the head is still the expected
-        # one; a racing insert of the same version hits the primary key.  A batch of
-        # the group commit does the same for each row (one row per document); its arrays
-        # go in binary (as text, psycopg escapes every body with a regular expression and
-        # PostgreSQL parses it back: 20 times the time for four 4 KB bodies, measured).
-        self._insert_one = (
-            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
-            " SELECT %(name)s, %(version)s, %(body)s, %(author)s, %(message)s, %(kind)s"
-            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = %(name)s)"
-            " IS NOT DISTINCT FROM %(head)s")
-        self._insert_many = (
-            f"INSERT INTO {self._table} (name, version, body, author, message, kind)"
-            " SELECT r.name, r.version, r.body, r.author, r.message, r.kind"
-            " FROM unnest(%b::text[], %b::int[], %b::text[], %b::text[], %b::text[],"
-            " %b::smallint[], %b::int[]) AS r(name, version, body, author, message, kind, head)"
-            f" WHERE (SELECT max(version) FROM {self._table} WHERE name = r.name)"
-            " IS NOT DISTINCT FROM r.head ON CONFLICT DO NOTHING RETURNING name")
+        self._statements = postgres_batch.Statements(self._table)
+        self._loop_options = {"autocommit": True, **_fail_fast(conninfo)}
         flights = max(1, min(BATCHES_IN_FLIGHT, max_size // 2))
         self._commits: GroupCommit[Row, bool] = GroupCommit(
             self._insert, key=row_name, flights=flights)
-        self._loop_commits: PerLoop[Row, bool] = PerLoop(
-            lambda: LoopGroupCommit(self._insert, key=row_name, flights=flights))
+        self._loop_commits: PerLoop[Row, bool] = PerLoop(lambda: self._loop_commit(flights))
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,
             max_size=max_size,
             # No check on every checkout (it costs a round trip per statement); a
             # connection found broken is discarded by the pool and the read retried.
-            kwargs={"autocommit": True, **_fail_fast(conninfo)},
+            kwargs=self._loop_options,
             open=False,
             name="cfgpatch",
             timeout=pool_timeout,
@@ -152,6 +129,13 @@ class PostgresStore(GroupAppends):
             self._pool.close()
             raise StoreError(f"cannot connect to PostgreSQL: {exc}") from None
         self.migrate(schema)
+
+    def _loop_commit(self, flights: int) -> LoopGroupCommit[Row, bool]:
+        """The running loop's group commit: batches written on connections of its own."""
+        writer = postgres_batch.LoopWriter(self._conninfo, self._loop_options,
+                                           self._statements)
+        return LoopGroupCommit(self._insert, key=row_name, flights=flights,
+                               flush_here=writer.insert, close=writer.close)
 
     @classmethod
     def from_url(cls, url: str) -> PostgresStore:
@@ -251,24 +235,13 @@ class PostgresStore(GroupAppends):
 
     def _insert(self, rows: list[Row]) -> list[bool | BaseException]:
         """Insert each row whose document's head is still its expected head; whether
-        each was (the group commit's ``flush``: one statement, committed on return)."""
+        each was (the thread group commit's ``flush``: one statement, committed on
+        return; :mod:`.postgres_batch`)."""
         try:
             with self._pool.connection() as conn:
-                if len(rows) == 1:
-                    return [conn.execute(self._insert_one, _named(rows[0])).rowcount == 1]
-                inserted = {name for (name,) in conn.execute(
-                    self._insert_many, [list(column) for column in zip(*rows, strict=True)])}
-                return [row[0] in inserted for row in rows]
-        except pg_errors.UniqueViolation:  # the one-row statement (the batch skips them)
-            return [False] * len(rows)
-        except (UnicodeEncodeError, psycopg.DataError) as error:
-            if len(rows) > 1:  # one bad row must not fail the others: one at a time
-                return [self._insert([row])[0] for row in rows]
-            return [error if isinstance(error, UnicodeEncodeError) else _write_failed(error)]
-        except psycopg.OperationalError as exc:  # no connection, or it broke: raised,
-            raise _write_failed(exc) from None  # so the writes queued behind fail too
-        except psycopg.Error as exc:
-            return [_write_failed(exc)] * len(rows)
+                return postgres_batch.write(conn, self._statements, rows)
+        except psycopg.OperationalError as exc:  # no connection within the pool's timeout
+            raise write_failed(exc) from None
 
     def versions(self, name: str, *, after: int = 0, limit: int | None = None
                  ) -> list[VersionInfo]:
@@ -331,16 +304,8 @@ class PostgresStore(GroupAppends):
         self._run(work, "drop")
 
     def close(self) -> None:
+        self._loop_commits.close()
         self._pool.close()
-
-
-def _named(row: Row) -> dict[str, Any]:
-    return dict(zip(("name", "version", "body", "author", "message", "kind", "head"), row,
-                    strict=True))
-
-
-def _write_failed(error: psycopg.Error) -> StoreError:
-    return StoreError(f"PostgreSQL write failed: {error}".strip())
 
 
 def _broken(error: psycopg.OperationalError) -> bool:
