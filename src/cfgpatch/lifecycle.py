@@ -274,8 +274,10 @@ class Lifecycle:
     def prune(self, name: str) -> int:
         """Remove the versions of ``name`` its retention policy lets go; how many went."""
         policy = policy_for(name, self.store.retention())
+        if policy is None:  # the usual case: no read of the head
+            return 0
         _, last = self._state(name)
-        if policy is None or last is None:
+        if last is None:
             return 0
         infos = self.store.versions(name) if policy.keep_seconds is not None else None
         before = prune_point(last, policy, infos)

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ..errors import OVERLOADED, REQUEST_TIMEOUT
-from . import metrics
+from . import access_lines, metrics
 from .limits import BODY_KEY, BodyTooLarge, Limits, Timeouts
 from .logs import quick_record
 from .problems import (
@@ -201,6 +201,9 @@ class Front:
             client = scope.get("client")
             where = f"{client[0]}:{client[1]}" if client else "-"
             method, path = scope["method"], scope["path"]
+            if access_lines.write(where, method, path, status, seconds, answer.request_id,
+                                  route):
+                return
             # The record ``ACCESS.info`` would hand to the handlers, without its search of
             # the stack for the caller's file and line (the record names this function,
             # line 0) and its per-record look-ups (logs.quick_record).

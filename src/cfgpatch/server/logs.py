@@ -114,8 +114,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(
-                timespec="milliseconds").replace("+00:00", "Z"),
+            "time": json_time(record.created),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -129,6 +128,12 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exc_info"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
+
+
+def json_time(created: float) -> str:
+    """A record's time as JSON lines give it: ``2026-12-07T03:12:45.120Z``."""
+    return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
 
 
 def configure(level: str, json_lines: bool) -> dict:
