@@ -258,3 +258,111 @@ def test_per_loop_hands_over_the_loop_s_own_submit():
         return await asyncio.gather(per_loop.submit(("a", 1)), per_loop.submit(("b", 2), 5))
 
     assert asyncio.run(main()) == [1, 2]
+
+
+# -- flush_here: batches written on the loop itself; closing a loop's group commit -------
+
+class ThreadFlush(Exception):
+    """``flush`` ran on a thread although ``flush_here`` was given."""
+
+
+def on_a_thread(items: list) -> list:
+    raise ThreadFlush()
+
+
+def submit_here(commits: LoopGroupCommit, items: list[tuple[str, int]]) -> list:
+    """:func:`submit_all`, failing after 5 s instead of hanging (writers never answered)."""
+    async def main() -> list:
+        return await asyncio.wait_for(asyncio.gather(
+            *(commits.submit(item) for item in items), return_exceptions=True), 5)
+
+    return asyncio.run(main())
+
+
+def test_flush_here_writes_the_batches_on_the_loop():
+    threads: set[int] = set()
+    batches: list[list[tuple[str, int]]] = []
+
+    async def flush_here(items: list[tuple[str, int]]) -> list[int | BaseException]:
+        threads.add(threading.get_ident())
+        batches.append(list(items))
+        await asyncio.sleep(0.01)  # the loop runs the other writers meanwhile
+        return [KeyError(key) if key == "bad" else number * 2 for key, number in items]
+
+    commits = LoopGroupCommit(on_a_thread, key=lambda item: item[0], flush_here=flush_here)
+    outcomes = submit_here(commits, [("a", 1), ("b", 2), ("a", 3), ("bad", 4)])
+    assert outcomes[:3] == [2, 4, 6] and isinstance(outcomes[3], KeyError)
+    assert batches == [[("a", 1), ("b", 2), ("bad", 4)], [("a", 3)]]
+    assert threads == {threading.get_ident()}  # asyncio.run's loop: this thread
+
+
+def test_flush_here_answering_a_wrong_count_fails_its_writers():
+    async def flush_here(items: list[tuple[str, int]]) -> list[int | BaseException]:
+        return [number for _, number in items][1:]
+
+    commits = LoopGroupCommit(on_a_thread, key=lambda item: item[0], flush_here=flush_here)
+    outcomes = submit_here(commits, [("a", 1), ("b", 2)])
+    assert [type(outcome) for outcome in outcomes] == [AssertionError] * 2
+    assert "answered 1 outcomes for 2 items" in str(outcomes[0])
+
+
+def test_a_failing_flush_here_fails_its_batch_and_the_items_queued_behind_it():
+    calls: list[list[tuple[str, int]]] = []
+
+    async def flush_here(items: list[tuple[str, int]]) -> list[int | BaseException]:
+        calls.append(list(items))
+        raise RuntimeError("the connection went away")
+
+    commits = LoopGroupCommit(on_a_thread, key=lambda item: item[0], flush_here=flush_here)
+    outcomes = submit_here(commits, [("a", 1), ("a", 2), ("b", 3)])
+    assert [type(outcome) for outcome in outcomes] == [RuntimeError] * 3
+    assert calls == [[("a", 1), ("b", 3)]]  # the second "a" failed with it, never written
+    later = submit_here(commits, [("c", 5)])  # the failed flight landed: a new one starts
+    assert isinstance(later[0], RuntimeError) and len(calls) == 2
+
+
+def test_flush_here_flights_write_at_once():
+    inside: list[int] = []
+
+    async def flush_here(items: list[tuple[str, int]]) -> list[int | BaseException]:
+        inside.append(len(inside))
+        while len(inside) < 2:  # both flights inside flush_here together, or a timeout
+            await asyncio.sleep(0.005)
+        return [number for _, number in items]
+
+    commits = LoopGroupCommit(on_a_thread, key=lambda item: item[0], max_batch=1,
+                              flights=2, flush_here=flush_here)
+
+    async def main() -> list:
+        return await asyncio.wait_for(asyncio.gather(commits.submit(("a", 1)),
+                                                     commits.submit(("b", 2))), 5)
+
+    assert asyncio.run(main()) == [1, 2]
+
+
+def test_per_loop_closes_the_group_commit_of_a_loop_that_ended():
+    closed: list[int] = []
+
+    def make() -> LoopGroupCommit:
+        number = len(made)
+        made.append(LoopGroupCommit(Recorder(), key=lambda item: item[0],
+                                    close=lambda: closed.append(number)))
+        return made[-1]
+
+    made: list[LoopGroupCommit] = []
+    per_loop = PerLoop(make)
+
+    async def once() -> int:
+        return await per_loop.submit(("a", 1))
+
+    kept = asyncio.new_event_loop()  # ended its work, not closed: its commit stays open
+    assert kept.run_until_complete(once()) == 2
+    assert asyncio.run(once()) == 2 and closed == []
+    kept.close()
+    assert asyncio.run(once()) == 2  # its first submit closes both ended loops' commits
+    assert sorted(closed) == [0, 1] and len(made) == 3
+    per_loop.close()
+    assert sorted(closed) == [0, 1, 2]
+    per_loop.close()  # nothing left to close twice
+    assert len(closed) == 3
+    LoopGroupCommit(Recorder(), key=id).close()  # no close= given: nothing to do

@@ -135,8 +135,15 @@ class _ArrayDumper(Dumper):
 class _TextsDumper(_ArrayDumper):
     oid, element_oid, element_name = 1009, 25, "text"
 
+    def __init__(self, cls: type, context: Any = None) -> None:
+        super().__init__(cls, context)
+        # The bytes are read in the connection's client encoding (UTF-8 unless the URL's
+        # client_encoding or PGCLIENTENCODING says otherwise), as psycopg's own dumpers.
+        encoding = self.connection.info.encoding if self.connection else "utf-8"
+        self._encoding = "utf-8" if encoding == "ascii" else encoding
+
     def element(self, item: str) -> bytes:
-        data = item.encode()  # a lone surrogate: UnicodeEncodeError, as psycopg's own
+        data = item.encode(self._encoding)  # a lone surrogate: UnicodeEncodeError
         return _LENGTH.pack(len(data)) + data
 
 
