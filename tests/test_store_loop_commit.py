@@ -366,3 +366,31 @@ def test_per_loop_closes_the_group_commit_of_a_loop_that_ended():
     per_loop.close()  # nothing left to close twice
     assert len(closed) == 3
     LoopGroupCommit(Recorder(), key=id).close()  # no close= given: nothing to do
+
+
+def test_an_item_queued_in_the_turn_after_a_batch_joins_the_next_one():
+    """The loop takes one turn between two batches: a request whose write arrives in the
+    turn the previous batch ends (here a task scheduled just after the batch's wake-up)
+    goes in the next batch with the items queued meanwhile, not in a batch of its own."""
+    batches: list[list[tuple[str, int]]] = []
+
+    async def main() -> list:
+        gate = asyncio.get_running_loop().create_future()
+
+        async def flush_here(items: list[tuple[str, int]]) -> list[int]:
+            batches.append(list(items))
+            if len(batches) == 1:
+                await gate
+            return [number for _, number in items]
+
+        commits = LoopGroupCommit(on_a_thread, key=lambda item: item[0], flush_here=flush_here)
+        first = asyncio.ensure_future(commits.submit(("a", 1)))
+        await asyncio.sleep(0)  # the first batch, ("a", 1), is being written
+        second = asyncio.ensure_future(commits.submit(("b", 2)))
+        await asyncio.sleep(0)  # ("b", 2) queued behind it
+        gate.set_result(None)  # the batch ends: its flight wakes up first ...
+        third = asyncio.ensure_future(commits.submit(("c", 3)))  # ... then this task
+        return list(await asyncio.gather(first, second, third))
+
+    assert asyncio.run(asyncio.wait_for(main(), 5)) == [1, 2, 3]
+    assert batches == [[("a", 1)], [("b", 2), ("c", 3)]]

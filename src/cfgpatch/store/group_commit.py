@@ -246,6 +246,11 @@ class LoopGroupCommit(_Batching[T, R]):
                     future.set_exception(outcome)
                 else:
                     future.set_result(outcome)
+            if self._queue:
+                # One turn of the loop before the next batch: the requests whose bytes
+                # arrived in the same turn as the last queued ones join them (batches
+                # about a sixth larger in the benchmark, less CPU per commit).
+                await asyncio.sleep(0)
 
 
     async def _written(self, loop: asyncio.AbstractEventLoop, items: list[T]
