@@ -8,7 +8,9 @@ exactly one insert win and the other gets
 retries).  Appends made at the same time by threads of one process go in one
 statement, one row per document (:mod:`.group_commit`): each row is still
 judged on its own head, and each thread is answered once the statement has
-committed.  Connections come from a ``psycopg_pool`` pool.  PostgreSQL's
+committed.  Connections come from a ``psycopg_pool`` pool, except that the event loop
+of a server worker writes its batches on a connection of its own
+(:mod:`.postgres_batch`).  PostgreSQL's
 default ``synchronous_commit=on`` makes every acknowledged commit durable.
 Migrations take a transaction-level advisory lock, so replicas starting
 together migrate once.

@@ -15,9 +15,9 @@ means are the same whoever writes it:
 * any other database error fails every row of the batch with ``StoreError``.
 
 :func:`write` runs a batch on a connection of the store's pool (the thread group
-commit, and the loop's when the store has no loop connections).  :class:`LoopWriter`
-runs it on the event loop itself, on connections of its own: a batch of the PATCHes
-a worker computes on its loop no longer goes to a thread and back, which cost the
+commit of ``append``).  :class:`LoopWriter` runs it on the event loop itself, on
+connections of its own: a batch of the PATCHes a worker computes on its loop no
+longer goes to a thread and back, which cost the
 worker's interpreter lock two hand-overs and the thread's turn at it per batch
 (``docs/server.md``, "Cost").
 """
