@@ -44,7 +44,7 @@ from .nodes import (
     text,
 )
 from .schema import KustomizeSchema, SchemaNode
-from .styles import restyled
+from .styles import EmptyNullKey, drop_empty, restyled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,6 +148,8 @@ class Walker:
         names = set(dest) if isinstance(dest, dict) else set()
         if isinstance(origin, dict):
             names.update(origin)
+        empty = [key for key in dest if isinstance(key, EmptyNullKey)] \
+            if isinstance(dest, dict) else []
         for name in sorted(names):
             child = node.field(name) if node is not None else None
             pair = [dest.get(name, MISSING), origin.get(name, MISSING)
@@ -159,6 +161,8 @@ class Walker:
                 dest.pop(name, None)
             else:
                 dest[name] = restyled(dest[name], value) if name in dest else value
+        if empty:
+            drop_empty(dest, empty)
         return dest
 
 

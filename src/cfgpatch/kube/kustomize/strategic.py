@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .merge import apply_strategic
 from .schema import KustomizeSchema
-from .styles import drop_empty_nulls
 
 #: Which engine answers (reported by ``--explain`` and the docs).
 ENGINE = "kyaml"
@@ -18,7 +17,4 @@ ENGINE = "kyaml"
 
 def apply(resource: dict, patch: dict, schema: KustomizeSchema | None = None) -> dict | None:
     """``resource`` with ``patch`` merged as kustomize merges it (``None``: deleted)."""
-    merged = apply_strategic(resource, patch, schema or KustomizeSchema.builtin())
-    if merged is not None:
-        drop_empty_nulls(merged)
-    return merged
+    return apply_strategic(resource, patch, schema or KustomizeSchema.builtin())

@@ -153,20 +153,17 @@ def _mark_empty(value: dict, keys: list[str], flow_text: bool = False) -> None:
     value.update(items)
 
 
-def drop_empty_nulls(value: Any, depth: int = 0) -> None:
-    """Remove the fields written with no value that are still null (see
-    :class:`EmptyNullKey`), at every depth of ``value``."""
-    if depth > 10000:
-        return
-    if isinstance(value, dict):
-        for key in [k for k, v in value.items() if isinstance(k, EmptyNullKey)
-                    and (v is None or (v == "" and isinstance(k, FlowEmptyKey)))]:
-            del value[key]
-        for child in value.values():
-            drop_empty_nulls(child, depth + 1)
-    elif isinstance(value, list):
-        for child in value:
-            drop_empty_nulls(child, depth + 1)
+def drop_empty(mapping: dict, keys: list[EmptyNullKey]) -> None:
+    """Remove those of ``keys`` (fields written with no value, see :class:`EmptyNullKey`)
+    whose field in ``mapping`` still holds their empty value.  A strategic merge does
+    this in every mapping its walk reaches (:mod:`.merge`): the whole resource, except
+    the items of a list it does not merge by key, which it takes whole (measured, tree
+    ``list-item-empty-values``)."""
+    for key in keys:
+        if key in mapping:
+            held = mapping[key]
+            if held is None or (held == "" and isinstance(key, FlowEmptyKey)):
+                del mapping[key]
 
 
 def restyled(old: Any, new: Any) -> Any:
