@@ -4,7 +4,7 @@ Writes two archives into the given directory:
 
 * ``cfgpatch.zip``: the core ``cfgpatch`` package from ``src/`` (standard library
   only), without the parts that need a server, a database driver or a terminal
-  (``server/``, ``cli/``, ``store/sqlite.py``, ``store/postgres.py``) and without
+  (``server/``, ``cli/``, ``store/sqlite.py``, ``store/postgres*.py``) and without
   the built site itself;
 * ``yaml.zip``: the pure-Python part of PyYAML (the ``yaml`` package without its
   optional C accelerator), taken from the PyYAML installed next to this Python.
@@ -31,7 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "cfgpatch"
-EXCLUDED = ("server/", "cli/", "web/static/", "store/sqlite.py", "store/postgres.py")
+EXCLUDED = ("server/", "cli/", "web/static/", "store/sqlite.py", "store/postgres.py",
+            "store/postgres_batch.py")
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
 
