@@ -38,7 +38,7 @@ def submit_all(commits: LoopGroupCommit, items: list[tuple[str, int]]) -> list:
         return await asyncio.gather(*(commits.submit(item) for item in items),
                                     return_exceptions=True)
 
-    return asyncio.run(main())
+    return asyncio.run(asyncio.wait_for(main(), 10))  # a writer never answered: fail
 
 
 def test_items_queued_together_go_in_one_batch_one_per_key():
