@@ -337,3 +337,17 @@ def test_add_over_a_map_inside_a_list_element_still_replaces_it():
     obj = deployment()
     obj["spec"]["template"]["spec"]["volumes"][0]["emptyDir"] = {"sizeLimit": "1Gi"}
     assert "add-replaces-map" in codes(patch(obj, [op], "json").findings)
+
+
+def test_an_atomic_element_restated_by_name_is_changed_not_lost():
+    """A patch that restates a ClusterRoleBinding's subjects to move one to another
+    namespace keeps it (changed on purpose); one it leaves out is still named."""
+    before = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+              "metadata": {"name": "b"},
+              "subjects": [{"kind": "ServiceAccount", "name": "app", "namespace": "one"},
+                           {"kind": "ServiceAccount", "name": "other", "namespace": "one"}]}
+    patch = {"subjects": [{"kind": "ServiceAccount", "name": "app", "namespace": "two"}]}
+    (f,) = [f for f in detect(situation(before, patch)) if f.code == "atomic-list-replaced"]
+    assert f.message == "subjects is atomic: the patch list replaces it and drops other"
+    patch["subjects"].append({"kind": "ServiceAccount", "name": "other", "namespace": "two"})
+    assert "atomic-list-replaced" not in codes(detect(situation(before, patch)))

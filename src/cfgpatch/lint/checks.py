@@ -11,6 +11,8 @@ Findings are made at the rule's default level; ``lint.linter`` applies the confi
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..kube.schema.rules import KEYED, Shapes
 from ..records import replace
 from .finding import LintFinding, Location, make
@@ -136,6 +138,7 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
             "standalone" or app.error is not None or not isinstance(app.before, dict):
         return
     from ..kube.explain.changes import compute_changes  # (patches' explanations only)
+    from ..kube.explain.walk import restated
     from .locate import pointer_location
 
     crd_shapes = _crd_shapes(outcome.crds, app.before)
@@ -143,7 +146,11 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
         if change.action != "list" or not change.lost:
             continue
         keys = _list_keys(crd_shapes, change.path)
-        lost = [_name(item, keys) for item in change.lost]
+        name_of = partial(_name, keys=keys)
+        lost = [name_of(item) for item in change.lost
+                if not restated(item, change.after, name_of)]
+        if not lost:  # every element restated with all its fields: changed on purpose
+            continue
         kept = {_name(item, keys) for item in change.after}
         gone = [name for name in lost if name not in kept] or lost
         hint = (f"; its CRD keys this list on {', '.join(keys)}, but kustomize does not read "

@@ -349,6 +349,17 @@ def _one_failure_per_place(findings: list[LintFinding]) -> list[LintFinding]:
     return out + list(best.values())
 
 
+def _matched_in_no_build(findings: list[LintFinding], units: list[Outcome]
+                         ) -> list[LintFinding]:
+    """``patch-matches-nothing`` only for a patch that selects nothing in every build that
+    runs it.  A Component's patches select from what the kustomization including it
+    builds: a shared component whose master patch finds no master in a worker-only
+    overlay, and finds it in the full one, is how components are meant to be used."""
+    matched = {app.site.location() for unit in units for app in unit.applications}
+    return [f for f in findings
+            if f.rule != "patch-matches-nothing" or f.location not in matched]
+
+
 def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
                config: Config | None = None, crds: list[dict] | None = None,
                confirm: Confirm | None = None,
@@ -366,5 +377,6 @@ def lint_files(files: Mapping[str, str], paths: Iterable[str] = ("",),
     if config.level(RULE, "warning") is not None:
         findings += stuck_findings(units, config, base,
                                    lambda other, unit: counterpart(config, other, unit))
-    findings = _one_failure_per_place(_configured(findings, config))
+    findings = _one_failure_per_place(_configured(_matched_in_no_build(findings, units),
+                                                  config))
     return Report(one_per_mistake(unique(findings)), [o.summary() for o in units], files)

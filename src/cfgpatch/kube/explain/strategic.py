@@ -26,6 +26,7 @@ from .walk import (
     key_index,
     missing_elements,
     nulls,
+    restated,
     strategic_visits,
     unknown_fields,
 )
@@ -41,7 +42,10 @@ def _atomic_replaced(s: Situation) -> Iterator[Finding]:
     for visit, rule in _strategic_lists(s):
         if rule is not None and rule.kind != ATOMIC or not isinstance(visit.before, list):
             continue
-        lost = missing_elements(visit.before, visit.value)
+        # An element the patch restates by name with all its fields (a subject moved
+        # to another namespace) is changed on purpose, not lost.
+        lost = [item for item in missing_elements(visit.before, visit.value)
+                if not restated(item, visit.value, describe_element)]
         if lost:
             names = ", ".join(describe_element(item) for item in lost)
             yield make("atomic-list-replaced", visit.tokens,

@@ -8,7 +8,7 @@ either walk (nulls that delete, fields the schema does not know) live here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +87,16 @@ def missing_elements(before: list, after: list) -> list:
     """Elements of ``before`` with no equal element in ``after`` (by canonical text)."""
     present = {canonical_unchecked(item) for item in after}
     return [item for item in before if canonical_unchecked(item) not in present]
+
+
+def restated(item: Any, after: list, name_of: Callable[[Any], str]) -> bool:
+    """Whether ``after`` holds an element of ``item``'s name with every field ``item`` has
+    (values changed, none dropped): a list restated on purpose, not an element lost."""
+    if not isinstance(item, dict):
+        return False
+    name = name_of(item)
+    return any(isinstance(new, dict) and name_of(new) == name and item.keys() <= new.keys()
+               for new in after)
 
 
 def first_match(items: list, key: str, value: Any, memo: dict | None = None) -> int | None:
