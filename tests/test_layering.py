@@ -35,6 +35,7 @@ OUTSIDE_CORE = ("server/", "cli/", "store/sqlite.py", "store/postgres.py",
                 "preview/")
 #: Modules that may use PyYAML (its pure-Python part ships with the page).
 YAML_READERS = ("kube/io/reader.py", "kube/io/yamlnodes.py", "kube/io/writer.py",
+                "kube/io/folded.py",
                 "kube/io/yamlprint.py", "kube/io/patch_text.py", "web/")
 #: The page's Python side may guard its caches with a lock (Pyodide has the module; the
 #: server calls the same code from its thread pool).

@@ -4,7 +4,7 @@ A path is split on dots outside square brackets.  Each segment is (measured with
 ``kubectl kustomize``, trees ``replacements-*``):
 
 * a map key (``image``; ``[a.b/c]``: a bracketed text with a dot and no ``=`` is a key
-  holding dots);
+  holding dots, and so is ``a\\.b/c``: a dot after a backslash);
 * in a list, a number (an index, never a map key), ``*`` (every element, targets
   only) or ``[key=value]`` (a source reads the first element whose ``key`` is
   ``value``, a target sets every one); any other bracketed text is refused by kustomize
@@ -66,6 +66,9 @@ def parse(path: str, where: str) -> list[Segment]:
     """The segments of ``path`` (``where`` names it in refusals)."""
     parts, depth, current = [], 0, ""
     for ch in path:
+        if ch == "." and depth == 0 and current.endswith("\\"):
+            current = current[:-1] + ch  # an escaped dot belongs to the key
+            continue
         if ch == "." and depth == 0:
             parts.append(current)
             current = ""

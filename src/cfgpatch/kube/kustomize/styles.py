@@ -34,6 +34,7 @@ from __future__ import annotations
 from ...lazy_pattern import lazily
 from ..go import yaml as goyaml
 from ..go.json import go_float
+from ..io import folded
 from ..io.kyaml import (
     DOUBLE,
     FLOW,
@@ -104,6 +105,8 @@ def _mark(node: Node, value: Any, depth: int, flow_text: bool = False) -> Any:
     if depth > 10000:
         return value
     if node.kind == SCALAR:
+        if type(value) is str and node.style == FOLDED:
+            return Quoted(folded.round_trip(value))  # as kustomize prints it
         if type(value) is str and node.style in QUOTED_STYLES:
             return Quoted(value)
         return value
