@@ -128,7 +128,7 @@ def store():
 @pytest.fixture
 def writer(store):
     """A writer on ``store``'s table, as ``PostgresStore._loop_commit`` makes one."""
-    made = Tracking(store._conninfo, store._loop_options, store._statements)
+    made = Tracking(store._conninfo, store._connection_options, store._statements)
     yield made
     made.close()
 

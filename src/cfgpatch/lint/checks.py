@@ -151,7 +151,7 @@ def custom_resource_lists(app: Application, outcome: Outcome) -> Iterator[LintFi
                 if not restated(item, change.after, name_of)]
         if not lost:  # every element restated with all its fields: changed on purpose
             continue
-        kept = {_name(item, keys) for item in change.after}
+        kept = {name_of(item) for item in change.after}
         gone = [name for name in lost if name not in kept] or lost
         hint = (f"; its CRD keys this list on {', '.join(keys)}, but kustomize does not read "
                 f"CRDs for merging (crds: neither: only an openapi: document gives it merge "

@@ -252,7 +252,6 @@ class LoopGroupCommit(_Batching[T, R]):
                 # about a sixth larger in the benchmark, less CPU per commit).
                 await asyncio.sleep(0)
 
-
     async def _written(self, loop: asyncio.AbstractEventLoop, items: list[T]
                        ) -> list[R | BaseException]:
         """``items``' outcomes: ``flush_here`` awaited on the loop, else ``flush`` on a

@@ -59,8 +59,6 @@ FAIL_FAST = {"connect_timeout": "2", "tcp_user_timeout": "1500", "keepalives_idl
              "options": "-c statement_timeout=10000"}
 
 
-
-
 def _iso(stamp: datetime | None) -> str | None:
     if stamp is None:
         return None
@@ -109,7 +107,7 @@ class PostgresStore(GroupAppends):
         self._conninfo = conninfo
         self._table = f"{self.prefix}versions"
         self._statements = postgres_batch.Statements(self._table)
-        self._loop_options = {"autocommit": True, **_fail_fast(conninfo)}
+        self._connection_options = {"autocommit": True, **_fail_fast(conninfo)}
         flights = max(1, min(BATCHES_IN_FLIGHT, max_size // 2))
         self._commits: GroupCommit[Row, bool] = GroupCommit(
             self._insert, key=row_name, flights=flights)
@@ -120,7 +118,7 @@ class PostgresStore(GroupAppends):
             max_size=max_size,
             # No check on every checkout (it costs a round trip per statement); a
             # connection found broken is discarded by the pool and the read retried.
-            kwargs=self._loop_options,
+            kwargs=self._connection_options,
             open=False,
             name="cfgpatch",
             timeout=pool_timeout,
@@ -134,7 +132,7 @@ class PostgresStore(GroupAppends):
 
     def _loop_commit(self, flights: int) -> LoopGroupCommit[Row, bool]:
         """The running loop's group commit: batches written on connections of its own."""
-        writer = postgres_batch.LoopWriter(self._conninfo, self._loop_options,
+        writer = postgres_batch.LoopWriter(self._conninfo, self._connection_options,
                                            self._statements)
         return LoopGroupCommit(self._insert, key=row_name, flights=flights,
                                flush_here=writer.insert, close=writer.close)
